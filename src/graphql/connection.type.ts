@@ -1,0 +1,49 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import type { Page, TreeNode } from '../storage/treeStore.js';
+import { Node } from './node.type.js';
+
+@ObjectType('PageInfo')
+export class PageInfo {
+  @Field(() => Boolean, { description: 'Exact: false on the last page.' })
+  hasNextPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+@ObjectType('NodeEdge')
+export class NodeEdge {
+  @Field(() => String)
+  cursor!: string;
+
+  @Field(() => Node)
+  node!: TreeNode;
+}
+
+@ObjectType('NodeConnection')
+export class NodeConnection {
+  @Field(() => [NodeEdge])
+  edges!: NodeEdge[];
+
+  @Field(() => [Node])
+  nodes!: TreeNode[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+}
+
+export const EMPTY_PAGE: Page = { edges: [], hasNextPage: false };
+
+export function toConnection(page: Page): NodeConnection {
+  return {
+    edges: page.edges,
+    nodes: page.edges.map((edge) => edge.node),
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null },
+  };
+}
+
+@ObjectType('DeleteResult')
+export class DeleteResult {
+  @Field(() => Int)
+  deletedCount!: number;
+}

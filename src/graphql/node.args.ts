@@ -1,0 +1,85 @@
+import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
+import type { JsonObject } from '../storage/treeStore.js';
+import { JSONObjectScalar } from './scalars.js';
+
+@ArgsType()
+export class PageArgs {
+  // Nullable with a default, as in the contract: `first: Int = 100` (an explicit null means 100).
+  @Field(() => Int, { nullable: true, defaultValue: 100 })
+  first!: number;
+
+  @Field(() => String, { nullable: true })
+  after?: string | null;
+}
+
+@ArgsType()
+export class DescendantsArgs extends PageArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1 })
+  minDepth!: number;
+
+  @Field(() => Int, { nullable: true })
+  maxDepth?: number | null;
+}
+
+@InputType('CreateNodeInput')
+export class CreateNodeInput {
+  @Field(() => ID, { nullable: true, description: 'Generated when absent.' })
+  id?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'Absent or null: a new root.' })
+  parentId?: string | null;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  data?: JsonObject | null;
+
+  @Field(() => ID, { nullable: true, description: 'Sibling to insert before.' })
+  before?: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'Sibling to insert after (default: last).' })
+  after?: string | null;
+}
+
+@ArgsType()
+export class UpdateNodeArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  data?: JsonObject | null;
+
+  @Field(() => Int, { nullable: true })
+  expectedVersion?: number | null;
+}
+
+@ArgsType()
+export class ReparentArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID, { nullable: true })
+  newParentId?: string | null;
+
+  @Field(() => ID, { nullable: true })
+  before?: string | null;
+
+  @Field(() => ID, { nullable: true })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  expectedVersion?: number | null;
+}
+
+@ArgsType()
+export class DeleteNodeArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Int, { nullable: true })
+  expectedVersion?: number | null;
+}

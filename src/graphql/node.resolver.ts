@@ -1,0 +1,62 @@
+import { Args, Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
+import type { TreeNode } from '../storage/treeStore.js';
+import { checkPage } from '../storage/validation.js';
+import { EMPTY_PAGE, NodeConnection, toConnection } from './connection.type.js';
+import type { Context } from './context.js';
+import { DescendantsArgs, PageArgs } from './node.args.js';
+import { Node } from './node.type.js';
+
+/** The tree fields of Node: thin, over the request's loaders and the storage interface. */
+@Resolver(() => Node)
+export class NodeResolver {
+  @FieldResolver(() => Node, { nullable: true })
+  async parent(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<TreeNode | null> {
+    return node.parentId === null ? null : loaders.nodeById.load(node.parentId);
+  }
+
+  @FieldResolver(() => ID, { description: "Id of the root of this node's tree." })
+  async rootId(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<string> {
+    if (node.rootId !== undefined) return node.rootId;
+    const chain = await loaders.ancestors.load(node);
+    return chain[0]?.id ?? node.id;
+  }
+
+  @FieldResolver(() => Int, { description: '0 for a root.' })
+  async depth(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<number> {
+    if (node.depth !== undefined) return node.depth;
+    return (await loaders.ancestors.load(node)).length;
+  }
+
+  @FieldResolver(() => NodeConnection, { description: 'Direct children, in sibling order.' })
+  async children(@Root() node: TreeNode, @Args(() => PageArgs) args: PageArgs, @Ctx() { loaders }: Context) {
+    const first = args.first ?? 100;
+    if (node.childCount === 0 && args.after == null) {
+      checkPage({ first });
+      return toConnection(EMPTY_PAGE);
+    }
+    return toConnection(await loaders.childrenByParent.load({ parentId: node.id, first, after: args.after }));
+  }
+
+  @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })
+  async ancestors(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<TreeNode[]> {
+    return loaders.ancestors.load(node);
+  }
+
+  @FieldResolver(() => NodeConnection, {
+    description:
+      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth (maxDepth null: no bound; minDepth 0 includes this node). Ordered by depth, then breadth-first. Cursor pagination across the whole window.',
+  })
+  async descendants(
+    @Root() node: TreeNode,
+    @Args(() => DescendantsArgs) args: DescendantsArgs,
+    @Ctx() { store, loaders }: Context,
+  ) {
+    const page = await store.descendants(
+      node,
+      { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
+      { first: args.first ?? 100, after: args.after },
+    );
+    loaders.prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
+    return toConnection(page);
+  }
+}

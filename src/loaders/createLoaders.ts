@@ -1,0 +1,72 @@
+import DataLoader from 'dataloader';
+import type { Page, PageArgs, TreeNode, TreeStore } from '../storage/treeStore.js';
+
+/**
+ * Per-request loaders (never shared between requests: every process is stateless and every
+ * read must see the latest writes). nodeById turns the lookups of one tick into one BatchGet
+ * wave; ancestors walks all chains asked for in one tick together; childrenByParent merges
+ * identical children requests. Every node a store call returns is primed into nodeById.
+ */
+export interface Loaders {
+  nodeById: DataLoader<string, TreeNode | null>;
+  ancestors: DataLoader<TreeNode, TreeNode[], string>;
+  childrenByParent: DataLoader<ChildrenKey, Page, string>;
+  /** Keeps nodes read by other means, so that later lookups in this request hit the cache. */
+  prime(nodes: Iterable<TreeNode>): void;
+  /** Forgets everything (after a mutation changed the tree). */
+  clearAll(): void;
+}
+
+export interface ChildrenKey extends PageArgs {
+  parentId: string | null;
+}
+
+export function createLoaders(store: TreeStore): Loaders {
+  const nodeById = new DataLoader<string, TreeNode | null>(async (ids) => {
+    const found = await store.getNodes(ids);
+    return ids.map((id) => found.get(id) ?? null);
+  });
+  const prime = (nodes: Iterable<TreeNode>) => {
+    for (const node of nodes) nodeById.clear(node.id).prime(node.id, node);
+  };
+  const readNodes = async (ids: readonly string[]) =>
+    (await nodeById.loadMany(ids)).map((n) => {
+      if (n instanceof Error) throw n;
+      return n;
+    });
+  const ancestors = new DataLoader<TreeNode, TreeNode[], string>(
+    async (nodes) => {
+      const chains = await store.ancestors(nodes, readNodes);
+      for (const chain of chains) prime(chain);
+      return chains;
+    },
+    { cacheKeyFn: (node) => node.id },
+  );
+  const childrenByParent = new DataLoader<ChildrenKey, Page, string>(
+    async (keys) =>
+      Promise.all(
+        // One failing key (a bad cursor) must not fail the others.
+        keys.map(async (key) => {
+          try {
+            const page = await store.children(key.parentId, key);
+            prime(page.edges.map((edge) => edge.node));
+            return page;
+          } catch (error) {
+            return error as Error;
+          }
+        }),
+      ),
+    { cacheKeyFn: (key) => JSON.stringify([key.parentId, key.first, key.after ?? null]) },
+  );
+  return {
+    nodeById,
+    ancestors,
+    childrenByParent,
+    prime,
+    clearAll() {
+      nodeById.clearAll();
+      ancestors.clearAll();
+      childrenByParent.clearAll();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import 'reflect-metadata';
+import { loadConfig } from './config.js';
+import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
+import { startServer, type RunningServer } from './server/startServer.js';
+
+/**
+ * `npm start`: the embedded DynamoDB Local (unless DYNAMODB_ENDPOINT is set), then the server.
+ * SIGINT/SIGTERM stop accepting requests, finish the ones in flight and stop DynamoDB Local,
+ * also when they arrive while starting.
+ */
+const config = loadConfig();
+let local: DynamoLocal | undefined;
+let server: RunningServer | undefined;
+let stopping = false;
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down`);
+  try {
+    await server?.close();
+  } finally {
+    await local?.stop();
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+async function main(): Promise<void> {
+  let endpoint = config.dynamodbEndpoint;
+  if (endpoint === undefined) {
+    local = await startDynamoLocal({ port: config.dynamodbLocalPort, dataDir: config.dataDir });
+    endpoint = local.endpoint;
+    console.log(`DynamoDB Local on ${endpoint}, data in ${config.dataDir}`);
+  }
+  if (stopping) return;
+  server = await startServer({ ...config, dynamodbEndpoint: endpoint });
+  if (stopping) {
+    await server.close();
+    return;
+  }
+  console.log(`Canopy (${config.strategy}) ready at ${server.url}/graphql`);
+}
+
+main().catch(async (error) => {
+  console.error('failed to start:', error instanceof Error ? error.message : error);
+  await local?.stop();
+  process.exit(1);
+});

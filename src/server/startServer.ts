@@ -1,0 +1,45 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.js';
+import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
+import { ensureTable } from '../dynamodb/table.js';
+import { seedDemoTree } from '../seed/demoTree.js';
+import { createStore } from '../storage/createStore.js';
+import { createApp } from './createApp.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Stops accepting requests, finishes the ones in flight, and releases the client. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  middleware?: DynamoOptions['middleware'];
+}
+
+/** Table, store, demo seed, resumed jobs, then the HTTP server. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region, middleware: options.middleware });
+  await ensureTable(dynamo.client, config.table);
+  const store = createStore(config, dynamo.doc);
+  await store.resumePendingWork();
+  if (config.seedDemo) await seedDemoTree(store);
+
+  const httpServer = createServer();
+  const { app, apollo } = await createApp(config, store, httpServer);
+  httpServer.on('request', app);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, resolve);
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    async close() {
+      await apollo.stop();
+      dynamo.client.destroy();
+    },
+  };
+}

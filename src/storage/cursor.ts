@@ -1,0 +1,42 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { badInput } from '../errors.js';
+
+/**
+ * Opaque pagination cursors: base64url(JSON payload) + "." + a truncated HMAC of it, signed with
+ * the configured secret. A cursor is a position, not a snapshot: it stays valid across requests
+ * and processes that share the secret, and whatever happened to the tree meanwhile, the next
+ * page starts after the position it names. Anything garbled, forged or issued for another list
+ * is BAD_USER_INPUT.
+ */
+export interface CursorCodec {
+  encode(payload: Record<string, unknown>): string;
+  decode(cursor: string): Record<string, unknown>;
+}
+
+const MAX_CURSOR_LENGTH = 16384;
+
+export function createCursorCodec(secret: string): CursorCodec {
+  const sign = (body: string) => createHmac('sha256', secret).update(body).digest().subarray(0, 16);
+  return {
+    encode(payload) {
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${body}.${sign(body).toString('base64url')}`;
+    },
+    decode(cursor) {
+      const invalid = badInput(`"after" is not a cursor issued by this list (got "${cursor.slice(0, 40)}")`);
+      if (cursor.length > MAX_CURSOR_LENGTH) throw invalid;
+      const [body, mac, extra] = cursor.split('.');
+      if (!body || !mac || extra !== undefined) throw invalid;
+      const expected = sign(body);
+      const given = Buffer.from(mac, 'base64url');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
+      try {
+        const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
+        if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw invalid;
+        return payload as Record<string, unknown>;
+      } catch {
+        throw invalid;
+      }
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { StrategyName } from '../config.js';
+
+/**
+ * The storage interface. The GraphQL layer and the loaders know only this file; each strategy
+ * (adjacency, path, closure, ...) lives in its own folder and implements it. Every strategy
+ * must give the same answers (the contract suite checks it); only the cost differs.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+/** A node as stored. `depth` and `rootId` are set when the strategy keeps them. */
+export interface TreeNode {
+  id: string;
+  parentId: string | null;
+  name: string;
+  position: string;
+  version: number;
+  childCount: number;
+  data: JsonObject | null;
+  createdAt: string;
+  updatedAt: string;
+  depth?: number;
+  rootId?: string;
+}
+
+export interface PageArgs {
+  first: number;
+  after?: string | null;
+}
+
+export interface Page {
+  edges: Array<{ cursor: string; node: TreeNode }>;
+  /** Exact: false on the last page. */
+  hasNextPage: boolean;
+  /** Other nodes read on the way (the request's loaders keep them). */
+  related?: TreeNode[];
+}
+
+export interface DepthWindow {
+  minDepth: number;
+  /** null: no bound. */
+  maxDepth: number | null;
+}
+
+/** Reads nodes by id (the request's batched loader); null where missing. */
+export type NodeReader = (ids: readonly string[]) => Promise<Array<TreeNode | null>>;
+
+export interface CreateNodeArgs {
+  id?: string | null;
+  parentId?: string | null;
+  name: string;
+  data?: JsonObject | null;
+  before?: string | null;
+  after?: string | null;
+}
+
+export interface UpdateNodeArgs {
+  id: string;
+  name?: string | null;
+  /** undefined: unchanged; null: cleared. */
+  data?: JsonObject | null;
+  expectedVersion?: number | null;
+}
+
+export interface MoveNodeArgs {
+  id: string;
+  newParentId?: string | null;
+  before?: string | null;
+  after?: string | null;
+  expectedVersion?: number | null;
+}
+
+export interface DeleteNodeArgs {
+  id: string;
+  expectedVersion?: number | null;
+}
+
+export interface TreeStore {
+  readonly strategy: StrategyName;
+  /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
+  getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
+  /** Direct children in sibling order; parentId null lists the roots. */
+  children(parentId: string | null, page: PageArgs): Promise<Page>;
+  /** For each node, its ancestors root first, parent last (empty for a root). */
+  ancestors(nodes: readonly TreeNode[], read: NodeReader): Promise<TreeNode[][]>;
+  /** Nodes at relative depth minDepth..maxDepth below `node`, by depth, cursor-paginated. */
+  descendants(node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
+  createNode(args: CreateNodeArgs): Promise<TreeNode>;
+  updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
+  moveNode(args: MoveNodeArgs): Promise<TreeNode>;
+  deleteNode(args: DeleteNodeArgs): Promise<{ deletedCount: number }>;
+  /** Finishes work a crash left behind (interrupted subtree deletes). */
+  resumePendingWork(): Promise<void>;
+  /** True once the table answers. */
+  ready(): Promise<boolean>;
+}

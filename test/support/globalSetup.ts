@@ -1,0 +1,28 @@
+import { createServer } from 'node:net';
+import type { TestProject } from 'vitest/node';
+import { startDynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
+
+/** One in-memory DynamoDB Local for the whole run; each test file uses tables of its own. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const local = await startDynamoLocal({ port: await freePort() });
+  project.provide('dynamoEndpoint', local.endpoint);
+  return () => local.stop();
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dynamoEndpoint: string;
+  }
+}
