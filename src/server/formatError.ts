@@ -35,6 +35,9 @@ export function createFormatError(production: boolean) {
       };
     }
     const code = formatted.extensions?.code;
+    if (code === 'GRAPHQL_PARSE_FAILED' && /more than \d+ tokens/.test(formatted.message)) {
+      return { message: formatted.message, extensions: { code: 'QUERY_TOO_COMPLEX' } };
+    }
     if (typeof code === 'string' && PASS_THROUGH.has(code)) {
       return { ...formatted, extensions: strip(formatted.extensions) };
     }
