@@ -19,8 +19,6 @@ export interface Config {
   production: boolean;
   /** Secret that signs pagination cursors; share it between processes behind one endpoint. */
   cursorSecret: string;
-  /** Allowed browser origins for CORS; empty: same origin only. */
-  corsOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -42,10 +40,6 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolVar(env, 'SEED_DEMO', true),
     production: env.NODE_ENV === 'production',
     cursorSecret: env.CURSOR_SECRET || 'canopy-default-cursor-secret',
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter((origin) => origin.length > 0),
   };
 }
 
