@@ -24,7 +24,7 @@ export interface Config {
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
-  const strategy = env.TREE_STRATEGY ?? 'adjacency';
+  const strategy = env.TREE_STRATEGY || 'adjacency';
   if (!(STRATEGIES as readonly string[]).includes(strategy)) {
     throw new Error(`TREE_STRATEGY must be one of ${STRATEGIES.join(', ')}, got "${strategy}"`);
   }

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'DEPTH_LIMIT',
   'QUERY_TOO_COMPLEX',
   'CONFLICT',
+  'SUBTREE_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
 ] as const;
 

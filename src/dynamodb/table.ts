@@ -7,6 +7,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import tableDefinition from '../../schema/table.json' with { type: 'json' };
 import { callDynamo } from './serviceErrors.js';
 
@@ -33,9 +34,9 @@ export async function ensureTable(client: DynamoDBClient, table: string): Promis
 }
 
 /** True when the table answers a DescribeTable (the readiness probe). */
-export async function tableAnswers(client: DynamoDBClient, table: string): Promise<boolean> {
+export async function tableAnswers(client: DynamoDBClient | DynamoDBDocumentClient, table: string): Promise<boolean> {
   try {
-    await callDynamo(() => client.send(new DescribeTableCommand({ TableName: table })));
+    await callDynamo(() => (client as DynamoDBClient).send(new DescribeTableCommand({ TableName: table })));
     return true;
   } catch {
     return false;

@@ -69,6 +69,12 @@ export class TransactionBuilder {
   private write(action: Action): this {
     const id = keyId(action.key);
     const existing = this.actions.get(id);
+    if (existing?.kind === 'update' && action.kind === 'update') {
+      // Two updates of one item (the truth's and a projection's) become one.
+      existing.update = mergeUpdates(existing.update, action.update, action.key);
+      existing.conditions.push(...action.conditions);
+      return this;
+    }
     if (existing && existing.kind !== 'check') {
       throw new Error(`two writes to one item in a transaction: ${action.key.pk} ${action.key.sk}`);
     }
@@ -76,6 +82,17 @@ export class TransactionBuilder {
     this.actions.set(id, action);
     return this;
   }
+}
+
+function mergeUpdates(a: UpdateSpec, b: UpdateSpec, key: Key): UpdateSpec {
+  const attrs = (u: UpdateSpec) => [...Object.keys(u.set ?? {}), ...Object.keys(u.add ?? {}), ...(u.remove ?? [])];
+  const clash = attrs(a).find((attr) => attrs(b).includes(attr));
+  if (clash) throw new Error(`two updates of ${clash} on one item in a transaction: ${key.pk} ${key.sk}`);
+  return {
+    set: { ...a.set, ...b.set },
+    add: { ...a.add, ...b.add },
+    remove: [...(a.remove ?? []), ...(b.remove ?? [])],
+  };
 }
 
 class Placeholders {

@@ -1,7 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../config.js';
 import { AdjacencyStore } from './adjacency/adjacencyStore.js';
+import { ClosureStore } from './closure/closureStore.js';
 import { createCursorCodec } from './cursor.js';
+import { PathStore } from './path/pathStore.js';
 import type { TreeStore } from './treeStore.js';
 
 /** The one place that maps TREE_STRATEGY to an implementation of the storage interface. */
@@ -15,7 +17,9 @@ export function createStore(config: Config, doc: DynamoDBDocumentClient): TreeSt
   switch (config.strategy) {
     case 'adjacency':
       return new AdjacencyStore(ctx);
-    default:
-      throw new Error(`TREE_STRATEGY "${config.strategy}" is not available yet`);
+    case 'path':
+      return new PathStore(ctx);
+    case 'closure':
+      return new ClosureStore(ctx);
   }
 }

@@ -48,8 +48,9 @@ export function nodeAttributes(node: TreeNode): Item {
   };
 }
 
+/** The node item; it also keeps the node's path when the strategy stores one. */
 export function nodeItem(node: TreeNode, rev: number): Item & Key {
-  return { ...nodeKey(node.id), ...nodeAttributes(node), rev };
+  return { ...nodeKey(node.id), ...nodeAttributes(node), path: node.path, rev };
 }
 
 export function edgeItem(node: TreeNode, rev: number): Item & Key {
@@ -58,7 +59,9 @@ export function edgeItem(node: TreeNode, rev: number): Item & Key {
 
 /** A node item or an edge copy, back to a node. */
 export function nodeFromItem(item: Item): TreeNode {
+  const path = Array.isArray(item.path) ? (item.path as string[]) : undefined;
   return {
+    ...(path ? { path, depth: path.length, rootId: path[0] ?? String(item.id) } : {}),
     id: String(item.id),
     parentId: typeof item.parentId === 'string' ? item.parentId : null,
     name: String(item.name),

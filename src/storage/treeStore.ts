@@ -8,7 +8,7 @@ import type { StrategyName } from '../config.js';
 
 export type JsonObject = Record<string, unknown>;
 
-/** A node as stored. `depth` and `rootId` are set when the strategy keeps them. */
+/** A node as stored. `depth`, `rootId` and `path` are set when the strategy keeps them. */
 export interface TreeNode {
   id: string;
   parentId: string | null;
@@ -21,6 +21,8 @@ export interface TreeNode {
   updatedAt: string;
   depth?: number;
   rootId?: string;
+  /** Ancestor ids, root first: kept by the path and closure strategies. */
+  path?: string[];
 }
 
 export interface PageArgs {

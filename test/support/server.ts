@@ -4,8 +4,10 @@ import { loadConfig, type Config, type StrategyName } from '../../src/config.js'
 import { startServer, type RunningServer } from '../../src/server/startServer.js';
 import type { DynamoOptions } from '../../src/dynamodb/client.js';
 
-/** Every strategy the contract suite runs against. */
-export const STRATEGIES_UNDER_TEST: StrategyName[] = ['adjacency'];
+/** Every strategy the contract suite runs against (TEST_STRATEGIES=path,closure narrows it). */
+export const STRATEGIES_UNDER_TEST: StrategyName[] = process.env.TEST_STRATEGIES
+  ? (process.env.TEST_STRATEGIES.split(',') as StrategyName[])
+  : ['adjacency'];
 
 export interface GraphQLResponse<T = any> {
   status: number;

@@ -6,6 +6,7 @@ import type { StoredNode } from '../items.js';
 import type { StoreContext } from './context.js';
 import { readChildren, readStored } from './reads.js';
 import { deleteJobKey, planDeleteMarked, planMark } from './writePlans.js';
+import { subtreePaths } from './projection.js';
 
 /**
  * Deletes a subtree too big for one transaction, after planDetachForDelete has taken its root
@@ -20,7 +21,6 @@ import { deleteJobKey, planDeleteMarked, planMark } from './writePlans.js';
  */
 const MARK_ATTEMPTS = 6;
 const MARK_CHUNK = TRANSACTION_LIMIT;
-const DELETE_CHUNK = Math.floor(TRANSACTION_LIMIT / 2);
 
 export async function runDeleteJob(
   ctx: StoreContext,
@@ -40,14 +40,27 @@ export async function runDeleteJob(
     frontier = await markChildren(ctx, frontier, jobId);
     if (frontier.length > 0) levels.push(frontier);
   }
+  const placed = new Map(
+    subtreePaths(root, root.node.path ?? [], levels.slice(1)).map((p) => [p.stored.node.id, p]),
+  );
+  // Fills each transaction with as many nodes (and their projection items) as it holds.
+  const deleteActions = (tx: TransactionBuilder, stored: StoredNode) => {
+    planDeleteMarked(tx, { nodes: [stored], jobId, rootId });
+    if (ctx.projection.storesPath) ctx.projection.onDelete(tx, [placed.get(stored.node.id)!]);
+  };
   for (let depth = levels.length - 1; depth >= 0; depth--) {
-    const level = levels[depth] ?? [];
-    for (let i = 0; i < level.length; i += DELETE_CHUNK) {
-      const tx = new TransactionBuilder(ctx.table);
-      planDeleteMarked(tx, { nodes: level.slice(i, i + DELETE_CHUNK), jobId, rootId });
-      if (depth === 0) tx.delete(deleteJobKey(rootId));
-      await transactWrite(ctx.doc, tx.build());
+    let tx = new TransactionBuilder(ctx.table);
+    for (const stored of levels[depth] ?? []) {
+      const alone = new TransactionBuilder(ctx.table);
+      deleteActions(alone, stored);
+      if (tx.size + alone.size > TRANSACTION_LIMIT - 1) {
+        await transactWrite(ctx.doc, tx.build());
+        tx = new TransactionBuilder(ctx.table);
+      }
+      deleteActions(tx, stored);
     }
+    if (depth === 0) tx.delete(deleteJobKey(rootId));
+    await transactWrite(ctx.doc, tx.build());
   }
   return { deletedCount: levels.reduce((sum, level) => sum + level.length, 0) };
 }

@@ -12,7 +12,9 @@ import type {
 } from '../treeStore.js';
 import { checkData, checkId, checkName } from '../validation.js';
 import type { StoreContext } from './context.js';
-import { live, readChain, readStored, readSubtreeLevels } from './reads.js';
+import { live, readStored, readSubtreeLevels } from './reads.js';
+import { subtreePaths, type MovedNode } from './projection.js';
+import { storedPathOf } from './storedPath.js';
 import { findSlot } from './slot.js';
 import { planCreate, planDeleteSubtree, planDetachForDelete, planMove, planUpdate } from './writePlans.js';
 import { runDeleteJob } from './deleteJob.js';
@@ -76,7 +78,7 @@ export async function createNode(ctx: StoreContext, args: CreateNodeArgs): Promi
   return replanning(async () => {
     const known = await readStored(ctx, ids(id, parentId, args.before, args.after));
     if (known.has(id)) throw new TreeError('ALREADY_EXISTS', `a node with id "${id}" already exists`, { id });
-    const chain = parentId === null ? [] : await readChain(ctx, live(known, parentId, 'parent'));
+    const chain = parentId === null ? [] : await ctx.projection.readChain(ctx, live(known, parentId, 'parent'));
     checkDepth(ctx, chain.length);
     const slot = await findSlot(ctx, { parentId, placingId: id, before: args.before, after: args.after, known });
     const now = new Date().toISOString();
@@ -90,10 +92,13 @@ export async function createNode(ctx: StoreContext, args: CreateNodeArgs): Promi
       data: args.data ?? null,
       createdAt: now,
       updatedAt: now,
+      ...(ctx.projection.storesPath ? { path: chain.map((c) => c.node.id) } : {}),
     };
     const tx = new TransactionBuilder(ctx.table);
     planCreate(tx, { node, chain, slot });
-    await transactWrite(ctx.doc, tx.build());
+    ctx.projection.guardChain(tx, chain);
+    ctx.projection.onCreate(tx, node);
+    await commit(ctx, tx, 'creating', id, 1);
     return placed(node, chain);
   });
 }
@@ -123,7 +128,7 @@ export async function moveNode(ctx: StoreContext, args: MoveNodeArgs): Promise<T
     const moving = live(known, args.id);
     checkVersion(moving, args.expectedVersion);
     if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
-    const chain = parentId === null ? [] : await readChain(ctx, live(known, parentId, 'new parent'));
+    const chain = parentId === null ? [] : await ctx.projection.readChain(ctx, live(known, parentId, 'new parent'));
     if (chain.some((c) => c.node.id === args.id)) {
       throw new TreeError('CYCLE', `cannot move "${args.id}" under its own descendant "${parentId}"`);
     }
@@ -133,7 +138,8 @@ export async function moveNode(ctx: StoreContext, args: MoveNodeArgs): Promise<T
       moving.node,
     );
     if (slot.unchanged) return moving.node;
-    if (moving.node.parentId !== parentId) await checkMovedHeight(ctx, moving, chain.length);
+    const reparenting = moving.node.parentId !== parentId;
+    const subtree = reparenting ? await readMovedSubtree(ctx, moving, chain) : [];
     const oldParentId = moving.node.parentId;
     const oldParent =
       oldParentId === null
@@ -142,18 +148,46 @@ export async function moveNode(ctx: StoreContext, args: MoveNodeArgs): Promise<T
           live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
     const tx = new TransactionBuilder(ctx.table);
     const moved = planMove(tx, { moving, oldParent, chain, slot, now: new Date().toISOString() });
-    await transactWrite(ctx.doc, tx.build());
+    ctx.projection.guardChain(tx, chain);
+    if (subtree.length > 0) {
+      ctx.projection.onMove(tx, subtree);
+      moved.path = subtree[0]!.newPath;
+    }
+    await commit(ctx, tx, 'moving', args.id, subtree.length);
     return placed(moved, chain);
   });
 }
 
-/** A move is refused when the deepest node of the moved subtree would pass the depth limit. */
-async function checkMovedHeight(ctx: StoreContext, moving: StoredNode, newDepth: number): Promise<void> {
+/**
+ * Reads what a move to another parent needs of the moved subtree: its height, for the depth
+ * limit, and, for strategies that keep paths, every node with its old and new path. Without
+ * paths, reading one level past the room left under the limit is enough.
+ */
+async function readMovedSubtree(ctx: StoreContext, moving: StoredNode, chain: StoredNode[]): Promise<MovedNode[]> {
+  const newDepth = chain.length;
   checkDepth(ctx, newDepth);
   const room = ctx.maxDepth - newDepth;
-  // Reading one level past the room is enough to know the subtree does not fit.
-  const levels = await readSubtreeLevels(ctx, moving, room + 1);
+  const levels = await readSubtreeLevels(ctx, moving, ctx.projection.storesPath ? undefined : room + 1);
   checkDepth(ctx, newDepth + levels.length);
+  if (!ctx.projection.storesPath) return [];
+  const oldPath = storedPathOf(moving);
+  const newPath = chain.map((c) => c.node.id);
+  return subtreePaths(moving, oldPath, levels).map((p) => ({
+    ...p,
+    newPath: [...newPath, ...p.path.slice(oldPath.length)],
+  }));
+}
+
+/** Commits one transaction, or refuses a write whose projection does not fit in one. */
+async function commit(ctx: StoreContext, tx: TransactionBuilder, doing: string, id: string, nodes: number) {
+  if (tx.size > TRANSACTION_LIMIT) {
+    throw new TreeError(
+      'SUBTREE_TOO_LARGE',
+      `${doing} "${id}" would write ${tx.size} items for its ${nodes} node(s); one transaction holds at most ${TRANSACTION_LIMIT}`,
+      { subtreeSize: nodes, items: tx.size, limit: TRANSACTION_LIMIT },
+    );
+  }
+  await transactWrite(ctx.doc, tx.build());
 }
 
 export async function deleteNode(ctx: StoreContext, args: DeleteNodeArgs): Promise<{ deletedCount: number }> {
@@ -168,18 +202,18 @@ export async function deleteNode(ctx: StoreContext, args: DeleteNodeArgs): Promi
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     const descendants = levels.flat();
-    const actions = 2 * (descendants.length + 1) + (parent ? 2 : 0);
     const now = new Date().toISOString();
-    if (actions <= TRANSACTION_LIMIT) {
-      const tx = new TransactionBuilder(ctx.table);
-      planDeleteSubtree(tx, { root, descendants, parent });
+    const tx = new TransactionBuilder(ctx.table);
+    planDeleteSubtree(tx, { root, descendants, parent });
+    if (ctx.projection.storesPath) ctx.projection.onDelete(tx, subtreePaths(root, storedPathOf(root), levels));
+    if (tx.size <= TRANSACTION_LIMIT) {
       await transactWrite(ctx.doc, tx.build());
       return { deletedCount: descendants.length + 1 };
     }
     const jobId = randomUUID();
-    const tx = new TransactionBuilder(ctx.table);
-    planDetachForDelete(tx, { root, parent, jobId, now });
-    await transactWrite(ctx.doc, tx.build());
+    const detach = new TransactionBuilder(ctx.table);
+    planDetachForDelete(detach, { root, parent, jobId, now });
+    await transactWrite(ctx.doc, detach.build());
     return runDeleteJob(ctx, root.node.id, jobId);
   });
 }

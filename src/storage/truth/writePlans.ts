@@ -4,8 +4,9 @@ import type { JsonObject, TreeNode } from '../treeStore.js';
 
 /**
  * Pure builders of the truth's transactions: one transaction per structural change holding the
- * node, its edge items, both parents' childCount (node item and edge copy), a guard on every
- * node of the new parent's chain, and a guard on the neighbours that define the new position.
+ * node, its edge items, both parents' childCount (node item and edge copy), and a guard on the
+ * neighbours that define the new position. The caller adds the strategy's guard on the new
+ * parent's chain (Projection.guardChain) and its projection items.
  * Serializable transactions plus these guards are what make concurrent moves unable to build a
  * cycle or an orphan (DESIGN.md, "Writes that never corrupt the tree").
  */
@@ -52,7 +53,6 @@ export function planCreate(
   tx.put(edgeItem(node, 1), { notExists: true });
   const parent = chain[chain.length - 1];
   if (parent) bumpChildCount(tx, parent, 1);
-  for (const chainNode of chain) guardChainNode(tx, chainNode);
   guardSlot(tx, slot);
 }
 
@@ -113,7 +113,6 @@ export function planMove(
     if (oldParent) bumpChildCount(tx, oldParent, -1);
     if (newParent) bumpChildCount(tx, newParent, 1);
   }
-  for (const chainNode of chain) guardChainNode(tx, chainNode);
   guardSlot(tx, slot);
   return moved;
 }

@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import express, { type Request, type Response, type NextFunction } from 'express';
+
+/**
+ * GraphiQL served by the server itself, so that it works on a machine with no internet: the
+ * page loads React, ReactDOM and GraphiQL from this package's own node_modules, never from a CDN.
+ *
+ * `GET /graphql` answers with the page only when the client prefers HTML (a browser); every
+ * other request falls through to the GraphQL handler mounted after this router. The result pane
+ * shows the whole response, `extensions.dynamodb` (the cost of the operation) included.
+ *
+ * Asset URLs carry the package version, so they can be cached for a year: an upgrade changes the
+ * URL.
+ */
+export const GRAPHIQL_ASSET_PREFIX = '/graphiql/assets';
+
+interface Asset {
+  /** Path below GRAPHIQL_ASSET_PREFIX, e.g. `/graphiql@3.9.0/graphiql.min.js`. */
+  urlPath: string;
+  file: string;
+}
+
+interface Assets {
+  react: Asset;
+  reactDom: Asset;
+  graphiqlJs: Asset;
+  graphiqlCss: Asset;
+}
+
+function packageAsset(packageName: string, fileInPackage: string): Asset {
+  const require = createRequire(import.meta.url);
+  // Only package.json is resolvable through every package's `exports`; the UMD files are not.
+  const manifestPath = require.resolve(`${packageName}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string };
+  const fileName = fileInPackage.split('/').pop() ?? fileInPackage;
+  return {
+    urlPath: `/${packageName}@${manifest.version}/${fileName}`,
+    file: join(dirname(manifestPath), fileInPackage),
+  };
+}
+
+function resolveAssets(): Assets {
+  return {
+    react: packageAsset('react', 'umd/react.production.min.js'),
+    reactDom: packageAsset('react-dom', 'umd/react-dom.production.min.js'),
+    graphiqlJs: packageAsset('graphiql', 'graphiql.min.js'),
+    graphiqlCss: packageAsset('graphiql', 'graphiql.min.css'),
+  };
+}
+
+/** The tabs GraphiQL opens with on a first visit (later visits restore the user's own tabs). */
+export const EXAMPLE_TABS: ReadonlyArray<{ query: string; variables?: string }> = [
+  {
+    query: `# Canopy: trees stored in DynamoDB.
+# Run an operation with Ctrl-Enter. The response's "extensions.dynamodb"
+# reports what it cost: DynamoDB requests, read and write capacity units.
+# The other tabs hold more examples; their variables name nodes of the demo tree.
+
+query Roots {
+  roots(first: 10) {
+    nodes {
+      id
+      name
+      childCount
+      children(first: 10) {
+        nodes { id name childCount }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}
+`,
+  },
+  {
+    query: `# Breadcrumbs: the ancestors of a node, root first.
+query Breadcrumbs($id: ID!) {
+  node(id: $id) {
+    id
+    name
+    depth
+    ancestors { id name }
+  }
+}
+`,
+    variables: '{\n  "id": "laptops"\n}',
+  },
+  {
+    query: `# A subtree two levels deep, ordered by depth.
+query Subtree($id: ID!) {
+  node(id: $id) {
+    name
+    descendants(maxDepth: 2, first: 100) {
+      nodes { id name depth parentId }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}
+`,
+    variables: '{\n  "id": "catalog"\n}',
+  },
+  {
+    query: `# Move a node and its whole subtree under another parent (null: make it a root).
+mutation Move($id: ID!, $newParentId: ID) {
+  reparent(id: $id, newParentId: $newParentId) {
+    id
+    parentId
+    depth
+    version
+    ancestors { id name }
+  }
+}
+`,
+    variables: '{\n  "id": "tablets",\n  "newParentId": "phones"\n}',
+  },
+  {
+    query: `# Reorder among the same siblings: keep the parent, place the node before a sibling.
+mutation Reorder($id: ID!, $parentId: ID, $before: ID) {
+  reparent(id: $id, newParentId: $parentId, before: $before) {
+    id
+    position
+    version
+  }
+}
+`,
+    variables: '{\n  "id": "speakers",\n  "parentId": "audio",\n  "before": "headphones"\n}',
+  },
+];
+
+/** JSON that is safe inside a <script> element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+export function graphiqlPage(assets: Assets, basePath: string): string {
+  const url = (asset: Asset) => `${basePath}${GRAPHIQL_ASSET_PREFIX}${asset.urlPath}`;
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Canopy GraphiQL</title>
+    <style>
+      html, body, #graphiql { height: 100%; margin: 0; }
+    </style>
+    <link rel="stylesheet" href="${url(assets.graphiqlCss)}" />
+  </head>
+  <body>
+    <div id="graphiql">Loading GraphiQL...</div>
+    <script src="${url(assets.react)}"></script>
+    <script src="${url(assets.reactDom)}"></script>
+    <script src="${url(assets.graphiqlJs)}"></script>
+    <script>
+      (function () {
+        var tabs = ${scriptJson(EXAMPLE_TABS)};
+        // The page is served at the GraphQL endpoint itself, so the endpoint is this path.
+        var fetcher = GraphiQL.createFetcher({ url: window.location.pathname });
+        var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+        root.render(
+          React.createElement(GraphiQL, {
+            fetcher: fetcher,
+            defaultTabs: tabs,
+            defaultEditorToolsVisibility: true,
+          }),
+        );
+      })();
+    </script>
+  </body>
+</html>
+`;
+}
+
+/** Browsers send `text/html` first; API clients send JSON types or nothing (`*\/*`). */
+function prefersHtml(req: Request): boolean {
+  return req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
+}
+
+export function graphiqlRouter(): express.Router {
+  const assets = resolveAssets();
+  const router = express.Router();
+
+  for (const asset of Object.values(assets)) {
+    router.get(`${GRAPHIQL_ASSET_PREFIX}${asset.urlPath}`, (_req: Request, res: Response, next: NextFunction) => {
+      res.sendFile(asset.file, { maxAge: '365d', immutable: true }, (error) => {
+        if (error) next(error);
+      });
+    });
+  }
+
+  router.get('/graphql', (req: Request, res: Response, next: NextFunction) => {
+    if (!prefersHtml(req)) {
+      next();
+      return;
+    }
+    res
+      .status(200)
+      .type('html')
+      .set('cache-control', 'no-cache')
+      .send(graphiqlPage(assets, req.baseUrl));
+  });
+
+  return router;
+}

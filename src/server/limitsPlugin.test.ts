@@ -1,0 +1,83 @@
+import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, measureOperation } from './limitsPlugin.js';
+
+/** Measures the first operation of `source`, with every fragment it defines. */
+function measure(source: string): { depth: number; aliases: number } {
+  const document = parse(source);
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  let operation: OperationDefinitionNode | undefined;
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+    if (definition.kind === Kind.OPERATION_DEFINITION) operation ??= definition;
+  }
+  if (!operation) throw new Error('no operation in the source');
+  return measureOperation(operation, fragments);
+}
+
+describe('measureOperation', () => {
+  it('counts one level per nested field', () => {
+    expect(measure('{ __typename }')).toEqual({ depth: 1, aliases: 0 });
+    expect(measure('{ node(id: "a") { id } }')).toEqual({ depth: 2, aliases: 0 });
+    expect(measure('{ node(id: "a") { id parent { id parent { name } } } }')).toEqual({ depth: 4, aliases: 0 });
+  });
+
+  it('takes the deepest branch', () => {
+    expect(measure('{ a: node(id: "a") { id } b: node(id: "b") { parent { parent { id } } } }').depth).toBe(4);
+  });
+
+  it('counts depth through named fragments, without a level for the spread', () => {
+    const source = `
+      query { node(id: "a") { ...Deep } }
+      fragment Deep on Node { parent { ...Deeper } }
+      fragment Deeper on Node { parent { id } }
+    `;
+    expect(measure(source)).toEqual({ depth: 4, aliases: 0 });
+  });
+
+  it('counts depth through inline fragments, without a level for the fragment', () => {
+    expect(measure('{ node(id: "a") { ... on Node { parent { ... { id } } } } }').depth).toBe(3);
+  });
+
+  it('counts every aliased field, including those inside fragments', () => {
+    const source = `
+      query { a: node(id: "a") { ...F } b: node(id: "b") { id } node(id: "c") { n: name } }
+      fragment F on Node { x: id y: name ... on Node { z: id } }
+    `;
+    expect(measure(source).aliases).toBe(6);
+  });
+
+  it('counts the aliases of a fragment each time it is spread', () => {
+    const source = `
+      query { a: node(id: "a") { ...F } b: node(id: "b") { ...F } }
+      fragment F on Node { x: id y: name }
+    `;
+    expect(measure(source).aliases).toBe(6);
+  });
+
+  it('terminates on fragments that spread themselves or each other', () => {
+    const source = `
+      query { node(id: "a") { ...A } }
+      fragment A on Node { parent { ...B } }
+      fragment B on Node { parent { ...A } }
+    `;
+    // node > parent (A) > parent (B), whose spread of A is the cycle and is not followed.
+    expect(measure(source).depth).toBe(3);
+    expect(measure('query { node(id: "a") { ...S } } fragment S on Node { id ...S }').depth).toBe(2);
+  });
+
+  it('ignores spreads of unknown fragments (validation reports them)', () => {
+    expect(measure('{ node(id: "a") { id ...Missing } }')).toEqual({ depth: 2, aliases: 0 });
+  });
+
+  it('measures mutations the same way', () => {
+    expect(measure('mutation { c: createNode(input: { name: "n" }) { id parent { id } } }')).toEqual({
+      depth: 3,
+      aliases: 1,
+    });
+  });
+
+  it('has limits that a reasonable client stays within', () => {
+    expect(DEFAULT_LIMITS).toEqual({ maxDepth: 16, maxAliases: 100 });
+  });
+});

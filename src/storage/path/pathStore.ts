@@ -1,0 +1,113 @@
+import { queryItems } from '../../dynamodb/query.js';
+import { badInput } from '../../errors.js';
+import { ancestorsByPath } from '../truth/ancestorsByPath.js';
+import type { StoreContext } from '../truth/context.js';
+import { TruthStore } from '../truth/truthStore.js';
+import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from '../treeStore.js';
+import { checkPage, checkWindow } from '../validation.js';
+import { encodePath, levelPk } from './levelKeys.js';
+import { PATH_PROJECTION } from './pathProjection.js';
+
+/**
+ * Materialized path. Ancestors: one BatchGet of the ids on the path. Descendants: one exact
+ * Query per depth of the window, all in one parallel wave (an empty depth ends the tree, so an
+ * open window is read in waves of LEVELS_PER_WAVE depths), then one BatchGet of the page's
+ * nodes. A move rewrites the path and the level item of every node of the moved subtree.
+ * Within one depth, descendants come in the order of their encoded paths.
+ */
+const LEVELS_PER_WAVE = 8;
+
+interface Entry {
+  depth: number;
+  sk: string;
+  id: string;
+}
+
+export class PathStore extends TruthStore {
+  readonly strategy = 'path' as const;
+
+  constructor(ctx: Omit<StoreContext, 'projection'>) {
+    super({ ...ctx, projection: PATH_PROJECTION });
+  }
+
+  ancestors(nodes: readonly TreeNode[], read: NodeReader): Promise<TreeNode[][]> {
+    return ancestorsByPath(nodes, read, (ids) => this.getNodes(ids));
+  }
+
+  async descendants(node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page> {
+    checkPage(page);
+    checkWindow(window);
+    const origin = node.path ? node : ((await this.getNodes([node.id])).get(node.id) ?? node);
+    const path = origin.path ?? [];
+    const rootId = path[0] ?? origin.id;
+    const prefix = encodePath([...path, origin.id]);
+    const after = page.after == null ? null : this.decodeCursor(page.after, origin, window);
+    const deepest = Math.min(window.maxDepth ?? Number.POSITIVE_INFINITY, this.ctx.maxDepth - path.length);
+    const entries: Entry[] = [];
+    if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sk: '', id: origin.id });
+    let depth = Math.max(1, window.minDepth, after?.depth ?? 0);
+    let treeEnds = false;
+    while (entries.length <= page.first && !treeEnds && depth <= deepest) {
+      const wave = [];
+      for (let d = depth; d <= Math.min(deepest, depth + LEVELS_PER_WAVE - 1); d++) wave.push(d);
+      const results = await Promise.all(
+        wave.map(async (d) => {
+          const start = after && after.depth === d && after.sk ? after.sk : undefined;
+          const pk = levelPk(rootId, path.length + d);
+          const { items } = await queryItems(
+            this.ctx.doc,
+            {
+              TableName: this.ctx.table,
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+              ExclusiveStartKey: start === undefined ? undefined : { pk, sk: start },
+            },
+            page.first + 1,
+          );
+          return { d, items, fromStart: start === undefined };
+        }),
+      );
+      for (const { d, items, fromStart } of results) {
+        if (treeEnds) break;
+        const inside = items.filter((item) => isBelow(item.path, path, origin.id));
+        entries.push(...inside.map((item) => ({ depth: d, sk: String(item.sk), id: String(item.id) })));
+        // No node at this depth: none deeper either.
+        if (fromStart && items.length === 0) treeEnds = true;
+      }
+      depth = (wave.at(-1) ?? depth) + 1;
+    }
+    const pageEntries = entries.slice(0, page.first);
+    const nodes = await this.getNodes(pageEntries.filter((e) => e.depth > 0).map((e) => e.id));
+    return {
+      edges: pageEntries.flatMap((entry) => {
+        const found = entry.depth === 0 ? origin : nodes.get(entry.id);
+        if (!found) return [];
+        const cursor = this.ctx.cursors.encode({ t: 'd', o: origin.id, w: [window.minDepth, window.maxDepth], d: entry.depth, s: entry.sk });
+        return [{ cursor, node: found }];
+      }),
+      hasNextPage: entries.length > page.first,
+    };
+  }
+
+  private decodeCursor(raw: string, origin: TreeNode, window: DepthWindow) {
+    const c = this.ctx.cursors.decode(raw);
+    const valid =
+      c.t === 'd' &&
+      c.o === origin.id &&
+      Array.isArray(c.w) &&
+      c.w[0] === window.minDepth &&
+      c.w[1] === window.maxDepth &&
+      Number.isInteger(c.d) &&
+      (c.d as number) >= 0 &&
+      typeof c.s === 'string';
+    if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
+    // The cursor of the node itself (depth 0) resumes at depth 1.
+    return c.d === 0 ? { depth: 1, sk: '' } : { depth: c.d as number, sk: c.s as string };
+  }
+}
+
+/** The item's path runs through the origin (guards against an encoded-path collision). */
+function isBelow(itemPath: unknown, originPath: string[], originId: string): boolean {
+  if (!Array.isArray(itemPath) || itemPath.length <= originPath.length) return false;
+  return originPath.every((id, i) => itemPath[i] === id) && itemPath[originPath.length] === originId;
+}

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StrategyName } from '../../../src/config.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { buildChain, buildTree, createNodeRaw, expectError, fullTree, okData, specIds } from '../../support/tree.js';
+
+/**
+ * What each strategy may spend in DynamoDB requests, from DESIGN.md's table. Exact where the
+ * design fixes the number, upper bounds where batching may do better. A strategy joins the
+ * suite by adding its row here.
+ */
+interface CostBudget {
+  /** `node(id)` selecting stored fields (not depth or rootId, which adjacency derives): one BatchGetItem. */
+  nodeLookup: number;
+  /** `node(id) { children { nodes { id } } }`: the lookup plus one Query. */
+  nodeWithChildren: number;
+  /** 30 aliased `node(id:) { parent { id } }`: batched, at most this many. */
+  thirtyNodesWithParentsMax: number;
+  /** `ancestors` of a node at depth 20, lookup included. */
+  ancestorsAtDepth20Max: number; // exact
+  /** `descendants(maxDepth: 3, first: 1000)` of the root of a fan-out-5, depth-3 tree (155 nodes), lookup included. */
+  descendantsFanOut5Depth3Max: number;
+  /** The same with the default page of 100, lookup included. */
+  descendantsFirstPageMax: number;
+}
+
+const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
+  adjacency: {
+    nodeLookup: 1,
+    nodeWithChildren: 2,
+    thirtyNodesWithParentsMax: 3,
+    ancestorsAtDepth20Max: 1 + 20,
+    descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
+    descendantsFirstPageMax: 1 + 1 + 5 + 25,
+  },
+  // One Query per depth in one wave, then the page's nodes by id (100 per BatchGet).
+  path: {
+    nodeLookup: 1,
+    nodeWithChildren: 2,
+    thirtyNodesWithParentsMax: 2,
+    ancestorsAtDepth20Max: 1 + 1,
+    descendantsFanOut5Depth3Max: 1 + 3 + 2,
+    descendantsFirstPageMax: 1 + 3 + 1,
+  },
+  // One Query of the closure rows, then the page's nodes by id.
+  closure: {
+    nodeLookup: 1,
+    nodeWithChildren: 2,
+    thirtyNodesWithParentsMax: 2,
+    ancestorsAtDepth20Max: 1 + 1,
+    descendantsFanOut5Depth3Max: 1 + 1 + 2,
+    descendantsFirstPageMax: 1 + 1 + 1,
+  },
+};
+
+const costOf = (response: GraphQLResponse): { requests: number; readUnits: number; writeUnits: number } => {
+  const cost = response.body.extensions?.dynamodb;
+  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
+  return cost;
+};
+
+const expectCostShape = (response: GraphQLResponse): void => {
+  const cost = costOf(response);
+  expect(Object.keys(cost).sort()).toEqual(['readUnits', 'requests', 'writeUnits']);
+  expect(Number.isInteger(cost.requests)).toBe(true);
+  for (const value of Object.values(cost)) {
+    expect(typeof value).toBe('number');
+    expect(value).toBeGreaterThanOrEqual(0);
+  }
+};
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
+  let server: TestServer;
+  const budget = BUDGETS[strategy];
+  const FAN = fullTree('fan', [5, 5, 5]);
+  const WIDE = fullTree('wide', [5, 6]);
+
+  beforeAll(async () => {
+    if (!budget) throw new Error(`no cost budget for strategy "${strategy}": add a row to BUDGETS`);
+    server = await startTestServer({ strategy });
+    await Promise.all([
+      buildTree(server, FAN, null, { ordered: false }),
+      buildTree(server, WIDE, null, { ordered: false }),
+      buildChain(server, 'deep', 21),
+    ]);
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('reports requests and capacity on every response: reads, writes and errors', async () => {
+    const read = await server.gql('{ node(id: "fan") { id name } }');
+    expect(okData(read)).toEqual({ node: { id: 'fan', name: 'fan' } });
+    expectCostShape(read);
+    expect(costOf(read).readUnits).toBeGreaterThan(0);
+    expect(costOf(read).writeUnits).toBe(0);
+
+    const write = await createNodeRaw(server, { id: 'cost-write', parentId: 'wide' });
+    okData(write);
+    expectCostShape(write);
+    expect(costOf(write).requests).toBeGreaterThanOrEqual(1);
+    expect(costOf(write).writeUnits).toBeGreaterThan(0);
+
+    const refused = await createNodeRaw(server, { id: 'cost-refused', parentId: 'no-such-parent' });
+    expectError(refused, 'NOT_FOUND');
+    expectCostShape(refused);
+    expect(costOf(refused).writeUnits).toBe(0);
+
+    const missing = await server.gql('{ node(id: "no-such-node") { id } }');
+    expect(okData(missing)).toEqual({ node: null });
+    expectCostShape(missing);
+    expect(costOf(missing).requests).toBe(budget!.nodeLookup);
+  });
+
+  it('looks a node up in exactly the budgeted requests', async () => {
+    const response = await server.gql('{ node(id: "fan.1") { id name parentId position childCount version data createdAt updatedAt } }');
+    expect(okData(response).node).toMatchObject({ id: 'fan.1', name: 'fan.1', parentId: 'fan', childCount: 5, version: 1, data: null });
+    expect(costOf(response).requests).toBe(budget!.nodeLookup);
+    expect(costOf(response).writeUnits).toBe(0);
+  });
+
+  it('counts each request on its own, even when requests run in parallel', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => server.gql(`{ node(id: "fan.${i % 5}") { id } }`)),
+    );
+    expect(responses.map((r) => costOf(r).requests)).toEqual(responses.map(() => budget!.nodeLookup));
+  });
+
+  it('lists children in exactly the budgeted requests', async () => {
+    const response = await server.gql('{ node(id: "fan.2") { children { nodes { id } } } }');
+    // FAN was built with siblings created concurrently: their order is not known here.
+    const ids = okData(response).node.children.nodes.map((n: { id: string }) => n.id);
+    expect([...ids].sort()).toEqual([0, 1, 2, 3, 4].map((i) => `fan.2.${i}`));
+    expect(costOf(response).requests).toBe(budget!.nodeWithChildren);
+  });
+
+  it('batches 30 aliased node lookups and their parents', async () => {
+    const leaves = specIds(WIDE).filter((id) => id.split('.').length === 3);
+    expect(leaves).toHaveLength(30);
+    const query = `{ ${leaves.map((id, i) => `n${i}: node(id: "${id}") { id parent { id } }`).join(' ')} }`;
+    const response = await server.gql(query);
+    const data = okData(response);
+    expect(Object.values(data)).toEqual(leaves.map((id) => ({ id, parent: { id: id.split('.').slice(0, 2).join('.') } })));
+    expect(costOf(response).requests).toBeGreaterThanOrEqual(1);
+    expect(costOf(response).requests).toBeLessThanOrEqual(budget!.thirtyNodesWithParentsMax);
+  });
+
+  it('reads the ancestors of a node at depth 20 within budget', async () => {
+    const response = await server.gql('{ node(id: "deep-20") { depth ancestors { id } } }');
+    expect(okData(response)).toEqual({
+      node: { depth: 20, ancestors: Array.from({ length: 20 }, (_, i) => ({ id: `deep-${i}` })) },
+    });
+    expect(costOf(response).requests).toBe(budget!.ancestorsAtDepth20Max);
+  });
+
+  it('reads descendants to depth 3 of a fan-out-5 tree within budget', async () => {
+    const response = await server.gql('{ node(id: "fan") { descendants(maxDepth: 3, first: 1000) { nodes { id depth } pageInfo { hasNextPage } } } }');
+    const { nodes, pageInfo } = okData(response).node.descendants;
+    expect(pageInfo.hasNextPage).toBe(false);
+    expect(nodes.map((n: { id: string }) => n.id).sort()).toEqual(specIds(FAN).slice(1).sort());
+    expect(nodes).toHaveLength(155);
+    expect(costOf(response).requests).toBe(budget!.descendantsFanOut5Depth3Max);
+  });
+
+  it('reads the first default page of those descendants within budget', async () => {
+    const response = await server.gql('{ node(id: "fan") { descendants(maxDepth: 3) { nodes { id depth } pageInfo { hasNextPage } } } }');
+    const { nodes, pageInfo } = okData(response).node.descendants;
+    expect(pageInfo.hasNextPage).toBe(true);
+    expect(nodes).toHaveLength(100);
+    const depths = nodes.map((n: { depth: number }) => n.depth);
+    expect(depths).toEqual([...depths].sort((a, b) => a - b));
+    expect(depths.filter((d: number) => d === 1)).toHaveLength(5);
+    expect(depths.filter((d: number) => d === 2)).toHaveLength(25);
+    expect(costOf(response).requests).toBe(budget!.descendantsFirstPageMax);
+  });
+});
