@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, measureOperation } from './limitsPlugin.js';
 
 /** Measures the first operation of `source`, with every fragment it defines. */
-function measure(source: string): { depth: number; aliases: number } {
+function measure(source: string, variables: Record<string, unknown> = {}): { depth: number; aliases: number; nodes: number } {
   const document = parse(source);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   let operation: OperationDefinitionNode | undefined;
@@ -12,14 +12,14 @@ function measure(source: string): { depth: number; aliases: number } {
     if (definition.kind === Kind.OPERATION_DEFINITION) operation ??= definition;
   }
   if (!operation) throw new Error('no operation in the source');
-  return measureOperation(operation, fragments);
+  return measureOperation(operation, fragments, variables);
 }
 
 describe('measureOperation', () => {
   it('counts one level per nested field', () => {
-    expect(measure('{ __typename }')).toEqual({ depth: 1, aliases: 0 });
-    expect(measure('{ node(id: "a") { id } }')).toEqual({ depth: 2, aliases: 0 });
-    expect(measure('{ node(id: "a") { id parent { id parent { name } } } }')).toEqual({ depth: 4, aliases: 0 });
+    expect(measure('{ __typename }')).toMatchObject({ depth: 1, aliases: 0 });
+    expect(measure('{ node(id: "a") { id } }')).toMatchObject({ depth: 2, aliases: 0 });
+    expect(measure('{ node(id: "a") { id parent { id parent { name } } } }')).toMatchObject({ depth: 4, aliases: 0 });
   });
 
   it('takes the deepest branch', () => {
@@ -32,7 +32,7 @@ describe('measureOperation', () => {
       fragment Deep on Node { parent { ...Deeper } }
       fragment Deeper on Node { parent { id } }
     `;
-    expect(measure(source)).toEqual({ depth: 4, aliases: 0 });
+    expect(measure(source)).toMatchObject({ depth: 4, aliases: 0 });
   });
 
   it('counts depth through inline fragments, without a level for the fragment', () => {
@@ -67,17 +67,27 @@ describe('measureOperation', () => {
   });
 
   it('ignores spreads of unknown fragments (validation reports them)', () => {
-    expect(measure('{ node(id: "a") { id ...Missing } }')).toEqual({ depth: 2, aliases: 0 });
+    expect(measure('{ node(id: "a") { id ...Missing } }')).toMatchObject({ depth: 2, aliases: 0 });
   });
 
   it('measures mutations the same way', () => {
     expect(measure('mutation { c: createNode(input: { name: "n" }) { id parent { id } } }')).toEqual({
       depth: 3,
       aliases: 1,
+      nodes: 0,
     });
   });
 
+  it('estimates the nodes a query may return: each list multiplies by its first', () => {
+    expect(measure('{ node(id: "a") { children { nodes { id } } } }').nodes).toBe(100);
+    expect(measure('{ roots(first: 10) { nodes { children(first: 20) { edges { node { id } } } } } }').nodes).toBe(10 + 200);
+    expect(measure('query($n: Int) { roots(first: $n) { nodes { descendants(first: 1000) { nodes { id } } } } }', { n: 50 }).nodes).toBe(
+      50 + 50_000,
+    );
+    expect(measure('{ nodes(ids: ["a", "b", "c"]) { children(first: 5) { nodes { id } } } }').nodes).toBe(3 + 15);
+  });
+
   it('has limits that a reasonable client stays within', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxDepth: 16, maxAliases: 100 });
+    expect(DEFAULT_LIMITS).toEqual({ maxDepth: 16, maxAliases: 100, maxNodes: 500_000 });
   });
 });

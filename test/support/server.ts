@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type Config, type StrategyName } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server/startServer.js';
-import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
+import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
+import type { Problem } from '../../src/storage/maintenance/verify.js';
 
 /** Every strategy the contract suite runs against (TEST_STRATEGIES=path,closure narrows it). */
 export const STRATEGIES_UNDER_TEST: StrategyName[] = process.env.TEST_STRATEGIES
@@ -23,6 +25,9 @@ export interface TestServer {
   table: string;
   config: Config;
   gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  /** `tree verify` on the table: the problems it finds (none, in a healthy table). */
+  verify(): Promise<Problem[]>;
+  /** Stops the server, after checking that verify finds no problem (unless verifyOnClose is false). */
   close(): Promise<void>;
 }
 
@@ -33,6 +38,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Fault injection: middleware added to the real SDK client. */
   middleware?: DynamoOptions['middleware'];
+  /** Run `tree verify` when the server closes and fail on any problem (default true). */
+  verifyOnClose?: boolean;
 }
 
 export const uniqueTable = (): string => `t_${randomUUID().slice(0, 12)}`;
@@ -49,6 +56,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const running: RunningServer = await startServer(config, { middleware: options.middleware });
+  const verify = async () => {
+    const { doc, client } = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+    try {
+      return (await verifyTable(doc, table, config.strategy, config.maxTreeDepth)).problems;
+    } finally {
+      client.destroy();
+    }
+  };
   return {
     url: running.url,
     table,
@@ -61,6 +76,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       });
       return { status: response.status, body: (await response.json()) as GraphQLResponse['body'] };
     },
-    close: () => running.close(),
+    verify,
+    async close() {
+      await running.close();
+      if (options.verifyOnClose === false) return;
+      const problems = await verify();
+      if (problems.length > 0) {
+        throw new Error(`tree verify found ${problems.length} problem(s) in ${table}:\n${problems.slice(0, 20).map((p) => `  ${p.nodeId}: ${p.problem}`).join('\n')}`);
+      }
+    },
   };
 }

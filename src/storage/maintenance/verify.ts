@@ -1,0 +1,77 @@
+import type { StrategyName } from '../../config.js';
+import { keyString, type Item, type Key } from '../../dynamodb/batchGet.js';
+import { edgeKey, nodeAttributes, nodeFromItem } from '../items.js';
+import { chainsOf, expectedProjection, kindOf, projectionKinds, storesPath } from './expected.js';
+
+/**
+ * Pure: checks a whole table (all its items) against the truth. The truth itself must be a
+ * forest (no cycle, no orphan, depth within the limit) with exactly one matching edge copy per
+ * node and childCount equal to the edges below it; the strategy's projections must equal what
+ * the truth implies. Nodes of an unfinished delete job are skipped.
+ */
+export interface Problem {
+  nodeId: string;
+  problem: string;
+}
+
+/** Equal as JSON values, whatever the order of object keys (DynamoDB keeps none). */
+const canonical = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(canonical)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)]))
+      : value;
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+export function verifyItems(items: Array<Item & Key>, strategy: StrategyName, maxDepth: number): Problem[] {
+  const problems: Problem[] = [];
+  const report = (nodeId: string, problem: string) => problems.push({ nodeId, problem });
+  const nodes = new Map<string, Item>();
+  const byKey = new Map<string, Item & Key>();
+  const edgesUnder = new Map<string, number>();
+  const jobs = items.filter((item) => kindOf(item) === 'job');
+  for (const item of items) {
+    byKey.set(keyString(item), item);
+    if (kindOf(item) === 'node') nodes.set(String(item.id), item);
+    if (kindOf(item) === 'edge') edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
+  }
+  const deleting = (id: string) => typeof nodes.get(id)?.deleting === 'string';
+  const facts = chainsOf(nodes, maxDepth);
+  const expected = new Set<string>();
+
+  for (const [id, item] of nodes) {
+    if (deleting(id)) continue;
+    const fact = facts.get(id)!;
+    if (fact.problem) {
+      report(id, fact.problem);
+      continue;
+    }
+    const chain = fact.chain!;
+    if (chain.some(deleting)) report(id, 'lives under a node that is being deleted');
+    if (chain.length > maxDepth) report(id, `depth ${chain.length} is over ${maxDepth}`);
+    const node = nodeFromItem(item);
+    const edge = byKey.get(keyString(edgeKey(node)));
+    expected.add(keyString(edgeKey(node)));
+    if (!edge) report(id, 'has no edge item in its parent collection');
+    else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
+    const children = edgesUnder.get(`N#${id}`) ?? 0;
+    if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
+    if (storesPath(strategy) && !sameJson(item.path, chain)) {
+      report(id, `stored path ${JSON.stringify(item.path ?? null)}, expected ${JSON.stringify(chain)}`);
+    }
+    for (const projected of expectedProjection(strategy, id, chain)) {
+      expected.add(keyString(projected));
+      const found = byKey.get(keyString(projected));
+      if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);
+      else if (!sameJson({ ...found }, { ...projected })) report(id, `projection item ${projected.pk} ${projected.sk} differs`);
+    }
+  }
+  const kinds = ['edge', ...projectionKinds(strategy)];
+  for (const item of items) {
+    if (!kinds.includes(kindOf(item)) || expected.has(keyString(item))) continue;
+    const id = String(item.id ?? '?');
+    if (deleting(id) || (jobs.length > 0 && !nodes.has(id))) continue;
+    report(id, `stray ${kindOf(item)} item ${item.pk} ${item.sk}`);
+  }
+  return problems;
+}

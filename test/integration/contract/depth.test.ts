@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { buildChain, createNode, createNodeRaw, expectError, getNode, okData, snapshot } from '../../support/tree.js';
+
+const REPARENT = 'mutation($id: ID!, $to: ID) { reparent(id: $id, newParentId: $to) { id depth rootId } }';
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
+  describe('at the default MAX_TREE_DEPTH of 64', () => {
+    let server: TestServer;
+    let chain: string[];
+
+    // c-0 ── c-1 ── ... ── c-64. Creating a node at depth d reads its d ancestors under some
+    // strategies, so the chain is built as four parallel pieces of 16, joined by moves, and
+    // only its last node is created at full depth.
+    beforeAll(async () => {
+      server = await startTestServer({ strategy });
+      chain = Array.from({ length: 65 }, (_, i) => `c-${i}`);
+      await Promise.all(
+        [0, 16, 32, 48].map(async (start) => {
+          for (let i = start; i < start + 16; i++) {
+            await createNode(server, { id: `c-${i}`, parentId: i === start ? null : `c-${i - 1}` });
+          }
+        }),
+      );
+      for (const start of [16, 32, 48]) {
+        okData(await server.gql(REPARENT, { id: `c-${start}`, to: `c-${start - 1}` }));
+      }
+      expect(await createNode(server, { id: 'c-64', parentId: 'c-63' })).toMatchObject({ depth: 64, rootId: 'c-0' });
+    }, 120_000);
+    afterAll(() => server?.close());
+
+    it('accepts a chain down to depth 64', async () => {
+      expect(await getNode(server, 'c-47')).toMatchObject({ depth: 47, rootId: 'c-0', parentId: 'c-46' });
+      expect(await getNode(server, 'c-64')).toMatchObject({ depth: 64, rootId: 'c-0', parentId: 'c-63' });
+      const data = okData(await server.gql('{ node(id: "c-64") { ancestors { id depth } } }'));
+      expect(data.node.ancestors).toEqual(chain.slice(0, 64).map((id, depth) => ({ id, depth })));
+    });
+
+    it('refuses a node at depth 65 with DEPTH_LIMIT and changes nothing', async () => {
+      const before = await snapshot(server, ['c-0']);
+      expectError(await createNodeRaw(server, { id: 'too-deep', parentId: 'c-64' }), 'DEPTH_LIMIT');
+      expect(await getNode(server, 'too-deep')).toBeNull();
+      expect(await snapshot(server, ['c-0'])).toEqual(before);
+    });
+
+    it('refuses a move that would put the moved subtree below depth 64, accepts one that reaches 64', async () => {
+      await buildChain(server, 'h', 3);
+      const before = await snapshot(server, ['c-0', 'h-0']);
+      expectError(await server.gql(REPARENT, { id: 'h-0', to: 'c-62' }), 'DEPTH_LIMIT');
+      expect(await snapshot(server, ['c-0', 'h-0'])).toEqual(before);
+
+      const moved = await server.gql(REPARENT, { id: 'h-0', to: 'c-61' });
+      if (strategy === 'closure') {
+        // Closure rows link each moved node to its 62 new ancestors: 3 x 62 rows are more than
+        // one transaction holds, and the move is refused whole, naming the limit and the size.
+        expectError(moved, 'SUBTREE_TOO_LARGE');
+        expect(moved.body.errors?.[0]?.extensions).toMatchObject({ subtreeSize: 3, limit: 100 });
+        expect(await snapshot(server, ['c-0', 'h-0'])).toEqual(before);
+        return;
+      }
+      expect(okData(moved)).toEqual({ reparent: { id: 'h-0', depth: 62, rootId: 'c-0' } });
+      expect(await getNode(server, 'h-2')).toMatchObject({ depth: 64, rootId: 'c-0', parentId: 'h-1' });
+    });
+  });
+
+  describe('with MAX_TREE_DEPTH 8', () => {
+    let server: TestServer;
+
+    beforeAll(async () => {
+      server = await startTestServer({ strategy, env: { MAX_TREE_DEPTH: '8' } });
+      await buildChain(server, 'e', 9);
+    });
+    afterAll(() => server?.close());
+
+    it('accepts depth 8 and refuses depth 9 with DEPTH_LIMIT', async () => {
+      expect(await getNode(server, 'e-8')).toMatchObject({ depth: 8, rootId: 'e-0' });
+      const before = await snapshot(server, ['e-0']);
+      expectError(await createNodeRaw(server, { id: 'e-9', parentId: 'e-8' }), 'DEPTH_LIMIT');
+      expect(await snapshot(server, ['e-0'])).toEqual(before);
+      expect(await createNode(server, { id: 'e-8b', parentId: 'e-7' })).toMatchObject({ depth: 8 });
+    });
+
+    it('measures the height of the moved subtree, not only its root', async () => {
+      // m-0 ── m-1 ── m-2 ── m-3 (height 3), and a side branch m-1 ── m-x.
+      await buildChain(server, 'm', 4);
+      await createNode(server, { id: 'm-x', parentId: 'm-1' });
+      const before = await snapshot(server, ['e-0', 'm-0']);
+      for (const to of ['e-5', 'e-6', 'e-7', 'e-8']) {
+        expectError(await server.gql(REPARENT, { id: 'm-0', to }), 'DEPTH_LIMIT');
+        expect(await snapshot(server, ['e-0', 'm-0'])).toEqual(before);
+      }
+      expect(okData(await server.gql(REPARENT, { id: 'm-0', to: 'e-4' }))).toEqual({
+        reparent: { id: 'm-0', depth: 5, rootId: 'e-0' },
+      });
+      expect(await getNode(server, 'm-3')).toMatchObject({ depth: 8, rootId: 'e-0' });
+    });
+
+    it('refuses a move inside one tree that pushes a branch too deep', async () => {
+      // n-0 ── n-1 ── ... ── n-6, and n-0 ── n-a-0 ── n-a-1 ── n-a-2 (a branch of height 2).
+      await buildChain(server, 'n', 7);
+      await buildChain(server, 'n-a', 3, 'n-0');
+      const before = await snapshot(server, ['n-0']);
+      expectError(await server.gql(REPARENT, { id: 'n-a-0', to: 'n-6' }), 'DEPTH_LIMIT');
+      expect(await snapshot(server, ['n-0'])).toEqual(before);
+      expect(okData(await server.gql(REPARENT, { id: 'n-a-0', to: 'n-5' }))).toEqual({
+        reparent: { id: 'n-a-0', depth: 6, rootId: 'n-0' },
+      });
+      expect(await getNode(server, 'n-a-2')).toMatchObject({ depth: 8, parentId: 'n-a-1' });
+    });
+  });
+});

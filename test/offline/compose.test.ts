@@ -1,0 +1,81 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { CONFIG_VARIABLES } from '../../src/configVariables.js';
+
+const repoFile = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
+
+/** The AWS SDK's own variables: not Canopy configuration, but the SDK needs credentials. */
+const AWS_CREDENTIALS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'];
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  volumes?: Array<string | { source?: string; target?: string }>;
+}
+
+const compose = parse(readFileSync(repoFile('docker-compose.yml'), 'utf8')) as {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+};
+
+function environmentOf(service: ComposeService): Record<string, string> {
+  const environment = service.environment ?? {};
+  if (Array.isArray(environment)) {
+    return Object.fromEntries(
+      environment.map((entry) => {
+        const at = entry.indexOf('=');
+        return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+      }),
+    );
+  }
+  return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, String(value ?? '')]));
+}
+
+const dynamodb = compose.services.dynamodb;
+const server = Object.values(compose.services).find((service) => service.build !== undefined);
+
+describe('docker-compose.yml', () => {
+  it('runs Amazon DynamoDB Local with its files on a volume', () => {
+    expect(dynamodb).toBeDefined();
+    expect(dynamodb?.image).toMatch(/^amazon\/dynamodb-local(:|$)/);
+    const command = Array.isArray(dynamodb?.command) ? dynamodb.command.join(' ') : (dynamodb?.command ?? '');
+    expect(command).toContain('-sharedDb');
+    expect(command).toContain('-dbPath');
+    expect(dynamodb?.volumes?.length).toBeGreaterThan(0);
+  });
+
+  it('builds the server from the Dockerfile', () => {
+    expect(server).toBeDefined();
+    expect(existsSync(repoFile('Dockerfile'))).toBe(true);
+  });
+
+  it('configures the server only with documented variables', () => {
+    const allowed = new Set<string>([...CONFIG_VARIABLES, ...AWS_CREDENTIALS]);
+    const names = Object.keys(environmentOf(server ?? {}));
+    expect(names.filter((name) => !allowed.has(name))).toEqual([]);
+    for (const name of AWS_CREDENTIALS) expect(names).toContain(name);
+  });
+
+  it('points the server at the dynamodb service by its compose name and port', () => {
+    const endpoint = new URL(environmentOf(server ?? {}).DYNAMODB_ENDPOINT ?? 'http://unset');
+    expect(endpoint.hostname).toBe('dynamodb');
+    // The container port: DynamoDB Local listens on 8000 unless its command says otherwise.
+    const command = Array.isArray(dynamodb?.command) ? dynamodb.command.join(' ') : (dynamodb?.command ?? '');
+    const port = /-port\s+(\d+)/.exec(command)?.[1] ?? '8000';
+    expect(endpoint.port).toBe(port);
+  });
+});
+
+describe('configuration variables', () => {
+  it.skipIf(!existsSync(repoFile('README.md')))('are each documented in the README configuration table', () => {
+    const readme = readFileSync(repoFile('README.md'), 'utf8');
+    const tableRows = readme.split('\n').filter((line) => line.trimStart().startsWith('|'));
+    const firstCells = tableRows.map((row) => row.split('|')[1]?.trim().replace(/^`(.*)`$/, '$1'));
+    const missing = CONFIG_VARIABLES.filter((name) => !firstCells.includes(name));
+    expect(missing, 'variables with no row in a README table').toEqual([]);
+  });
+});

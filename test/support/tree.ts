@@ -1,0 +1,259 @@
+import { expect } from 'vitest';
+import type { GraphQLResponse, TestServer } from './server.js';
+
+/**
+ * Fixtures for the contract suite: trees are built through the public GraphQL API only, so the
+ * suite holds for every storage strategy. Sibling order matters, so the children of one parent
+ * are created one after the other; different parents are filled in parallel.
+ */
+
+/** Every scalar field of Node. */
+export const NODE_FIELDS =
+  'id name parentId rootId depth position childCount data version createdAt updatedAt';
+
+export interface NodeView {
+  id: string;
+  name: string;
+  parentId: string | null;
+  rootId: string;
+  depth: number;
+  position: string;
+  childCount: number;
+  data: Record<string, unknown> | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PageView {
+  nodes: Array<{ id: string; depth?: number }>;
+  edges: Array<{ cursor: string; node: { id: string } }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+export const CONNECTION_FIELDS =
+  'nodes { id depth } edges { cursor node { id } } pageInfo { hasNextPage endCursor }';
+
+/** A tree to build: `id` is used verbatim, `name` defaults to the id. */
+export interface TreeSpec {
+  id: string;
+  name?: string;
+  data?: Record<string, unknown>;
+  children?: TreeSpec[];
+}
+
+/** Fails the test with the whole response unless it has data and no errors. */
+export function okData<T>(response: GraphQLResponse<T>): T {
+  if (response.status !== 200 || response.body.errors || !response.body.data) {
+    throw new Error(`expected a successful response, got ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return response.body.data;
+}
+
+/** Asserts one error with this public code, and no data for the field (`data` null or absent). */
+export function expectError(response: GraphQLResponse, code: string): void {
+  const errors = response.body.errors ?? [];
+  expect(
+    errors.map((error) => error.extensions?.code),
+    `response: ${JSON.stringify(response.body)}`,
+  ).toEqual([code]);
+  const data = response.body.data;
+  if (data) for (const value of Object.values(data)) expect(value).toBeNull();
+}
+
+const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { ${NODE_FIELDS} } }`;
+
+export interface CreateInput {
+  id?: string;
+  parentId?: string | null;
+  name?: string;
+  data?: Record<string, unknown> | null;
+  before?: string;
+  after?: string;
+}
+
+export function createNodeRaw(server: TestServer, input: CreateInput): Promise<GraphQLResponse> {
+  return server.gql(CREATE, { input: { name: input.id ?? 'node', ...input } });
+}
+
+export async function createNode(server: TestServer, input: CreateInput): Promise<NodeView> {
+  const data = okData<{ createNode: NodeView }>(await createNodeRaw(server, input));
+  return data.createNode;
+}
+
+export interface BuildOptions {
+  /**
+   * false: create siblings concurrently too, for big fixtures whose sibling order does not
+   * matter (concurrent inserts at the end of one parent may tie, and then sort by id).
+   */
+  ordered?: boolean;
+}
+
+/** Creates `spec` (under `parentId`, or as a new root); siblings in order, subtrees in parallel. */
+export async function buildTree(
+  server: TestServer,
+  spec: TreeSpec,
+  parentId: string | null = null,
+  options: BuildOptions = {},
+): Promise<void> {
+  await createNode(server, {
+    id: spec.id,
+    name: spec.name ?? spec.id,
+    parentId,
+    ...(spec.data ? { data: spec.data } : {}),
+  });
+  await buildChildren(server, spec.id, spec.children ?? [], options.ordered ?? true);
+}
+
+async function buildChildren(server: TestServer, parentId: string, children: TreeSpec[], ordered: boolean): Promise<void> {
+  const create = (child: TreeSpec) =>
+    createNode(server, {
+      id: child.id,
+      name: child.name ?? child.id,
+      parentId,
+      ...(child.data ? { data: child.data } : {}),
+    });
+  if (ordered) {
+    for (const child of children) await create(child);
+  } else {
+    await Promise.all(children.map(create));
+  }
+  await Promise.all(children.map((child) => buildChildren(server, child.id, child.children ?? [], ordered)));
+}
+
+/** A full tree: level i below the root has fanOuts[i] children per node; ids `${root}.i.j...`. */
+export function fullTree(root: string, fanOuts: readonly number[]): TreeSpec {
+  const grow = (id: string, level: number): TreeSpec => ({
+    id,
+    children: Array.from({ length: fanOuts[level] ?? 0 }, (_, i) => grow(`${id}.${i}`, level + 1)),
+  });
+  return grow(root, 0);
+}
+
+/** Every id of a spec, root first, depth-first. */
+export function specIds(spec: TreeSpec): string[] {
+  return [spec.id, ...(spec.children ?? []).flatMap(specIds)];
+}
+
+/** A chain root → ... of `length` nodes (ids `${prefix}-0` ..), created sequentially. */
+export async function buildChain(
+  server: TestServer,
+  prefix: string,
+  length: number,
+  parentId: string | null = null,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let parent = parentId;
+  for (let i = 0; i < length; i++) {
+    const id = `${prefix}-${i}`;
+    await createNode(server, { id, parentId: parent });
+    ids.push(id);
+    parent = id;
+  }
+  return ids;
+}
+
+export async function getNode(server: TestServer, id: string): Promise<NodeView | null> {
+  const data = okData<{ node: NodeView | null }>(
+    await server.gql(`query($id: ID!) { node(id: $id) { ${NODE_FIELDS} } }`, { id }),
+  );
+  return data.node;
+}
+
+/** Ids of the direct children, in sibling order (all pages). */
+export async function childIds(server: TestServer, id: string): Promise<string[]> {
+  const data = okData<{ node: { children: PageView } | null }>(
+    await server.gql(
+      'query($id: ID!) { node(id: $id) { children(first: 1000) { nodes { id } pageInfo { hasNextPage } } } }',
+      { id },
+    ),
+  );
+  if (!data.node) throw new Error(`node ${id} is missing`);
+  expect(data.node.children.pageInfo.hasNextPage).toBe(false);
+  return data.node.children.nodes.map((node) => node.id);
+}
+
+export async function rootIds(server: TestServer): Promise<string[]> {
+  const data = okData<{ roots: PageView }>(
+    await server.gql('{ roots(first: 1000) { nodes { id } pageInfo { hasNextPage } } }'),
+  );
+  expect(data.roots.pageInfo.hasNextPage).toBe(false);
+  return data.roots.nodes.map((node) => node.id);
+}
+
+export interface TreeSnapshot {
+  roots: string[];
+  nodes: NodeView[];
+  children: Record<string, string[]>;
+}
+
+/**
+ * Everything a client can see of the trees under `roots`: every node's fields (self included),
+ * every child list in order, and the list of roots. Taken before and after a refused mutation,
+ * two snapshots must be equal.
+ */
+export async function snapshot(server: TestServer, roots: string[]): Promise<TreeSnapshot> {
+  const nodes: NodeView[] = [];
+  for (const root of roots) {
+    const data = okData<{ node: { descendants: { nodes: NodeView[]; pageInfo: { hasNextPage: boolean } } } | null }>(
+      await server.gql(
+        `query($id: ID!) { node(id: $id) { descendants(minDepth: 0, first: 1000) { nodes { ${NODE_FIELDS} } pageInfo { hasNextPage } } } }`,
+        { id: root },
+      ),
+    );
+    if (!data.node) throw new Error(`root ${root} is missing`);
+    expect(data.node.descendants.pageInfo.hasNextPage).toBe(false);
+    nodes.push(...data.node.descendants.nodes);
+  }
+  const lists = okData<{ nodes: Array<{ id: string; children: { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean } } } | null> }>(
+    await server.gql(
+      'query($ids: [ID!]!) { nodes(ids: $ids) { id children(first: 1000) { nodes { id } pageInfo { hasNextPage } } } }',
+      { ids: nodes.map((node) => node.id) },
+    ),
+  );
+  const children: Record<string, string[]> = {};
+  for (const entry of lists.nodes) {
+    if (!entry) throw new Error('a node listed by descendants is missing from nodes(ids:)');
+    expect(entry.children.pageInfo.hasNextPage).toBe(false);
+    children[entry.id] = entry.children.nodes.map((child) => child.id);
+  }
+  return { roots: await rootIds(server), nodes, children };
+}
+
+/** Cursors that no server issued: garbage, plausible-looking JSON, and a tampered real one. */
+export function forgedCursors(real: string): string[] {
+  const middle = Math.floor(real.length / 2);
+  const swapped = real[middle] === 'A' ? 'B' : 'A';
+  return [
+    'garbage',
+    Buffer.from(JSON.stringify({ position: 'a0', id: 'm-001', sk: 'a0#m-001' })).toString('base64'),
+    Buffer.from(JSON.stringify({ offset: 3 })).toString('base64url'),
+    `${real.slice(0, middle)}${swapped}${real.slice(middle + 1)}`,
+  ];
+}
+
+/**
+ * The tree under `root` agrees with itself: every node's depth is its parent's plus one, its
+ * rootId is `root`, every childCount is the number of nodes that name it as parent, and every
+ * children list holds exactly those nodes. Returns the ids found.
+ */
+export async function expectConsistent(server: TestServer, root: string): Promise<string[]> {
+  const { nodes, children } = await snapshot(server, [root]);
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  expect(byId.size).toBe(nodes.length);
+  for (const node of nodes) {
+    expect(node.rootId).toBe(root);
+    if (node.id === root) {
+      expect(node.depth).toBe(0);
+      expect(node.parentId).toBeNull();
+    } else {
+      const parent = byId.get(node.parentId ?? '');
+      expect(parent, `parent of ${node.id}`).toBeDefined();
+      expect(node.depth).toBe((parent?.depth ?? NaN) + 1);
+    }
+    const named = nodes.filter((other) => other.parentId === node.id).map((other) => other.id);
+    expect([...(children[node.id] ?? [])].sort()).toEqual(named.sort());
+    expect(node.childCount).toBe(named.length);
+  }
+  return nodes.map((node) => node.id);
+}
