@@ -9,7 +9,7 @@ import type { Problem } from '../../src/storage/maintenance/verify.js';
 /** Every strategy the contract suite runs against (TEST_STRATEGIES=path,closure narrows it). */
 export const STRATEGIES_UNDER_TEST: StrategyName[] = process.env.TEST_STRATEGIES
   ? (process.env.TEST_STRATEGIES.split(',') as StrategyName[])
-  : ['adjacency'];
+  : ['adjacency', 'path', 'closure'];
 
 export interface GraphQLResponse<T = any> {
   status: number;

@@ -1,4 +1,5 @@
 import { batchGetItems, keyString } from '../../dynamodb/batchGet.js';
+import { ConditionFailed } from '../../dynamodb/transactWrite.js';
 import { queryItems } from '../../dynamodb/query.js';
 import { notFound } from '../../errors.js';
 import { collectionPk, EDGE_PREFIX, nodeKey, storedFromItem, type StoredNode } from '../items.js';
@@ -96,7 +97,8 @@ const EDGE_END = 'E$';
 
 /**
  * The subtree below `root`, breadth first, one wave of child Queries per level and no Query
- * for a node whose childCount is 0. Stops after `maxLevels` levels below the root.
+ * for a node whose childCount is 0. Stops after `maxLevels` levels below the root. A subtree
+ * that changed while it was read fails with ConditionFailed, for the writer to re-plan.
  */
 export async function readSubtreeLevels(
   ctx: StoreContext,
@@ -104,12 +106,15 @@ export async function readSubtreeLevels(
   maxLevels: number = Number.POSITIVE_INFINITY,
 ): Promise<StoredNode[][]> {
   const levels: StoredNode[][] = [];
+  const seen = new Set([root.node.id]);
   let frontier = [root];
   while (levels.length < maxLevels) {
     const parents = frontier.filter((s) => s.node.childCount > 0);
     if (parents.length === 0) break;
     const next = (await Promise.all(parents.map((p) => readChildren(ctx, p.node.id)))).flat();
     if (next.length === 0) break;
+    // A node met twice moved inside the subtree between two level reads: read again.
+    if (next.some((s) => seen.has(s.node.id) || !seen.add(s.node.id))) throw new ConditionFailed([]);
     if (levels.length > ctx.maxDepth + 8) {
       throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
     }
