@@ -25,10 +25,14 @@ function strategyArg(value: string | undefined, fallback?: StrategyName): Strate
 }
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { strategy: { type: 'string' }, to: { type: 'string' } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options: { strategy: { type: 'string' }, to: { type: 'string' } } });
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
   const command = positionals[0];
   if (command !== 'verify' && command !== 'reindex') {
     console.error(USAGE);

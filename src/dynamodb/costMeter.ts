@@ -12,12 +12,14 @@ export interface DynamoCost {
   requests: number;
   readUnits: number;
   writeUnits: number;
+  /** Items put, updated or deleted (condition checks excluded), once per logical call. */
+  itemsWritten: number;
 }
 
 const meters = new AsyncLocalStorage<DynamoCost>();
 
 export function newCost(): DynamoCost {
-  return { requests: 0, readUnits: 0, writeUnits: 0 };
+  return { requests: 0, readUnits: 0, writeUnits: 0, itemsWritten: 0 };
 }
 
 export function runWithCost<T>(cost: DynamoCost, fn: () => T): T {
@@ -55,6 +57,7 @@ export function addCostMiddleware(stack: MiddlewareStack): void {
       const result = await next(args);
       const cost = meters.getStore();
       if (cost) {
+        cost.itemsWritten += itemsWrittenBy(String(context.commandName ?? ''), input);
         const consumed = (result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] })
           .ConsumedCapacity;
         const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
@@ -70,4 +73,17 @@ export function addCostMiddleware(stack: MiddlewareStack): void {
     },
     { step: 'initialize', priority: 'high', name: 'canopyConsumedCapacity' },
   );
+}
+
+/** How many items a write command puts, updates or deletes. */
+function itemsWrittenBy(command: string, input: Record<string, unknown>): number {
+  if (command.startsWith('TransactWrite')) {
+    const items = (input.TransactItems ?? []) as Array<Record<string, unknown>>;
+    return items.filter((item) => !('ConditionCheck' in item)).length;
+  }
+  if (command.startsWith('BatchWrite')) {
+    const tables = Object.values((input.RequestItems ?? {}) as Record<string, unknown[]>);
+    return tables.reduce((sum, requests) => sum + requests.length, 0);
+  }
+  return /^(Put|Update|Delete)Item/.test(command) || /^(Put|Update|Delete)Command/.test(command) ? 1 : 0;
 }

@@ -15,6 +15,7 @@ export function createCostPlugin(): ApolloServerPlugin {
               requests: cost.requests,
               readUnits: round(cost.readUnits),
               writeUnits: round(cost.writeUnits),
+              itemsWritten: cost.itemsWritten,
             },
           };
         },

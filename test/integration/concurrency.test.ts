@@ -182,6 +182,33 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
     }
   });
 
+  it('siblings created concurrently can still be named in before/after', { timeout: 60_000 }, async () => {
+    const parent = 's_p';
+    expect((await a.gql(CREATE, { input: { id: parent, name: 'parent' } })).body.errors).toBeUndefined();
+    // Six appends at once, from both processes: each asks for "last".
+    const appended = Array.from({ length: 6 }, (_, i) => `s_k${i}`);
+    const created = await Promise.all(
+      appended.map((id, i) => [a, b][i % 2]!.gql(CREATE, { input: { id, parentId: parent, name: id } })),
+    );
+    for (const response of created) expect(response.body.errors).toBeUndefined();
+    const childrenOf = async () => (await snapshot(a, [parent])).get(parent)!.children.map((c) => c.id);
+    let order = await childrenOf();
+    expect([...order].sort()).toEqual(appended);
+    // Then, one at a time, a node before and a node after each of them (ids that sort after
+    // theirs, so that a tie in position broken by id would put them on the wrong side).
+    for (const [i, sibling] of appended.entries()) {
+      const before = `s_z${i}b`;
+      const after = `s_a${i}a`;
+      expect((await a.gql(CREATE, { input: { id: before, parentId: parent, name: before, before: sibling } })).body.errors).toBeUndefined();
+      expect((await b.gql(CREATE, { input: { id: after, parentId: parent, name: after, after: sibling } })).body.errors).toBeUndefined();
+      const expected = [...order];
+      expected.splice(expected.indexOf(sibling), 0, before);
+      expected.splice(expected.indexOf(sibling) + 1, 0, after);
+      order = await childrenOf();
+      expect(order, `before/after ${sibling}`).toEqual(expected);
+    }
+  });
+
   it('concurrent deletes, moves and creates leave no orphans', { timeout: 120_000 }, async () => {
     const servers = [a, b];
     // Each round on a fresh tree of its own.

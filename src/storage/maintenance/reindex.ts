@@ -6,7 +6,9 @@ import { scanTable } from '../../dynamodb/scan.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { transactWrite } from '../../dynamodb/transactWrite.js';
 import { nodeKey } from '../items.js';
-import { chainsOf, expectedProjection, kindOf, storesPath, type ItemKind } from './expected.js';
+import { chainsOf, expectedProjection, kindOf, projectionKinds, storesPath, type ItemKind } from './expected.js';
+
+const PROJECTION_KINDS: ItemKind[] = ['level', 'closure'];
 
 /**
  * Rebuilds, in place, the projections of a target strategy from the truth: each node's stored
@@ -41,10 +43,15 @@ export async function reindex(
   const todo = ids.filter((id) => resumedAfter === null || id > resumedAfter);
   progress.start(ids.length, ids.length - todo.length);
 
-  // Projection items of other kinds than the target's go first, in one sweep.
-  const keep: ItemKind[] = target === 'path' ? ['level'] : target === 'closure' ? ['closure'] : [];
+  // Projection items of other kinds than the target's go first, in one sweep, and so do the
+  // checkpoints of runs towards other targets (what they wrote is being replaced).
+  const keep: ItemKind[] = projectionKinds(target);
   if (resumedAfter === null) {
-    const stale = items.filter((i) => (i.sk !== 'NODE' && ['level', 'closure'].includes(kindOf(i)) && !keep.includes(kindOf(i))));
+    const stale = items.filter(
+      (i) =>
+        (PROJECTION_KINDS.includes(kindOf(i)) && !keep.includes(kindOf(i))) ||
+        (i.pk === CHECKPOINT(target).pk && i.sk !== target),
+    );
     await batchWrite(doc, table, stale.map((i) => ({ delete: { pk: i.pk, sk: i.sk } })));
   }
   for (let i = 0; i < todo.length; i += BATCH_NODES) {
@@ -59,7 +66,15 @@ export async function reindex(
     await batchWrite(doc, table, [...writes, { put: { ...CHECKPOINT(target), after: batch.at(-1) } }]);
     progress.advance(batch.length);
   }
-  await batchWrite(doc, table, [{ delete: CHECKPOINT(target) }]);
+  // Items of the target's kind that the truth does not imply (left by a crash or a bug) go last.
+  const expected = new Set(
+    ids.flatMap((id) => expectedProjection(target, id, facts.get(id)?.chain ?? [])).map((item) => keyString(item)),
+  );
+  const strays = items.filter((i) => keep.includes(kindOf(i)) && !expected.has(keyString(i)));
+  await batchWrite(doc, table, [
+    ...strays.map((i): WriteRequest => ({ delete: { pk: i.pk, sk: i.sk } })),
+    { delete: CHECKPOINT(target) },
+  ]);
   return { nodes: ids.length, resumedAfter };
 }
 

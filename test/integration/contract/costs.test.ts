@@ -21,6 +21,8 @@ interface CostBudget {
   descendantsFanOut5Depth3Max: number;
   /** The same with the default page of 100, lookup included. */
   descendantsFirstPageMax: number;
+  /** Items written by a move of a 5-node subtree from depth 1 to depth 2 (exact). */
+  itemsWrittenByMove: number;
 }
 
 const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
@@ -31,6 +33,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     ancestorsAtDepth20Max: 1 + 20,
     descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
     descendantsFirstPageMax: 1 + 1 + 5 + 25,
+    // The node, its old and new edge, both parents' node item and edge copy: any subtree size.
+    itemsWrittenByMove: 7,
   },
   // One Query per depth in one wave, then the page's nodes by id (100 per BatchGet).
   path: {
@@ -40,6 +44,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     ancestorsAtDepth20Max: 1 + 1,
     descendantsFanOut5Depth3Max: 1 + 3 + 2,
     descendantsFirstPageMax: 1 + 3 + 1,
+    // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node.
+    itemsWrittenByMove: 7 + 4 + 2 * 5,
   },
   // One Query of the closure rows, then the page's nodes by id.
   closure: {
@@ -49,10 +55,12 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     ancestorsAtDepth20Max: 1 + 1,
     descendantsFanOut5Depth3Max: 1 + 1 + 2,
     descendantsFirstPageMax: 1 + 1 + 1,
+    // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put.
+    itemsWrittenByMove: 7 + 4 + 3 * 5,
   },
 };
 
-const costOf = (response: GraphQLResponse): { requests: number; readUnits: number; writeUnits: number } => {
+const costOf = (response: GraphQLResponse): { requests: number; readUnits: number; writeUnits: number; itemsWritten: number } => {
   const cost = response.body.extensions?.dynamodb;
   if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
   return cost;
@@ -60,7 +68,7 @@ const costOf = (response: GraphQLResponse): { requests: number; readUnits: numbe
 
 const expectCostShape = (response: GraphQLResponse): void => {
   const cost = costOf(response);
-  expect(Object.keys(cost).sort()).toEqual(['readUnits', 'requests', 'writeUnits']);
+  expect(Object.keys(cost).sort()).toEqual(['itemsWritten', 'readUnits', 'requests', 'writeUnits']);
   expect(Number.isInteger(cost.requests)).toBe(true);
   for (const value of Object.values(cost)) {
     expect(typeof value).toBe('number');
@@ -157,6 +165,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(nodes.map((n: { id: string }) => n.id).sort()).toEqual(specIds(FAN).slice(1).sort());
     expect(nodes).toHaveLength(155);
     expect(costOf(response).requests).toBe(budget!.descendantsFanOut5Depth3Max);
+  });
+
+  it('writes the budgeted items to move a subtree of 5 nodes', async () => {
+    await buildTree(server, { id: 'mv-a', children: [{ id: 'mv-s', children: [{ id: 'mv-s0' }, { id: 'mv-s1' }, { id: 'mv-s2' }, { id: 'mv-s3' }] }] });
+    await buildTree(server, { id: 'mv-b', children: [{ id: 'mv-b1' }] });
+    const response = await server.gql('mutation { reparent(id: "mv-s", newParentId: "mv-b1") { id depth } }');
+    expect(okData(response)).toEqual({ reparent: { id: 'mv-s', depth: 2 } });
+    expect(costOf(response).itemsWritten).toBe(budget!.itemsWrittenByMove);
+    const read = await server.gql('{ node(id: "mv-s") { itemsWritten: id } }');
+    expect(costOf(read).itemsWritten).toBe(0);
   });
 
   it('reads the first default page of those descendants within budget', async () => {

@@ -1,0 +1,384 @@
+/**
+ * `tree verify` and `tree reindex` on real tables: a table built by the server under one
+ * strategy is rebuilt in place for another, and a server on the new strategy gives the same
+ * answers; corrupted projections are found (naming the nodes) and repaired; an interrupted
+ * reindex resumes; and the command line reports and exits as documented.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { StrategyName } from '../../src/config.js';
+import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
+import { scanTable } from '../../src/dynamodb/scan.js';
+import { closureSk } from '../../src/storage/closure/closureKeys.js';
+import { kindOf, type ItemKind } from '../../src/storage/maintenance/expected.js';
+import { reindex, type ReindexProgress } from '../../src/storage/maintenance/reindex.js';
+import type { Problem } from '../../src/storage/maintenance/verify.js';
+import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
+import { levelKey } from '../../src/storage/path/levelKeys.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { buildTree, fullTree, okData, specIds, type TreeSpec } from '../support/tree.js';
+
+const MAX_DEPTH = 64;
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let dynamo: Dynamo;
+beforeAll(() => {
+  dynamo = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+});
+afterAll(() => dynamo?.client.destroy());
+
+const REPARENT = `mutation Move($id: ID!, $newParentId: ID) { reparent(id: $id, newParentId: $newParentId) { id } }`;
+
+/** Builds `trees` with a server on `strategy`, applies `moves`, and closes it (healthy). */
+async function builtTable(
+  strategy: StrategyName,
+  trees: TreeSpec[],
+  moves: Array<[id: string, newParentId: string | null]> = [],
+): Promise<string> {
+  const server = await startTestServer({ strategy });
+  try {
+    await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
+    for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
+  } finally {
+    await server.close();
+  }
+  return server.table;
+}
+
+const verify = async (table: string, strategy: StrategyName): Promise<Problem[]> =>
+  (await verifyTable(dynamo.doc, table, strategy, MAX_DEPTH)).problems;
+
+/** The ids a list of problems names, sorted. */
+const named = (problems: Problem[]): string[] => [...new Set(problems.map((p) => p.nodeId))].sort();
+
+/** A progress callback that records what it is told, and throws on advance number `failOn`. */
+function recorder(failOn?: number): ReindexProgress & { started: Array<[number, number]>; advanced: number[] } {
+  const started: Array<[number, number]> = [];
+  const advanced: number[] = [];
+  return {
+    started,
+    advanced,
+    start: (total, done) => void started.push([total, done]),
+    advance: (count) => {
+      advanced.push(count);
+      if (advanced.length === failOn) throw new Error('interrupted by the test');
+    },
+  };
+}
+
+async function countKinds(table: string): Promise<Record<ItemKind, number> & { withPath: number }> {
+  const counts = { node: 0, edge: 0, level: 0, closure: 0, job: 0, other: 0, withPath: 0 };
+  for (const item of await scanTable(dynamo.doc, table)) {
+    counts[kindOf(item)]++;
+    if (kindOf(item) === 'node' && 'path' in item) counts.withPath++;
+  }
+  return counts;
+}
+
+interface Answer {
+  depth: number;
+  rootId: string;
+  ancestors: string[];
+  /** Descendants (self excluded), as sorted sets per absolute depth. */
+  descendants: Record<number, string[]>;
+  /** descendants(minDepth: 2, maxDepth: 3), sorted. */
+  window: string[];
+}
+
+const ANSWERS = `query($ids: [ID!]!) { nodes(ids: $ids) {
+  id depth rootId ancestors { id }
+  descendants(first: 1000) { nodes { id depth } pageInfo { hasNextPage } }
+  window: descendants(minDepth: 2, maxDepth: 3, first: 1000) { nodes { id } pageInfo { hasNextPage } }
+} }`;
+
+interface Connection<T> {
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean };
+}
+
+/** What the server answers for ancestors and descendants of every node of `ids`. */
+async function answers(server: TestServer, ids: string[]): Promise<Record<string, Answer>> {
+  const data = okData<{
+    nodes: Array<{
+      id: string;
+      depth: number;
+      rootId: string;
+      ancestors: Array<{ id: string }>;
+      descendants: Connection<{ id: string; depth: number }>;
+      window: Connection<{ id: string }>;
+    } | null>;
+  }>(await server.gql(ANSWERS, { ids }));
+  const result: Record<string, Answer> = {};
+  data.nodes.forEach((node, i) => {
+    if (!node) throw new Error(`node ${ids[i]} is missing`);
+    expect(node.descendants.pageInfo.hasNextPage).toBe(false);
+    expect(node.window.pageInfo.hasNextPage).toBe(false);
+    const descendants: Record<number, string[]> = {};
+    for (const d of node.descendants.nodes) (descendants[d.depth] ??= []).push(d.id);
+    for (const list of Object.values(descendants)) list.sort();
+    result[node.id] = {
+      depth: node.depth,
+      rootId: node.rootId,
+      ancestors: node.ancestors.map((a) => a.id),
+      descendants,
+      window: node.window.nodes.map((n) => n.id).sort(),
+    };
+  });
+  return result;
+}
+
+async function answersOn(table: string, strategy: StrategyName, ids: string[]): Promise<Record<string, Answer>> {
+  const server = await startTestServer({ strategy, table });
+  try {
+    return await answers(server, ids);
+  } finally {
+    await server.close();
+  }
+}
+
+describe('reindex in place, adjacency → path → closure → adjacency', () => {
+  // 22 + 9 nodes (over one reindex batch of 25), moved within and across trees.
+  const trees = [fullTree('m', [3, 2, 2]), fullTree('n', [2, 3])];
+  const ids = trees.flatMap(specIds).sort();
+  const moves: Array<[string, string | null]> = [
+    ['m.0.1', 'n.1'],
+    ['n.0', 'm.2.1.0'],
+    ['m.1.0', null],
+    ['m.2', 'm.0.0.1'],
+  ];
+  let table: string;
+  let truth: Record<string, Answer>;
+
+  beforeAll(async () => {
+    const server = await startTestServer({ strategy: 'adjacency', verifyOnClose: false });
+    table = server.table;
+    try {
+      await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
+      for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
+      truth = await answers(server, ids);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('starts from a healthy adjacency table with the moves applied', async () => {
+    expect(await verify(table, 'adjacency')).toEqual([]);
+    expect(truth['m.2.1.0']?.ancestors).toEqual(['m', 'm.0', 'm.0.0', 'm.0.0.1', 'm.2', 'm.2.1']);
+    expect(truth['n.0.2']?.ancestors).toEqual(['m', 'm.0', 'm.0.0', 'm.0.0.1', 'm.2', 'm.2.1', 'm.2.1.0', 'n.0']);
+    expect(truth['m.0.1.1']).toMatchObject({ rootId: 'n', depth: 3, ancestors: ['n', 'n.1', 'm.0.1'] });
+    expect(truth['m.1.0']).toMatchObject({ rootId: 'm.1.0', depth: 0, ancestors: [] });
+    expect(truth['m']?.descendants[8]).toEqual(['n.0.0', 'n.0.1', 'n.0.2']);
+  });
+
+  it('verify for path, before the reindex, names every node missing its path and level item', async () => {
+    const problems = await verify(table, 'path');
+    const expected = ids.flatMap((id) => {
+      const chain = truth[id]!.ancestors;
+      const key = levelKey(chain, id);
+      return [
+        { nodeId: id, problem: `stored path null, expected ${JSON.stringify(chain)}` },
+        { nodeId: id, problem: `missing projection item ${key.pk} ${key.sk}` },
+      ];
+    });
+    const order = (list: Problem[]) => [...list].sort((a, b) => `${a.nodeId} ${a.problem}`.localeCompare(`${b.nodeId} ${b.problem}`));
+    expect(order(problems)).toEqual(order(expected));
+  });
+
+  it('reindexes to path: verify finds nothing, and a path server answers the same', async () => {
+    const progress = recorder();
+    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, progress)).toEqual({ nodes: ids.length, resumedAfter: null });
+    expect(progress.started).toEqual([[ids.length, 0]]);
+    expect(progress.advanced).toEqual([25, ids.length - 25]);
+    expect(await verify(table, 'path')).toEqual([]);
+    expect(await verify(table, 'adjacency')).toEqual([]);
+    expect(await countKinds(table)).toEqual({
+      node: ids.length, edge: ids.length, level: ids.length, closure: 0, job: 0, other: 0, withPath: ids.length,
+    });
+    expect(await answersOn(table, 'path', ids)).toEqual(truth);
+  });
+
+  it('reindexes to closure: verify finds nothing, and a closure server answers the same', async () => {
+    expect(await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder())).toEqual({ nodes: ids.length, resumedAfter: null });
+    expect(await verify(table, 'closure')).toEqual([]);
+    const rows = ids.reduce((sum, id) => sum + truth[id]!.depth, 0);
+    expect(await countKinds(table)).toEqual({
+      node: ids.length, edge: ids.length, level: 0, closure: rows, job: 0, other: 0, withPath: ids.length,
+    });
+    expect(await answersOn(table, 'closure', ids)).toEqual(truth);
+  });
+
+  it('reindexes back to adjacency: level items and closure rows are gone', async () => {
+    expect(await reindex(dynamo.doc, table, 'adjacency', MAX_DEPTH, recorder())).toEqual({ nodes: ids.length, resumedAfter: null });
+    expect(await verify(table, 'adjacency')).toEqual([]);
+    expect(await countKinds(table)).toEqual({
+      node: ids.length, edge: ids.length, level: 0, closure: 0, job: 0, other: 0, withPath: 0,
+    });
+  });
+});
+
+describe('corrupted projections', () => {
+  // p ── p.0 ── p.0.0 ── p.0.0.{0,1}      after the move, p.1.0 and its children sit under p.0.0
+  //   │      └─ p.0.1 ── ...
+  //   └─ p.1 ── p.1.0 ── ...
+  //          └─ p.1.1 ── ...
+  const tree = fullTree('p', [2, 2, 2]);
+  const moves: Array<[string, string | null]> = [['p.1.0', 'p.0.0']];
+
+  it('path: a deleted level item and a wrong stored path are reported by node, and reindex repairs them', async () => {
+    const table = await builtTable('path', [tree], moves);
+    await dynamo.doc.send(new DeleteCommand({ TableName: table, Key: levelKey(['p', 'p.0'], 'p.0.1') }));
+    await dynamo.doc.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: 'N#p.1.0.1', sk: 'NODE' },
+        UpdateExpression: 'SET #path = :path',
+        ExpressionAttributeNames: { '#path': 'path' },
+        ExpressionAttributeValues: { ':path': ['p', 'p.1', 'p.1.0'] },
+      }),
+    );
+    const problems = await verify(table, 'path');
+    const lost = levelKey(['p', 'p.0'], 'p.0.1');
+    expect(problems).toHaveLength(2);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { nodeId: 'p.0.1', problem: `missing projection item ${lost.pk} ${lost.sk}` },
+        { nodeId: 'p.1.0.1', problem: 'stored path ["p","p.1","p.1.0"], expected ["p","p.0","p.0.0","p.1.0"]' },
+      ]),
+    );
+    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, recorder())).toMatchObject({ resumedAfter: null });
+    expect(await verify(table, 'path')).toEqual([]);
+  });
+
+  it('path: a stray level item is reported by node, and reindex removes it', async () => {
+    const table = await builtTable('path', [tree], moves);
+    // p.1.0's level item from before its move, left behind.
+    const old = levelKey(['p', 'p.1'], 'p.1.0');
+    await dynamo.doc.send(new PutCommand({ TableName: table, Item: { ...old, id: 'p.1.0', path: ['p', 'p.1'] } }));
+    expect(await verify(table, 'path')).toEqual([{ nodeId: 'p.1.0', problem: `stray level item ${old.pk} ${old.sk}` }]);
+    await reindex(dynamo.doc, table, 'path', MAX_DEPTH, recorder());
+    expect(await verify(table, 'path')).toEqual([]);
+  });
+
+  it('closure: a deleted row and a stray row are reported by node, and reindex repairs them', async () => {
+    const table = await builtTable('closure', [tree], moves);
+    await dynamo.doc.send(new DeleteCommand({ TableName: table, Key: { pk: 'N#p', sk: closureSk(3, 'p.0.0.1') } }));
+    // p.1.1.0's row under p.1.0, as if it had once been there.
+    await dynamo.doc.send(
+      new PutCommand({ TableName: table, Item: { pk: 'N#p.1.0', sk: closureSk(1, 'p.1.1.0'), id: 'p.1.1.0' } }),
+    );
+    const problems = await verify(table, 'closure');
+    expect(named(problems)).toEqual(['p.0.0.1', 'p.1.1.0']);
+    expect(problems).toHaveLength(2);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { nodeId: 'p.0.0.1', problem: 'missing projection item N#p D#003#p.0.0.1' },
+        { nodeId: 'p.1.1.0', problem: 'stray closure item N#p.1.0 D#001#p.1.1.0' },
+      ]),
+    );
+    await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder());
+    expect(await verify(table, 'closure')).toEqual([]);
+  });
+});
+
+describe('an interrupted reindex', () => {
+  // 31 nodes: two batches of 25 and 6.
+  const tree = fullTree('q', [5, 5]);
+  const ids = specIds(tree).sort();
+
+  it('resumes after the last batch it finished', async () => {
+    const table = await builtTable('adjacency', [tree]);
+    const first = recorder(1);
+    await expect(reindex(dynamo.doc, table, 'path', MAX_DEPTH, first)).rejects.toThrow('interrupted by the test');
+    expect(first.advanced).toEqual([25]);
+    // The first 25 nodes (in id order) are done; only the others are missing their projection.
+    expect(named(await verify(table, 'path'))).toEqual(ids.slice(25));
+
+    const second = recorder();
+    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, second)).toEqual({ nodes: ids.length, resumedAfter: ids[24] });
+    expect(second.started).toEqual([[ids.length, 25]]);
+    expect(second.advanced).toEqual([ids.length - 25]);
+    expect(await verify(table, 'path')).toEqual([]);
+    expect(await countKinds(table)).toMatchObject({ level: ids.length, job: 0 });
+
+    // Done: the next run starts from scratch.
+    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, recorder())).toEqual({ nodes: ids.length, resumedAfter: null });
+  });
+
+  it('does not skip nodes after a complete reindex to another strategy in between', async () => {
+    const table = await builtTable('adjacency', [tree]);
+    await expect(reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder(1))).rejects.toThrow('interrupted by the test');
+    // Abandoned: the table goes back to adjacency, which removes the rows written so far.
+    await reindex(dynamo.doc, table, 'adjacency', MAX_DEPTH, recorder());
+    expect(await verify(table, 'adjacency')).toEqual([]);
+    await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder());
+    expect(await verify(table, 'closure')).toEqual([]);
+  });
+});
+
+describe('npm run tree', () => {
+  interface Run {
+    code: number | null;
+    stdout: string;
+    stderr: string;
+  }
+
+  const runTree = (table: string, args: string[]): Promise<Run> =>
+    new Promise((resolve, reject) => {
+      const child = spawn('npm', ['run', 'tree', '--', ...args], {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+          DYNAMODB_TABLE: table,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+          TREE_STRATEGY: 'adjacency',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure/;
+
+  it('verifies, reports problems by node, refuses bad arguments and reindexes', async () => {
+    const tree = fullTree('c', [2, 2]);
+    const ids = specIds(tree);
+    const table = await builtTable('adjacency', [tree]);
+
+    const [healthy, broken, unknown, badTarget] = await Promise.all([
+      runTree(table, ['verify']),
+      runTree(table, ['verify', '--strategy', 'path']),
+      runTree(table, ['frobnicate']),
+      runTree(table, ['reindex', '--to', 'nowhere']),
+    ]);
+    expect(healthy.code, healthy.stderr).toBe(0);
+    expect(healthy.stdout).toContain('7 nodes checked against the truth and the adjacency projection: 0 problem(s) in 0 node(s)');
+
+    expect(broken.code, broken.stderr).toBe(1);
+    expect(broken.stdout).toContain('7 nodes checked against the truth and the path projection: 14 problem(s) in 7 node(s)');
+    for (const id of ids) {
+      expect(broken.stdout).toContain(`  ${id}: stored path null, expected `);
+      expect(broken.stdout).toMatch(new RegExp(`  ${id.replace(/\./g, '\\.')}: missing projection item L#c#`));
+    }
+
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(USAGE);
+    expect(badTarget.code).toBe(1);
+    expect(badTarget.stderr).toContain('expected a strategy (adjacency, path, closure), got "nowhere"');
+    expect(badTarget.stderr).toMatch(USAGE);
+
+    const reindexed = await runTree(table, ['reindex', '--to', 'closure']);
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    expect(reindexed.stdout).toContain('7 nodes reindexed for closure; now set TREE_STRATEGY=closure');
+    expect(await verify(table, 'closure')).toEqual([]);
+  });
+});
