@@ -128,7 +128,7 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
       const initial = current;
       const below = (id: string): string[] => initial.get(id)!.descendants.map((d) => d.id);
       const writes: Write[] = [];
-      // Opposite pairs, each half on a different process: they cannot both commit as issued.
+      // Opposite pairs, each half on a different process: they cannot both commit as sent.
       for (let i = 0; i < 12; i++) {
         const x = anyId();
         let y = anyId();
