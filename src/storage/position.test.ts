@@ -69,7 +69,27 @@ describe('positionBetween', () => {
   it('keeps 1000 appends short', () => {
     let last = positionBetween(null, null);
     for (let i = 0; i < 1000; i++) last = between(last, null);
-    expect(last.length).toBeLessThanOrEqual(6);
+    // The integer part grows slowly; the random tail adds 4 digits.
+    expect(last.length).toBeLessThanOrEqual(10);
+  });
+
+  it('gives two writers placing a node in the same slot different keys, both in the slot', () => {
+    const low = positionBetween(null, null);
+    const high = positionBetween(low, null);
+    const keys = new Set(Array.from({ length: 50 }, () => positionBetween(low, high)));
+    expect(keys.size).toBe(50);
+    for (const key of keys) {
+      expect(key > low && key < high).toBe(true);
+      expect(key.endsWith('0')).toBe(false);
+    }
+    expect(new Set(Array.from({ length: 50 }, () => positionBetween(high, null))).size).toBe(50);
+  });
+
+  it('drops the random tail when it would pass the upper neighbour', () => {
+    const low = positionBetween(null, null, () => 0);
+    const high = positionBetween(low, null, () => 0);
+    const key = positionBetween(low, high, () => 0.999);
+    expect(key > low && key < high).toBe(true);
   });
 
   it('returns the shared position when both neighbours tie (siblings then sort by id)', () => {

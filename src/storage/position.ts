@@ -23,9 +23,14 @@ export function positionBetween(
     // a node placed between them takes their position and sorts by its id among them.
     return before;
   }
-  const key = generateKeyBetween(before, after);
-  let tail = '';
-  for (let i = 0; i < JITTER_DIGITS; i++) tail += DIGITS[1 + Math.floor(random() * (DIGITS.length - 1))];
-  const jittered = key + tail;
-  return after === null || jittered < after ? jittered : key;
+  let key = generateKeyBetween(before, after);
+  // key + tail passes `after` only when key is a prefix of it; a key closer to `before` then
+  // leaves room for the tail.
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let tail = '';
+    for (let i = 0; i < JITTER_DIGITS; i++) tail += DIGITS[1 + Math.floor(random() * (DIGITS.length - 1))];
+    if (after === null || key + tail < after) return key + tail;
+    key = generateKeyBetween(before, key);
+  }
+  return key;
 }
