@@ -19,6 +19,10 @@ export interface Config {
   production: boolean;
   /** Secret that signs pagination cursors; share it between processes behind one endpoint. */
   cursorSecret: string;
+  /** Browser origins allowed to call the API from another origin (CORS); empty: none. */
+  corsOrigins: string[];
+  /** Serve the schema as an Apollo Federation 2 subgraph (Node is an entity keyed by id). */
+  federation: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -40,6 +44,11 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolVar(env, 'SEED_DEMO', true),
     production: env.NODE_ENV === 'production',
     cursorSecret: env.CURSOR_SECRET || 'canopy-default-cursor-secret',
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin.length > 0),
+    federation: boolVar(env, 'FEDERATION', false),
   };
 }
 

@@ -5,7 +5,12 @@ import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
 
-export function buildTreeSchema(): GraphQLSchema {
+export interface SchemaOptions {
+  /** Build an Apollo Federation 2 subgraph schema. */
+  federation?: boolean;
+}
+
+export function buildTreeSchema(_options: SchemaOptions = {}): GraphQLSchema {
   return buildSchemaSync({
     resolvers: [QueryResolver, MutationResolver, NodeResolver],
     validate: false,

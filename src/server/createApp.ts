@@ -20,7 +20,7 @@ import { createLimitsPlugin } from './limitsPlugin.js';
  */
 export async function createApp(config: Config, store: TreeStore, httpServer: Server) {
   const apollo = new ApolloServer<Context>({
-    schema: buildTreeSchema(),
+    schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(),
