@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       seedDemo: true,
       production: false,
       cursorSecret: expect.any(String),
+      corsOrigins: [],
+      federation: false,
     });
   });
 
@@ -45,6 +47,8 @@ describe('loadConfig', () => {
       SEED_DEMO: 'false',
       NODE_ENV: 'production',
       CURSOR_SECRET: 's3cret',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      FEDERATION: 'true',
     });
     expect(config).toEqual({
       port: 8080,
@@ -58,6 +62,8 @@ describe('loadConfig', () => {
       seedDemo: false,
       production: true,
       cursorSecret: 's3cret',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      federation: true,
     });
   });
 

@@ -1,23 +1,30 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
+import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
 import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
 
 export interface SchemaOptions {
-  /** Build an Apollo Federation 2 subgraph schema. */
+  /** Build an Apollo Federation 2 subgraph schema (Node an entity keyed by id). */
   federation?: boolean;
 }
 
-export function buildTreeSchema(_options: SchemaOptions = {}): GraphQLSchema {
-  return buildSchemaSync({
+export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
+  const schema = buildSchemaSync({
     resolvers: [QueryResolver, MutationResolver, NodeResolver],
     validate: false,
   });
+  return options.federation ? toSubgraphSchema(schema) : schema;
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so that diffs show real changes. */
 export function printTreeSchema(schema: GraphQLSchema = buildTreeSchema()): string {
   return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}
+
+/** The subgraph SDL committed as schema/subgraph.graphql (served with FEDERATION=true). */
+export function printSubgraphSdl(subgraph: GraphQLSchema = buildTreeSchema({ federation: true })): string {
+  return printTreeSubgraphSchema(subgraph);
 }

@@ -1,8 +1,12 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import type { JsonObject } from '../storage/treeStore.js';
 import { DateTimeScalar, JSONObjectScalar } from './scalars.js';
 
-/** The stored fields of a node; the tree fields (parent, children, ...) are in node.resolver.ts. */
+/**
+ * The stored fields of a node; the tree fields (parent, children, ...) are in node.resolver.ts.
+ * `@key` makes Node a federation entity; only the subgraph SDL prints it (see federation.ts).
+ */
+@Directive('@key(fields: "id")')
 @ObjectType('Node', { description: 'A node of a tree.' })
 export class Node {
   @Field(() => ID)

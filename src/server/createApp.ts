@@ -1,7 +1,9 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
 import { newCost, runWithCost } from '../dynamodb/costMeter.js';
@@ -10,23 +12,51 @@ import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
 import type { TreeStore } from '../storage/treeStore.js';
 import { createCostPlugin } from './costPlugin.js';
+import { graphqlCors } from './cors.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
 import { createLimitsPlugin } from './limitsPlugin.js';
 
 /**
+ * Apollo answers a persisted query whose hash does not match its text with an error that has no
+ * code (so it would read as an internal error); it is the client's mistake: BAD_REQUEST.
+ */
+function codeApqHashMismatch(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  if (formatted.message !== 'provided sha does not match query') return formatted;
+  return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
+}
+
+/**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
  * /readyz. Cross-cutting concerns are Apollo plugins, listed in order in one place.
+ *
+ * Browser conventions on /graphql: CORS for the origins of CORS_ORIGINS only; queries over GET
+ * as well as POST (mutations only over POST); automatic persisted queries; CSRF prevention; and
+ * no response stored by any cache (tree data changes under the client that changes it).
  */
 export async function createApp(config: Config, store: TreeStore, httpServer: Server) {
+  const formatError = createFormatError(config.production);
   const apollo = new ApolloServer<Context>({
     schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(),
       createCostPlugin(),
+      // No field has a cache hint and the default max age is 0, so every operation's policy is
+      // uncacheable and Apollo sends `cache-control: no-store`: a browser or CDN never answers a
+      // GET from a copy older than the client's own last mutation. A hint added to the schema
+      // would be the deliberate, visible way to make some query cacheable.
+      ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: true }),
     ],
-    formatError: createFormatError(config.production),
+    // Automatic persisted queries: a client may send only the query's SHA-256; an unknown hash
+    // answers PERSISTED_QUERY_NOT_FOUND and the client resends it with the query, which
+    // registers it. Kept in Apollo's bounded in-memory LRU of this process, with no expiry.
+    persistedQueries: { ttl: null },
+    // A GET, or a POST of a type a plain HTML form can send (text/plain, form encodings), must
+    // carry `apollo-require-preflight` or `x-apollo-operation-name`; otherwise HTTP 400 before
+    // anything runs. A cross-site page cannot add those headers without a CORS preflight.
+    csrfPrevention: true,
+    formatError: (formatted, error) => formatError(codeApqHashMismatch(formatted), error),
     includeStacktraceInErrorResponses: !config.production,
     introspection: true,
     // A parse of more tokens than any real tree query needs is refused before it costs anything.
@@ -43,9 +73,26 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     const ready = await store.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
+  app.use(
+    '/graphql',
+    // Before GraphiQL's router: Express's router answers an OPTIONS for a path it routes by
+    // itself, so a preflight must be handled here first.
+    graphqlCors(config.corsOrigins),
+    // GET /graphql answers GraphiQL's page or JSON depending on Accept.
+    (_req: Request, res: Response, next: NextFunction) => {
+      res.vary('Accept');
+      next();
+    },
+  );
   app.use(graphiqlRouter());
   app.use(
     '/graphql',
+    // Never stored by a cache, whatever answers (Apollo's cache-control plugin sets the same
+    // for operations; this covers the HTTP-level refusals: CSRF, 405, malformed JSON).
+    (_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('cache-control', 'no-store');
+      next();
+    },
     // Every request gets its own DynamoDB cost meter, found by the SDK middleware.
     (_req: Request, _res: Response, next: NextFunction) => runWithCost(newCost(), next),
     express.json({ limit: '1mb' }),

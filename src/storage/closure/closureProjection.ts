@@ -1,6 +1,6 @@
 import type { Key } from '../../dynamodb/batchGet.js';
 import type { Projection } from '../truth/projection.js';
-import { guardByParentPath, readChainByPath, rewriteStoredPaths } from '../truth/storedPath.js';
+import { guardByParentPath, guardStoredPaths, readChainByPath, rewriteStoredPaths } from '../truth/storedPath.js';
 import { closureRowKeys } from './closureKeys.js';
 
 const keyId = (key: Key) => `${key.pk}\u0000${key.sk}`;
@@ -30,6 +30,7 @@ export const CLOSURE_PROJECTION: Projection = {
     }
   },
   onDelete(tx, nodes) {
+    guardStoredPaths(tx, nodes);
     for (const { stored, path } of nodes) for (const key of closureRowKeys(path, stored.node.id)) tx.delete(key);
   },
 };

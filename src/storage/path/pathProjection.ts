@@ -1,5 +1,5 @@
 import type { Projection } from '../truth/projection.js';
-import { guardByParentPath, readChainByPath, rewriteStoredPaths } from '../truth/storedPath.js';
+import { guardByParentPath, guardStoredPaths, readChainByPath, rewriteStoredPaths } from '../truth/storedPath.js';
 import { levelKey } from './levelKeys.js';
 
 /** Materialized path: the path on each node item, plus one level item per node. */
@@ -19,6 +19,7 @@ export const PATH_PROJECTION: Projection = {
     }
   },
   onDelete(tx, nodes) {
+    guardStoredPaths(tx, nodes);
     for (const { stored, path } of nodes) tx.delete(levelKey(path, stored.node.id));
   },
 };

@@ -1,7 +1,7 @@
 import type { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { nodeKey, type StoredNode } from '../items.js';
 import type { StoreContext } from './context.js';
-import type { MovedNode } from './projection.js';
+import type { MovedNode, PlacedNode } from './projection.js';
 import { live, readStored } from './reads.js';
 
 /**
@@ -31,6 +31,14 @@ export function guardByParentPath(tx: TransactionBuilder, chain: StoredNode[]): 
   const parent = chain[chain.length - 1];
   if (!parent) return;
   tx.check(nodeKey(parent.node.id), { exists: true }, { missing: 'deleting' }, { equals: ['path', storedPathOf(parent)] });
+}
+
+/**
+ * Deleted nodes must still have the paths their projection items were computed from: a move
+ * above them rewrites paths without bumping rev, so rev alone would not notice.
+ */
+export function guardStoredPaths(tx: TransactionBuilder, nodes: PlacedNode[]): void {
+  for (const { stored, path } of nodes) tx.check(nodeKey(stored.node.id), { equals: ['path', path] });
 }
 
 /**

@@ -1,0 +1,61 @@
+import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
+import { Kind, lexicographicSortSchema, parse, print, printSchema, visit, type GraphQLSchema } from 'graphql';
+import { createResolversMap } from 'type-graphql';
+import type { TreeNode } from '../storage/treeStore.js';
+import { checkId } from '../storage/validation.js';
+import type { Context } from './context.js';
+
+/** The resolver map buildSubgraphSchema takes (its type is not exported by name). */
+type Resolvers = NonNullable<Extract<Parameters<typeof buildSubgraphSchema>[0], { resolvers?: unknown }>['resolvers']>;
+
+/** The federation 2 features the subgraph uses. */
+export const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
+
+/**
+ * Turns the type-graphql schema into an Apollo Federation 2 subgraph, the way type-graphql
+ * documents it: the SDL with the directives applied by `@Directive` (here `@key` on Node),
+ * linked to the federation spec, given to `buildSubgraphSchema` with type-graphql's resolvers,
+ * plus Node's reference resolver. References go through the request's `nodeById` loader, so
+ * the `_entities` of one gateway fetch cost one BatchGet wave (up to 100 ids per BatchGet).
+ */
+export function toSubgraphSchema(schema: GraphQLSchema): GraphQLSchema {
+  const resolvers = createResolversMap(schema) as Resolvers;
+  resolvers.Node = {
+    ...(resolvers.Node as Record<string, never>),
+    __resolveReference: (reference: { id: string }, { loaders }: Context): Promise<TreeNode | null> =>
+      loaders.nodeById.load(checkId(reference.id)),
+  };
+  return buildSubgraphSchema({
+    typeDefs: parse(`${FEDERATION_LINK}\n\n${printWithAppliedDirectives(schema)}`),
+    resolvers,
+  });
+}
+
+/** The subgraph SDL (what `_service { sdl }` answers and the gateway composes), sorted. */
+export function printTreeSubgraphSchema(subgraph: GraphQLSchema): string {
+  return `${printSubgraphSchema(subgraph).trimEnd()}\n`;
+}
+
+/**
+ * graphql's printSchema leaves out applied directives; type-graphql keeps those of `@Directive`
+ * in the AST nodes of the types and fields, from where they are put back into the SDL.
+ */
+function printWithAppliedDirectives(schema: GraphQLSchema): string {
+  const sorted = lexicographicSortSchema(schema);
+  const document = visit(parse(printSchema(sorted)), {
+    [Kind.OBJECT_TYPE_DEFINITION](node) {
+      const type = sorted.getType(node.name.value);
+      if (!type || !('getFields' in type)) return undefined;
+      const fields = type.getFields();
+      return {
+        ...node,
+        directives: [...(node.directives ?? []), ...(type.astNode?.directives ?? [])],
+        fields: node.fields?.map((field) => {
+          const applied = fields[field.name.value]?.astNode?.directives ?? [];
+          return applied.length === 0 ? field : { ...field, directives: [...(field.directives ?? []), ...applied] };
+        }),
+      };
+    },
+  });
+  return print(document);
+}
