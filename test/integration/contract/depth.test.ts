@@ -50,6 +50,40 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
     });
   });
 
+  describe('with 64-character ids down to depth 64', () => {
+    let server: TestServer;
+    let chain: string[];
+    // Ids of 63 and 64 characters: a path of 64 of them is 4 KB, four times DynamoDB's sort key limit.
+    const prefix = 'L'.repeat(61);
+
+    beforeAll(async () => {
+      server = await startTestServer({ strategy });
+      chain = await buildChain(server, prefix, 65);
+    }, 120_000);
+    afterAll(() => server?.close());
+
+    it('answers ancestors, descendants and moves of the deepest nodes', async () => {
+      expect(chain.at(-1)).toHaveLength(64);
+      const deepest = okData(await server.gql('query($id: ID!) { node(id: $id) { depth rootId ancestors { id } } }', { id: chain[64] }));
+      expect(deepest.node).toEqual({ depth: 64, rootId: chain[0], ancestors: chain.slice(0, 64).map((id) => ({ id })) });
+      const window = okData(
+        await server.gql('query($id: ID!) { node(id: $id) { descendants(minDepth: 60, maxDepth: 64) { nodes { id depth } } } }', { id: chain[0] }),
+      );
+      expect(window.node.descendants.nodes).toEqual(chain.slice(60).map((id, i) => ({ id, depth: 60 + i })));
+      // The last node moves up one level and back: its projection is rewritten both times.
+      const up = await server.gql(REPARENT, { id: chain[64], to: chain[62] });
+      if (strategy === 'closure') {
+        // Every one of its 64 closure rows changes distance: 64 deleted + 63 put is more than one
+        // transaction holds, so the move is refused whole.
+        expectError(up, 'SUBTREE_TOO_LARGE');
+        expect(up.body.errors?.[0]?.extensions).toMatchObject({ subtreeSize: 1, limit: 100 });
+        return;
+      }
+      expect(okData(up).reparent).toMatchObject({ depth: 63 });
+      expect(okData(await server.gql(REPARENT, { id: chain[64], to: chain[63] })).reparent).toMatchObject({ depth: 64 });
+    });
+  });
+
   describe('with MAX_TREE_DEPTH 8', () => {
     let server: TestServer;
 
