@@ -13,9 +13,18 @@ import type { RequestHandler } from 'express';
  * it with `credentials: 'omit'` or `'same-origin'` (fetch's default).
  */
 
-/** What a browser app sends: JSON bodies and the headers of Apollo's CSRF prevention. */
+/**
+ * What a browser app sends: JSON bodies, the headers of Apollo's CSRF prevention, and the client
+ * name and version Apollo Client sends when its `clientAwareness` is set.
+ */
 export const CORS_ALLOWED_METHODS = ['GET', 'POST'] as const;
-export const CORS_ALLOWED_HEADERS = ['content-type', 'apollo-require-preflight', 'x-apollo-operation-name'] as const;
+export const CORS_ALLOWED_HEADERS = [
+  'content-type',
+  'apollo-require-preflight',
+  'x-apollo-operation-name',
+  'apollographql-client-name',
+  'apollographql-client-version',
+] as const;
 /** How long a browser may reuse a preflight answer (seconds; browsers cap it, Chrome at 7200). */
 export const CORS_PREFLIGHT_MAX_AGE = 600;
 

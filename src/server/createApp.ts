@@ -88,7 +88,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
   app.use(
     '/graphql',
     // Never stored by a cache, whatever answers (Apollo's cache-control plugin sets the same
-    // for operations; this covers the HTTP-level refusals: CSRF, 405, malformed JSON).
+    // for operations; this also covers refusals before any operation: CSRF, malformed JSON).
     (_req: Request, res: Response, next: NextFunction) => {
       res.setHeader('cache-control', 'no-store');
       next();
