@@ -3,7 +3,6 @@ import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheContr
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { GraphQLFormattedError } from 'graphql';
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
 import { newCost, runWithCost } from '../dynamodb/costMeter.js';
@@ -16,15 +15,6 @@ import { graphqlCors } from './cors.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
 import { createLimitsPlugin } from './limitsPlugin.js';
-
-/**
- * Apollo answers a persisted query whose hash does not match its text with an error that has no
- * code (so it would read as an internal error); it is the client's mistake: BAD_REQUEST.
- */
-function codeApqHashMismatch(formatted: GraphQLFormattedError): GraphQLFormattedError {
-  if (formatted.message !== 'provided sha does not match query') return formatted;
-  return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
-}
 
 /**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
@@ -56,7 +46,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     // carry `apollo-require-preflight` or `x-apollo-operation-name`; otherwise HTTP 400 before
     // anything runs. A cross-site page cannot add those headers without a CORS preflight.
     csrfPrevention: true,
-    formatError: (formatted, error) => formatError(codeApqHashMismatch(formatted), error),
+    formatError,
     includeStacktraceInErrorResponses: !config.production,
     introspection: true,
     // A parse of more tokens than any real tree query needs is refused before it costs anything.

@@ -35,6 +35,10 @@ export function createFormatError(production: boolean) {
       };
     }
     const code = formatted.extensions?.code;
+    // Apollo's answer to a persisted query whose hash does not match its text carries no code.
+    if (formatted.message === 'provided sha does not match query') {
+      return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+    }
     if (code === 'GRAPHQL_PARSE_FAILED' && /more than \d+ tokens/.test(formatted.message)) {
       return { message: formatted.message, extensions: { code: 'QUERY_TOO_COMPLEX' } };
     }

@@ -85,6 +85,8 @@ describe('measureOperation', () => {
       50 + 50_000,
     );
     expect(measure('{ nodes(ids: ["a", "b", "c"]) { children(first: 5) { nodes { id } } } }').nodes).toBe(3 + 15);
+    const entities = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Node { children(first: 1000) { nodes { id } } } } }';
+    expect(measure(entities, { r: Array.from({ length: 600 }, (_, i) => ({ __typename: 'Node', id: `n${i}` })) }).nodes).toBe(600 + 600_000);
   });
 
   it('has limits that a reasonable client stays within', () => {

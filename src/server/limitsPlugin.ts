@@ -36,12 +36,14 @@ export function measureOperation(
   let nodes = 0;
   const listSize = (field: FieldNode, depth: number): number | null => {
     const name = field.name.value;
-    // Query.nodes(ids:) is a list; a connection's `nodes` is the page already counted.
-    const argName = name === 'nodes' && depth === 0 ? 'ids' : LIST_FIELDS.has(name) ? 'first' : null;
+    // Query.nodes(ids:) and a gateway's _entities(representations:) are lists of the given
+    // length; a connection's `nodes` is the page already counted.
+    const listArg = depth === 0 ? ({ nodes: 'ids', _entities: 'representations' } as Record<string, string>)[name] : undefined;
+    const argName = listArg ?? (LIST_FIELDS.has(name) ? 'first' : null);
     if (argName === null) return null;
     const arg = field.arguments?.find((a) => a.name.value === argName)?.value;
     const value = arg === undefined ? undefined : valueFromASTUntyped(arg, variables);
-    if (argName === 'ids') return Array.isArray(value) ? value.length : 0;
+    if (listArg) return Array.isArray(value) ? value.length : 0;
     return typeof value === 'number' && value > 0 ? value : DEFAULT_FIRST;
   };
   const visit = (set: SelectionSetNode, depth: number, multiplier: number, seen: Set<string>): number => {

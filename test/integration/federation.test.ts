@@ -1,0 +1,252 @@
+/**
+ * Apollo Federation 2: with FEDERATION=true Canopy is a subgraph whose Node is an entity keyed by
+ * id. A second subgraph ("owners", in process) references nodes and extends Node with its owners;
+ * an Apollo Gateway composes both (IntrospectAndCompose) and runs queries that cross them.
+ * The gateway drops the subgraphs' extensions, so the DynamoDB calls behind a gateway query are
+ * counted by a middleware on Canopy's SDK client.
+ */
+import { readFileSync } from 'node:fs';
+import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTreeSchema, printSubgraphSdl } from '../../src/graphql/buildSchema.js';
+import { printTreeSubgraphSchema } from '../../src/graphql/federation.js';
+import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { buildTree, okData } from '../support/tree.js';
+
+type MiddlewareStack = Parameters<NonNullable<DynamoOptions['middleware']>>[0];
+
+/** Counts SDK calls per command (once per call, before the retry loop). */
+class CallCounter {
+  readonly calls = new Map<string, number>();
+  readonly install = (stack: MiddlewareStack): void => {
+    stack.add(
+      (next, context) => async (args) => {
+        const command = String(context.commandName ?? 'unknown');
+        this.calls.set(command, (this.calls.get(command) ?? 0) + 1);
+        return next(args);
+      },
+      { step: 'initialize', name: 'testCallCounter' },
+    );
+  };
+  snapshot(): Map<string, number> {
+    return new Map(this.calls);
+  }
+  /** Calls per command since `before`. */
+  since(before: Map<string, number>): Record<string, number> {
+    const delta: Record<string, number> = {};
+    for (const [command, count] of this.calls) {
+      const diff = count - (before.get(command) ?? 0);
+      if (diff > 0) delta[command] = diff;
+    }
+    return delta;
+  }
+}
+
+const BULK = Array.from({ length: 100 }, (_, i) => `item-${String(i).padStart(3, '0')}`);
+
+/** The owners subgraph: static data that references Canopy's nodes by id. */
+const OWNERS = [
+  { id: 'alice', name: 'Alice', nodeIds: ['laptops', 'kitchen'] },
+  { id: 'bob', name: 'Bob', nodeIds: ['phones', 'laptops'] },
+  { id: 'carol', name: 'Carol', nodeIds: ['electronics'] },
+  { id: 'bulk-owner', name: 'Bulk', nodeIds: BULK },
+];
+
+const OWNERS_SDL = /* GraphQL */ `
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
+
+  type Owner @key(fields: "id") {
+    id: ID!
+    name: String!
+    nodes: [Node!]!
+  }
+
+  type Node @key(fields: "id") {
+    id: ID!
+    owners: [Owner!]!
+  }
+
+  type Query {
+    owners: [Owner!]!
+    owner(id: ID!): Owner
+  }
+`;
+
+type OwnerRow = (typeof OWNERS)[number];
+
+const ownersSchema = buildSubgraphSchema({
+  typeDefs: parse(OWNERS_SDL),
+  resolvers: {
+    Query: {
+      owners: () => OWNERS.filter((owner) => owner.id !== 'bulk-owner'),
+      owner: (_: unknown, { id }: { id: string }) => OWNERS.find((owner) => owner.id === id) ?? null,
+    },
+    Owner: {
+      __resolveReference: ({ id }: { id: string }) => OWNERS.find((owner) => owner.id === id) ?? null,
+      nodes: (owner: OwnerRow) => owner.nodeIds.map((id) => ({ __typename: 'Node', id })),
+    },
+    Node: {
+      __resolveReference: ({ id }: { id: string }) => ({ id }),
+      owners: ({ id }: { id: string }) => OWNERS.filter((owner) => owner.nodeIds.includes(id)),
+    },
+  },
+});
+
+describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
+  const counter = new CallCounter();
+  let canopy: TestServer;
+  let owners: ApolloServer;
+  let gateway: ApolloServer;
+
+  async function viaGateway<T = any>(query: string): Promise<T> {
+    const response = await gateway.executeOperation({ query });
+    if (response.body.kind !== 'single') throw new Error('expected a single result');
+    const { data, errors } = response.body.singleResult;
+    expect(errors, JSON.stringify(errors)).toBeUndefined();
+    return data as T;
+  }
+
+  beforeAll(async () => {
+    canopy = await startTestServer({ env: { FEDERATION: 'true' }, middleware: counter.install });
+    await buildTree(canopy, {
+      id: 'catalog',
+      name: 'Catalog',
+      children: [
+        { id: 'electronics', name: 'Electronics', children: [{ id: 'laptops', name: 'Laptops' }, { id: 'phones', name: 'Phones' }] },
+        { id: 'home', name: 'Home', children: [{ id: 'kitchen', name: 'Kitchen' }] },
+      ],
+    });
+    await buildTree(canopy, { id: 'bulk', name: 'Bulk', children: BULK.map((id) => ({ id, name: `Item ${id}` })) }, null, {
+      ordered: false,
+    });
+
+    owners = new ApolloServer({ schema: ownersSchema });
+    const { url: ownersUrl } = await startStandaloneServer(owners, { listen: { port: 0 } });
+
+    gateway = new ApolloServer({
+      gateway: new ApolloGateway({
+        supergraphSdl: new IntrospectAndCompose({
+          subgraphs: [
+            { name: 'canopy', url: `${canopy.url}/graphql` },
+            { name: 'owners', url: ownersUrl },
+          ],
+        }),
+      }),
+    });
+    await gateway.start();
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await owners?.stop();
+    await canopy?.close();
+  });
+
+  it('serves the committed schema/subgraph.graphql (run `npm run schema` after changing the GraphQL types)', async () => {
+    const committed = readFileSync(new URL('../../schema/subgraph.graphql', import.meta.url), 'utf8');
+    expect(printSubgraphSdl(), 'schema/subgraph.graphql is out of date: run `npm run schema`').toBe(committed);
+    const { _service } = okData<{ _service: { sdl: string } }>(await canopy.gql('{ _service { sdl } }'));
+    // The gateway composes `_service { sdl }`: the same subgraph, with the federation definitions.
+    expect(printTreeSubgraphSchema(buildSubgraphSchema(parse(_service.sdl)))).toBe(committed);
+    expect(committed).toMatch(/type Node\s+@key\(fields: "id"\)/);
+  });
+
+  it('leaves the schema without FEDERATION free of federation fields', () => {
+    const fields = Object.keys(buildTreeSchema().getQueryType()!.getFields()).sort();
+    expect(fields).toEqual(['node', 'nodes', 'roots']);
+  });
+
+  it('answers a query that crosses both subgraphs through the gateway', async () => {
+    const data = await viaGateway(/* GraphQL */ `
+      {
+        owners {
+          id
+          name
+          nodes { id name ancestors { id } children { nodes { id } } }
+        }
+        node(id: "laptops") { name depth owners { name } }
+      }
+    `);
+    const laptops = { id: 'laptops', name: 'Laptops', ancestors: [{ id: 'catalog' }, { id: 'electronics' }], children: { nodes: [] } };
+    expect(data).toEqual({
+      owners: [
+        {
+          id: 'alice',
+          name: 'Alice',
+          nodes: [laptops, { id: 'kitchen', name: 'Kitchen', ancestors: [{ id: 'catalog' }, { id: 'home' }], children: { nodes: [] } }],
+        },
+        {
+          id: 'bob',
+          name: 'Bob',
+          nodes: [{ id: 'phones', name: 'Phones', ancestors: [{ id: 'catalog' }, { id: 'electronics' }], children: { nodes: [] } }, laptops],
+        },
+        {
+          id: 'carol',
+          name: 'Carol',
+          nodes: [{ id: 'electronics', name: 'Electronics', ancestors: [{ id: 'catalog' }], children: { nodes: [{ id: 'laptops' }, { id: 'phones' }] } }],
+        },
+      ],
+      node: { name: 'Laptops', depth: 2, owners: [{ name: 'Alice' }, { name: 'Bob' }] },
+    });
+  });
+
+  it('goes from Canopy to the owners and back', async () => {
+    const data = await viaGateway(`{ node(id: "electronics") { children { nodes { id owners { name nodes { id parentId } } } } } }`);
+    expect(data).toEqual({
+      node: {
+        children: {
+          nodes: [
+            {
+              id: 'laptops',
+              owners: [
+                { name: 'Alice', nodes: [{ id: 'laptops', parentId: 'electronics' }, { id: 'kitchen', parentId: 'home' }] },
+                { name: 'Bob', nodes: [{ id: 'phones', parentId: 'electronics' }, { id: 'laptops', parentId: 'electronics' }] },
+              ],
+            },
+            { id: 'phones', owners: [{ name: 'Bob', nodes: [{ id: 'phones', parentId: 'electronics' }, { id: 'laptops', parentId: 'electronics' }] }] },
+          ],
+        },
+      },
+    });
+  });
+
+  it('resolves the 100 node references of one gateway fetch with one BatchGetItem', async () => {
+    const before = counter.snapshot();
+    const data = await viaGateway<{ owner: { nodes: Array<{ id: string; name: string }> } }>(
+      `{ owner(id: "bulk-owner") { name nodes { id name } } }`,
+    );
+    expect(data).toEqual({ owner: { name: 'Bulk', nodes: BULK.map((id) => ({ id, name: `Item ${id}` })) } });
+    // The gateway sends one `_entities` fetch with 100 representations; each reference resolver
+    // loads through the request's nodeById loader, so all 100 ids go in one BatchGetItem.
+    expect(counter.since(before)).toEqual({ BatchGetItemCommand: 1 });
+  });
+
+  it('costs one DynamoDB request for _entities with 100 representations, in their order', async () => {
+    const representations = [...BULK].reverse().map((id) => ({ __typename: 'Node', id }));
+    const response = await canopy.gql(
+      `query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Node { id name parentId } } }`,
+      { representations },
+    );
+    const data = okData<{ _entities: Array<{ id: string; name: string; parentId: string }> }>(response);
+    expect(data._entities).toEqual([...BULK].reverse().map((id) => ({ id, name: `Item ${id}`, parentId: 'bulk' })));
+    expect(response.body.extensions?.dynamodb?.requests).toBe(1);
+  });
+
+  it('answers null for a reference to a missing node and refuses a malformed id', async () => {
+    const response = await canopy.gql(
+      `query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Node { id } } }`,
+      { representations: [{ __typename: 'Node', id: 'laptops' }, { __typename: 'Node', id: 'nope' }] },
+    );
+    expect(okData(response)).toEqual({ _entities: [{ id: 'laptops' }, null] });
+    const bad = await canopy.gql(
+      `query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Node { id } } }`,
+      { representations: [{ __typename: 'Node', id: 'not an id' }] },
+    );
+    expect(bad.body.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+  });
+});
