@@ -145,6 +145,7 @@ export function graphiqlPage(assets: Assets, basePath: string): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Canopy GraphiQL</title>
+    <link rel="icon" href="data:," />
     <style>
       html, body, #graphiql { height: 100%; margin: 0; }
     </style>

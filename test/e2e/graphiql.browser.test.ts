@@ -1,0 +1,111 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, nonLocalRequests, recordRequests, saveScreenshot, type HeadlessBrowser } from '../support/browser.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+/**
+ * GraphiQL as a user sees it, in headless Chromium: served offline by the server itself, the
+ * example query prefilled, run with the execute button, the cost report in the result, and the
+ * docs explorer built from introspection.
+ */
+
+const TREE: Array<{ id: string; name: string; parentId?: string }> = [
+  { id: 'orchard', name: 'Orchard' },
+  { id: 'apples', name: 'Apples', parentId: 'orchard' },
+  { id: 'pears', name: 'Pears', parentId: 'orchard' },
+  { id: 'meadow', name: 'Meadow' },
+  { id: 'clover', name: 'Clover', parentId: 'meadow' },
+];
+
+/** The whole text of the CodeMirror editor inside `container` (not only the rendered lines). */
+function editorText(page: Page, container: string): Promise<string> {
+  return page.evaluate((selector) => {
+    const element = (globalThis as any).document.querySelector(`${selector} .CodeMirror`);
+    return element?.CodeMirror ? String(element.CodeMirror.getValue()) : '';
+  }, container);
+}
+
+/** Waits until the editor inside `container` contains every one of `needles`. */
+async function waitForEditorText(page: Page, container: string, needles: string[]): Promise<string> {
+  await page.waitForFunction(
+    ([selector, wanted]) => {
+      const element = (globalThis as any).document.querySelector(`${selector} .CodeMirror`);
+      const text: string = element?.CodeMirror ? String(element.CodeMirror.getValue()) : '';
+      return (wanted as string[]).every((needle) => text.includes(needle));
+    },
+    [container, needles] as const,
+  );
+  return editorText(page, container);
+}
+
+describe('GraphiQL in a browser', () => {
+  let server: TestServer;
+  let browser: HeadlessBrowser;
+  let page: Page;
+  let requests: string[];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    for (const node of TREE) {
+      const created = await server.gql(
+        `mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`,
+        { input: node },
+      );
+      expect(created.body.errors).toBeUndefined();
+    }
+    page = await browser.newPage();
+    requests = recordRequests(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('loads from the server alone and prefills the example query', async () => {
+    const response = await page.goto(`${server.url}/graphql`);
+    expect(response?.status()).toBe(200);
+    const query = await waitForEditorText(page, '.graphiql-query-editor', ['query Roots', 'children(first: 10)']);
+    expect(query).toContain('roots(first: 10)');
+    expect(query).toContain('pageInfo { hasNextPage endCursor }');
+    expect(nonLocalRequests(requests)).toEqual([]);
+    // React, ReactDOM, GraphiQL's script and stylesheet, all from the server's own asset route.
+    const assets = requests.filter((url) => url.startsWith(`${server.url}/graphiql/assets/`));
+    for (const name of [/\/react@[^/]+\/react\./, /\/react-dom@[^/]+\//, /\/graphiql\.min\.js$/, /\/graphiql\.min\.css$/]) {
+      expect(assets.some((url) => name.test(url)), `an asset matching ${name}`).toBe(true);
+    }
+  });
+
+  it('runs the query with the execute button and shows the nodes and the DynamoDB cost', async () => {
+    await page.locator('.graphiql-execute-button').click();
+    const result = await waitForEditorText(page, '.graphiql-response', [...TREE.map((node) => `"${node.id}"`), '"dynamodb"']);
+    const body = JSON.parse(result) as {
+      data: { roots: { nodes: Array<{ id: string; children: { nodes: Array<{ id: string }> } }> } };
+      extensions: { dynamodb: { requests: number } };
+    };
+    expect(body.data.roots.nodes.map((root) => [root.id, root.children.nodes.map((child) => child.id)])).toEqual([
+      ['orchard', ['apples', 'pears']],
+      ['meadow', ['clover']],
+    ]);
+    expect(body.extensions.dynamodb.requests).toBeGreaterThan(0);
+  });
+
+  it('opens the docs explorer on the schema, Query first', async () => {
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    const explorer = page.locator('.graphiql-doc-explorer');
+    await explorer.getByText('Root Types').waitFor();
+    await explorer.getByRole('link', { name: 'Query', exact: true }).click();
+    // The Query type's page lists its fields.
+    await explorer.locator('.graphiql-doc-explorer-field-name', { hasText: 'roots' }).waitFor();
+    await explorer.locator('.graphiql-doc-explorer-title', { hasText: 'Query' }).waitFor();
+
+    // The screenshot shows the end of the result: the cost report.
+    await page.evaluate(() => {
+      const element = (globalThis as any).document.querySelector('.graphiql-response .CodeMirror');
+      element.CodeMirror.scrollIntoView({ line: element.CodeMirror.lineCount() - 1, ch: 0 });
+    });
+    await saveScreenshot(page, 'graphiql.png');
+    expect(nonLocalRequests(requests)).toEqual([]);
+    expect(browser.problems).toEqual([]);
+  });
+});
