@@ -145,7 +145,6 @@ export function graphiqlPage(assets: Assets, basePath: string): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Canopy GraphiQL</title>
-    <link rel="icon" href="data:," />
     <style>
       html, body, #graphiql { height: 100%; margin: 0; }
     </style>
@@ -192,6 +191,11 @@ export function graphiqlRouter(): express.Router {
       });
     });
   }
+
+  // Browsers ask for a favicon on every page; there is none, and a 404 would read as an error.
+  router.get('/favicon.ico', (_req: Request, res: Response) => {
+    res.status(204).set('cache-control', 'public, max-age=86400').end();
+  });
 
   router.get('/graphql', (req: Request, res: Response, next: NextFunction) => {
     if (!prefersHtml(req)) {
