@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badInput } from '../errors.js';
+import type { DepthWindow } from './treeStore.js';
 
 /**
  * Opaque pagination cursors: base64url(JSON payload) + "." + a truncated HMAC of it, signed with
@@ -39,4 +40,36 @@ export function createCursorCodec(secret: string): CursorCodec {
       }
     },
   };
+}
+
+/**
+ * Cursors of a descendants list name the node and the depth window they were issued for; one
+ * used with another node or window is refused. The strategy adds its own position fields.
+ */
+export function encodeWindowCursor(
+  cursors: CursorCodec,
+  originId: string,
+  window: DepthWindow,
+  position: Record<string, unknown>,
+): string {
+  return cursors.encode({ t: 'd', o: originId, w: [window.minDepth, window.maxDepth], ...position });
+}
+
+export function decodeWindowCursor(
+  cursors: CursorCodec,
+  raw: string,
+  originId: string,
+  window: DepthWindow,
+  validPosition: (payload: Record<string, unknown>) => boolean,
+): Record<string, unknown> {
+  const c = cursors.decode(raw);
+  const valid =
+    c.t === 'd' &&
+    c.o === originId &&
+    Array.isArray(c.w) &&
+    c.w[0] === window.minDepth &&
+    c.w[1] === window.maxDepth &&
+    validPosition(c);
+  if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
+  return c;
 }

@@ -1,4 +1,4 @@
-import { badInput } from '../../errors.js';
+import { decodeWindowCursor, encodeWindowCursor } from '../cursor.js';
 import { EDGE_PREFIX, edgeSk } from '../items.js';
 import type { StoreContext } from '../truth/context.js';
 import { readChildren } from '../truth/reads.js';
@@ -52,13 +52,7 @@ export async function descendantsByLevels(
   }
   return {
     edges: out.slice(0, page.first).map((entry) => ({
-      cursor: ctx.cursors.encode({
-        t: 'd',
-        o: origin.id,
-        w: [window.minDepth, window.maxDepth],
-        d: entry.depth,
-        p: entry.path,
-      }),
+      cursor: encodeWindowCursor(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }),
       node: entry.node,
     })),
     hasNextPage: out.length > page.first,
@@ -77,18 +71,11 @@ function isAfter(entry: Entry, cursor: { depth: number; path: string[] }): boole
 }
 
 function decodeCursor(ctx: StoreContext, raw: string, origin: TreeNode, window: DepthWindow) {
-  const c = ctx.cursors.decode(raw);
-  const valid =
-    c.t === 'd' &&
-    c.o === origin.id &&
-    Array.isArray(c.w) &&
-    c.w[0] === window.minDepth &&
-    c.w[1] === window.maxDepth &&
-    typeof c.d === 'number' &&
-    Number.isInteger(c.d) &&
-    Array.isArray(c.p) &&
-    c.p.length === c.d &&
-    c.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_PREFIX));
-  if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
+  const c = decodeWindowCursor(ctx.cursors, raw, origin.id, window, (p) =>
+    Number.isInteger(p.d) &&
+    Array.isArray(p.p) &&
+    p.p.length === p.d &&
+    p.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_PREFIX)),
+  );
   return { depth: c.d as number, path: c.p as string[] };
 }

@@ -1,5 +1,5 @@
 import { queryItems } from '../../dynamodb/query.js';
-import { badInput } from '../../errors.js';
+import { decodeWindowCursor, encodeWindowCursor } from '../cursor.js';
 import { ancestorsByPath } from '../truth/ancestorsByPath.js';
 import type { StoreContext } from '../truth/context.js';
 import { TruthStore } from '../truth/truthStore.js';
@@ -30,7 +30,7 @@ export class ClosureStore extends TruthStore {
     checkPage(page);
     checkWindow(window);
     const after = page.after == null ? undefined : this.decodeCursor(page.after, node, window);
-    const cursorOf = (s: string) => this.ctx.cursors.encode({ t: 'd', o: node.id, w: [window.minDepth, window.maxDepth], s });
+    const cursorOf = (s: string) => encodeWindowCursor(this.ctx.cursors, node.id, window, { s });
     const edges: Page['edges'] = [];
     if (window.minDepth === 0 && after === undefined) edges.push({ cursor: cursorOf(''), node });
     const wanted = page.first + 1 - edges.length;
@@ -64,16 +64,9 @@ export class ClosureStore extends TruthStore {
 
   /** The sort key to resume after ('' for the node itself: resume at the first row). */
   private decodeCursor(raw: string, origin: TreeNode, window: DepthWindow): string | null {
-    const c = this.ctx.cursors.decode(raw);
-    const valid =
-      c.t === 'd' &&
-      c.o === origin.id &&
-      Array.isArray(c.w) &&
-      c.w[0] === window.minDepth &&
-      c.w[1] === window.maxDepth &&
-      typeof c.s === 'string' &&
-      (c.s === '' || c.s.startsWith(CLOSURE_PREFIX));
-    if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
+    const c = decodeWindowCursor(this.ctx.cursors, raw, origin.id, window, (p) =>
+      typeof p.s === 'string' && (p.s === '' || p.s.startsWith(CLOSURE_PREFIX)),
+    );
     return c.s === '' ? null : (c.s as string);
   }
 }

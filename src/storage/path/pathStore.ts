@@ -1,5 +1,5 @@
 import { queryItems } from '../../dynamodb/query.js';
-import { badInput } from '../../errors.js';
+import { decodeWindowCursor, encodeWindowCursor } from '../cursor.js';
 import { ancestorsByPath } from '../truth/ancestorsByPath.js';
 import type { StoreContext } from '../truth/context.js';
 import { TruthStore } from '../truth/truthStore.js';
@@ -82,7 +82,7 @@ export class PathStore extends TruthStore {
       edges: pageEntries.flatMap((entry) => {
         const found = entry.depth === 0 ? origin : nodes.get(entry.id);
         if (!found) return [];
-        const cursor = this.ctx.cursors.encode({ t: 'd', o: origin.id, w: [window.minDepth, window.maxDepth], d: entry.depth, s: entry.sk });
+        const cursor = encodeWindowCursor(this.ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sk });
         return [{ cursor, node: found }];
       }),
       hasNextPage: entries.length > page.first,
@@ -90,17 +90,9 @@ export class PathStore extends TruthStore {
   }
 
   private decodeCursor(raw: string, origin: TreeNode, window: DepthWindow) {
-    const c = this.ctx.cursors.decode(raw);
-    const valid =
-      c.t === 'd' &&
-      c.o === origin.id &&
-      Array.isArray(c.w) &&
-      c.w[0] === window.minDepth &&
-      c.w[1] === window.maxDepth &&
-      Number.isInteger(c.d) &&
-      (c.d as number) >= 0 &&
-      typeof c.s === 'string';
-    if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
+    const c = decodeWindowCursor(this.ctx.cursors, raw, origin.id, window, (p) =>
+      Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
+    );
     // The cursor of the node itself (depth 0) resumes at depth 1.
     return c.d === 0 ? { depth: 1, sk: '' } : { depth: c.d as number, sk: c.s as string };
   }
