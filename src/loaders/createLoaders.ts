@@ -26,8 +26,10 @@ export function createLoaders(store: TreeStore): Loaders {
     const found = await store.getNodes(ids);
     return ids.map((id) => found.get(id) ?? null);
   });
+  // A node already in the cache stays: it may be the node item, which carries more than an edge
+  // copy of the same node (the stored path, under path and closure). Mutations clear the cache.
   const prime = (nodes: Iterable<TreeNode>) => {
-    for (const node of nodes) nodeById.clear(node.id).prime(node.id, node);
+    for (const node of nodes) nodeById.prime(node.id, node);
   };
   const readNodes = async (ids: readonly string[]) =>
     (await nodeById.loadMany(ids)).map((n) => {

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
 import { TreeModel, type Placement } from '../support/model.js';
-import { allRoots, compareWithModel, pagedDescendants, snapshot, type NodeView } from '../support/invariants.js';
+import { allRoots, compareWithModel, pagedDescendants, snapshot, type NodeSnapshot } from '../support/invariants.js';
 
 const MAX_DEPTH = 3;
 const NUM_RUNS = 100;
@@ -99,7 +99,7 @@ async function verify(model: TreeModel, world: World, label: string, changed: { 
   // for the node with the most of them: the pages must add up to the same list.
   const snap = await snapshot(world.server, ids, { childrenPage: 2, followPage: 2 });
   const problems = compareWithModel(snap, model);
-  const widest = [...snap.values()].reduce<NodeView | null>((best, v) => (v && v.descendants.length > (best?.descendants.length ?? 0) ? v : best), null);
+  const widest = [...snap.values()].reduce<NodeSnapshot | null>((best, v) => (v && v.descendants.length > (best?.descendants.length ?? 0) ? v : best), null);
   if (widest && widest.descendants.length > 2) {
     const paged = await pagedDescendants(world.server, widest.id, 2);
     if (JSON.stringify(paged) !== JSON.stringify(widest.descendants)) {

@@ -6,17 +6,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { GraphQLResponse, TestServer } from './server.js';
 import type { TreeModel } from './model.js';
+import type { NodeView } from './tree.js';
 
-export interface NodeView {
-  id: string;
-  name: string;
-  parentId: string | null;
-  rootId: string;
-  depth: number;
-  childCount: number;
-  version: number;
-  position: string;
-  data: Record<string, unknown> | null;
+/** A node's stored fields (tree.ts's NodeView, without timestamps) plus what the tree derives. */
+export interface NodeSnapshot extends Omit<NodeView, 'createdAt' | 'updatedAt'> {
   ancestors: string[];
   /** Every child, every page, in the order the API gave. */
   children: Array<{ id: string; position: string; parentId: string | null }>;
@@ -25,7 +18,7 @@ export interface NodeView {
 }
 
 /** id -> view, or null where the API says the node does not exist. */
-export type Snapshot = Map<string, NodeView | null>;
+export type Snapshot = Map<string, NodeSnapshot | null>;
 
 export interface SnapshotOptions {
   /** Page sizes of the first request; small values exercise cursor pagination. */
@@ -238,7 +231,7 @@ export function checkForest(snap: Snapshot, maxProblems = 30): string[] {
   const say = (message: string) => {
     if (problems.length < maxProblems) problems.push(message);
   };
-  const live = new Map<string, NodeView>();
+  const live = new Map<string, NodeSnapshot>();
   for (const [id, view] of snap) if (view) live.set(id, view);
 
   const kidsOf = new Map<string, string[]>();

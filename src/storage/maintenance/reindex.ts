@@ -57,12 +57,15 @@ export async function reindex(
   for (let i = 0; i < todo.length; i += BATCH_NODES) {
     const batch = todo.slice(i, i + BATCH_NODES);
     const writes: WriteRequest[] = [];
-    for (const id of batch) {
+    const chains = batch.map((id) => {
       const chain = facts.get(id)?.chain;
       if (!chain) throw new Error(`node ${id}: ${facts.get(id)?.problem ?? 'broken chain'}; fix the truth first`);
-      await setStoredPath(doc, table, nodes.get(id)!, storesPath(target) ? chain : null);
       for (const item of expectedProjection(target, id, chain)) writes.push({ put: item });
-    }
+      return chain;
+    });
+    await Promise.all(
+      batch.map((id, i) => setStoredPath(doc, table, nodes.get(id)!, storesPath(target) ? chains[i]! : null)),
+    );
     await batchWrite(doc, table, [...writes, { put: { ...CHECKPOINT(target), after: batch.at(-1) } }]);
     progress.advance(batch.length);
   }
