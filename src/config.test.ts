@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, STRATEGIES } from './config.js';
+import { loadConfig } from './config.js';
+import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js';
 import { CONFIG_VARIABLES } from './configVariables.js';
 
 describe('loadConfig', () => {

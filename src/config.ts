@@ -1,10 +1,11 @@
+import type { ConfigVariable } from './configVariables.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from './storage/strategies/strategies.js';
+
 /**
  * Configuration is read here, once, from the environment, and passed down. Nothing else in the
- * project reads process.env. Every variable is documented in the README and in API.md.
+ * project reads process.env, and this file reads only the variables of configVariables.ts, each
+ * documented in the README.
  */
-export const STRATEGIES = ['adjacency', 'path', 'closure'] as const;
-export type StrategyName = (typeof STRATEGIES)[number];
-
 export interface Config {
   port: number;
   /** Unset: start the embedded DynamoDB Local. */
@@ -14,6 +15,7 @@ export interface Config {
   table: string;
   region: string;
   strategy: StrategyName;
+  /** MAX_TREE_DEPTH: the deepest depth a node may have (a root has depth 0). */
   maxTreeDepth: number;
   seedDemo: boolean;
   production: boolean;
@@ -28,33 +30,37 @@ export interface Config {
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
-  const strategy = env.TREE_STRATEGY || 'adjacency';
-  if (!(STRATEGIES as readonly string[]).includes(strategy)) {
-    throw new Error(`TREE_STRATEGY must be one of ${STRATEGIES.join(', ')}, got "${strategy}"`);
+  /** A variable's value; empty counts as unset. */
+  const read = (name: ConfigVariable): string | undefined => (env[name] === '' ? undefined : env[name]);
+  const strategy = read('TREE_STRATEGY') ?? DEFAULT_STRATEGY;
+  if (!(STRATEGY_NAMES as readonly string[]).includes(strategy)) {
+    throw new Error(`TREE_STRATEGY must be one of ${STRATEGY_NAMES.join(', ')}, got "${strategy}"`);
   }
+  const int = (name: ConfigVariable, fallback: number, min: number, max: number) =>
+    intValue(name, read(name), fallback, min, max);
+  const bool = (name: ConfigVariable, fallback: boolean) => boolValue(name, read(name), fallback);
   return {
-    port: intVar(env, 'PORT', 4000, 0, 65535),
-    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    dynamodbLocalPort: intVar(env, 'DYNAMODB_LOCAL_PORT', 8000, 1, 65535),
-    dataDir: env.DATA_DIR || '.data',
-    table: env.DYNAMODB_TABLE || 'tree',
-    region: env.AWS_REGION || 'us-east-1',
+    port: int('PORT', 4000, 0, 65535),
+    dynamodbEndpoint: read('DYNAMODB_ENDPOINT'),
+    dynamodbLocalPort: int('DYNAMODB_LOCAL_PORT', 8000, 1, 65535),
+    dataDir: read('DATA_DIR') ?? '.data',
+    table: read('DYNAMODB_TABLE') ?? 'tree',
+    region: read('AWS_REGION') ?? 'us-east-1',
     strategy: strategy as StrategyName,
-    maxTreeDepth: intVar(env, 'MAX_TREE_DEPTH', 64, 1, 90),
-    seedDemo: boolVar(env, 'SEED_DEMO', true),
-    production: env.NODE_ENV === 'production',
-    cursorSecret: env.CURSOR_SECRET || 'canopy-default-cursor-secret',
-    corsOrigins: (env.CORS_ORIGINS ?? '')
+    maxTreeDepth: int('MAX_TREE_DEPTH', 64, 1, 90),
+    seedDemo: bool('SEED_DEMO', true),
+    production: read('NODE_ENV') === 'production',
+    cursorSecret: read('CURSOR_SECRET') ?? 'canopy-default-cursor-secret',
+    corsOrigins: (read('CORS_ORIGINS') ?? '')
       .split(',')
       .map((origin) => origin.trim())
       .filter((origin) => origin.length > 0),
-    federation: boolVar(env, 'FEDERATION', false),
+    federation: bool('FEDERATION', false),
   };
 }
 
-function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+function intValue(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new Error(`${name} must be an integer in ${min}..${max}, got "${raw}"`);
@@ -62,9 +68,8 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
   return value;
 }
 
-function boolVar(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+function boolValue(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
   if (/^(true|1|yes)$/i.test(raw)) return true;
   if (/^(false|0|no)$/i.test(raw)) return false;
   throw new Error(`${name} must be true or false, got "${raw}"`);

@@ -1,7 +1,8 @@
 /**
- * The configuration variables of the public contract (API.md, and the README's configuration
- * table), in the order they are documented. Deployment files may set only these, plus the
- * AWS SDK's own credential variables.
+ * The configuration variables, in the order the README's configuration table (and
+ * docs/contract.md) documents them: the one list. config.ts reads the environment only through
+ * these names, and deployment files (docker-compose.yml) may set only these, plus the AWS SDK's
+ * own credential variables; tests check both.
  */
 export const CONFIG_VARIABLES = [
   'PORT',
@@ -13,6 +14,10 @@ export const CONFIG_VARIABLES = [
   'TREE_STRATEGY',
   'MAX_TREE_DEPTH',
   'SEED_DEMO',
+  'NODE_ENV',
+  'CURSOR_SECRET',
+  'CORS_ORIGINS',
+  'FEDERATION',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig, STRATEGIES, type StrategyName } from '../config.js';
+import { loadConfig } from '../config.js';
 import { createDynamo } from '../dynamodb/client.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
 import { reindex } from '../storage/maintenance/reindex.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
+import { STRATEGY_NAMES, type StrategyName } from '../storage/strategies/strategies.js';
 
 /**
  * `npm run tree -- verify [--strategy S]`: checks the truth and the projections of strategy S
@@ -13,13 +14,13 @@ import { verifyTable } from '../storage/maintenance/verifyTable.js';
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
-const USAGE = 'usage: npm run tree -- verify [--strategy adjacency|path|closure]\n       npm run tree -- reindex --to adjacency|path|closure';
+const USAGE = `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]\n       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`;
 const MAX_LISTED = 50;
 
 function strategyArg(value: string | undefined, fallback?: StrategyName): StrategyName {
   const chosen = value ?? fallback;
-  if (!chosen || !(STRATEGIES as readonly string[]).includes(chosen)) {
-    throw new Error(`expected a strategy (${STRATEGIES.join(', ')}), got ${JSON.stringify(value ?? null)}\n${USAGE}`);
+  if (!chosen || !(STRATEGY_NAMES as readonly string[]).includes(chosen)) {
+    throw new Error(`expected a strategy (${STRATEGY_NAMES.join(', ')}), got ${JSON.stringify(value ?? null)}\n${USAGE}`);
   }
   return chosen as StrategyName;
 }

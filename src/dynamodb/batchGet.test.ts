@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_GET_LIMIT, chunkKeys, keyString } from './batchGet.js';
+import { BATCH_GET_LIMIT, chunkKeys } from './batchGet.js';
+import { keyString } from './keys.js';
 
 const key = (i: number) => ({ pk: `N#${i}`, sk: 'NODE' });
 

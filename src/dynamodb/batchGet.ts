@@ -1,16 +1,12 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
 import { backoffDelay, sleep } from './backoff.js';
+import { keyString, type Item, type Key } from './keys.js';
 import { callDynamo } from './serviceErrors.js';
-
-export type Key = { pk: string; sk: string };
-export type Item = Record<string, unknown>;
 
 export const BATCH_GET_LIMIT = 100;
 /** Rounds of UnprocessedKeys retries per chunk before giving up with SERVICE_UNAVAILABLE. */
 export const MAX_UNPROCESSED_ROUNDS = 5;
-
-export const keyString = (key: Key): string => `${key.pk}\u0000${key.sk}`;
 
 /** Pure: deduplicated keys in chunks of at most 100 (BatchGetItem rejects duplicates). */
 export function chunkKeys(keys: readonly Key[], size = BATCH_GET_LIMIT): Key[][] {

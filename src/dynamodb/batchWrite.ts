@@ -1,7 +1,7 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
 import { backoffDelay, sleep } from './backoff.js';
-import type { Item, Key } from './batchGet.js';
+import type { Item, Key } from './keys.js';
 import { callDynamo } from './serviceErrors.js';
 
 export const BATCH_WRITE_LIMIT = 25;

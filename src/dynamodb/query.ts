@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
 import { callDynamo } from './serviceErrors.js';
-import type { Item } from './batchGet.js';
+import type { Item } from './keys.js';
 
 /** Upper bound on 1 MB pages one logical query may read before it is refused. */
 export const MAX_QUERY_PAGES = 64;

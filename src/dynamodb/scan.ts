@@ -1,6 +1,6 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
-import type { Item, Key } from './batchGet.js';
+import type { Item, Key } from './keys.js';
 import { callDynamo } from './serviceErrors.js';
 
 /** Upper bound on 1 MB pages of one table scan (about 100 GB) before it is refused. */

@@ -1,4 +1,4 @@
-import type { Key, Item } from './batchGet.js';
+import type { Key, Item } from './keys.js';
 import type { TransactItem } from './transactWrite.js';
 
 /**

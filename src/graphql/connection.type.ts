@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import type { Page, TreeNode } from '../storage/treeStore.js';
 import { Node } from './node.type.js';
 
@@ -40,10 +40,4 @@ export function toConnection(page: Page): NodeConnection {
     nodes: page.edges.map((edge) => edge.node),
     pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null },
   };
-}
-
-@ObjectType('DeleteResult')
-export class DeleteResult {
-  @Field(() => Int)
-  deletedCount!: number;
 }

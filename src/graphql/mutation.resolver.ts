@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { TreeNode } from '../storage/treeStore.js';
-import { DeleteResult } from './connection.type.js';
+import { DeleteResult } from './deleteResult.type.js';
 import type { Context } from './context.js';
 import { CreateNodeInput, DeleteNodeArgs, ReparentArgs, UpdateNodeArgs } from './node.args.js';
 import { Node } from './node.type.js';

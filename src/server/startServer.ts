@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { seedDemoTree } from '../seed/demoTree.js';
-import { createStore } from '../storage/createStore.js';
+import { createStore } from '../storage/strategies/createStore.js';
 import { createApp } from './createApp.js';
 
 export interface RunningServer {
@@ -22,7 +22,13 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region, middleware: options.middleware });
   await ensureTable(dynamo.client, config.table);
-  const store = createStore(config, dynamo.doc);
+  const store = createStore({
+    doc: dynamo.doc,
+    table: config.table,
+    strategy: config.strategy,
+    maxTreeDepth: config.maxTreeDepth,
+    cursorSecret: config.cursorSecret,
+  });
   await store.resumePendingWork();
   if (config.seedDemo) await seedDemoTree(store);
 

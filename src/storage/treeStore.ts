@@ -1,9 +1,8 @@
-import type { StrategyName } from '../config.js';
-
 /**
- * The storage interface. The GraphQL layer and the loaders know only this file; each strategy
- * (adjacency, path, closure, ...) lives in its own folder and implements it. Every strategy
- * must give the same answers (the contract suite checks it); only the cost differs.
+ * The storage interface. The GraphQL layer and the loaders know only this file. Behind it, the
+ * engine (storage/engine/) keeps the truth and drives one strategy (storage/strategies/), which
+ * decides how ancestors and descendants are read and what is stored beyond the truth. Every
+ * strategy gives the same answers (the contract suite checks it); only the cost differs.
  */
 
 export type JsonObject = Record<string, unknown>;
@@ -77,8 +76,14 @@ export interface DeleteNodeArgs {
   expectedVersion?: number | null;
 }
 
+export interface DeleteResult {
+  /** Nodes deleted: the node and its whole subtree. */
+  deletedCount: number;
+}
+
 export interface TreeStore {
-  readonly strategy: StrategyName;
+  /** The strategy's name (TREE_STRATEGY). */
+  readonly strategy: string;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */
@@ -90,7 +95,7 @@ export interface TreeStore {
   createNode(args: CreateNodeArgs): Promise<TreeNode>;
   updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
   moveNode(args: MoveNodeArgs): Promise<TreeNode>;
-  deleteNode(args: DeleteNodeArgs): Promise<{ deletedCount: number }>;
+  deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;
   /** Finishes work a crash left behind (interrupted subtree deletes). */
   resumePendingWork(): Promise<void>;
   /** True once the table answers. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
 import { scanTable } from '../../src/dynamodb/scan.js';
-import { chainsOf, kindOf } from '../../src/storage/maintenance/expected.js';
+import { chainsOf, kindOf } from '../../src/storage/maintenance/chains.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 

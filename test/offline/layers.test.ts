@@ -85,19 +85,58 @@ function violations(from: (path: string) => boolean, forbidden: (i: Import) => b
   return imports.filter((i) => from(i.from) && forbidden(i)).map(describeImport);
 }
 
-/** The folders of src/storage that hold a strategy (every folder but the shared truth). */
-const strategyFolders = readdirSync(posix.join(ROOT, 'src/storage'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && !['truth', 'maintenance'].includes(entry.name))
-  .map((entry) => `src/storage/${entry.name}`);
+/** The strategies' folders: every folder under src/storage/strategies but the shared parts. */
+const STRATEGIES_DIR = 'src/storage/strategies';
+const PARTS = `${STRATEGIES_DIR}/parts`;
+const strategyFolders = readdirSync(posix.join(ROOT, STRATEGIES_DIR), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && posix.join(STRATEGIES_DIR, entry.name) !== PARTS)
+  .map((entry) => posix.join(STRATEGIES_DIR, entry.name));
+/** The one file that lists the strategies (and so imports their folders). */
+const STRATEGY_LIST = `${STRATEGIES_DIR}/strategies.ts`;
 
 /** What the GraphQL layer, the loaders and the seed may know of storage: the interface. */
 const STORAGE_INTERFACE = ['src/storage/treeStore.ts', 'src/storage/validation.ts'];
+/** The strategy contract and the helpers every strategy uses to honour it. */
+const STRATEGY_CONTRACT = ['src/storage/strategy.ts', 'src/storage/cursor.ts', ...STORAGE_INTERFACE];
+/** The engine's helpers that strategies may use: the item layout and the truth's guards. */
+const ENGINE_PUBLIC = ['src/storage/engine/items.ts', 'src/storage/engine/writePlans.ts'];
+
+/** Every cycle of a directed graph (its strongly connected components of 2+ members), sorted. */
+function cyclesOf(edges: Array<[string, string]>): string[][] {
+  const next = new Map<string, string[]>();
+  for (const [a, b] of edges) next.set(a, [...(next.get(a) ?? []), b]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) component.push(w);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return components.sort();
+}
+
+const relative = imports.filter((i) => i.target.startsWith('src/'));
 
 describe('layers', () => {
   it('finds the source files and their imports', () => {
     expect(files).toContain('src/storage/treeStore.ts');
-    expect(strategyFolders).toContain('src/storage/adjacency');
-    expect(strategyFolders).not.toContain('src/storage/truth');
+    expect(strategyFolders).toEqual(
+      ['adjacency', 'closure', 'path'].map((name) => `${STRATEGIES_DIR}/${name}`),
+    );
     expect(imports).toContainEqual({
       from: 'src/graphql/context.ts',
       target: 'src/storage/treeStore.ts',
@@ -105,6 +144,20 @@ describe('layers', () => {
       typeOnly: true,
     });
     expect(imports.some((i) => isAwsSdk(i.target) && !i.typeOnly)).toBe(true);
+  });
+
+  it('has no import cycle between files (type-only imports included)', () => {
+    expect(cyclesOf([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']])).toEqual([['a', 'b', 'c']]);
+    expect(cyclesOf(relative.map((i) => [i.from, i.target]))).toEqual([]);
+  });
+
+  it('has no import cycle between folders', () => {
+    // Files directly in src/ (main, config, errors) are units of their own, not one folder.
+    const unit = (file: string) => (posix.dirname(file) === 'src' ? file : posix.dirname(file));
+    const folderEdges = relative
+      .map((i): [string, string] => [unit(i.from), unit(i.target)])
+      .filter(([a, b]) => a !== b);
+    expect(cyclesOf(folderEdges)).toEqual([]);
   });
 
   it('writes relative imports with their .js (or .json) suffix', () => {
@@ -136,35 +189,58 @@ describe('layers', () => {
     ).toEqual([]);
   });
 
-  it('keeps storage below the API: only createStore.ts may know more than the storage folder', () => {
+  it('keeps storage below the API and the configuration: it is handed what it needs', () => {
     expect(
       violations(
-        (path) => under('src/storage')(path) && path !== 'src/storage/createStore.ts',
-        (i) => ['src/graphql', 'src/loaders', 'src/server', 'src/seed'].some((folder) => under(folder)(i.target)) || i.target === 'src/main.ts',
+        under('src/storage'),
+        (i) =>
+          ['src/graphql', 'src/loaders', 'src/server', 'src/seed', 'src/cli'].some((folder) => under(folder)(i.target)) ||
+          ['src/main.ts', 'src/config.ts', 'src/configVariables.ts'].includes(i.target),
       ),
     ).toEqual([]);
   });
 
-  it('reaches a strategy only through createStore.ts and the maintenance tools, never from another strategy or the truth', () => {
+  it('lets strategy folders import only the contract, the engine\'s public helpers, the shared parts and dynamodb/', () => {
+    const allowed = (i: Import, own: string) =>
+      !i.target.startsWith('src/') ||
+      under(own)(i.target) ||
+      under(PARTS)(i.target) ||
+      under('src/dynamodb')(i.target) ||
+      [...STRATEGY_CONTRACT, ...ENGINE_PUBLIC, 'src/errors.ts'].includes(i.target);
+    for (const folder of [...strategyFolders, PARTS]) {
+      expect(violations(under(folder), (i) => !allowed(i, folder))).toEqual([]);
+    }
+  });
+
+  it('reaches a strategy only through the strategies list; the engine and the contract know none', () => {
     for (const strategy of strategyFolders) {
       expect(
-        violations(
-          // Maintenance (verify, reindex) rebuilds every strategy's projection from the truth.
-          (path) => !under(strategy)(path) && path !== 'src/storage/createStore.ts' && !under('src/storage/maintenance')(path),
-          (i) => under(strategy)(i.target),
-        ),
+        violations((path) => !under(strategy)(path) && path !== STRATEGY_LIST, (i) => under(strategy)(i.target)),
       ).toEqual([]);
     }
-    // The truth is shared by every strategy and knows none of them (implied by the loop above;
-    // stated for the reader).
-    expect(violations(under('src/storage/truth'), (i) => strategyFolders.some((s) => under(s)(i.target)))).toEqual([]);
+    expect(violations(under('src/storage/engine'), (i) => under(STRATEGIES_DIR)(i.target))).toEqual([]);
+    expect(
+      violations(
+        (path) => STRATEGY_CONTRACT.includes(path),
+        (i) => i.target.startsWith('src/') && !STRATEGY_CONTRACT.includes(i.target) && !under('src/dynamodb')(i.target) && i.target !== 'src/errors.ts',
+      ),
+    ).toEqual([]);
+  });
+
+  it('names no strategy outside the strategies\' folders', () => {
+    const named = files.filter(
+      (file) =>
+        !under(STRATEGIES_DIR)(file) &&
+        strategyFolders.some((folder) => readFileSync(posix.join(ROOT, file), 'utf8').includes(`'${posix.basename(folder)}'`)),
+    );
+    expect(named).toEqual([]);
   });
 
   it('keeps the storage interface free of implementations', () => {
     expect(
       violations(
         (path) => STORAGE_INTERFACE.includes(path),
-        (i) => !i.target.startsWith('node:') && ![...STORAGE_INTERFACE, 'src/errors.ts', 'src/config.ts'].includes(i.target),
+        (i) => !i.target.startsWith('node:') && ![...STORAGE_INTERFACE, 'src/errors.ts'].includes(i.target),
       ),
     ).toEqual([]);
   });

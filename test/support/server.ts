@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { loadConfig, type Config, type StrategyName } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { STRATEGY_NAMES, type StrategyName } from '../../src/storage/strategies/strategies.js';
 import { startServer, type RunningServer } from '../../src/server/startServer.js';
 import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
@@ -9,7 +10,7 @@ import type { Problem } from '../../src/storage/maintenance/verify.js';
 /** Every strategy the contract suite runs against (TEST_STRATEGIES=path,closure narrows it). */
 export const STRATEGIES_UNDER_TEST: StrategyName[] = process.env.TEST_STRATEGIES
   ? (process.env.TEST_STRATEGIES.split(',') as StrategyName[])
-  : ['adjacency', 'path', 'closure'];
+  : [...STRATEGY_NAMES];
 
 export interface GraphQLResponse<T = any> {
   status: number;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { StrategyName } from '../../config.js';
-import { keyString, type Item, type Key } from '../../dynamodb/batchGet.js';
-import { closureSk } from '../closure/closureKeys.js';
-import { encodePath, levelKey, levelPk } from '../path/levelKeys.js';
-import { chainsOf } from './expected.js';
+import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
+import { closureSk } from '../strategies/closure/closureKeys.js';
+import { encodePath, levelKey, levelPk } from '../strategies/path/levelKeys.js';
+import type { StrategyName } from '../strategies/strategies.js';
+import { chainsOf } from './chains.js';
 import { verifyItems, type Problem } from './verify.js';
 
 /**

@@ -1,13 +1,14 @@
-import type { StrategyName } from '../../config.js';
-import { keyString, type Item, type Key } from '../../dynamodb/batchGet.js';
-import { edgeKey, nodeAttributes, nodeFromItem } from '../items.js';
-import { chainsOf, expectedProjection, kindOf, projectionKinds, storesPath } from './expected.js';
+import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
+import { edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
+import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
+import { chainsOf, kindOf } from './chains.js';
 
 /**
  * Pure: checks a whole table (all its items) against the truth. The truth itself must be a
  * forest (no cycle, no orphan, depth within the limit) with exactly one matching edge copy per
  * node and childCount equal to the edges below it; the strategy's projections must equal what
- * the truth implies. Nodes of an unfinished delete job are skipped.
+ * the truth implies (its nodeFields and itemsFor for each node's chain). Nodes of an unfinished
+ * delete job are skipped.
  */
 export interface Problem {
   nodeId: string;
@@ -23,7 +24,8 @@ const canonical = (value: unknown): unknown =>
       : value;
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
-export function verifyItems(items: Array<Item & Key>, strategy: StrategyName, maxDepth: number): Problem[] {
+export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName, maxTreeDepth: number): Problem[] {
+  const strategy = strategyNamed(strategyName);
   const problems: Problem[] = [];
   const report = (nodeId: string, problem: string) => problems.push({ nodeId, problem });
   const nodes = new Map<string, Item>();
@@ -36,7 +38,7 @@ export function verifyItems(items: Array<Item & Key>, strategy: StrategyName, ma
     if (kindOf(item) === 'edge') edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
   const deleting = (id: string) => typeof nodes.get(id)?.deleting === 'string';
-  const facts = chainsOf(nodes, maxDepth);
+  const facts = chainsOf(nodes, maxTreeDepth);
   const expected = new Set<string>();
 
   for (const [id, item] of nodes) {
@@ -48,7 +50,7 @@ export function verifyItems(items: Array<Item & Key>, strategy: StrategyName, ma
     }
     const chain = fact.chain!;
     if (chain.some(deleting)) report(id, 'lives under a node that is being deleted');
-    if (chain.length > maxDepth) report(id, `depth ${chain.length} is over ${maxDepth}`);
+    if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
     const node = nodeFromItem(item);
     const edge = byKey.get(keyString(edgeKey(node)));
     expected.add(keyString(edgeKey(node)));
@@ -56,22 +58,25 @@ export function verifyItems(items: Array<Item & Key>, strategy: StrategyName, ma
     else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
     const children = edgesUnder.get(`N#${id}`) ?? 0;
     if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
-    if (storesPath(strategy) && !sameJson(item.path, chain)) {
-      report(id, `stored path ${JSON.stringify(item.path ?? null)}, expected ${JSON.stringify(chain)}`);
+    for (const [field, value] of Object.entries(strategy.nodeFields(chain))) {
+      if (!sameJson(item[field], value)) {
+        report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
+      }
     }
-    for (const projected of expectedProjection(strategy, id, chain)) {
+    for (const projected of strategy.itemsFor(id, chain)) {
       expected.add(keyString(projected));
       const found = byKey.get(keyString(projected));
       if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);
       else if (!sameJson({ ...found }, { ...projected })) report(id, `projection item ${projected.pk} ${projected.sk} differs`);
     }
   }
-  const kinds = ['edge', ...projectionKinds(strategy)];
+  const kinds = ['edge', strategy.name];
   for (const item of items) {
     if (!kinds.includes(kindOf(item)) || expected.has(keyString(item))) continue;
     const id = String(item.id ?? '?');
     if (deleting(id) || (jobs.length > 0 && !nodes.has(id))) continue;
-    report(id, `stray ${kindOf(item)} item ${item.pk} ${item.sk}`);
+    const kind = kindOf(item);
+    report(id, `stray ${kind === 'edge' ? kind : strategy.itemName} item ${item.pk} ${item.sk}`);
   }
   return problems;
 }

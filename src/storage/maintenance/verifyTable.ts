@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { StrategyName } from '../../config.js';
 import { scanTable } from '../../dynamodb/scan.js';
-import { kindOf } from './expected.js';
+import type { StrategyName } from '../strategies/strategies.js';
+import { kindOf } from './chains.js';
 import { verifyItems, type Problem } from './verify.js';
 
 export interface VerifyReport {
@@ -14,12 +14,12 @@ export async function verifyTable(
   doc: DynamoDBDocumentClient,
   table: string,
   strategy: StrategyName,
-  maxDepth: number,
+  maxTreeDepth: number,
   onPage?: (count: number) => void,
 ): Promise<VerifyReport> {
   const items = await scanTable(doc, table, onPage);
   return {
     nodes: items.filter((item) => kindOf(item) === 'node').length,
-    problems: verifyItems(items, strategy, maxDepth),
+    problems: verifyItems(items, strategy, maxTreeDepth),
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StrategyName } from '../../../src/config.js';
+import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { buildChain, buildTree, createNodeRaw, expectError, fullTree, okData, specIds } from '../../support/tree.js';
 

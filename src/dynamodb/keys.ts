@@ -1,0 +1,39 @@
+/**
+ * The table's key layout, in one place: the Key and Item types every layer shares, and every
+ * partition and sort key prefix written to the table, so that no two kinds of item can collide.
+ * The table has one partition key `pk` and one sort key `sk` (schema/table.json), no index.
+ *
+ *   pk                     sk                      item                              written by
+ *   N#<id>                 NODE                    a node (the truth)                the engine
+ *   N#<parentId> / ROOTS   E#<position>#<id>       an edge: a copy of a child        the engine
+ *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
+ *   L#<rootId>#<depth>     <encoded path>          a level item                      path
+ *   JOBS                   DELETE#<id>             an open subtree delete            the engine
+ *   REINDEX                <strategy>              a reindex checkpoint              maintenance
+ *
+ * docs/design.md explains each kind; a prefix added here must not be a prefix of another one
+ * sharing its key (keys.test.ts checks it).
+ */
+export type Key = { pk: string; sk: string };
+export type Item = Record<string, unknown>;
+
+export const keyString = (key: Key): string => `${key.pk}\u0000${key.sk}`;
+
+/** pk of a node's item collection: its node item, its children's edges, its closure rows. */
+export const NODE_PK_PREFIX = 'N#';
+/** sk of a node item. */
+export const NODE_SK = 'NODE';
+/** pk of the roots' collection (their edges). */
+export const ROOTS_PK = 'ROOTS';
+/** sk prefix of an edge item; '#' sorts below every position character. */
+export const EDGE_SK_PREFIX = 'E#';
+/** Sorts just above every edge sort key ('$' follows '#'). */
+export const EDGE_SK_END = 'E$';
+/** sk prefix of a closure row (closure strategy). */
+export const CLOSURE_SK_PREFIX = 'D#';
+/** pk prefix of a level collection (path strategy). */
+export const LEVEL_PK_PREFIX = 'L#';
+/** pk of the open jobs' records. */
+export const JOBS_PK = 'JOBS';
+/** pk of the reindex checkpoints. */
+export const REINDEX_PK = 'REINDEX';

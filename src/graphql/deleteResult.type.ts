@@ -1,0 +1,7 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('DeleteResult')
+export class DeleteResult {
+  @Field(() => Int)
+  deletedCount!: number;
+}

@@ -1,0 +1,89 @@
+import { keyString, type Key } from '../../dynamodb/keys.js';
+import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import type { MovedNode, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../strategy.js';
+import { nodeKey } from './items.js';
+
+/**
+ * Pure plans of the projection's writes, all derived from the strategy's `nodeFields` and
+ * `itemsFor`, so that creates, moves, deletes and the delete job write exactly the items that
+ * `tree verify` expects. They ride in the truth's transactions (writePlans.ts).
+ */
+
+/**
+ * A stored node's ancestors as far as the strategy keeps them: its kept path, or [] when the
+ * strategy keeps none (its items then do not depend on the path; TreeStrategy.itemsFor).
+ */
+export function placeOf(strategy: TreeStrategy, stored: StoredNode): string[] {
+  const path = stored.node.path;
+  if (path) return path;
+  if (strategy.nodeFields([]).path === undefined) return [];
+  throw new Error(
+    `node "${stored.node.id}" has no stored path; rebuild the projections with: npm run tree -- reindex --to ${strategy.name}`,
+  );
+}
+
+/**
+ * Paths of every node of a subtree read breadth first from its edges, given the root's path:
+ * a child's path is its parent's path plus the parent.
+ */
+export function subtreePaths(root: StoredNode, rootPath: string[], levels: StoredNode[][]): PlacedNode[] {
+  const paths = new Map<string, string[]>([[root.node.id, rootPath]]);
+  const placed: PlacedNode[] = [{ stored: root, path: rootPath }];
+  for (const level of levels) {
+    for (const stored of level) {
+      const parentPath = paths.get(stored.node.parentId ?? '');
+      if (!parentPath) throw new Error(`subtree read out of order at ${stored.node.id}`);
+      const path = [...parentPath, stored.node.parentId!];
+      paths.set(stored.node.id, path);
+      placed.push({ stored, path });
+    }
+  }
+  return placed;
+}
+
+/** Conditions that a node item still keeps the place fields `fields`. */
+const keepsPlace = (fields: PlaceFields): Condition[] =>
+  Object.entries(fields).map(([name, value]): Condition => ({ equals: [name, value] }));
+
+/** The projection items of a new node (its node item carries nodeFields already). */
+export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrategy, id: string, path: string[]): void {
+  for (const item of strategy.itemsFor(id, path)) tx.put(item);
+}
+
+/**
+ * A moved subtree's projection: for each node, the difference between its items at the old
+ * and the new place (items in both, equal, are left alone), and its node fields rewritten on
+ * the condition that they still hold the old place; then the strategy's guard on the subtree.
+ */
+export function planProjectionMove(tx: TransactionBuilder, strategy: TreeStrategy, moved: MovedNode[]): void {
+  for (const { stored, path, newPath } of moved) {
+    const id = stored.node.id;
+    const before = new Map(strategy.itemsFor(id, path).map((item) => [keyString(item), item]));
+    const after = new Map(strategy.itemsFor(id, newPath).map((item) => [keyString(item), item]));
+    for (const [key, item] of before) if (!after.has(key)) tx.delete(keyOf(item));
+    for (const [key, item] of after) if (!sameItem(before.get(key), item)) tx.put(item);
+    const oldFields = strategy.nodeFields(path);
+    const newFields = strategy.nodeFields(newPath);
+    if (!sameItem(oldFields, newFields)) {
+      tx.update(nodeKey(id), { set: { ...newFields } }, { exists: true }, ...keepsPlace(oldFields));
+    }
+  }
+  strategy.guardSubtree(tx, moved);
+}
+
+/**
+ * Removes the projection items of deleted nodes, on the condition that each node still keeps
+ * the place they were computed from (a move above a node rewrites its place fields without
+ * bumping its rev, so the truth's own conditions would not notice).
+ */
+export function planProjectionDelete(tx: TransactionBuilder, strategy: TreeStrategy, nodes: PlacedNode[]): void {
+  for (const { stored, path } of nodes) {
+    const guards = keepsPlace(strategy.nodeFields(path));
+    if (guards.length > 0) tx.check(nodeKey(stored.node.id), ...guards);
+    for (const item of strategy.itemsFor(stored.node.id, path)) tx.delete(keyOf(item));
+  }
+}
+
+const keyOf = (item: Key): Key => ({ pk: item.pk, sk: item.sk });
+
+const sameItem = (a: object | undefined, b: object): boolean => a !== undefined && JSON.stringify(a) === JSON.stringify(b);

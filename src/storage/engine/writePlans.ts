@@ -1,0 +1,167 @@
+import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import type { StoredNode } from '../strategy.js';
+import type { JsonObject, TreeNode } from '../treeStore.js';
+import { deleteJobKey, edgeItem, edgeKey, nodeItem, nodeKey } from './items.js';
+import type { Slot } from './slot.js';
+
+/**
+ * Pure builders of the truth's transactions: one transaction per structural change holding the
+ * node, its edge items, both parents' childCount (node item and edge copy), and a guard on the
+ * neighbours that define the new position. The caller adds the strategy's guard on the new
+ * parent's chain (TreeStrategy.guardChain) and the projection (projectionPlans.ts).
+ * Serializable transactions plus these guards are what make concurrent moves unable to build a
+ * cycle or an orphan (docs/design.md, "Writes that never corrupt the tree").
+ */
+
+/** The chain node is still where we read it, alive, and accepting children. */
+export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode): void {
+  tx.check(
+    nodeKey(chainNode.node.id),
+    { exists: true },
+    { missing: 'deleting' },
+    { equalsOrMissing: ['parentId', chainNode.node.parentId] },
+  );
+}
+
+const unchangedSince = (stored: StoredNode): Condition[] => [
+  { exists: true },
+  { missing: 'deleting' },
+  { equals: ['rev', stored.rev] },
+];
+
+/** Adds `delta` to a node's childCount, in its node item and its edge copy. */
+function bumpChildCount(tx: TransactionBuilder, parent: StoredNode, delta: number): void {
+  const add = { childCount: delta, rev: 1 };
+  tx.update(nodeKey(parent.node.id), { add }, { exists: true });
+  tx.update(edgeKey(parent.node), { add }, { exists: true });
+}
+
+function guardSlot(tx: TransactionBuilder, slot: Slot): void {
+  for (const neighbour of slot.neighbours) tx.check(edgeKey(neighbour), { exists: true });
+}
+
+export function planCreate(
+  tx: TransactionBuilder,
+  args: { node: TreeNode; chain: StoredNode[]; slot: Slot },
+): void {
+  const { node, chain, slot } = args;
+  tx.put(nodeItem(node, 1), { notExists: true });
+  tx.put(edgeItem(node, 1), { notExists: true });
+  const parent = chain[chain.length - 1];
+  if (parent) bumpChildCount(tx, parent, 1);
+  guardSlot(tx, slot);
+}
+
+export function planUpdate(
+  tx: TransactionBuilder,
+  args: { target: StoredNode; name?: string | null; data?: JsonObject | null; now: string },
+): TreeNode {
+  const { target, now } = args;
+  const updated: TreeNode = {
+    ...target.node,
+    name: args.name ?? target.node.name,
+    data: args.data === undefined ? target.node.data : args.data,
+    version: target.node.version + 1,
+    updatedAt: now,
+  };
+  const set: Record<string, unknown> = { name: updated.name, version: updated.version, updatedAt: now };
+  if (updated.data !== null) set.data = updated.data;
+  const update = { set, add: { rev: 1 }, remove: updated.data === null ? ['data'] : [] };
+  tx.update(nodeKey(target.node.id), update, ...unchangedSince(target));
+  tx.update(edgeKey(target.node), update, { exists: true });
+  return updated;
+}
+
+export function planMove(
+  tx: TransactionBuilder,
+  args: {
+    moving: StoredNode;
+    oldParent: StoredNode | null;
+    /** The new parent's chain, root first, new parent last; empty for a move to root. */
+    chain: StoredNode[];
+    slot: Slot;
+    now: string;
+  },
+): TreeNode {
+  const { moving, oldParent, chain, slot, now } = args;
+  const newParent = chain[chain.length - 1] ?? null;
+  const moved: TreeNode = {
+    ...moving.node,
+    parentId: newParent ? newParent.node.id : null,
+    position: slot.position,
+    version: moving.node.version + 1,
+    updatedAt: now,
+  };
+  const set: Record<string, unknown> = {
+    position: moved.position,
+    version: moved.version,
+    updatedAt: now,
+  };
+  if (moved.parentId !== null) set.parentId = moved.parentId;
+  tx.update(
+    nodeKey(moving.node.id),
+    { set, add: { rev: 1 }, remove: moved.parentId === null ? ['parentId'] : [] },
+    ...unchangedSince(moving),
+  );
+  tx.delete(edgeKey(moving.node), { exists: true });
+  tx.put(edgeItem(moved, moving.rev + 1), { notExists: true });
+  if (oldParent?.node.id !== newParent?.node.id) {
+    if (oldParent) bumpChildCount(tx, oldParent, -1);
+    if (newParent) bumpChildCount(tx, newParent, 1);
+  }
+  guardSlot(tx, slot);
+  return moved;
+}
+
+/** Deletes a whole subtree in one transaction (it must fit: 2 actions a node, 2 for the parent). */
+export function planDeleteSubtree(
+  tx: TransactionBuilder,
+  args: { root: StoredNode; descendants: StoredNode[]; parent: StoredNode | null },
+): void {
+  for (const stored of [args.root, ...args.descendants]) {
+    tx.delete(nodeKey(stored.node.id), ...unchangedSince(stored));
+    tx.delete(edgeKey(stored.node), { exists: true });
+  }
+  if (args.parent) bumpChildCount(tx, args.parent, -1);
+}
+
+/**
+ * First step of a delete too big for one transaction: the root leaves its parent's children
+ * and is marked as deleting (so it reads as absent and accepts no new children), and a job
+ * record is written that any process can resume.
+ */
+export function planDetachForDelete(
+  tx: TransactionBuilder,
+  args: { root: StoredNode; parent: StoredNode | null; jobId: string; now: string },
+): void {
+  const { root, parent, jobId, now } = args;
+  tx.update(nodeKey(root.node.id), { set: { deleting: jobId }, add: { rev: 1 } }, ...unchangedSince(root));
+  tx.delete(edgeKey(root.node), { exists: true });
+  if (parent) bumpChildCount(tx, parent, -1);
+  tx.put({ ...deleteJobKey(root.node.id), jobId, nodeId: root.node.id, createdAt: now }, { notExists: true });
+}
+
+/** Marks children of marked nodes; a child that moved away meanwhile fails the transaction. */
+export function planMark(tx: TransactionBuilder, args: { children: StoredNode[]; jobId: string }): void {
+  for (const child of args.children) {
+    tx.update(
+      nodeKey(child.node.id),
+      { set: { deleting: args.jobId }, add: { rev: 1 } },
+      { exists: true },
+      { missing: 'deleting' },
+      { equalsOrMissing: ['parentId', child.node.parentId] },
+    );
+  }
+}
+
+/** Deletes marked nodes (children before parents, so no orphan ever exists). */
+export function planDeleteMarked(
+  tx: TransactionBuilder,
+  args: { nodes: StoredNode[]; jobId: string; rootId: string },
+): void {
+  for (const stored of args.nodes) {
+    tx.delete(nodeKey(stored.node.id), { equals: ['deleting', args.jobId] });
+    // The root's edge went with the detach step.
+    if (stored.node.id !== args.rootId) tx.delete(edgeKey(stored.node));
+  }
+}

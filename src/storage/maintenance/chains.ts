@@ -1,0 +1,74 @@
+import {
+  EDGE_SK_PREFIX,
+  JOBS_PK,
+  NODE_PK_PREFIX,
+  NODE_SK,
+  REINDEX_PK,
+  ROOTS_PK,
+  type Item,
+  type Key,
+} from '../../dynamodb/keys.js';
+import { STRATEGIES, type StrategyName } from '../strategies/strategies.js';
+
+/**
+ * Pure: how the items of a table sort into the truth, the strategies' projections and jobs, and
+ * what the truth implies: every node's chain, from its parent pointers. Used by `tree verify`
+ * and `tree reindex`.
+ */
+export type ItemKind = 'node' | 'edge' | 'job' | StrategyName | 'other';
+
+/** A table item's kind: a truth item, a job record, or the projection item of a strategy. */
+export function kindOf(item: Key): ItemKind {
+  if (item.sk === NODE_SK && item.pk.startsWith(NODE_PK_PREFIX)) return 'node';
+  if (item.sk.startsWith(EDGE_SK_PREFIX) && (item.pk === ROOTS_PK || item.pk.startsWith(NODE_PK_PREFIX))) return 'edge';
+  if (item.pk === JOBS_PK || item.pk === REINDEX_PK) return 'job';
+  return STRATEGIES.find((strategy) => strategy.owns(item))?.name ?? 'other';
+}
+
+export interface NodeFacts {
+  id: string;
+  parentId: string | null;
+  /** Ancestor ids root first, from the parent pointers; null when the chain is broken. */
+  chain: string[] | null;
+  problem?: string;
+}
+
+/** Walks every node's parent pointers, with cycle and orphan detection. */
+export function chainsOf(nodes: Map<string, Item>, maxTreeDepth: number): Map<string, NodeFacts> {
+  const facts = new Map<string, NodeFacts>();
+  const resolve = (id: string): NodeFacts => {
+    const known = facts.get(id);
+    if (known) return known;
+    const seen: string[] = [];
+    let current: string | null = id;
+    let problem: string | undefined;
+    while (current !== null) {
+      if (seen.includes(current)) {
+        problem = `cycle through ${current}`;
+        break;
+      }
+      seen.push(current);
+      if (seen.length > maxTreeDepth + 2) {
+        problem = `deeper than ${maxTreeDepth}`;
+        break;
+      }
+      const item = nodes.get(current);
+      if (!item) {
+        problem = `orphan: ancestor ${current} does not exist`;
+        break;
+      }
+      current = typeof item.parentId === 'string' ? item.parentId : null;
+    }
+    const item = nodes.get(id)!;
+    const result: NodeFacts = {
+      id,
+      parentId: typeof item.parentId === 'string' ? item.parentId : null,
+      chain: problem ? null : seen.slice(1).reverse(),
+      ...(problem ? { problem } : {}),
+    };
+    facts.set(id, result);
+    return result;
+  };
+  for (const id of nodes.keys()) resolve(id);
+  return facts;
+}

@@ -1,0 +1,78 @@
+import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
+import { decodeWindowCursor, encodeWindowCursor } from '../../cursor.js';
+import { edgeSk } from '../../engine/items.js';
+import type { StrategyContext } from '../../strategy.js';
+import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+
+/**
+ * Breadth first: one wave of child Queries per level (in parallel), no Query for a node whose
+ * childCount is 0, and no level read past the one that fills the page.
+ *
+ * Order: by relative depth, then by the path of edge sort keys from the origin, which is the
+ * breadth-first order. The cursor holds that (depth, path) of the last node: a position, so a
+ * later request resumes after it even if the tree changed meanwhile.
+ */
+interface Entry {
+  node: TreeNode;
+  depth: number;
+  path: string[];
+}
+
+export async function descendantsByLevels(
+  ctx: StrategyContext,
+  origin: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+): Promise<Page & { related: TreeNode[] }> {
+  const after = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
+  const out: Entry[] = [];
+  const related: TreeNode[] = [];
+  const inWindow = (depth: number) => depth >= window.minDepth && (window.maxDepth === null || depth <= window.maxDepth);
+  let level: Entry[] = [{ node: origin, depth: 0, path: [] }];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (inWindow(depth)) {
+      out.push(...level.filter((entry) => after === null || isAfter(entry, after)));
+      if (out.length > page.first) break;
+    }
+    if (window.maxDepth !== null && depth >= window.maxDepth) break;
+    if (depth > ctx.maxTreeDepth + 8) throw new Error('subtree deeper than the depth limit allows');
+    const parents = level.filter((entry) => entry.node.childCount > 0);
+    const children = await Promise.all(parents.map((entry) => ctx.readChildren(entry.node.id)));
+    level = parents.flatMap((parent, i) =>
+      (children[i] ?? []).map(({ node }) => ({
+        node,
+        depth: depth + 1,
+        path: [...parent.path, edgeSk(node.position, node.id)],
+      })),
+    );
+    related.push(...level.map((entry) => entry.node));
+  }
+  return {
+    edges: out.slice(0, page.first).map((entry) => ({
+      cursor: encodeWindowCursor(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }),
+      node: entry.node,
+    })),
+    hasNextPage: out.length > page.first,
+    related,
+  };
+}
+
+function isAfter(entry: Entry, cursor: { depth: number; path: string[] }): boolean {
+  if (entry.depth !== cursor.depth) return entry.depth > cursor.depth;
+  for (let i = 0; i < entry.path.length; i++) {
+    const a = entry.path[i]!;
+    const b = cursor.path[i]!;
+    if (a !== b) return a > b;
+  }
+  return false;
+}
+
+function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
+  const c = decodeWindowCursor(ctx.cursors, raw, origin.id, window, (p) =>
+    Number.isInteger(p.d) &&
+    Array.isArray(p.p) &&
+    p.p.length === p.d &&
+    p.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_SK_PREFIX)),
+  );
+  return { depth: c.d as number, path: c.p as string[] };
+}

@@ -1,0 +1,39 @@
+import { CLOSURE_SK_PREFIX, NODE_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
+import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
+import type { DepthWindow } from '../../treeStore.js';
+
+/**
+ * The closure strategy's rows: one per (ancestor, descendant, distance >= 1), in the ancestor's
+ * item collection, sorted by distance then descendant id. descendants(minDepth..maxDepth) is
+ * then one Query with the distance range in the key condition, exact and paged by DynamoDB.
+ * Rows are thin (the descendant's id); the nodes are read by id.
+ */
+const DISTANCE_WIDTH = 3;
+
+export const distanceSk = (distance: number): string =>
+  `${CLOSURE_SK_PREFIX}${String(distance).padStart(DISTANCE_WIDTH, '0')}#`;
+
+export const closureSk = (distance: number, descendantId: string): string => `${distanceSk(distance)}${descendantId}`;
+
+/** Sorts above every row's sort key. */
+const MAX_DISTANCE_SK = `${CLOSURE_SK_PREFIX}999#~`;
+
+/** The rows of a node whose ancestors are `path` (root first): thin, the descendant's id. */
+export function closureRows(id: string, path: readonly string[]): Array<Item & Key> {
+  return path.map((ancestorId, i) => ({ pk: `${NODE_PK_PREFIX}${ancestorId}`, sk: closureSk(path.length - i, id), id }));
+}
+
+/** A closure row's key: a D# sort key in a node's collection. */
+export const isClosureRow = (key: Key): boolean =>
+  key.pk.startsWith(NODE_PK_PREFIX) && key.sk.startsWith(CLOSURE_SK_PREFIX);
+
+/** The rows of `ancestorId` at distances window.minDepth (at least 1)..window.maxDepth. */
+export function closureRange(ancestorId: string, window: DepthWindow, afterSk?: string): KeyQuery {
+  const lo = distanceSk(Math.max(1, window.minDepth));
+  const hi = window.maxDepth === null ? MAX_DISTANCE_SK : `${distanceSk(window.maxDepth)}~`;
+  return {
+    pk: `${NODE_PK_PREFIX}${ancestorId}`,
+    sk: { between: [lo, hi] },
+    ...(afterSk === undefined ? {} : { after: afterSk }),
+  };
+}

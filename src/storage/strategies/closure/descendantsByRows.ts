@@ -1,0 +1,45 @@
+import { CLOSURE_SK_PREFIX } from '../../../dynamodb/keys.js';
+import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { queryItems } from '../../../dynamodb/query.js';
+import { decodeWindowCursor, encodeWindowCursor } from '../../cursor.js';
+import type { StrategyContext } from '../../strategy.js';
+import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+import { closureRange } from './closureKeys.js';
+
+/**
+ * Descendants from closure rows: one Query of the node's rows with the distance range in the
+ * key condition (exact, paged by DynamoDB), then one BatchGet of the page's nodes. Within one
+ * depth, descendants come in id order.
+ */
+export async function descendantsByRows(
+  ctx: StrategyContext,
+  node: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+): Promise<Page> {
+  const after = page.after == null ? undefined : decodeCursor(ctx, page.after, node, window);
+  const cursorOf = (s: string) => encodeWindowCursor(ctx.cursors, node.id, window, { s });
+  const edges: Page['edges'] = [];
+  if (window.minDepth === 0 && after === undefined) edges.push({ cursor: cursorOf(''), node });
+  const wanted = page.first + 1 - edges.length;
+  const rows =
+    window.maxDepth === 0
+      ? []
+      : (await queryItems(ctx.doc, keyQuery(ctx.table, closureRange(node.id, window, after ?? undefined)), wanted)).items;
+  const total = edges.length + rows.length;
+  const pageRows = rows.slice(0, page.first - edges.length);
+  const nodes = await ctx.getNodes(pageRows.map((row) => String(row.id)));
+  for (const row of pageRows) {
+    const found = nodes.get(String(row.id));
+    if (found) edges.push({ cursor: cursorOf(String(row.sk)), node: found });
+  }
+  return { edges, hasNextPage: total > page.first };
+}
+
+/** The sort key to resume after (null for the node itself: resume at the first row). */
+function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow): string | null {
+  const c = decodeWindowCursor(ctx.cursors, raw, origin.id, window, (p) =>
+    typeof p.s === 'string' && (p.s === '' || p.s.startsWith(CLOSURE_SK_PREFIX)),
+  );
+  return c.s === '' ? null : (c.s as string);
+}

@@ -1,0 +1,24 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createCursorCodec } from '../cursor.js';
+import { createEngine } from '../engine/createEngine.js';
+import type { TreeStore } from '../treeStore.js';
+import { strategyNamed, type StrategyName } from './strategies.js';
+
+export interface StoreOptions {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  strategy: StrategyName;
+  maxTreeDepth: number;
+  /** Signs pagination cursors (CURSOR_SECRET). */
+  cursorSecret: string;
+}
+
+/** The storage interface over the configured strategy. */
+export function createStore(options: StoreOptions): TreeStore {
+  return createEngine(strategyNamed(options.strategy), {
+    doc: options.doc,
+    table: options.table,
+    maxTreeDepth: options.maxTreeDepth,
+    cursors: createCursorCodec(options.cursorSecret),
+  });
+}

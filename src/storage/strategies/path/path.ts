@@ -1,0 +1,21 @@
+import { LEVEL_PK_PREFIX } from '../../../dynamodb/keys.js';
+import type { TreeStrategy } from '../../strategy.js';
+import { storedPath } from '../parts/storedPath.js';
+import { descendantsByLevelItems } from './descendantsByLevelItems.js';
+import { levelItem } from './levelKeys.js';
+
+/**
+ * Materialized path: the path on each node item (storedPath), plus one level item per node in
+ * the collection of its tree and absolute depth, sorted by its encoded path (levelKeys.ts).
+ * Ancestors: one BatchGet of the ids on the path. Descendants: one exact Query per depth of the
+ * window, in parallel waves. A move rewrites the path and the level item of every node of the
+ * moved subtree (3 items a node).
+ */
+export const path: TreeStrategy<'path'> = {
+  name: 'path',
+  ...storedPath,
+  itemsFor: (id, ancestors) => [levelItem(ancestors, id)],
+  owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
+  itemName: 'level',
+  descendants: descendantsByLevelItems,
+};

@@ -1,0 +1,128 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Item, Key } from '../dynamodb/keys.js';
+import type { TransactionBuilder } from '../dynamodb/transactionBuilder.js';
+import type { CursorCodec } from './cursor.js';
+import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeStore.js';
+
+/**
+ * The strategy contract. A strategy is one descriptor object, in its own folder under
+ * storage/strategies/, listed once in strategies/strategies.ts. The engine (storage/engine/)
+ * keeps the truth (node items, edge items, childCount, positions) and runs every write, the
+ * delete job, `tree verify` and `tree reindex`; it asks the strategy only what differs between
+ * strategies: what is stored beyond the truth, how a place in the tree is read and guarded, and
+ * how ancestors and descendants are read. docs/design.md describes each strategy's answers.
+ *
+ * Pure members (`nodeFields`, `itemsFor`, `owns`, the guards) never do I/O: the engine derives
+ * every projection write from them, so a create, a move, a delete, the delete job, verify and
+ * reindex cannot disagree about which items a node has. I/O members get a StrategyContext.
+ */
+export interface TreeStrategy<Name extends string = string> {
+  /** The value of TREE_STRATEGY that selects this strategy. */
+  readonly name: Name;
+
+  /**
+   * Pure. The attributes the node item keeps about the node's place, for a node whose ancestors
+   * are `path` (root first, parent last): `{ path }` to keep the path, `{}` to keep nothing.
+   * What is kept here is all the engine knows of an existing node's place without a read: it
+   * calls `itemsFor` with the kept path, or with [] when no path is kept. A kept field is
+   * written with the node item and rewritten on every move of the node or of an ancestor.
+   */
+  nodeFields(path: readonly string[]): PlaceFields;
+
+  /**
+   * Pure. The projection items of node `id` whose ancestors are `path`: [] when the strategy
+   * keeps nothing beyond the truth. Must depend on `path` only as far as `nodeFields` keeps it.
+   * The engine puts them with a create, deletes them with a delete, writes the difference
+   * between the old and the new place's items with a move, and verify/reindex compare a table
+   * with them. Every key must satisfy `owns`.
+   */
+  itemsFor(id: string, path: readonly string[]): Array<Item & Key>;
+
+  /** Pure. Whether a table item belongs to this strategy's projection (verify, reindex). */
+  owns(key: Key): boolean;
+
+  /** What `tree verify` calls one of its projection items ("stray level item ..."). */
+  readonly itemName: string;
+
+  /**
+   * The chain from the root down to `node` (inclusive), every element live (not being
+   * deleted), read strongly consistent. Must fail with NOT_FOUND when an ancestor is missing
+   * or being deleted. Used by creates and moves: the new parent's chain decides the new
+   * node's depth, and a move whose chain holds the moving node is refused as a CYCLE.
+   */
+  readChain(ctx: StrategyContext, node: StoredNode): Promise<StoredNode[]>;
+
+  /**
+   * Adds to `tx` the conditions that make it fail at commit time unless every node of `chain`
+   * (root first, new parent last) is still where it was read and not being deleted. Together
+   * with serializable transactions, this is what makes two concurrent moves unable to build a
+   * cycle together, and a create unable to land under a node being deleted.
+   */
+  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[]): void;
+
+  /**
+   * Adds to `tx` the conditions a move needs on its moved subtree (every node read, root
+   * first, with its old and new path), beyond those the engine adds itself (the moving node is
+   * unchanged; every rewritten node field is conditioned on its old value). This is where a
+   * strategy states what a concurrent write inside the moved subtree can do to the move.
+   */
+  guardSubtree(tx: TransactionBuilder, subtree: readonly MovedNode[]): void;
+
+  /**
+   * For each of `nodes`, its ancestors root first, parent last ([] for a root), in order.
+   * `read` is the request's batched node loader: ids read through it in one tick cost one
+   * BatchGet wave for the whole request.
+   */
+  ancestors(ctx: StrategyContext, nodes: readonly TreeNode[], read: NodeReader): Promise<TreeNode[][]>;
+
+  /**
+   * One page of the nodes at relative depth window.minDepth..window.maxDepth below `node`
+   * (minDepth 0 includes `node`), ordered by depth, then in an order the strategy defines and
+   * keeps stable. `page` and `window` are valid (the engine checks them first); a cursor issued
+   * for another node or window must be refused with BAD_USER_INPUT (decodeWindowCursor in
+   * storage/cursor.ts). hasNextPage is exact, and no more than `page.first` edges are returned.
+   * Nodes read on the way may be returned in `related`, for the request's loaders.
+   */
+  descendants(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
+}
+
+/** Place attributes a node item may keep (see TreeStrategy.nodeFields). */
+export interface PlaceFields {
+  /** Ancestor ids, root first. */
+  path?: string[];
+}
+
+/** A node as read for a write: the node plus the internal attributes a writer conditions on. */
+export interface StoredNode {
+  node: TreeNode;
+  /** Counts every write to the node (node item and edge copy carry the same rev). */
+  rev: number;
+  /** The id of the delete job removing this node's subtree; such a node reads as absent. */
+  deleting: string | undefined;
+}
+
+/** A node of a subtree, with its ancestors as the write computed them. */
+export interface PlacedNode {
+  stored: StoredNode;
+  path: string[];
+}
+
+/** A node of a moved subtree, with its ancestors before and after the move. */
+export interface MovedNode extends PlacedNode {
+  newPath: string[];
+}
+
+/** What the engine hands to a strategy's I/O members. Passed in, never imported as globals. */
+export interface StrategyContext {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  /** MAX_TREE_DEPTH: a walk longer than this (plus a margin) means a corrupt tree. */
+  maxTreeDepth: number;
+  cursors: CursorCodec;
+  /** Node items by id, strongly consistent, in one BatchGet wave; deleting nodes included. */
+  readStored(ids: readonly string[]): Promise<Map<string, StoredNode>>;
+  /** Live nodes by id (node items, so with their kept place fields). */
+  getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
+  /** Every child of a parent (edge copies), in sibling order, one strongly consistent Query. */
+  readChildren(parentId: string): Promise<StoredNode[]>;
+}
