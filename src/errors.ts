@@ -1,7 +1,8 @@
 /**
  * The one error vocabulary of the project. Every layer throws `TreeError` with one of these
- * codes; `server/formatError.ts` is the single place that turns them into GraphQL errors.
- * Anything else that escapes is a bug and is masked as INTERNAL_SERVER_ERROR.
+ * codes and the typed details of that code; `server/formatError.ts` is the single place that
+ * turns errors into what clients see (docs/contract.md lists the codes). Anything else that
+ * escapes is a bug and is masked as INTERNAL_SERVER_ERROR.
  */
 export const ERROR_CODES = [
   'BAD_USER_INPUT',
@@ -14,28 +15,63 @@ export const ERROR_CODES = [
   'CONFLICT',
   'SUBTREE_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
+  'BAD_REQUEST',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export class TreeError extends Error {
-  readonly code: ErrorCode;
-  readonly details: Record<string, unknown> | undefined;
+/** What each code's `extensions` carry besides the code itself. */
+export interface ErrorDetails {
+  BAD_USER_INPUT: { field?: string };
+  NOT_FOUND: { id: string };
+  ALREADY_EXISTS: { id: string };
+  CYCLE: Record<string, never>;
+  VERSION_CONFLICT: { currentVersion: number };
+  /** `maxDepth` is MAX_TREE_DEPTH. */
+  DEPTH_LIMIT: { depth: number; maxDepth: number };
+  QUERY_TOO_COMPLEX: Record<string, never>;
+  CONFLICT: Record<string, never>;
+  SUBTREE_TOO_LARGE: { subtreeSize: number; items: number; limit: number };
+  SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number };
+  BAD_REQUEST: Record<string, never>;
+}
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+export class TreeError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly details: ErrorDetails[C] | undefined;
+  /**
+   * The GraphQL extensions (graphql-js and Apollo copy them when they wrap the error). `http`
+   * sets the response status of an error refused before execution; Apollo removes it.
+   */
+  readonly extensions: Record<string, unknown>;
+
+  constructor(code: C, message: string, details?: ErrorDetails[C], options: { httpStatus?: number } = {}) {
     super(message);
     this.name = 'TreeError';
     this.code = code;
     this.details = details;
+    this.extensions = {
+      ...details,
+      code,
+      ...(options.httpStatus === undefined ? {} : { http: { status: options.httpStatus } }),
+    };
   }
 }
 
-export function isTreeError(error: unknown, code?: ErrorCode): error is TreeError {
+export function isTreeError<C extends ErrorCode>(error: unknown, code?: C): error is TreeError<C> {
   return error instanceof TreeError && (code === undefined || error.code === code);
 }
 
-export const badInput = (message: string, details?: Record<string, unknown>): TreeError =>
+export const badInput = (message: string, details?: ErrorDetails['BAD_USER_INPUT']): TreeError<'BAD_USER_INPUT'> =>
   new TreeError('BAD_USER_INPUT', message, details);
 
-export const notFound = (what: string, id: string): TreeError =>
+export const notFound = (what: string, id: string): TreeError<'NOT_FOUND'> =>
   new TreeError('NOT_FOUND', `${what} "${id}" does not exist`, { id });
+
+/** An operation refused before it runs (HTTP 400). */
+export const tooComplex = (message: string): TreeError<'QUERY_TOO_COMPLEX'> =>
+  new TreeError('QUERY_TOO_COMPLEX', message, undefined, { httpStatus: 400 });
+
+/** A request that is not a GraphQL request at all (HTTP 400). */
+export const badRequest = (message: string): TreeError<'BAD_REQUEST'> =>
+  new TreeError('BAD_REQUEST', message, undefined, { httpStatus: 400 });

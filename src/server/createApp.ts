@@ -5,6 +5,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
+import { badRequest } from '../errors.js';
 import { newCost, runWithCost } from '../dynamodb/costMeter.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import type { Context } from '../graphql/context.js';
@@ -14,7 +15,7 @@ import { createCostPlugin } from './costPlugin.js';
 import { graphqlCors } from './cors.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
-import { createLimitsPlugin } from './limitsPlugin.js';
+import { createLimitsPlugin, createTokenLimit, DEFAULT_LIMITS } from './limitsPlugin.js';
 
 /**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
@@ -30,7 +31,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      createLimitsPlugin(),
+      createLimitsPlugin(DEFAULT_LIMITS),
       createCostPlugin(),
       // No field has a cache hint and the default max age is 0, so every operation's policy is
       // uncacheable and Apollo sends `cache-control: no-store`: a browser or CDN never answers a
@@ -49,8 +50,9 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     formatError,
     includeStacktraceInErrorResponses: !config.production,
     introspection: true,
-    // A parse of more tokens than any real tree query needs is refused before it costs anything.
-    parseOptions: { maxTokens: 5000 },
+    // A backstop for a request shape the token limit in front of Apollo does not see: the same
+    // limit, enforced by the parser (as GRAPHQL_PARSE_FAILED).
+    parseOptions: { maxTokens: DEFAULT_LIMITS.maxTokens },
   });
   await apollo.start();
 
@@ -86,22 +88,17 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     // Every request gets its own DynamoDB cost meter, found by the SDK middleware.
     (_req: Request, _res: Response, next: NextFunction) => runWithCost(newCost(), next),
     express.json({ limit: '1mb' }),
+    createTokenLimit(DEFAULT_LIMITS, formatError),
     expressMiddleware(apollo, {
       context: async (): Promise<Context> => ({ store, loaders: createLoaders(store) }),
     }),
   );
   // Body-parser failures (malformed JSON, too large) as JSON errors, never an HTML stack page.
-  app.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
-    if (status === 500) console.error('unexpected HTTP error:', error);
-    res.status(status).json({
-      errors: [
-        {
-          message: status === 400 ? 'The request body is not valid JSON' : status === 500 ? 'Internal server error' : (error.message ?? 'Bad request'),
-          extensions: { code: status === 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST' },
-        },
-      ],
-    });
+    const refusal =
+      status === 500 ? error : badRequest(status === 400 ? 'The request body is not valid JSON' : (error.message ?? 'Bad request'));
+    res.status(status).json({ errors: [formatError({ message: 'Internal server error' }, refusal)] });
   });
   return { app, apollo };
 }

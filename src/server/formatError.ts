@@ -1,11 +1,16 @@
-import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
-import { isTreeError } from '../errors.js';
+import { GraphQLError } from 'graphql';
+import { isTreeError, type TreeError } from '../errors.js';
 
 /**
- * The one mapping from errors to what clients see. Typed errors (TreeError) keep their code and
- * message; Apollo's own request errors (parse, validation, bad variables) pass through; anything
- * else is a bug: logged, and masked as INTERNAL_SERVER_ERROR. Production never shows a stack.
+ * The one mapping from errors to what clients see, decided by structure, never by message text:
+ * - a TreeError (errors.ts), thrown anywhere or wrapped by graphql-js or Apollo, keeps its code,
+ *   message and typed details;
+ * - Apollo's own request errors pass through by their code (parse, validation, bad variables,
+ *   persisted queries); one of them carries an HTTP status but no code (a persisted query whose
+ *   hash does not match its text) and is BAD_REQUEST;
+ * - anything else is a bug: logged, and masked as INTERNAL_SERVER_ERROR.
+ * Production never shows a stack.
  */
 const PASS_THROUGH = new Set([
   'GRAPHQL_PARSE_FAILED',
@@ -15,37 +20,48 @@ const PASS_THROUGH = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
-  'QUERY_TOO_COMPLEX',
 ]);
+
+/** The TreeError behind an error, through the GraphQLErrors that wrap it. */
+function treeErrorOf(error: unknown): TreeError | undefined {
+  for (let e = error, depth = 0; e && depth < 4; depth++) {
+    if (isTreeError(e)) return e;
+    e = e instanceof GraphQLError ? e.originalError : undefined;
+  }
+  return undefined;
+}
+
+/** An Apollo request error that sets an HTTP 4xx status without a code. */
+const isUncodedRequestError = (error: unknown): boolean => {
+  if (!(error instanceof GraphQLError) || error.extensions.code !== undefined) return false;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+};
 
 export function createFormatError(production: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
     const strip = (extensions: Record<string, unknown> | undefined) => {
       if (!production || !extensions) return extensions;
       const { stacktrace: _stack, ...rest } = extensions;
       return rest;
     };
-    if (isTreeError(original)) {
+    const treeError = treeErrorOf(error);
+    if (treeError) {
       return {
-        message: original.message,
+        message: treeError.message,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { ...(original.details ?? {}), code: original.code, ...strip({ stacktrace: formatted.extensions?.stacktrace }) },
+        extensions: { ...(treeError.details ?? {}), code: treeError.code, ...strip({ stacktrace: formatted.extensions?.stacktrace }) },
       };
     }
-    const code = formatted.extensions?.code;
-    // Apollo's answer to a persisted query whose hash does not match its text carries no code.
-    if (formatted.message === 'provided sha does not match query') {
+    if (isUncodedRequestError(error)) {
       return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
     }
-    if (code === 'GRAPHQL_PARSE_FAILED' && /more than \d+ tokens/.test(formatted.message)) {
-      return { message: formatted.message, extensions: { code: 'QUERY_TOO_COMPLEX' } };
-    }
+    const code = formatted.extensions?.code;
     if (typeof code === 'string' && PASS_THROUGH.has(code)) {
       return { ...formatted, extensions: strip(formatted.extensions) };
     }
-    console.error('unexpected error:', original);
+    console.error('unexpected error:', error instanceof GraphQLError ? (error.originalError ?? error) : error);
     return {
       message: production ? 'Internal server error' : formatted.message,
       locations: formatted.locations,

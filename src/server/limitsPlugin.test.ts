@@ -1,9 +1,9 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, measureOperation } from './limitsPlugin.js';
+import { countTokens, DEFAULT_LIMITS, measureOperation } from './limitsPlugin.js';
 
 /** Measures the first operation of `source`, with every fragment it defines. */
-function measure(source: string, variables: Record<string, unknown> = {}): { depth: number; aliases: number; nodes: number } {
+function measure(source: string, variables: Record<string, unknown> = {}): { nesting: number; aliases: number; nodes: number } {
   const document = parse(source);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   let operation: OperationDefinitionNode | undefined;
@@ -17,13 +17,13 @@ function measure(source: string, variables: Record<string, unknown> = {}): { dep
 
 describe('measureOperation', () => {
   it('counts one level per nested field', () => {
-    expect(measure('{ __typename }')).toMatchObject({ depth: 1, aliases: 0 });
-    expect(measure('{ node(id: "a") { id } }')).toMatchObject({ depth: 2, aliases: 0 });
-    expect(measure('{ node(id: "a") { id parent { id parent { name } } } }')).toMatchObject({ depth: 4, aliases: 0 });
+    expect(measure('{ __typename }')).toMatchObject({ nesting: 1, aliases: 0 });
+    expect(measure('{ node(id: "a") { id } }')).toMatchObject({ nesting: 2, aliases: 0 });
+    expect(measure('{ node(id: "a") { id parent { id parent { name } } } }')).toMatchObject({ nesting: 4, aliases: 0 });
   });
 
   it('takes the deepest branch', () => {
-    expect(measure('{ a: node(id: "a") { id } b: node(id: "b") { parent { parent { id } } } }').depth).toBe(4);
+    expect(measure('{ a: node(id: "a") { id } b: node(id: "b") { parent { parent { id } } } }').nesting).toBe(4);
   });
 
   it('counts depth through named fragments, without a level for the spread', () => {
@@ -32,11 +32,11 @@ describe('measureOperation', () => {
       fragment Deep on Node { parent { ...Deeper } }
       fragment Deeper on Node { parent { id } }
     `;
-    expect(measure(source)).toMatchObject({ depth: 4, aliases: 0 });
+    expect(measure(source)).toMatchObject({ nesting: 4, aliases: 0 });
   });
 
   it('counts depth through inline fragments, without a level for the fragment', () => {
-    expect(measure('{ node(id: "a") { ... on Node { parent { ... { id } } } } }').depth).toBe(3);
+    expect(measure('{ node(id: "a") { ... on Node { parent { ... { id } } } } }').nesting).toBe(3);
   });
 
   it('counts every aliased field, including those inside fragments', () => {
@@ -62,17 +62,17 @@ describe('measureOperation', () => {
       fragment B on Node { parent { ...A } }
     `;
     // node > parent (A) > parent (B), whose spread of A is the cycle and is not followed.
-    expect(measure(source).depth).toBe(3);
-    expect(measure('query { node(id: "a") { ...S } } fragment S on Node { id ...S }').depth).toBe(2);
+    expect(measure(source).nesting).toBe(3);
+    expect(measure('query { node(id: "a") { ...S } } fragment S on Node { id ...S }').nesting).toBe(2);
   });
 
   it('ignores spreads of unknown fragments (validation reports them)', () => {
-    expect(measure('{ node(id: "a") { id ...Missing } }')).toMatchObject({ depth: 2, aliases: 0 });
+    expect(measure('{ node(id: "a") { id ...Missing } }')).toMatchObject({ nesting: 2, aliases: 0 });
   });
 
   it('measures mutations the same way', () => {
     expect(measure('mutation { c: createNode(input: { name: "n" }) { id parent { id } } }')).toEqual({
-      depth: 3,
+      nesting: 3,
       aliases: 1,
       nodes: 0,
     });
@@ -90,6 +90,19 @@ describe('measureOperation', () => {
   });
 
   it('has limits that a reasonable client stays within', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxDepth: 16, maxAliases: 100, maxNodes: 500_000 });
+    expect(DEFAULT_LIMITS).toEqual({ maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 500_000 });
+  });
+});
+
+describe('countTokens', () => {
+  it("counts as graphql-js's parser does: punctuation and names, not comments, commas or the end", () => {
+    expect(countTokens('{ node(id: "a") { id } }', 100)).toBe(11);
+    expect(countTokens('# a comment\n{ a, b }', 100)).toBe(4);
+    expect(countTokens('', 100)).toBe(0);
+  });
+
+  it('stops one past the limit, and leaves an unlexable document to the parser', () => {
+    expect(countTokens('{ a }'.repeat(1000), 10)).toBe(11);
+    expect(countTokens('{ a } ^ { b }', 100)).toBe(3);
   });
 });

@@ -1,28 +1,54 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
-  GraphQLError,
   Kind,
+  Lexer,
+  Source,
+  TokenKind,
   valueFromASTUntyped,
   type FieldNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
+  type GraphQLFormattedError,
   type SelectionSetNode,
 } from 'graphql';
+import type { NextFunction, Request, Response } from 'express';
+
+import { tooComplex } from '../errors.js';
 
 /**
- * Refuses, before any DynamoDB call, operations deeper, wider or larger than the limits
- * (QUERY_TOO_COMPLEX). Depth counts nested fields through fragments; aliases count every
- * aliased field in the operation; nodes is GitHub's estimate of how many nodes an operation
- * may return: each list field (roots, children, descendants, nodes) multiplies by its `first`
- * (or the number of ids) the count of the list it sits in.
+ * Refuses, before any DynamoDB call, operations longer, deeper, wider or larger than the limits
+ * (QUERY_TOO_COMPLEX). Tokens are counted before the document is parsed, so that a huge
+ * document costs no parse (createTokenLimit, an HTTP middleware: Apollo answers an error thrown
+ * by a plugin before parsing as a 500); nesting counts nested fields through fragments; aliases count every
+ * aliased field in the operation; nodes is an estimate of how many nodes an operation may
+ * return: each list field (roots, children, descendants, nodes) multiplies by its `first` (or
+ * the number of ids) the count of the list it sits in.
  */
 export interface OperationLimits {
-  maxDepth: number;
+  maxTokens: number;
+  /** Fields nested in fields (not the tree's depth, nor a descendants window). */
+  maxNesting: number;
   maxAliases: number;
   maxNodes: number;
 }
 
-export const DEFAULT_LIMITS: OperationLimits = { maxDepth: 16, maxAliases: 100, maxNodes: 500_000 };
+export const DEFAULT_LIMITS: OperationLimits = { maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 500_000 };
+
+/**
+ * The tokens of a GraphQL document, counted as graphql-js's parser counts them for its own
+ * `maxTokens`, up to `stopAfter` + 1. A document that does not lex is left to the parser, which
+ * reports the syntax error.
+ */
+export function countTokens(body: string, stopAfter: number): number {
+  const lexer = new Lexer(new Source(body));
+  let count = 0;
+  try {
+    while (count <= stopAfter && lexer.advance().kind !== TokenKind.EOF) count++;
+  } catch {
+    // Not lexable: the parser reports it.
+  }
+  return count;
+}
 
 const LIST_FIELDS = new Set(['roots', 'children', 'descendants']);
 const DEFAULT_FIRST = 100;
@@ -31,7 +57,7 @@ export function measureOperation(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown> = {},
-): { depth: number; aliases: number; nodes: number } {
+): { nesting: number; aliases: number; nodes: number } {
   let aliases = 0;
   let nodes = 0;
   const listSize = (field: FieldNode, depth: number): number | null => {
@@ -67,8 +93,8 @@ export function measureOperation(
     }
     return deepest;
   };
-  const depth = visit(operation.selectionSet, 0, 1, new Set());
-  return { depth, aliases, nodes };
+  const nesting = visit(operation.selectionSet, 0, 1, new Set());
+  return { nesting, aliases, nodes };
 }
 
 export function createLimitsPlugin(limits: OperationLimits = DEFAULT_LIMITS): ApolloServerPlugin {
@@ -81,16 +107,30 @@ export function createLimitsPlugin(limits: OperationLimits = DEFAULT_LIMITS): Ap
           for (const def of document.definitions) {
             if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
           }
-          const { depth, aliases, nodes } = measureOperation(operation, fragments, request.variables ?? {});
-          const refuse = (message: string) =>
-            new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } });
-          if (depth > limits.maxDepth) throw refuse(`operation depth ${depth} is over the limit of ${limits.maxDepth}`);
-          if (aliases > limits.maxAliases) throw refuse(`operation uses ${aliases} aliases; the limit is ${limits.maxAliases}`);
+          const { nesting, aliases, nodes } = measureOperation(operation, fragments, request.variables ?? {});
+          if (nesting > limits.maxNesting) {
+            throw tooComplex(`operation depth ${nesting} is over the limit of ${limits.maxNesting}`);
+          }
+          if (aliases > limits.maxAliases) throw tooComplex(`operation uses ${aliases} aliases; the limit is ${limits.maxAliases}`);
           if (nodes > limits.maxNodes) {
-            throw refuse(`operation may return up to ${nodes} nodes; the limit is ${limits.maxNodes} (lower \`first\`)`);
+            throw tooComplex(`operation may return up to ${nodes} nodes; the limit is ${limits.maxNodes} (lower \`first\`)`);
           }
         },
       };
     },
+  };
+}
+
+/**
+ * Express middleware in front of Apollo: a request whose query text (POST body or GET
+ * parameter) has more tokens than the limit is answered 400 QUERY_TOO_COMPLEX, unparsed. A
+ * persisted query sent by hash alone passed this check when it was registered with its text.
+ */
+export function createTokenLimit(limits: OperationLimits, formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const query: unknown = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
+    if (typeof query !== 'string' || countTokens(query, limits.maxTokens) <= limits.maxTokens) return next();
+    const refusal = tooComplex(`the document has more than ${limits.maxTokens} tokens; the limit is ${limits.maxTokens}`);
+    res.status(400).json({ errors: [formatError({ message: refusal.message }, refusal)] });
   };
 }

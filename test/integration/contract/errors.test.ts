@@ -96,6 +96,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       expectTooComplex(await server.gql(`{ ${aliases} }`));
     });
 
+    it('refuses a document of more than 5000 tokens with QUERY_TOO_COMPLEX and HTTP 400', async () => {
+      const fields = Array.from({ length: 5100 }, () => 'id').join(' ');
+      const response = await server.gql(`{ node(id: "e") { ${fields} } }`);
+      expectTooComplex(response);
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]?.message).toMatch(/more than 5000 tokens/);
+    });
+
     it('refuses an operation far over the cost limit with QUERY_TOO_COMPLEX', async () => {
       // Shallow and without aliases, but up to 10^12 nodes.
       const costly =
