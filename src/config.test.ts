@@ -4,7 +4,7 @@ import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js
 import { CONFIG_VARIABLES } from './configVariables.js';
 
 describe('loadConfig', () => {
-  it("defaults to API.md's table", () => {
+  it("defaults to the documented configuration table (docs/contract.md)", () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
       dynamodbEndpoint: undefined,
@@ -66,6 +66,18 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       federation: true,
     });
+  });
+
+  it('reads exactly the variables of the one list, no other', () => {
+    const read = new Set<string>();
+    const env = new Proxy({} as Record<string, string | undefined>, {
+      get: (_target, name) => {
+        read.add(String(name));
+        return undefined;
+      },
+    });
+    loadConfig(env);
+    expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 
   it('accepts every documented strategy name', () => {

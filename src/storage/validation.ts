@@ -1,7 +1,7 @@
 import { badInput } from '../errors.js';
 import type { JsonObject, PageArgs, DepthWindow } from './treeStore.js';
 
-/** Input rules of API.md, shared by every strategy. */
+/** The input rules of the contract (docs/contract.md, "Input rules"), the same under every strategy. */
 export const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const MAX_NAME_LENGTH = 256;
 export const MAX_PAGE_SIZE = 1000;

@@ -9,8 +9,8 @@ import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 /**
  * A delete too big for one transaction runs as a job: detach, mark level by level, delete
  * bottom-up. Here the process "dies" after its k-th transaction (every later DynamoDB write
- * fails, as if it had crashed), and the tests check what DESIGN.md promises at that instant
- * (no orphan, nothing reachable from a root that should be gone) and that the next process to
+ * fails, as if it had crashed), and the tests check what docs/design.md ("Jobs") promises at
+ * that instant (no orphan, nothing reachable from a root that should be gone) and that the next process to
  * start finishes the job.
  */
 const SUBTREE = fullTree('big', [3, 4, 4]); // 1 + 3 + 12 + 48 = 64 nodes: more than one transaction holds

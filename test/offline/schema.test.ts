@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { printTreeSchema } from '../../src/graphql/buildSchema.js';
 
 /**
- * The core schema of the public contract (API.md), verbatim. Names may be added to it; none may
+ * The core schema of the public contract (docs/contract.md), verbatim. Names may be added to it; none may
  * be renamed, dropped or retyped, and no default may change.
  */
 const CORE_SDL = /* GraphQL */ `
@@ -105,7 +105,7 @@ describe('schema/schema.graphql', () => {
     expect(generated, 'schema/schema.graphql is out of date: run `npm run schema`').toBe(committed);
   });
 
-  it("holds every type, field and argument of API.md's core schema, with its type and default", () => {
+  it("holds every type, field and argument of the contract's core schema, with its type and default", () => {
     const core = buildSchema(CORE_SDL);
     const actual = buildSchema(committed);
     const expected = Object.values(core.getTypeMap())

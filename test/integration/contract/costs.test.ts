@@ -4,9 +4,9 @@ import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type Test
 import { buildChain, buildTree, createNodeRaw, expectError, fullTree, okData, specIds } from '../../support/tree.js';
 
 /**
- * What each strategy may spend in DynamoDB requests, from DESIGN.md's table. Exact where the
- * design fixes the number, upper bounds where batching may do better. A strategy joins the
- * suite by adding its row here.
+ * What each strategy may spend in DynamoDB requests, from the strategies' table in
+ * docs/design.md. Exact where the design fixes the number, upper bounds where batching may do
+ * better. A strategy joins the suite by adding its row here.
  */
 interface CostBudget {
   /** `node(id)` selecting stored fields (not depth or rootId, which adjacency derives): one BatchGetItem. */
