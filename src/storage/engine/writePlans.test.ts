@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import type { TransactItem } from '../../dynamodb/transactWrite.js';
+import type { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import { plan } from '../../../test/support/transactionSteps.js';
 import type { StoredNode } from '../strategy.js';
 import { adjacency } from '../strategies/adjacency/adjacency.js';
 import type { TreeNode } from '../treeStore.js';
@@ -54,44 +54,6 @@ const s1 = stored(node('s1', 'p', 'a0'));
 const x = stored(node('x', 'p', 'a1', { version: 4, data: { k: 'v' } }), 7);
 const s2 = stored(node('s2', 'p', 'a2'));
 const q = stored(node('q', null, 'a1'));
-
-/**
- * One transaction item, readable: its kind, its key, and its expressions with the
- * placeholders resolved (names as written, values as JSON).
- */
-interface Readable {
-  kind: 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
-  key: string;
-  update?: string;
-  condition?: string;
-}
-
-function readable(item: TransactItem): Readable {
-  const [kind, body] = Object.entries(item)[0] as [Readable['kind'], Record<string, unknown>];
-  const names = (body.ExpressionAttributeNames ?? {}) as Record<string, string>;
-  const values = (body.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
-  const resolve = (expression: string) =>
-    expression
-      .replace(/#n\d+/g, (id) => names[id] ?? id)
-      .replace(/:v\d+/g, (id) => JSON.stringify(values[id]));
-  const key = (body.Key ?? body.Item) as { pk: string; sk: string };
-  return {
-    kind,
-    key: `${key.pk} ${key.sk}`,
-    ...(typeof body.UpdateExpression === 'string' ? { update: resolve(body.UpdateExpression) } : {}),
-    ...(typeof body.ConditionExpression === 'string' ? { condition: resolve(body.ConditionExpression) } : {}),
-  };
-}
-
-const plan = (build: (tx: TransactionBuilder) => void) => {
-  const tx = new TransactionBuilder('tree');
-  build(tx);
-  const items = tx.build();
-  const keys = items.map((item) => readable(item).key);
-  // DynamoDB refuses two actions on one item in a transaction.
-  expect(new Set(keys).size).toBe(keys.length);
-  return { tx, items, steps: items.map(readable) };
-};
 
 const EXISTS = 'attribute_exists(pk)';
 const guard = (parentId: string | null) =>

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { plan } from '../../../test/support/transactionSteps.js';
+import type { MovedNode, StoredNode } from '../strategy.js';
+import { adjacency } from '../strategies/adjacency/adjacency.js';
+import { closure } from '../strategies/closure/closure.js';
+import { levelKey } from '../strategies/path/levelKeys.js';
+import { path } from '../strategies/path/path.js';
+import type { TreeNode } from '../treeStore.js';
+import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+
+function stored(id: string, parentId: string | null, rev: number, nodePath?: string[]): StoredNode {
+  const node: TreeNode = {
+    id,
+    parentId,
+    name: id,
+    position: 'a0',
+    version: 1,
+    childCount: 0,
+    data: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...(nodePath ? { path: nodePath } : {}),
+  };
+  return { node, rev, deleting: undefined };
+}
+
+/*
+ * x (under r, m) moves with its child y under q, a root:  r ── m ── x ── y   becomes   q ── x ── y
+ */
+const x = stored('x', 'm', 4, ['r', 'm']);
+const y = stored('y', 'x', 2, ['r', 'm', 'x']);
+const moved: MovedNode[] = [
+  { stored: x, path: ['r', 'm'], newPath: ['q'] },
+  { stored: y, path: ['r', 'm', 'x'], newPath: ['q', 'x'] },
+];
+const level = (p: string[], id: string) => {
+  const key = levelKey(p, id);
+  return `${key.pk} ${key.sk}`;
+};
+
+describe('planProjectionMove', () => {
+  it('writes nothing under adjacency: a move stays O(1) whatever the subtree', () => {
+    expect(plan((tx) => planProjectionMove(tx, adjacency, moved)).steps).toEqual([]);
+  });
+
+  it("under path, replaces each node's level item and rewrites its path where it still holds the old one", () => {
+    const { steps } = plan((tx) => planProjectionMove(tx, path, moved));
+    expect(steps).toEqual([
+      { kind: 'Delete', key: level(['r', 'm'], 'x') },
+      { kind: 'Put', key: level(['q'], 'x') },
+      {
+        kind: 'Update',
+        key: 'N#x NODE',
+        update: 'SET path = ["q"]',
+        condition: 'attribute_exists(pk) AND path = ["r","m"] AND rev = 4',
+      },
+      { kind: 'Delete', key: level(['r', 'm', 'x'], 'y') },
+      { kind: 'Put', key: level(['q', 'x'], 'y') },
+      {
+        kind: 'Update',
+        key: 'N#y NODE',
+        update: 'SET path = ["q","x"]',
+        condition: 'attribute_exists(pk) AND path = ["r","m","x"] AND rev = 2',
+      },
+    ]);
+  });
+
+  it('under closure, writes only the rows that change: the rows inside the subtree stay', () => {
+    const { steps } = plan((tx) => planProjectionMove(tx, closure, moved));
+    const rows = steps.filter((s) => s.key.includes(' D#')).map((s) => `${s.kind} ${s.key}`);
+    expect(rows).toEqual([
+      'Delete N#r D#002#x',
+      'Delete N#m D#001#x',
+      'Put N#q D#001#x',
+      'Delete N#r D#003#y',
+      'Delete N#m D#002#y',
+      'Put N#q D#002#y',
+    ]);
+    // y's row under x (distance 1) is the same before and after: not written.
+    expect(steps.some((s) => s.key === 'N#x D#001#y')).toBe(false);
+  });
+});
+
+describe('planProjectionCreate and planProjectionDelete', () => {
+  it("put a new node's items", () => {
+    expect(plan((tx) => planProjectionCreate(tx, closure, 'n', ['r', 'm'])).steps.map((s) => `${s.kind} ${s.key}`)).toEqual([
+      'Put N#r D#002#n',
+      'Put N#m D#001#n',
+    ]);
+    expect(plan((tx) => planProjectionCreate(tx, adjacency, 'n', ['r', 'm'])).steps).toEqual([]);
+  });
+
+  it('delete the items of a place, on the condition that the node still keeps that place', () => {
+    const { steps } = plan((tx) => planProjectionDelete(tx, path, [{ stored: y, path: ['r', 'm', 'x'] }]));
+    expect(steps).toEqual([
+      { kind: 'ConditionCheck', key: 'N#y NODE', condition: 'path = ["r","m","x"]' },
+      { kind: 'Delete', key: level(['r', 'm', 'x'], 'y') },
+    ]);
+    expect(plan((tx) => planProjectionDelete(tx, adjacency, [{ stored: y, path: [] }])).steps).toEqual([]);
+  });
+});
+
+describe('places', () => {
+  it("reads a node's place from its kept path, or [] where the strategy keeps none", () => {
+    expect(placeOf(path, y)).toEqual(['r', 'm', 'x']);
+    expect(placeOf(adjacency, stored('z', 'x', 1))).toEqual([]);
+    expect(() => placeOf(closure, stored('z', 'x', 1))).toThrow('node "z" has no stored path; rebuild the projections');
+  });
+
+  it('derives the paths of a subtree read level by level from its root', () => {
+    const z = stored('z', 'y', 1);
+    expect(subtreePaths(x, ['r', 'm'], [[y], [z]]).map((p) => [p.stored.node.id, p.path])).toEqual([
+      ['x', ['r', 'm']],
+      ['y', ['r', 'm', 'x']],
+      ['z', ['r', 'm', 'x', 'y']],
+    ]);
+    expect(() => subtreePaths(x, [], [[z]])).toThrow('subtree read out of order at z');
+  });
+});
