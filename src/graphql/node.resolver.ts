@@ -44,7 +44,7 @@ export class NodeResolver {
 
   @FieldResolver(() => NodeConnection, {
     description:
-      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth (maxDepth null: no bound; minDepth 0 includes this node). Ordered by depth, then breadth-first. Cursor pagination across the whole window.',
+      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth (maxDepth null: no bound; minDepth 0 includes this node). Ordered by depth ascending; within one depth in a stable order that the storage strategy defines. Cursor pagination across the whole window.',
   })
   async descendants(
     @Root() node: TreeNode,
