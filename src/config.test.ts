@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       cursorSecret: expect.any(String),
       corsOrigins: [],
       federation: false,
+      jobLeaseSeconds: 5,
     });
   });
 
@@ -50,6 +51,7 @@ describe('loadConfig', () => {
       CURSOR_SECRET: 's3cret',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       FEDERATION: 'true',
+      JOB_LEASE_SECONDS: '2',
     });
     expect(config).toEqual({
       port: 8080,
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       cursorSecret: 's3cret',
       corsOrigins: ['https://a.example', 'https://b.example'],
       federation: true,
+      jobLeaseSeconds: 2,
     });
   });
 
@@ -107,6 +110,7 @@ describe('loadConfig', () => {
     ['MAX_TREE_DEPTH', '1e9', 'MAX_TREE_DEPTH must be an integer in 1..90, got "1e9"'],
     ['MAX_TREE_DEPTH', 'deep', 'MAX_TREE_DEPTH must be an integer in 1..90, got "deep"'],
     ['SEED_DEMO', 'maybe', 'SEED_DEMO must be true or false, got "maybe"'],
+    ['JOB_LEASE_SECONDS', '0', 'JOB_LEASE_SECONDS must be an integer in 1..300, got "0"'],
     ['TREE_STRATEGY', 'nested-set', 'TREE_STRATEGY must be one of adjacency, path, closure, got "nested-set"'],
     ['TREE_STRATEGY', 'Adjacency', 'TREE_STRATEGY must be one of adjacency, path, closure, got "Adjacency"'],
   ])('refuses %s=%s, naming the variable', (name, raw, message) => {

@@ -25,6 +25,8 @@ export interface Config {
   corsOrigins: string[];
   /** Serve the schema as an Apollo Federation 2 subgraph (Node is an entity keyed by id). */
   federation: boolean;
+  /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
+  jobLeaseSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +58,7 @@ export function loadConfig(env: Env = process.env): Config {
       .map((origin) => origin.trim())
       .filter((origin) => origin.length > 0),
     federation: bool('FEDERATION', false),
+    jobLeaseSeconds: int('JOB_LEASE_SECONDS', 5, 1, 300),
   };
 }
 

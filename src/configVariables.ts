@@ -18,6 +18,7 @@ export const CONFIG_VARIABLES = [
   'CURSOR_SECRET',
   'CORS_ORIGINS',
   'FEDERATION',
+  'JOB_LEASE_SECONDS',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

@@ -5,16 +5,25 @@ import { createDynamo } from '../dynamodb/client.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
 import { reindex } from '../storage/maintenance/reindex.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
+import { createStore } from '../storage/strategies/createStore.js';
 import { STRATEGY_NAMES, type StrategyName } from '../storage/strategies/strategies.js';
+import type { TreeStore } from '../storage/treeStore.js';
 
 /**
  * `npm run tree -- verify [--strategy S]`: checks the truth and the projections of strategy S
  * (default: TREE_STRATEGY) and lists the problems; exits 1 when there are any.
  * `npm run tree -- reindex --to S`: rebuilds the projections of S in place; resumable.
+ * `npm run tree -- jobs [--wait ID]`: lists the jobs, or shows one's progress until it ends.
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
-const USAGE = `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]\n       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`;
+const USAGE = [
+  `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]`,
+  `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
+  '       npm run tree -- jobs [--wait JOB_ID]',
+].join('\n');
+/** How often `jobs --wait` reads the job's progress. */
+const WAIT_POLL_MS = 500;
 const MAX_LISTED = 50;
 
 function strategyArg(value: string | undefined, fallback?: StrategyName): StrategyName {
@@ -28,14 +37,17 @@ function strategyArg(value: string | undefined, fallback?: StrategyName): Strate
 async function main(): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { strategy: { type: 'string' }, to: { type: 'string' } } });
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { strategy: { type: 'string' }, to: { type: 'string' }, wait: { type: 'string' } },
+    });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
     return 2;
   }
   const { positionals, values } = parsed;
   const command = positionals[0];
-  if (command !== 'verify' && command !== 'reindex') {
+  if (command !== 'verify' && command !== 'reindex' && command !== 'jobs') {
     console.error(USAGE);
     return 2;
   }
@@ -57,6 +69,17 @@ async function main(): Promise<number> {
       if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
       return report.problems.length === 0 ? 0 : 1;
     }
+    if (command === 'jobs') {
+      const store = createStore({
+        doc,
+        table: config.table,
+        strategy: config.strategy,
+        maxTreeDepth: config.maxTreeDepth,
+        cursorSecret: config.cursorSecret,
+        jobLeaseMs: config.jobLeaseSeconds * 1000,
+      });
+      return values.wait === undefined ? listJobs(store) : waitForJob(store, values.wait);
+    }
     const target = strategyArg(values.to);
     const bar = new SingleBar({ format: 'reindex [{bar}] {value}/{total} nodes', stream: process.stderr }, Presets.shades_classic);
     const result = await reindex(doc, config.table, target, config.maxTreeDepth, {
@@ -71,6 +94,45 @@ async function main(): Promise<number> {
   } finally {
     client.destroy();
     await local?.stop();
+  }
+}
+
+/** Prints every job the table reports (running, and finished in the last 24 hours). */
+async function listJobs(store: TreeStore): Promise<number> {
+  let after: string | undefined;
+  let count = 0;
+  do {
+    const page = await store.listJobs({ first: 100, after });
+    for (const { node: job } of page.edges) {
+      count++;
+      console.log(`${job.id}  ${job.kind} ${job.nodeId ?? '-'}  ${job.status}  ${job.done}/${job.total ?? '?'}  started ${job.startedAt}`);
+    }
+    after = page.hasNextPage ? page.edges.at(-1)?.cursor : undefined;
+  } while (after);
+  if (count === 0) console.log('no jobs');
+  return 0;
+}
+
+/** Shows a job's progress until it is no longer running; exits 1 when it failed or is unknown. */
+async function waitForJob(store: TreeStore, id: string): Promise<number> {
+  const bar = new SingleBar({ format: 'job [{bar}] {value}/{total} nodes', stream: process.stderr }, Presets.shades_classic);
+  let started = false;
+  for (;;) {
+    const job = (await store.getJobs([id])).get(id);
+    if (!job) {
+      console.error(`no job ${id}`);
+      return 1;
+    }
+    if (!started) bar.start(job.total ?? job.done, job.done);
+    started = true;
+    bar.setTotal(job.total ?? job.done);
+    bar.update(job.done);
+    if (job.status !== 'RUNNING') {
+      bar.stop();
+      console.log(`job ${id}: ${job.status}, ${job.done} node(s)`);
+      return job.status === 'DONE' ? 0 : 1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
   }
 }
 

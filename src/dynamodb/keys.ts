@@ -8,7 +8,7 @@
  *   N#<parentId> / ROOTS   E#<position>#<id>       an edge: a copy of a child        the engine
  *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
- *   JOBS                   DELETE#<id>             an open subtree delete            the engine
+ *   JOBS                   JOB#<jobId>             a job and its lease               the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *
  * docs/design.md explains each kind; a prefix added here must not be a prefix of another one

@@ -33,7 +33,7 @@ export class MutationResolver {
   async deleteNode(@Args(() => DeleteNodeArgs) args: DeleteNodeArgs, @Ctx() ctx: Context): Promise<DeleteResult> {
     const result = await ctx.store.deleteNode(args);
     ctx.loaders.clearAll();
-    return result;
+    return { deletedCount: result.deletedCount, job: result.job ?? null };
   }
 }
 

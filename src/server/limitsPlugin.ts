@@ -50,7 +50,7 @@ export function countTokens(body: string, stopAfter: number): number {
   return count;
 }
 
-const LIST_FIELDS = new Set(['roots', 'children', 'descendants']);
+const LIST_FIELDS = new Set(['roots', 'children', 'descendants', 'jobs']);
 const DEFAULT_FIRST = 100;
 
 export function measureOperation(

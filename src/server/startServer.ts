@@ -18,7 +18,7 @@ export interface StartOptions {
   middleware?: DynamoOptions['middleware'];
 }
 
-/** Table, store, demo seed, resumed jobs, then the HTTP server. */
+/** Table, store, demo seed, the job sweeper (never waited for), then the HTTP server. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region, middleware: options.middleware });
   await ensureTable(dynamo.client, config.table);
@@ -28,9 +28,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     strategy: config.strategy,
     maxTreeDepth: config.maxTreeDepth,
     cursorSecret: config.cursorSecret,
+    jobLeaseMs: config.jobLeaseSeconds * 1000,
   });
-  await store.resumePendingWork();
   if (config.seedDemo) await seedDemoTree(store);
+  const jobs = store.startJobs();
 
   const httpServer = createServer();
   const { app, apollo } = await createApp(config, store, httpServer);
@@ -45,6 +46,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     port,
     async close() {
       await apollo.stop();
+      await jobs.stop();
       dynamo.client.destroy();
     },
   };

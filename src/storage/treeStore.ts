@@ -79,6 +79,35 @@ export interface DeleteNodeArgs {
 export interface DeleteResult {
   /** Nodes deleted: the node and its whole subtree. */
   deletedCount: number;
+  /** The job removing a subtree too big for one transaction (already detached: reads skip it). */
+  job?: Job | null;
+}
+
+export type JobKind = 'MOVE' | 'DELETE' | 'REINDEX' | 'IMPORT';
+export type JobStatus = 'RUNNING' | 'DONE' | 'FAILED';
+
+/** Long work, run by any live process until it is done (engine/jobs/). */
+export interface Job {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** Nodes done so far. */
+  done: number;
+  /** Nodes in all, when known. */
+  total: number | null;
+  startedAt: string;
+  /** The node whose subtree the job moves or deletes. */
+  nodeId: string | null;
+}
+
+export interface JobPage {
+  edges: Array<{ cursor: string; node: Job }>;
+  hasNextPage: boolean;
+}
+
+/** Runs jobs in the background of this process, until stopped. */
+export interface JobSweeper {
+  stop(): Promise<void>;
 }
 
 export interface TreeStore {
@@ -96,8 +125,15 @@ export interface TreeStore {
   updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
   moveNode(args: MoveNodeArgs): Promise<TreeNode>;
   deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;
-  /** Finishes work a crash left behind (interrupted subtree deletes). */
-  resumePendingWork(): Promise<void>;
+  /** Jobs by id (finished ones included); missing ids are absent. */
+  getJobs(ids: readonly string[]): Promise<Map<string, Job>>;
+  /** Every job, running and finished, oldest first. */
+  listJobs(page: PageArgs): Promise<JobPage>;
+  /**
+   * Starts this process's share of the job work: a sweep now and every half lease, which takes
+   * over any running job whose runner stopped renewing its lease. Never waits for a job.
+   */
+  startJobs(): JobSweeper;
   /** True once the table answers. */
   ready(): Promise<boolean>;
 }

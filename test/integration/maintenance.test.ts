@@ -383,4 +383,26 @@ describe('npm run tree', () => {
     expect(reindexed.stdout).toContain('7 nodes reindexed for closure; now set TREE_STRATEGY=closure');
     expect(await verify(table, 'closure')).toEqual([]);
   });
+
+  it('lists the jobs, and waits for one with its progress', async () => {
+    const server = await startTestServer({ strategy: 'adjacency' });
+    let jobId: string;
+    try {
+      await buildTree(server, { id: 'j', children: [fullTree('j1', [3, 4, 4])] }, null, { ordered: false });
+      jobId = okData(await server.gql('mutation { deleteNode(id: "j1") { job { id } } }')).deleteNode.job.id;
+    } finally {
+      await server.close();
+    }
+    const [listed, waited, unknown] = await Promise.all([
+      runTree(server.table, ['jobs']),
+      runTree(server.table, ['jobs', '--wait', jobId]),
+      runTree(server.table, ['jobs', '--wait', 'no-such-job']),
+    ]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`${jobId}  DELETE j1  DONE  64/64  started `));
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stdout).toContain(`job ${jobId}: DONE, 64 node(s)`);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no job no-such-job');
+  });
 });

@@ -54,6 +54,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DYNAMODB_TABLE: table,
     TREE_STRATEGY: options.strategy ?? 'adjacency',
     SEED_DEMO: 'false',
+    // A sweep every 150 s: no background call meets the faults a test injects. Job tests lower it.
+    JOB_LEASE_SECONDS: '300',
     ...options.env,
   });
   const running: RunningServer = await startServer(config, { middleware: options.middleware });

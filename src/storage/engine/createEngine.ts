@@ -1,12 +1,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage } from './childrenPage.js';
-import { resumeDeleteJobs } from './deleteJob.js';
 import type { EngineContext } from './engineContext.js';
+import { jobsPage } from './jobsPage.js';
+import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
+import { startSweeper } from './jobRunner.js';
 import * as mutations from './mutations.js';
 import { readChildren, readStored } from './reads.js';
 
@@ -15,6 +18,7 @@ export interface EngineOptions {
   table: string;
   maxTreeDepth: number;
   cursors: CursorCodec;
+  jobLeaseMs: number;
 }
 
 /**
@@ -50,9 +54,12 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     updateNode: (args) => mutations.updateNode(ctx, args),
     moveNode: (args) => mutations.moveNode(ctx, args),
     deleteNode: (args) => mutations.deleteNode(ctx, args),
-    async resumePendingWork() {
-      await resumeDeleteJobs(ctx);
+    async getJobs(ids) {
+      const items = await batchGetItems(options.doc, options.table, ids.map(jobKey));
+      return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
     },
+    listJobs: (page) => jobsPage(ctx, page),
+    startJobs: () => startSweeper(ctx),
     ready: () => tableAnswers(options.doc, options.table),
   };
 }

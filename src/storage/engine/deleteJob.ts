@@ -1,77 +1,85 @@
-import { keyQuery } from '../../dynamodb/keyQuery.js';
-import { queryItems } from '../../dynamodb/query.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite, TRANSACTION_LIMIT } from '../../dynamodb/transactWrite.js';
+import { ConditionFailed, TRANSACTION_LIMIT } from '../../dynamodb/transactWrite.js';
 import { TreeError } from '../../errors.js';
 import type { StoredNode } from '../strategy.js';
-import type { DeleteResult } from '../treeStore.js';
 import type { EngineContext } from './engineContext.js';
-import { deleteJobKey } from './items.js';
+import type { JobRecord, Lease } from './jobRecord.js';
+import { commitChunk } from './commitChunk.js';
 import { placeOf, planProjectionDelete, subtreePaths } from './projectionPlans.js';
-import { openJobsQuery } from './readPlans.js';
 import { readChildren, readStored } from './reads.js';
 import { planDeleteMarked, planMark } from './writePlans.js';
 
 /**
  * Deletes a subtree too big for one transaction, after planDetachForDelete has taken its root
- * out of the tree and written the job record. Resumable by any process at any point:
+ * out of the tree and written the job record. Run under the job's lease by the process that
+ * started it, or by any process that took it over; every transaction is fenced by the lease
+ * (commitChunk), and every step is idempotent, so a run may stop anywhere and start again:
  *
  * 1. Mark, level by level from the root down, every child of a marked node. A marked node
  *    accepts no new children (creates and moves guard their parent chain) and cannot be moved
  *    away, so the marked set closes over the subtree; a child that moved away before its mark
  *    fails the mark's condition and is read again.
  * 2. Delete marked nodes bottom-up, children before parents, so no orphan exists at any instant.
- * 3. The root and the job record go last, in one transaction.
+ * 3. The root goes last, in the transaction that marks the job DONE.
  */
-const MARK_ATTEMPTS = 6;
-const MARK_CHUNK = TRANSACTION_LIMIT;
+const ATTEMPTS = 6;
+/** One action of every transaction is the fence on the job record. */
+const CHUNK = TRANSACTION_LIMIT - 1;
 
-export async function runDeleteJob(
-  ctx: EngineContext,
-  rootId: string,
-  jobId: string,
-): Promise<DeleteResult> {
+export async function runDeleteJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      return await deleteMarkedSubtree(ctx, job, lease);
+    } catch (error) {
+      // The subtree changed while it was read: read it again.
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+  throw new TreeError('CONFLICT', `the subtree of job ${job.id} kept changing; the job will resume`);
+}
+
+async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const rootId = job.nodeId!;
   const root = (await readStored(ctx, [rootId])).get(rootId);
-  if (!root || root.deleting !== jobId) {
-    // Finished already (or never started): only the record is left.
-    const tx = new TransactionBuilder(ctx.table).delete(deleteJobKey(rootId));
-    await transactWrite(ctx.doc, tx.build());
-    return { deletedCount: 0 };
+  if (!root || root.deleting !== job.id) {
+    // Finished already: only the record's status is left.
+    return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
   }
   const levels: StoredNode[][] = [[root]];
   for (let frontier = [root]; frontier.length > 0; ) {
     if (levels.length > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
-    frontier = await markChildren(ctx, frontier, jobId);
+    frontier = await markChildren(ctx, frontier, lease);
     if (frontier.length > 0) levels.push(frontier);
   }
   const placed = new Map(
     subtreePaths(root, placeOf(ctx.strategy, root), levels.slice(1)).map((p) => [p.stored.node.id, p]),
   );
-  // Fills each transaction with as many nodes (and their projection items) as it holds.
   const deleteActions = (tx: TransactionBuilder, stored: StoredNode) => {
-    planDeleteMarked(tx, { nodes: [stored], jobId, rootId });
+    planDeleteMarked(tx, { nodes: [stored], jobId: job.id, rootId });
     planProjectionDelete(tx, ctx.strategy, [placed.get(stored.node.id)!]);
   };
+  // Fills each transaction with as many nodes (and their projection items) as it holds.
   for (let depth = levels.length - 1; depth >= 0; depth--) {
     let tx = new TransactionBuilder(ctx.table);
+    let nodes = 0;
     for (const stored of levels[depth] ?? []) {
       const alone = new TransactionBuilder(ctx.table);
       deleteActions(alone, stored);
-      if (tx.size + alone.size > TRANSACTION_LIMIT - 1) {
-        await transactWrite(ctx.doc, tx.build());
+      if (tx.size + alone.size > CHUNK) {
+        await commitChunk(ctx, tx, lease, { done: nodes });
         tx = new TransactionBuilder(ctx.table);
+        nodes = 0;
       }
       deleteActions(tx, stored);
+      nodes++;
     }
-    if (depth === 0) tx.delete(deleteJobKey(rootId));
-    await transactWrite(ctx.doc, tx.build());
+    await commitChunk(ctx, tx, lease, depth === 0 ? { done: nodes, finish: 'DONE' } : { done: nodes });
   }
-  return { deletedCount: levels.reduce((sum, level) => sum + level.length, 0) };
 }
 
 /** Marks the children of the marked `parents`; returns them (already marked ones included). */
-async function markChildren(ctx: EngineContext, parents: StoredNode[], jobId: string): Promise<StoredNode[]> {
-  for (let attempt = 0; attempt < MARK_ATTEMPTS; attempt++) {
+async function markChildren(ctx: EngineContext, parents: StoredNode[], lease: Lease): Promise<StoredNode[]> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const edges = (
       await Promise.all(parents.filter((p) => p.node.childCount > 0).map((p) => readChildren(ctx, p.node.id)))
     ).flat();
@@ -81,25 +89,19 @@ async function markChildren(ctx: EngineContext, parents: StoredNode[], jobId: st
       .filter((s): s is StoredNode => s !== undefined && s.node.parentId === edgeParent(edges, s));
     const unmarked = children.filter((s) => s.deleting === undefined);
     try {
-      for (let i = 0; i < unmarked.length; i += MARK_CHUNK) {
+      for (let i = 0; i < unmarked.length; i += CHUNK) {
         const tx = new TransactionBuilder(ctx.table);
-        planMark(tx, { children: unmarked.slice(i, i + MARK_CHUNK), jobId });
-        await transactWrite(ctx.doc, tx.build());
+        planMark(tx, { children: unmarked.slice(i, i + CHUNK), jobId: lease.jobId });
+        await commitChunk(ctx, tx, lease);
       }
-      return children.filter((s) => s.deleting === undefined || s.deleting === jobId);
+      return children.filter((s) => s.deleting === undefined || s.deleting === lease.jobId);
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
     }
   }
-  throw new TreeError('CONFLICT', 'the subtree being deleted kept changing; the delete will resume');
+  throw new TreeError('CONFLICT', `the subtree of job ${lease.jobId} kept changing; the job will resume`);
 }
 
 const edgeParent = (edges: StoredNode[], s: StoredNode): string | null =>
   edges.find((e) => e.node.id === s.node.id)?.node.parentId ?? null;
 
-/** Resumes every delete a crash interrupted. */
-export async function resumeDeleteJobs(ctx: EngineContext): Promise<number> {
-  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
-  for (const job of items) await runDeleteJob(ctx, String(job.nodeId), String(job.jobId));
-  return items.length;
-}

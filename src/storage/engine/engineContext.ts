@@ -6,6 +6,8 @@ import type { StrategyContext, TreeStrategy } from '../strategy.js';
  */
 export interface EngineContext extends StrategyContext {
   strategy: TreeStrategy;
+  /** How long a job's lease lasts without renewal (JOB_LEASE_SECONDS). */
+  jobLeaseMs: number;
 }
 
 /** The part of the context the truth's plain reads need. */

@@ -1,4 +1,4 @@
-import { EDGE_SK_PREFIX, JOBS_PK, NODE_PK_PREFIX, NODE_SK, ROOTS_PK, type Item, type Key } from '../../dynamodb/keys.js';
+import { EDGE_SK_PREFIX, NODE_PK_PREFIX, NODE_SK, ROOTS_PK, type Item, type Key } from '../../dynamodb/keys.js';
 import { notFound } from '../../errors.js';
 import type { StoredNode } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
@@ -88,6 +88,3 @@ export function live(stored: ReadonlyMap<string, StoredNode>, id: string, what =
   if (!node || node.deleting !== undefined) throw notFound(what, id);
   return node;
 }
-
-/** The record of an open subtree delete (see deleteJob.ts). */
-export const deleteJobKey = (nodeId: string): Key => ({ pk: JOBS_PK, sk: `DELETE#${nodeId}` });

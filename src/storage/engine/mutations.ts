@@ -12,9 +12,10 @@ import type {
   UpdateNodeArgs,
 } from '../treeStore.js';
 import { checkData, checkId, checkName } from '../validation.js';
-import { runDeleteJob } from './deleteJob.js';
 import type { EngineContext, TableContext } from './engineContext.js';
 import { live } from './items.js';
+import { newJobId, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
+import { newLease, runLeased } from './jobRunner.js';
 import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
 import { readStored, readSubtreeLevels } from './reads.js';
 import { findSlot } from './slot.js';
@@ -195,9 +196,16 @@ async function commit(ctx: EngineContext, tx: TransactionBuilder, doing: string,
   await transactWrite(ctx.doc, tx.build());
 }
 
+/**
+ * Deletes a node and its subtree: one transaction when it fits; otherwise one transaction
+ * detaches the subtree (from then on no read returns any of it) and records a job, which this
+ * process then runs under the job's lease, outside the re-planning loop: once the detach has
+ * committed the delete is applied, whatever happens to the job (any live process finishes it).
+ */
 export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Promise<DeleteResult> {
   checkId(args.id);
-  return replanning(async () => {
+  type Started = DeleteResult | { deletedCount: number; job: JobRecord; lease: Lease };
+  const started = await replanning(async (): Promise<Started> => {
     const root = live(await readStored(ctx, [args.id]), args.id);
     checkVersion(root, args.expectedVersion);
     const parentId = root.node.parentId;
@@ -207,7 +215,6 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     const descendants = levels.flat();
-    const now = new Date().toISOString();
     const tx = new TransactionBuilder(ctx.table);
     planDeleteSubtree(tx, { root, descendants, parent });
     planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
@@ -215,10 +222,27 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       await transactWrite(ctx.doc, tx.build());
       return { deletedCount: descendants.length + 1 };
     }
-    const jobId = randomUUID();
+    const now = Date.now();
+    const job: JobRecord = {
+      id: newJobId(now, randomUUID().slice(0, 8)),
+      kind: 'DELETE',
+      status: 'RUNNING',
+      done: 0,
+      total: descendants.length + 1,
+      startedAt: new Date(now).toISOString(),
+      nodeId: root.node.id,
+      leaseToken: null,
+      leaseExpiresAt: 0,
+    };
+    const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
-    planDetachForDelete(detach, { root, parent, jobId, now });
+    planDetachForDelete(detach, { root, parent, jobId: job.id });
+    planJobStart(detach, publicJob(job), lease, now);
     await transactWrite(ctx.doc, detach.build());
-    return runDeleteJob(ctx, root.node.id, jobId);
+    return { deletedCount: descendants.length + 1, job, lease };
   });
+  if (!('lease' in started)) return started;
+  const { job, lease, deletedCount } = started;
+  const finished = await runLeased(ctx, job, lease);
+  return { deletedCount, job: publicJob(finished ? { ...job, status: 'DONE', done: deletedCount } : job) };
 }

@@ -1,6 +1,7 @@
 import { EDGE_SK_END, EDGE_SK_PREFIX, JOBS_PK } from '../../dynamodb/keys.js';
 import type { KeyQuery } from '../../dynamodb/keyQuery.js';
 import { collectionPk } from './items.js';
+import { JOB_SK_PREFIX } from './jobRecord.js';
 
 /**
  * Pure builders of the truth's Queries (run with keyQuery and queryItems), beside the write
@@ -27,5 +28,10 @@ export function adjacentQuery(parentId: string | null, fromSk: string | null, di
   return { pk, sk: { between: backwards ? [EDGE_SK_PREFIX, fromSk] : [fromSk, EDGE_SK_END] }, backwards };
 }
 
-/** Every open job record. */
+/** Every job record (the sweep's read). */
 export const openJobsQuery = (): KeyQuery => ({ pk: JOBS_PK });
+
+/** A page of job records in id order (oldest first), optionally after a record. */
+export function jobsQuery(afterSk?: string): KeyQuery {
+  return { pk: JOBS_PK, sk: { beginsWith: JOB_SK_PREFIX }, ...(afterSk === undefined ? {} : { after: afterSk }) };
+}

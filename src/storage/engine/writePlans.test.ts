@@ -4,7 +4,7 @@ import { plan } from '../../../test/support/transactionSteps.js';
 import type { StoredNode } from '../strategy.js';
 import { adjacency } from '../strategies/adjacency/adjacency.js';
 import type { TreeNode } from '../treeStore.js';
-import { deleteJobKey, edgeItem, nodeItem } from './items.js';
+import { edgeItem, nodeItem } from './items.js';
 import {
   guardChainNode,
   planCreate,
@@ -294,16 +294,14 @@ describe('planDeleteSubtree', () => {
 });
 
 describe('the delete job plans', () => {
-  it('detaches the root, marks it deleting and records the job', () => {
-    const { steps, items } = plan((tx) => planDetachForDelete(tx, { root: p, parent: m, jobId: 'job-1', now: NOW }));
+  it('detaches the root and marks it deleting', () => {
+    const { steps } = plan((tx) => planDetachForDelete(tx, { root: p, parent: m, jobId: 'job-1' }));
     expect(steps).toEqual([
       { kind: 'Update', key: 'N#p NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: unchanged(5) },
       { kind: 'Delete', key: 'N#m E#a1#p', condition: EXISTS },
       { kind: 'Update', key: 'N#m NODE', update: bump(-1), condition: EXISTS },
       { kind: 'Update', key: 'N#r E#a0#m', update: bump(-1), condition: EXISTS },
-      { kind: 'Put', key: 'JOBS DELETE#p', condition: 'attribute_not_exists(pk)' },
     ]);
-    expect(items[4]?.Put?.Item).toEqual({ ...deleteJobKey('p'), jobId: 'job-1', nodeId: 'p', createdAt: NOW });
   });
 
   it('marks children only where they still are and not already marked', () => {

@@ -1,7 +1,7 @@
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { StoredNode } from '../strategy.js';
 import type { JsonObject, TreeNode } from '../treeStore.js';
-import { deleteJobKey, edgeItem, edgeKey, nodeItem, nodeKey } from './items.js';
+import { edgeItem, edgeKey, nodeItem, nodeKey } from './items.js';
 import type { Slot } from './slot.js';
 
 /**
@@ -127,18 +127,17 @@ export function planDeleteSubtree(
 
 /**
  * First step of a delete too big for one transaction: the root leaves its parent's children
- * and is marked as deleting (so it reads as absent and accepts no new children), and a job
- * record is written that any process can resume.
+ * and is marked as deleting (so it reads as absent and accepts no new children). The caller
+ * writes the job record (planJobStart) in the same transaction; any process can resume it.
  */
 export function planDetachForDelete(
   tx: TransactionBuilder,
-  args: { root: StoredNode; parent: StoredNode | null; jobId: string; now: string },
+  args: { root: StoredNode; parent: StoredNode | null; jobId: string },
 ): void {
-  const { root, parent, jobId, now } = args;
+  const { root, parent, jobId } = args;
   tx.update(nodeKey(root.node.id), { set: { deleting: jobId }, add: { rev: 1 } }, ...unchangedSince(root));
   tx.delete(edgeKey(root.node), { exists: true });
   if (parent) bumpChildCount(tx, parent, -1);
-  tx.put({ ...deleteJobKey(root.node.id), jobId, nodeId: root.node.id, createdAt: now }, { notExists: true });
 }
 
 /** Marks children of marked nodes; a child that moved away meanwhile fails the transaction. */

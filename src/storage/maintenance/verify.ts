@@ -31,7 +31,8 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
   const nodes = new Map<string, Item>();
   const byKey = new Map<string, Item & Key>();
   const edgesUnder = new Map<string, number>();
-  const jobs = items.filter((item) => kindOf(item) === 'job');
+  // Finished jobs' records stay for a while (job(id)); only unfinished work leaves strays.
+  const jobs = items.filter((item) => kindOf(item) === 'job' && item.status !== 'DONE' && item.status !== 'FAILED');
   for (const item of items) {
     byKey.set(keyString(item), item);
     if (kindOf(item) === 'node') nodes.set(String(item.id), item);

@@ -11,6 +11,8 @@ export interface StoreOptions {
   maxTreeDepth: number;
   /** Signs pagination cursors (CURSOR_SECRET). */
   cursorSecret: string;
+  /** How long a job's lease lasts without renewal (JOB_LEASE_SECONDS). */
+  jobLeaseMs: number;
 }
 
 /** The storage interface over the configured strategy. */
@@ -20,5 +22,6 @@ export function createStore(options: StoreOptions): TreeStore {
     table: options.table,
     maxTreeDepth: options.maxTreeDepth,
     cursors: createCursorCodec(options.cursorSecret),
+    jobLeaseMs: options.jobLeaseMs,
   });
 }

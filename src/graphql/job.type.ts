@@ -1,0 +1,62 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { Job as StoredJob, JobKind as Kind, JobPage, JobStatus as Status } from '../storage/treeStore.js';
+import { PageInfo } from './connection.type.js';
+import { DateTimeScalar } from './scalars.js';
+
+const JobKind = { MOVE: 'MOVE', DELETE: 'DELETE', REINDEX: 'REINDEX', IMPORT: 'IMPORT' } as const satisfies Record<Kind, Kind>;
+const JobStatus = { RUNNING: 'RUNNING', DONE: 'DONE', FAILED: 'FAILED' } as const satisfies Record<Status, Status>;
+registerEnumType(JobKind, { name: 'JobKind' });
+registerEnumType(JobStatus, { name: 'JobStatus' });
+
+@ObjectType('Job', { description: 'Long work that any live server process finishes: a big delete, for now.' })
+export class Job {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => JobKind)
+  kind!: Kind;
+
+  @Field(() => JobStatus)
+  status!: Status;
+
+  @Field(() => Int, { description: 'Nodes done so far.' })
+  done!: number;
+
+  @Field(() => Int, { nullable: true, description: 'Nodes in all, when known.' })
+  total!: number | null;
+
+  @Field(() => DateTimeScalar)
+  startedAt!: string;
+
+  @Field(() => ID, { nullable: true, description: 'The node whose subtree the job moves or deletes.' })
+  nodeId!: string | null;
+}
+
+@ObjectType('JobEdge')
+export class JobEdge {
+  @Field(() => String)
+  cursor!: string;
+
+  @Field(() => Job)
+  node!: StoredJob;
+}
+
+@ObjectType('JobConnection')
+export class JobConnection {
+  @Field(() => [JobEdge])
+  edges!: JobEdge[];
+
+  @Field(() => [Job])
+  nodes!: StoredJob[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+}
+
+export function toJobConnection(page: JobPage): JobConnection {
+  return {
+    edges: page.edges,
+    nodes: page.edges.map((edge) => edge.node),
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null },
+  };
+}

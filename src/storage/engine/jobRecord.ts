@@ -1,0 +1,99 @@
+import { JOBS_PK, type Item, type Key } from '../../dynamodb/keys.js';
+import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import type { Job, JobKind } from '../treeStore.js';
+
+/**
+ * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
+ * holds a lease: an owner, a fencing token and an expiry. Every chunk the runner commits carries
+ * an update of the record conditioned on the token (the fence), which also renews the lease and
+ * counts progress: a runner that lost its lease (paused past the expiry, partitioned) can never
+ * commit a chunk after another process took the job over.
+ */
+export interface JobRecord extends Job {
+  /** The fencing token of the lease; null once the job is finished. */
+  leaseToken: string | null;
+  /** Epoch milliseconds after which any process may take the job over. */
+  leaseExpiresAt: number;
+}
+
+export const JOB_SK_PREFIX = 'JOB#';
+/** The record of an open delete written by earlier versions (pk JOBS, sk DELETE#<nodeId>). */
+export const LEGACY_DELETE_SK = 'DELETE#';
+
+export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}${id}` });
+
+/** A new job id: sortable by creation time, so that the JOBS collection lists oldest first. */
+export const newJobId = (now: number, random: string): string => `${now.toString(36).padStart(9, '0')}-${random}`;
+
+export function jobFromItem(item: Item): JobRecord {
+  return {
+    id: String(item.id),
+    kind: item.kind as JobKind,
+    status: item.status === 'DONE' || item.status === 'FAILED' ? item.status : 'RUNNING',
+    done: Number(item.done ?? 0),
+    total: typeof item.total === 'number' ? item.total : null,
+    startedAt: String(item.startedAt),
+    nodeId: typeof item.nodeId === 'string' ? item.nodeId : null,
+    leaseToken: typeof item.leaseToken === 'string' ? item.leaseToken : null,
+    leaseExpiresAt: Number(item.leaseExpiresAt ?? 0),
+  };
+}
+
+/** The job as clients see it, without its lease. */
+export const publicJob = ({ leaseToken: _token, leaseExpiresAt: _expires, ...job }: JobRecord): Job => job;
+
+/** A lease: who holds a job, with which token, until when. */
+export interface Lease {
+  jobId: string;
+  token: string;
+  /** How long each renewal extends the lease. */
+  durationMs: number;
+}
+
+/** Writes the record of a new running job, leased to its starter. */
+export function planJobStart(tx: TransactionBuilder, job: Job, lease: Lease, now: number): void {
+  tx.put(
+    {
+      ...jobKey(job.id),
+      ...job,
+      leaseToken: lease.token,
+      leaseExpiresAt: now + lease.durationMs,
+    },
+    { notExists: true },
+  );
+}
+
+/** The fence: the lease is still ours. Renews it and adds `done` to the progress. */
+export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0): void {
+  tx.update(
+    jobKey(lease.jobId),
+    { set: { leaseExpiresAt: now + lease.durationMs }, add: { done } },
+    ...holds(lease),
+  );
+}
+
+/** The job is finished: its status, and no lease any more. */
+export function planJobFinish(tx: TransactionBuilder, lease: Lease, status: 'DONE' | 'FAILED', done = 0): void {
+  tx.update(jobKey(lease.jobId), { set: { status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
+}
+
+/**
+ * Takes a running job whose lease expired (`seen` is the record as read): conditioned on the
+ * lease being the one that was read, so two processes sweeping at once cannot both take it.
+ */
+export function planTakeOver(tx: TransactionBuilder, seen: JobRecord, lease: Lease, now: number): void {
+  tx.update(
+    jobKey(seen.id),
+    { set: { leaseToken: lease.token, leaseExpiresAt: now + lease.durationMs } },
+    { exists: true },
+    { equals: ['status', 'RUNNING'] },
+    { equalsOrMissing: ['leaseToken', seen.leaseToken] },
+  );
+}
+
+/** Gives a lease up at once (after a failure), so that a sweep takes the job over soon. */
+export function planRelease(tx: TransactionBuilder, lease: Lease): void {
+  tx.update(jobKey(lease.jobId), { set: { leaseExpiresAt: 0 } }, ...holds(lease));
+}
+
+const holds = (lease: Lease): Condition[] => [{ exists: true }, { equals: ['leaseToken', lease.token] }];

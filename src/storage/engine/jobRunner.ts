@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { Item } from '../../dynamodb/keys.js';
+import { keyQuery } from '../../dynamodb/keyQuery.js';
+import { queryItems } from '../../dynamodb/query.js';
+import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
+import type { JobSweeper } from '../treeStore.js';
+import { commitChunk, LeaseLost } from './commitChunk.js';
+import { runDeleteJob } from './deleteJob.js';
+import type { EngineContext } from './engineContext.js';
+import {
+  JOB_SK_PREFIX,
+  jobFromItem,
+  jobKey,
+  LEGACY_DELETE_SK,
+  planRelease,
+  planTakeOver,
+  type JobRecord,
+  type Lease,
+} from './jobRecord.js';
+import { openJobsQuery } from './readPlans.js';
+
+/**
+ * Runs jobs: by the process that started one (under the lease it took with the job's first
+ * transaction), or by any live process whose sweep finds a running job with an expired lease.
+ * Every chunk a job commits goes through commitChunk, fenced by the lease.
+ */
+
+/**
+ * Runs a job to its end under `lease`. A failure is logged and the lease given up, so that a
+ * sweep (of this or any process) takes the job over; it never reaches the caller, for whom the
+ * job's first transaction already committed the change.
+ */
+export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<boolean> {
+  try {
+    if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
+    else await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+    return true;
+  } catch (error) {
+    if (error instanceof LeaseLost) return false;
+    console.error(`job ${job.id} (${job.kind} of ${job.nodeId}) stopped; it will be resumed: ${error instanceof Error ? error.message : String(error)}`);
+    await release(ctx, lease);
+    return false;
+  }
+}
+
+async function release(ctx: EngineContext, lease: Lease): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table);
+  planRelease(tx, lease);
+  await transactWrite(ctx.doc, tx.build()).catch(() => {
+    // Lost already, or DynamoDB is away: the lease then expires by itself.
+  });
+}
+
+export const newLease = (ctx: EngineContext, jobId: string): Lease => ({
+  jobId,
+  token: randomUUID(),
+  durationMs: ctx.jobLeaseMs,
+});
+
+/** Every job record, running and finished, in key order (oldest first: ids sort by time). */
+export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
+  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
+  const legacy = items.filter((item) => String(item.sk).startsWith(LEGACY_DELETE_SK));
+  await Promise.all(legacy.map((item) => adoptLegacyDelete(ctx, item)));
+  return items.filter((item) => String(item.sk).startsWith(JOB_SK_PREFIX)).map(jobFromItem);
+}
+
+/**
+ * Earlier versions recorded an open delete as DELETE#<nodeId> with no lease: it becomes a job
+ * record with an expired lease, which the next sweep takes over.
+ */
+async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> {
+  const id = String(item.jobId);
+  const tx = new TransactionBuilder(ctx.table)
+    .put(
+      {
+        ...jobKey(id),
+        id,
+        kind: 'DELETE',
+        status: 'RUNNING',
+        done: 0,
+        total: null,
+        startedAt: String(item.createdAt),
+        nodeId: String(item.nodeId),
+        leaseExpiresAt: 0,
+      },
+      { notExists: true },
+    )
+    .delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
+  await transactWrite(ctx.doc, tx.build()).catch((error: unknown) => {
+    if (!(error instanceof ConditionFailed)) throw error;
+  });
+}
+
+/** How long a finished job stays readable through job(id) and jobs. */
+const FINISHED_JOB_RETENTION_MS = 24 * 3600 * 1000;
+
+async function forget(ctx: EngineContext, job: JobRecord): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table).delete(jobKey(job.id), { equals: ['status', job.status] });
+  await transactWrite(ctx.doc, tx.build()).catch(() => {});
+}
+
+/**
+ * Takes over and runs, one after the other, the running jobs whose lease expired, and forgets
+ * the jobs finished more than a day ago.
+ */
+export async function sweepJobs(ctx: EngineContext): Promise<number> {
+  let ran = 0;
+  for (const job of await readJobs(ctx)) {
+    if (job.status !== 'RUNNING') {
+      if (Date.parse(job.startedAt) < Date.now() - FINISHED_JOB_RETENTION_MS) await forget(ctx, job);
+      continue;
+    }
+    if (job.leaseExpiresAt > Date.now()) continue;
+    const lease = newLease(ctx, job.id);
+    const tx = new TransactionBuilder(ctx.table);
+    planTakeOver(tx, job, lease, Date.now());
+    try {
+      await transactWrite(ctx.doc, tx.build());
+    } catch (error) {
+      if (error instanceof ConditionFailed) continue; // another process took it first
+      throw error;
+    }
+    await runLeased(ctx, job, lease);
+    ran++;
+  }
+  return ran;
+}
+
+/** A sweep now, then every half lease, until stopped; a sweep in progress is awaited by stop. */
+export function startSweeper(ctx: EngineContext): JobSweeper {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const sweep = () => {
+    running = running
+      .then(() => (stopped ? 0 : sweepJobs(ctx)))
+      .catch((error: unknown) => console.error('job sweep failed; the next one retries:', error));
+  };
+  sweep();
+  const timer = setInterval(sweep, Math.max(50, ctx.jobLeaseMs / 2));
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

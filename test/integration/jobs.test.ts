@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
+import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
+
+/**
+ * Jobs through the API (deleteNode's job, job(id), jobs), and the lease that fences a runner:
+ * a runner paused past its lease can never write again once another process took its job over.
+ */
+const SUBTREE = fullTree('big', [3, 4, 4]); // 64 nodes: more than one transaction holds
+const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
+const JOB_FIELDS = 'id kind status done total startedAt nodeId';
+
+/** Holds the `nth` TransactWriteItems after `arm()` until `release()`, like a paused process. */
+function pauseTransaction(nth: number) {
+  let armed = false;
+  let seen = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let paused!: () => void;
+  const reached = new Promise<void>((resolve) => (paused = resolve));
+  const middleware: DynamoOptions['middleware'] = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        if (armed && String(context.commandName).startsWith('TransactWrite') && ++seen === nth) {
+          paused();
+          await gate;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'pauseTransaction' },
+    );
+  return { middleware, arm: () => (armed = true), reached, release };
+}
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers) await server.close();
+    servers = [];
+  });
+
+  it('answers a big delete with its finished job, which job(id) and jobs report', async () => {
+    const server = await startTestServer({ strategy });
+    servers.push(server);
+    await buildTree(server, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
+    const small = okData(await server.gql(`mutation { deleteNode(id: "big.0.0") { deletedCount job { id } } }`));
+    expect(small).toEqual({ deleteNode: { deletedCount: 5, job: null } });
+
+    const { deleteNode } = okData(await server.gql(`mutation { deleteNode(id: "big") { deletedCount job { ${JOB_FIELDS} } } }`));
+    expect(deleteNode).toEqual({
+      deletedCount: 59,
+      job: { id: expect.any(String), kind: 'DELETE', status: 'DONE', done: 59, total: 59, startedAt: expect.any(String), nodeId: 'big' },
+    });
+    const job = deleteNode.job;
+    expect(okData(await server.gql(`query($id: ID!) { job(id: $id) { ${JOB_FIELDS} } }`, { id: job.id }))).toEqual({ job });
+    expect(okData(await server.gql('{ job(id: "no-such-job") { id } }'))).toEqual({ job: null });
+    const listed = okData(await server.gql(`{ jobs { nodes { ${JOB_FIELDS} } pageInfo { hasNextPage } } }`));
+    expect(listed).toEqual({ jobs: { nodes: [job], pageInfo: { hasNextPage: false } } });
+  });
+
+  it('pages jobs oldest first and refuses a foreign cursor', async () => {
+    const server = await startTestServer({ strategy });
+    servers.push(server);
+    await buildTree(server, { id: 'a', children: [fullTree('a1', [3, 4, 4])] }, null, { ordered: false });
+    await buildTree(server, { id: 'b', children: [fullTree('b1', [3, 4, 4])] }, null, { ordered: false });
+    okData(await server.gql('mutation { deleteNode(id: "a1") { deletedCount } }'));
+    okData(await server.gql('mutation { deleteNode(id: "b1") { deletedCount } }'));
+    const first = okData(await server.gql('{ jobs(first: 1) { nodes { nodeId } pageInfo { hasNextPage endCursor } } }')).jobs;
+    expect(first.nodes).toEqual([{ nodeId: 'a1' }]);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = okData(
+      await server.gql('query($after: String) { jobs(first: 1, after: $after) { nodes { nodeId } pageInfo { hasNextPage } } }', {
+        after: first.pageInfo.endCursor,
+      }),
+    ).jobs;
+    expect(second).toEqual({ nodes: [{ nodeId: 'b1' }], pageInfo: { hasNextPage: false } });
+    const children = okData(await server.gql('{ node(id: "a") { children(first: 1) { pageInfo { endCursor } } } }'));
+    const foreign = await server.gql('query($after: String) { jobs(after: $after) { nodes { id } } }', {
+      after: children.node.children.pageInfo.endCursor ?? 'garbage',
+    });
+    expect(foreign.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    const zero = await server.gql('{ jobs(first: 0) { nodes { id } } }');
+    expect(zero.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('fences a runner paused past its lease: another process finishes the job, the paused one writes nothing more', async () => {
+    const table = uniqueTable();
+    // The 1st transaction after arming is the detach; the 2nd, the first mark, is held.
+    const pause = pauseTransaction(2);
+    const paused = await startTestServer({ strategy, table, middleware: pause.middleware, env: SHORT_LEASE });
+    servers.push(paused);
+    await buildTree(paused, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
+    pause.arm();
+    const answer = paused.gql(`mutation { deleteNode(id: "big") { deletedCount job { id status } } }`);
+    await pause.reached;
+
+    // Another process takes the job over once the lease expires, and finishes it.
+    const other = await startTestServer({ strategy, table, env: SHORT_LEASE });
+    servers.push(other);
+    let job: { id: string; status: string; done: number; total: number } | null = null;
+    for (let i = 0; i < 100 && job?.status !== 'DONE'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = okData(await other.gql('{ jobs { nodes { id status done total } } }')).jobs.nodes[0] ?? null;
+    }
+    expect(job).toMatchObject({ status: 'DONE', done: 64, total: 64 });
+
+    // The paused runner wakes up: its held transaction fails the fence, and it stops.
+    pause.release();
+    expect(okData(await answer)).toEqual({ deleteNode: { deletedCount: 64, job: { id: job!.id, status: 'RUNNING' } } });
+    const after = okData(await other.gql(`query($id: ID!) { job(id: $id) { status done } }`, { id: job!.id }));
+    expect(after).toEqual({ job: { status: 'DONE', done: 64 } });
+    const gone = specIds(SUBTREE);
+    expect(okData(await other.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
+      gone.map(() => null),
+    );
+  });
+});
