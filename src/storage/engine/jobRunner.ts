@@ -128,14 +128,20 @@ export async function sweepJobs(ctx: EngineContext): Promise<number> {
   return ran;
 }
 
-/** A sweep now, then every half lease, until stopped; a sweep in progress is awaited by stop. */
+/**
+ * A sweep now, then every half lease (skipped while one is still running a job), until stopped.
+ * `stop` waits for the sweep in progress, and so for a job it is running.
+ */
 export function startSweeper(ctx: EngineContext): JobSweeper {
   let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
   let stopped = false;
   const sweep = () => {
-    running = running
-      .then(() => (stopped ? 0 : sweepJobs(ctx)))
-      .catch((error: unknown) => console.error('job sweep failed; the next one retries:', error));
+    if (busy || stopped) return;
+    busy = true;
+    running = sweepJobs(ctx)
+      .catch((error: unknown) => console.error('job sweep failed; the next one retries:', error))
+      .finally(() => (busy = false));
   };
   sweep();
   const timer = setInterval(sweep, Math.max(50, ctx.jobLeaseMs / 2));
