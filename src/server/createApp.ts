@@ -90,7 +90,10 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     express.json({ limit: '1mb' }),
     createTokenLimit(DEFAULT_LIMITS, formatError),
     expressMiddleware(apollo, {
-      context: async (): Promise<Context> => ({ store, loaders: createLoaders(store) }),
+      context: async (): Promise<Context> => {
+        const scoped = store.scoped();
+        return { store: scoped, loaders: createLoaders(scoped) };
+      },
     }),
   );
   // Body-parser failures (malformed JSON, too large) as JSON errors, never an HTML stack page.

@@ -113,6 +113,11 @@ export interface JobSweeper {
 export interface TreeStore {
   /** The strategy's name (TREE_STRATEGY). */
   readonly strategy: string;
+  /**
+   * The store for one request: it reads the list of open jobs once, with its first read of
+   * nodes by id, and again after a mutation. Like the loaders, never shared between requests.
+   */
+  scoped(): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */

@@ -41,7 +41,7 @@ async function tableState(table: string) {
     const items = await scanTable(doc, table);
     const nodes = new Map(items.filter((i) => kindOf(i) === 'node').map((i) => [String(i.id), i]));
     const edges = items.filter((i) => kindOf(i) === 'edge').map((i) => String(i.id));
-    const jobs = items.filter((i) => i.pk === 'JOBS');
+    const jobs = items.filter((i) => i.pk === 'JOBS' && String(i.sk).startsWith('JOB#'));
     return { nodes, edges, facts: chainsOf(nodes, 64), jobs, running: jobs.filter((j) => j.status === 'RUNNING') };
   } finally {
     client.destroy();

@@ -115,4 +115,42 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
       gone.map(() => null),
     );
   });
+
+  it('hides the whole subtree from every read of another process while the delete job runs', async () => {
+    const table = uniqueTable();
+    // Detach, then the mark of the first level; the mark of the second level is held.
+    const pause = pauseTransaction(3);
+    const deleting = await startTestServer({ strategy, table, middleware: pause.middleware });
+    servers.push(deleting);
+    await buildTree(deleting, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+    pause.arm();
+    const answer = deleting.gql('mutation { deleteNode(id: "big") { deletedCount job { status } } }');
+    await pause.reached;
+
+    const reader = await startTestServer({ strategy, table });
+    servers.push(reader);
+    const gone = specIds(SUBTREE);
+    const during = okData(
+      await reader.gql(
+        `query($ids: [ID!]!) {
+          nodes(ids: $ids) { id }
+          keep: node(id: "keep") { childCount children { nodes { id } } descendants(maxDepth: null, first: 1000) { nodes { id } } }
+        }`,
+        { ids: gone },
+      ),
+    );
+    expect(during).toEqual({
+      nodes: gone.map(() => null),
+      keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] }, descendants: { nodes: [{ id: 'keep.sibling' }] } },
+    });
+    // To a write as to a read, the subtree is gone.
+    const write = await reader.gql('mutation { reparent(id: "big.0.0", newParentId: "keep") { id } }');
+    expect(write.body.errors?.map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+
+    pause.release();
+    expect(okData(await answer)).toEqual({ deleteNode: { deletedCount: 64, job: { status: 'DONE' } } });
+    expect(okData(await reader.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
+      gone.map(() => null),
+    );
+  });
 });

@@ -3,7 +3,7 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { TreeNode, TreeStore } from '../treeStore.js';
+import type { TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage } from './childrenPage.js';
 import type { EngineContext } from './engineContext.js';
@@ -11,6 +11,7 @@ import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { startSweeper } from './jobRunner.js';
 import * as mutations from './mutations.js';
+import { readLiveNodes, type ReadScope } from './liveNodes.js';
 import { readChildren, readStored } from './reads.js';
 
 export interface EngineOptions {
@@ -28,11 +29,12 @@ export interface EngineOptions {
  * strategy's own reads. Nothing here names a strategy.
  */
 export function createEngine(strategy: TreeStrategy, options: EngineOptions): TreeStore {
-  const getNodes = async (ids: readonly string[]): Promise<Map<string, TreeNode>> => {
-    const nodes = new Map<string, TreeNode>();
-    for (const [id, s] of await readStored(options, ids)) if (s.deleting === undefined) nodes.set(id, s.node);
-    return nodes;
-  };
+  return storeOver(strategy, options, undefined);
+}
+
+/** The store; with a scope, the request-scoped view that `scoped()` gives. */
+function storeOver(strategy: TreeStrategy, options: EngineOptions, scope: ReadScope | undefined): TreeStore {
+  const getNodes = (ids: readonly string[]) => readLiveNodes(options, ids, scope);
   const ctx: EngineContext = {
     ...options,
     strategy,
@@ -40,8 +42,19 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     readChildren: (parentId) => readChildren(options, parentId),
     getNodes,
   };
+  /** A mutation may open a job: the scope reads the open jobs again. */
+  const mutating =
+    <A, R>(mutation: (ctx: EngineContext, args: A) => Promise<R>) =>
+    async (args: A): Promise<R> => {
+      try {
+        return await mutation(ctx, args);
+      } finally {
+        if (scope) delete scope.deleting;
+      }
+    };
   return {
     strategy: strategy.name,
+    scoped: () => storeOver(strategy, options, {}),
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
@@ -50,10 +63,10 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
       checkWindow(window);
       return strategy.descendants(ctx, node, window, page);
     },
-    createNode: (args) => mutations.createNode(ctx, args),
-    updateNode: (args) => mutations.updateNode(ctx, args),
-    moveNode: (args) => mutations.moveNode(ctx, args),
-    deleteNode: (args) => mutations.deleteNode(ctx, args),
+    createNode: mutating(mutations.createNode),
+    updateNode: mutating(mutations.updateNode),
+    moveNode: mutating(mutations.moveNode),
+    deleteNode: mutating(mutations.deleteNode),
     async getJobs(ids) {
       const items = await batchGetItems(options.doc, options.table, ids.map(jobKey));
       return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));

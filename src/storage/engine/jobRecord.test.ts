@@ -4,6 +4,7 @@ import {
   jobFromItem,
   jobKey,
   newJobId,
+  openJobsOf,
   planFence,
   planJobFinish,
   planJobStart,
@@ -36,9 +37,22 @@ describe('job records', () => {
 
   it('starts a job leased to its starter, and reads it back', () => {
     const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100));
-    expect(steps).toEqual([{ kind: 'Put', key: 'JOBS JOB#j1', condition: 'attribute_not_exists(pk)' }]);
+    expect(steps).toEqual([
+      { kind: 'Put', key: 'JOBS JOB#j1', condition: 'attribute_not_exists(pk)' },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"}' },
+    ]);
+
     const item = items[0]!.Put!.Item!;
     expect(jobFromItem(item)).toEqual({ ...job, leaseToken: 'tok', leaseExpiresAt: 5100 });
+  });
+
+  it('reads the list of open jobs', () => {
+    expect(openJobsOf(undefined)).toEqual([]);
+    const item = { pk: 'JOBS', sk: 'OPEN', 'job:j1': { kind: 'DELETE', nodeId: 'big' }, 'job:j2': { kind: 'MOVE', nodeId: 'x' } };
+    expect(openJobsOf(item)).toEqual([
+      { id: 'j1', kind: 'DELETE', nodeId: 'big' },
+      { id: 'j2', kind: 'MOVE', nodeId: 'x' },
+    ]);
   });
 
   it('fences every chunk on the token, renewing the lease and counting progress', () => {
@@ -60,6 +74,7 @@ describe('job records', () => {
         update: 'SET status = "DONE" ADD done 3 REMOVE leaseToken, leaseExpiresAt',
         condition: 'attribute_exists(pk) AND leaseToken = "tok"',
       },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'REMOVE job:j1' },
     ]);
   });
 

@@ -22,6 +22,25 @@ export const LEGACY_DELETE_SK = 'DELETE#';
 
 export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}${id}` });
 
+/**
+ * One item lists the open jobs (pk JOBS, sk OPEN; an attribute `job:<id>` = { kind, nodeId } per
+ * job), written with each job's first and last transaction. A read of nodes by id fetches it in
+ * the same BatchGet as the nodes, so that it can hide the nodes of a subtree being deleted at no
+ * extra request (liveNodes.ts).
+ */
+export const OPEN_JOBS_KEY: Key = { pk: JOBS_PK, sk: 'OPEN' };
+const openEntry = (jobId: string) => `job:${jobId}`;
+
+/** The open jobs an OPEN_JOBS_KEY item lists. */
+export function openJobsOf(item: Item | undefined): Array<Pick<Job, 'id' | 'kind' | 'nodeId'>> {
+  if (!item) return [];
+  return Object.entries(item).flatMap(([name, value]) => {
+    if (!name.startsWith('job:') || value === null || typeof value !== 'object') return [];
+    const entry = value as { kind?: unknown; nodeId?: unknown };
+    return [{ id: name.slice(4), kind: entry.kind as JobKind, nodeId: typeof entry.nodeId === 'string' ? entry.nodeId : null }];
+  });
+}
+
 /** A new job id: sortable by creation time, so that the JOBS collection lists oldest first. */
 export const newJobId = (now: number, random: string): string => `${now.toString(36).padStart(9, '0')}-${random}`;
 
@@ -61,6 +80,12 @@ export function planJobStart(tx: TransactionBuilder, job: Job, lease: Lease, now
     },
     { notExists: true },
   );
+  planListOpen(tx, job);
+}
+
+/** Lists a job among the open ones (OPEN_JOBS_KEY). */
+export function planListOpen(tx: TransactionBuilder, job: Pick<Job, 'id' | 'kind' | 'nodeId'>): void {
+  tx.update(OPEN_JOBS_KEY, { set: { [openEntry(job.id)]: { kind: job.kind, nodeId: job.nodeId } } });
 }
 
 /** The fence: the lease is still ours. Renews it and adds `done` to the progress. */
@@ -75,6 +100,7 @@ export function planFence(tx: TransactionBuilder, lease: Lease, now: number, don
 /** The job is finished: its status, and no lease any more. */
 export function planJobFinish(tx: TransactionBuilder, lease: Lease, status: 'DONE' | 'FAILED', done = 0): void {
   tx.update(jobKey(lease.jobId), { set: { status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
+  tx.update(OPEN_JOBS_KEY, { remove: [openEntry(lease.jobId)] });
 }
 
 /**

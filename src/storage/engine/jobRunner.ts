@@ -13,6 +13,7 @@ import {
   jobFromItem,
   jobKey,
   LEGACY_DELETE_SK,
+  planListOpen,
   planRelease,
   planTakeOver,
   type JobRecord,
@@ -72,22 +73,23 @@ export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
  */
 async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> {
   const id = String(item.jobId);
-  const tx = new TransactionBuilder(ctx.table)
-    .put(
-      {
-        ...jobKey(id),
-        id,
-        kind: 'DELETE',
-        status: 'RUNNING',
-        done: 0,
-        total: null,
-        startedAt: String(item.createdAt),
-        nodeId: String(item.nodeId),
-        leaseExpiresAt: 0,
-      },
-      { notExists: true },
-    )
-    .delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
+  const tx = new TransactionBuilder(ctx.table);
+  planListOpen(tx, { id, kind: 'DELETE', nodeId: String(item.nodeId) });
+  tx.put(
+    {
+      ...jobKey(id),
+      id,
+      kind: 'DELETE',
+      status: 'RUNNING',
+      done: 0,
+      total: null,
+      startedAt: String(item.createdAt),
+      nodeId: String(item.nodeId),
+      leaseExpiresAt: 0,
+    },
+    { notExists: true },
+  );
+  tx.delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
   await transactWrite(ctx.doc, tx.build()).catch((error: unknown) => {
     if (!(error instanceof ConditionFailed)) throw error;
   });

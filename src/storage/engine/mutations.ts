@@ -17,6 +17,7 @@ import { live } from './items.js';
 import { newJobId, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
 import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
+import { readVisible } from './liveNodes.js';
 import { readStored, readSubtreeLevels } from './reads.js';
 import { findSlot } from './slot.js';
 import { planCreate, planDeleteSubtree, planDetachForDelete, planMove, planUpdate } from './writePlans.js';
@@ -82,7 +83,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
   return replanning(async () => {
-    const known = await readStored(ctx, ids(id, parentId, args.before, args.after));
+    const known = await readVisible(ctx, ids(id, parentId, args.before, args.after));
     if (known.has(id)) throw new TreeError('ALREADY_EXISTS', `a node with id "${id}" already exists`, { id });
     const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, 'parent'));
     checkDepth(ctx, chain.length);
@@ -115,7 +116,7 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
   if (args.name != null) checkName(args.name);
   checkData(args.data);
   return replanning(async () => {
-    const target = live(await readStored(ctx, [args.id]), args.id);
+    const target = live(await readVisible(ctx, [args.id]), args.id);
     checkVersion(target, args.expectedVersion);
     if (args.name == null && args.data === undefined) return target.node;
     const tx = new TransactionBuilder(ctx.table);
@@ -131,7 +132,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
   return replanning(async () => {
-    const known = await readStored(ctx, ids(args.id, parentId, args.before, args.after));
+    const known = await readVisible(ctx, ids(args.id, parentId, args.before, args.after));
     const moving = live(known, args.id);
     checkVersion(moving, args.expectedVersion);
     if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
@@ -206,7 +207,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
   checkId(args.id);
   type Started = DeleteResult | { deletedCount: number; job: JobRecord; lease: Lease };
   const started = await replanning(async (): Promise<Started> => {
-    const root = live(await readStored(ctx, [args.id]), args.id);
+    const root = live(await readVisible(ctx, [args.id]), args.id);
     checkVersion(root, args.expectedVersion);
     const parentId = root.node.parentId;
     const [parent, levels] = await Promise.all([

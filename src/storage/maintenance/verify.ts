@@ -1,5 +1,6 @@
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
+import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { chainsOf, kindOf } from './chains.js';
 
@@ -31,8 +32,10 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
   const nodes = new Map<string, Item>();
   const byKey = new Map<string, Item & Key>();
   const edgesUnder = new Map<string, number>();
-  // Finished jobs' records stay for a while (job(id)); only unfinished work leaves strays.
-  const jobs = items.filter((item) => kindOf(item) === 'job' && item.status !== 'DONE' && item.status !== 'FAILED');
+  // Only unfinished work leaves strays: not the list of open jobs, nor finished jobs' records.
+  const jobs = items.filter(
+    (item) => kindOf(item) === 'job' && item.sk !== OPEN_JOBS_KEY.sk && item.status !== 'DONE' && item.status !== 'FAILED',
+  );
   for (const item of items) {
     byKey.set(keyString(item), item);
     if (kindOf(item) === 'node') nodes.set(String(item.id), item);

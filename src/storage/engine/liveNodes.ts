@@ -1,0 +1,85 @@
+import { batchGetItems } from '../../dynamodb/batchGet.js';
+import { keyString } from '../../dynamodb/keys.js';
+import type { StoredNode } from '../strategy.js';
+import type { TreeNode } from '../treeStore.js';
+import type { TableContext } from './engineContext.js';
+import { nodeKey, storedFromItem } from './items.js';
+import { OPEN_JOBS_KEY, openJobsOf } from './jobRecord.js';
+import { readStored } from './reads.js';
+
+/**
+ * Nodes by id as every read must see them: present, not marked deleting, and not inside a
+ * subtree that an open delete job is removing, even where the job has not marked them yet. The
+ * list of open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the nodes, one more key, read
+ * once per request (ReadScope); only while a delete job is open does a read cost more: nodes
+ * that keep their path are checked against it, the others walk their parent pointers, one
+ * BatchGet wave per level.
+ */
+/**
+ * What one request remembers of the open delete jobs: read with its first read of nodes by id,
+ * then reused, so that later reads of the request (a page of 100 descendants) need no room for
+ * the list in their BatchGet. A request sees the jobs that were open when it first read nodes.
+ */
+export interface ReadScope {
+  deleting?: Set<string>;
+}
+
+export async function readLiveNodes(ctx: TableContext, ids: readonly string[], scope?: ReadScope): Promise<Map<string, TreeNode>> {
+  const nodes = new Map<string, TreeNode>();
+  for (const [id, stored] of await readVisible(ctx, ids, scope)) if (stored.deleting === undefined) nodes.set(id, stored.node);
+  return nodes;
+}
+
+/**
+ * Node items by id, as a write reads them (marked ones included), without the nodes lying below
+ * a subtree being deleted: to a write as to a read, they no longer exist. Without a scope (or
+ * in a scope's first read), the list of open jobs rides in the same BatchGet.
+ */
+export async function readVisible(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, StoredNode>> {
+  const known = scope.deleting;
+  const keys = ids.map(nodeKey);
+  const items = await batchGetItems(ctx.doc, ctx.table, known ? keys : [...keys, OPEN_JOBS_KEY]);
+  const deleting =
+    known ??
+    new Set(
+      openJobsOf(items.get(keyString(OPEN_JOBS_KEY))).flatMap((job) => (job.kind === 'DELETE' && job.nodeId ? [job.nodeId] : [])),
+    );
+  scope.deleting = deleting;
+  const found = new Map<string, StoredNode>();
+  for (const id of ids) {
+    const item = items.get(keyString(nodeKey(id)));
+    if (item) found.set(id, storedFromItem(item));
+  }
+  if (deleting.size > 0) {
+    const alive = [...found.values()].filter((stored) => stored.deleting === undefined);
+    for (const id of await insideSubtrees(ctx, alive, deleting)) found.delete(id);
+  }
+  return found;
+}
+
+/** The ids of `nodes` that lie below one of `roots` (or below any node marked deleting). */
+async function insideSubtrees(ctx: TableContext, nodes: StoredNode[], roots: Set<string>): Promise<string[]> {
+  const inside: string[] = [];
+  /** Node id -> the ancestor to look at next. */
+  let pending = new Map<string, string>();
+  for (const { node } of nodes) {
+    if (node.path) {
+      if (node.path.some((id) => roots.has(id))) inside.push(node.id);
+    } else if (node.parentId !== null) {
+      pending.set(node.id, node.parentId);
+    }
+  }
+  for (let step = 0; pending.size > 0; step++) {
+    if (step > ctx.maxTreeDepth + 8) throw new Error('parent chain longer than the depth limit allows');
+    const ancestors = await readStored(ctx, [...new Set(pending.values())]);
+    const next = new Map<string, string>();
+    for (const [id, ancestorId] of pending) {
+      const ancestor = ancestors.get(ancestorId);
+      // Missing: the job deletes children before parents, so only a deleted subtree lacks one.
+      if (!ancestor || ancestor.deleting !== undefined || roots.has(ancestorId)) inside.push(id);
+      else if (ancestor.node.parentId !== null) next.set(id, ancestor.node.parentId);
+    }
+    pending = next;
+  }
+  return inside;
+}
