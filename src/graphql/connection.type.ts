@@ -34,7 +34,8 @@ export class NodeConnection {
 
 export const EMPTY_PAGE: Page = { edges: [], hasNextPage: false };
 
-export function toConnection(page: Page): NodeConnection {
+/** A page of the storage interface (of nodes, or of jobs) as a GraphQL connection. */
+export function toConnection<T>(page: { edges: Array<{ cursor: string; node: T }>; hasNextPage: boolean }) {
   return {
     edges: page.edges,
     nodes: page.edges.map((edge) => edge.node),

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import type { Job as StoredJob, JobKind as Kind, JobPage, JobStatus as Status } from '../storage/treeStore.js';
+import type { Job as StoredJob, JobKind as Kind, JobStatus as Status } from '../storage/treeStore.js';
 import { PageInfo } from './connection.type.js';
 import { DateTimeScalar } from './scalars.js';
 
@@ -51,12 +51,4 @@ export class JobConnection {
 
   @Field(() => PageInfo)
   pageInfo!: PageInfo;
-}
-
-export function toJobConnection(page: JobPage): JobConnection {
-  return {
-    edges: page.edges,
-    nodes: page.edges.map((edge) => edge.node),
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null },
-  };
 }

@@ -4,7 +4,7 @@ import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
 import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
-import { Job, JobConnection, toJobConnection } from './job.type.js';
+import { Job, JobConnection } from './job.type.js';
 import { PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
 
@@ -29,7 +29,7 @@ export class QueryResolver {
 
   @Query(() => JobConnection, { description: 'Running jobs and those finished in the last 24 hours, oldest first.' })
   async jobs(@Args(() => PageArgs) args: PageArgs, @Ctx() { store }: Context) {
-    return toJobConnection(await store.listJobs({ first: args.first ?? 100, after: args.after }));
+    return toConnection(await store.listJobs({ first: args.first ?? 100, after: args.after }));
   }
 
   @Query(() => NodeConnection, { description: 'The roots of every tree, in order.' })
