@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../support/globalSetup.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
+import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
+
+/**
+ * A real server process killed with SIGKILL at a random instant of a big delete: a live process
+ * reading the same table right after sees the tree either before the delete or after it, never
+ * between; it finishes the job without any restart, and `tree verify` then finds 0 problems.
+ * CRASH_TRIALS sets the trials per strategy (2 here; a long run uses 20 or more).
+ */
+const TRIALS = Number(process.env.CRASH_TRIALS ?? 2);
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SUBTREE = fullTree('big', [4, 5, 6]); // 1 + 4 + 20 + 120 = 145 nodes
+const LEASE = { JOB_LEASE_SECONDS: '1' };
+
+interface Victim {
+  child: ChildProcess;
+  url: string;
+}
+
+/** The server as `npm start` runs it, in a process group of its own, on the test's DynamoDB. */
+async function startVictim(strategy: string, table: string): Promise<Victim> {
+  const port = await freePort();
+  const child = spawn(`${REPO_ROOT}node_modules/.bin/tsx`, ['src/main.ts'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      DYNAMODB_TABLE: table,
+      TREE_STRATEGY: strategy,
+      SEED_DEMO: 'false',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      ...LEASE,
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) return { child, url };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  kill(child);
+  throw new Error('the server process did not become ready in 30 s');
+}
+
+const kill = (child: ChildProcess) => {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+};
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big delete', (strategy) => {
+  let servers: TestServer[] = [];
+  let victims: ChildProcess[] = [];
+  afterEach(async () => {
+    victims.forEach(kill);
+    for (const server of servers) await server.close();
+    servers = [];
+    victims = [];
+  });
+
+  it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
+    const table = uniqueTable();
+    const reader = await startTestServer({ strategy, table, env: LEASE });
+    servers.push(reader);
+    await buildTree(reader, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+    const victim = await startVictim(strategy, table);
+    victims.push(victim.child);
+
+    const request = fetch(`${victim.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { deleteNode(id: "big") { deletedCount } }' }),
+    }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 600)));
+    kill(victim.child);
+    await request;
+
+    const gone = specIds(SUBTREE);
+    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { id } keep: node(id: "keep") { childCount children { nodes { id } } } }`;
+    /** The state, siblings sorted by id (the tree was built in no particular order). */
+    const read = async () => {
+      const state = okData(await reader.gql(query, { ids: gone }));
+      state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
+      return state;
+    };
+    const seen = await read();
+    const before = { nodes: gone.map((id) => ({ id })), keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } } };
+    const after = { nodes: gone.map(() => null), keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } } };
+    expect([before, after]).toContainEqual(seen);
+    const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+
+    // Without any restart, the live process finishes whatever the dead one started.
+    let running = 1;
+    for (let i = 0; i < 100 && running > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { jobs } = okData(await reader.gql('{ jobs { nodes { status } } }'));
+      running = jobs.nodes.filter((job: { status: string }) => job.status === 'RUNNING').length;
+    }
+    expect(running, 'jobs still running after 10 s').toBe(0);
+    // A transaction the dead process had already sent may commit after the first read.
+    const settled = await read();
+    expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+    expect(await reader.verify()).toEqual([]);
+  });
+});
