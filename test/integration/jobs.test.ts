@@ -1,5 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
+import { TransactionBuilder } from '../../src/dynamodb/transactionBuilder.js';
+import { transactWrite } from '../../src/dynamodb/transactWrite.js';
+import { readStored } from '../../src/storage/engine/reads.js';
+import { planDetachForDelete } from '../../src/storage/engine/writePlans.js';
+import { eventually } from '../support/eventually.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 
@@ -98,11 +103,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     // Another process takes the job over once the lease expires, and finishes it.
     const other = await startTestServer({ strategy, table, env: SHORT_LEASE });
     servers.push(other);
-    let job: { id: string; status: string; done: number; total: number } | null = null;
-    for (let i = 0; i < 100 && job?.status !== 'DONE'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      job = okData(await other.gql('{ jobs { nodes { id status done total } } }')).jobs.nodes[0] ?? null;
-    }
+    const job = await eventually(
+      'the job done by the other process',
+      async () => okData(await other.gql('{ jobs { nodes { id status done total } } }')).jobs.nodes[0] as { id: string; status: string } | undefined,
+      (found) => found?.status === 'DONE',
+    );
     expect(job).toMatchObject({ status: 'DONE', done: 64, total: 64 });
 
     // The paused runner wakes up: its held transaction fails the fence, and it stops.
@@ -150,6 +155,37 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     pause.release();
     expect(okData(await answer)).toEqual({ deleteNode: { deletedCount: 64, job: { status: 'DONE' } } });
     expect(okData(await reader.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
+      gone.map(() => null),
+    );
+  });
+
+  it("finishes a delete left open by an earlier version's record (JOBS, DELETE#<node>)", async () => {
+    const table = uniqueTable();
+    const builder = await startTestServer({ strategy, table });
+    await buildTree(builder, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
+    await builder.close();
+    // What an earlier version committed before it died: the root detached and marked, and its record.
+    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+    try {
+      const stored = await readStored({ doc, table, maxTreeDepth: 64 }, ['big', 'keep']);
+      const tx = new TransactionBuilder(table);
+      planDetachForDelete(tx, { root: stored.get('big')!, parent: stored.get('keep')!, jobId: 'legacy-job' });
+      tx.put({ pk: 'JOBS', sk: 'DELETE#big', jobId: 'legacy-job', nodeId: 'big', createdAt: new Date().toISOString() });
+      await transactWrite(doc, tx.build());
+    } finally {
+      client.destroy();
+    }
+
+    const server = await startTestServer({ strategy, table, env: SHORT_LEASE });
+    servers.push(server);
+    const job = await eventually(
+      'the adopted job done',
+      async () => okData(await server.gql('{ job(id: "legacy-job") { kind status done nodeId } }')).job,
+      (found) => found?.status === 'DONE',
+    );
+    expect(job).toEqual({ kind: 'DELETE', status: 'DONE', done: 64, nodeId: 'big' });
+    const gone = specIds(SUBTREE);
+    expect(okData(await server.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
       gone.map(() => null),
     );
   });

@@ -84,7 +84,7 @@ export function planJobStart(tx: TransactionBuilder, job: Job, lease: Lease, now
 }
 
 /** Lists a job among the open ones (OPEN_JOBS_KEY). */
-export function planListOpen(tx: TransactionBuilder, job: Pick<Job, 'id' | 'kind' | 'nodeId'>): void {
+function planListOpen(tx: TransactionBuilder, job: Pick<Job, 'id' | 'kind' | 'nodeId'>): void {
   tx.update(OPEN_JOBS_KEY, { set: { [openEntry(job.id)]: { kind: job.kind, nodeId: job.nodeId } } });
 }
 

@@ -1,3 +1,8 @@
+/**
+ * Runs jobs: by the process that started one (under the lease it took with the job's first
+ * transaction), or by any live process whose sweep finds a running job with an expired lease.
+ * Every chunk a job commits goes through commitChunk, fenced by the lease.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Item } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
@@ -13,19 +18,13 @@ import {
   jobFromItem,
   jobKey,
   LEGACY_DELETE_SK,
-  planListOpen,
+  planJobStart,
   planRelease,
   planTakeOver,
   type JobRecord,
   type Lease,
 } from './jobRecord.js';
 import { openJobsQuery } from './readPlans.js';
-
-/**
- * Runs jobs: by the process that started one (under the lease it took with the job's first
- * transaction), or by any live process whose sweep finds a running job with an expired lease.
- * Every chunk a job commits goes through commitChunk, fenced by the lease.
- */
 
 /**
  * Runs a job to its end under `lease`. A failure is logged and the lease given up, so that a
@@ -73,22 +72,9 @@ export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
  */
 async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> {
   const id = String(item.jobId);
+  const job = { id, kind: 'DELETE', status: 'RUNNING', done: 0, total: null, startedAt: String(item.createdAt), nodeId: String(item.nodeId) } as const;
   const tx = new TransactionBuilder(ctx.table);
-  planListOpen(tx, { id, kind: 'DELETE', nodeId: String(item.nodeId) });
-  tx.put(
-    {
-      ...jobKey(id),
-      id,
-      kind: 'DELETE',
-      status: 'RUNNING',
-      done: 0,
-      total: null,
-      startedAt: String(item.createdAt),
-      nodeId: String(item.nodeId),
-      leaseExpiresAt: 0,
-    },
-    { notExists: true },
-  );
+  planJobStart(tx, job, { jobId: id, token: randomUUID(), durationMs: 0 }, 0);
   tx.delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
   await transactWrite(ctx.doc, tx.build()).catch((error: unknown) => {
     if (!(error instanceof ConditionFailed)) throw error;
