@@ -3,7 +3,10 @@ import {
   CLOSURE_SK_PREFIX,
   EDGE_SK_END,
   EDGE_SK_PREFIX,
+  JOB_SK_PREFIX,
   JOBS_PK,
+  LEGACY_DELETE_SK_PREFIX,
+  OPEN_JOBS_SK,
   keyString,
   LEVEL_PK_PREFIX,
   NODE_PK_PREFIX,
@@ -22,6 +25,10 @@ describe('the key layout', () => {
 
   it('gives every kind of item in a node collection its own sort key prefix', () => {
     expect(collide([NODE_SK, EDGE_SK_PREFIX, CLOSURE_SK_PREFIX])).toEqual([]);
+  });
+
+  it('gives every kind of item in the jobs collection its own sort key prefix', () => {
+    expect(collide([JOB_SK_PREFIX, OPEN_JOBS_SK, LEGACY_DELETE_SK_PREFIX])).toEqual([]);
   });
 
   it('bounds every edge sort key from above', () => {

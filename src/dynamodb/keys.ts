@@ -9,6 +9,7 @@
  *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
+ *   JOBS                   OPEN                    the list of open jobs             the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *
  * docs/design.md explains each kind; a prefix added here must not be a prefix of another one
@@ -33,7 +34,13 @@ export const EDGE_SK_END = 'E$';
 export const CLOSURE_SK_PREFIX = 'D#';
 /** pk prefix of a level collection (path strategy). */
 export const LEVEL_PK_PREFIX = 'L#';
-/** pk of the open jobs' records. */
+/** pk of the jobs' records. */
 export const JOBS_PK = 'JOBS';
+/** sk prefix of a job's record in JOBS. */
+export const JOB_SK_PREFIX = 'JOB#';
+/** sk of the one item in JOBS that lists the open jobs. */
+export const OPEN_JOBS_SK = 'OPEN';
+/** sk prefix of an open delete's record as earlier versions wrote it (adopted by the sweep). */
+export const LEGACY_DELETE_SK_PREFIX = 'DELETE#';
 /** pk of the reindex checkpoints. */
 export const REINDEX_PK = 'REINDEX';

@@ -1,4 +1,4 @@
-import { JOBS_PK, type Item, type Key } from '../../dynamodb/keys.js';
+import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../treeStore.js';
 
@@ -16,10 +16,6 @@ export interface JobRecord extends Job {
   leaseExpiresAt: number;
 }
 
-export const JOB_SK_PREFIX = 'JOB#';
-/** The record of an open delete written by earlier versions (pk JOBS, sk DELETE#<nodeId>). */
-export const LEGACY_DELETE_SK = 'DELETE#';
-
 export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}${id}` });
 
 /**
@@ -28,7 +24,7 @@ export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}
  * the same BatchGet as the nodes, so that it can hide the nodes of a subtree being deleted at no
  * extra request (liveNodes.ts).
  */
-export const OPEN_JOBS_KEY: Key = { pk: JOBS_PK, sk: 'OPEN' };
+export const OPEN_JOBS_KEY: Key = { pk: JOBS_PK, sk: OPEN_JOBS_SK };
 const openEntry = (jobId: string) => `job:${jobId}`;
 
 /** The open jobs an OPEN_JOBS_KEY item lists. */

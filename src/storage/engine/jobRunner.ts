@@ -4,7 +4,7 @@
  * Every chunk a job commits goes through commitChunk, fenced by the lease.
  */
 import { randomUUID } from 'node:crypto';
-import type { Item } from '../../dynamodb/keys.js';
+import { JOB_SK_PREFIX, LEGACY_DELETE_SK_PREFIX, type Item } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { queryItems } from '../../dynamodb/query.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
@@ -14,10 +14,8 @@ import { commitChunk, LeaseLost } from './commitChunk.js';
 import { runDeleteJob } from './deleteJob.js';
 import type { EngineContext } from './engineContext.js';
 import {
-  JOB_SK_PREFIX,
   jobFromItem,
   jobKey,
-  LEGACY_DELETE_SK,
   planJobStart,
   planRelease,
   planTakeOver,
@@ -61,7 +59,7 @@ export const newLease = (ctx: EngineContext, jobId: string): Lease => ({
 /** Every job record, running and finished, in key order (oldest first: ids sort by time). */
 export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
-  const legacy = items.filter((item) => String(item.sk).startsWith(LEGACY_DELETE_SK));
+  const legacy = items.filter((item) => String(item.sk).startsWith(LEGACY_DELETE_SK_PREFIX));
   await Promise.all(legacy.map((item) => adoptLegacyDelete(ctx, item)));
   return items.filter((item) => String(item.sk).startsWith(JOB_SK_PREFIX)).map(jobFromItem);
 }

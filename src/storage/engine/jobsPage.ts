@@ -1,10 +1,11 @@
+import { JOB_SK_PREFIX } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { queryItems } from '../../dynamodb/query.js';
 import { badInput } from '../../errors.js';
 import type { JobPage, PageArgs } from '../treeStore.js';
 import { checkPage } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
-import { JOB_SK_PREFIX, jobFromItem, publicJob } from './jobRecord.js';
+import { jobFromItem, publicJob } from './jobRecord.js';
 import { jobsQuery } from './readPlans.js';
 
 /** A page of jobs, oldest first: one Query of the JOBS collection; the cursor names a record. */

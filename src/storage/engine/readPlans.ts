@@ -1,7 +1,6 @@
-import { EDGE_SK_END, EDGE_SK_PREFIX, JOBS_PK } from '../../dynamodb/keys.js';
+import { EDGE_SK_END, EDGE_SK_PREFIX, JOB_SK_PREFIX, JOBS_PK } from '../../dynamodb/keys.js';
 import type { KeyQuery } from '../../dynamodb/keyQuery.js';
 import { collectionPk } from './items.js';
-import { JOB_SK_PREFIX } from './jobRecord.js';
 
 /**
  * Pure builders of the truth's Queries (run with keyQuery and queryItems), beside the write

@@ -1,5 +1,5 @@
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
-import { edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
+import { collectionPk, edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
 import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { chainsOf, kindOf } from './chains.js';
@@ -60,7 +60,7 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
     expected.add(keyString(edgeKey(node)));
     if (!edge) report(id, 'has no edge item in its parent collection');
     else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
-    const children = edgesUnder.get(`N#${id}`) ?? 0;
+    const children = edgesUnder.get(collectionPk(id)) ?? 0;
     if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
     for (const [field, value] of Object.entries(strategy.nodeFields(chain))) {
       if (!sameJson(item[field], value)) {
