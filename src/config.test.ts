@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       federation: false,
       jobLeaseSeconds: 5,
+      transactionItems: 100,
     });
   });
 
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       FEDERATION: 'true',
       JOB_LEASE_SECONDS: '2',
+      TRANSACTION_ITEMS: '10',
     });
     expect(config).toEqual({
       port: 8080,
@@ -68,6 +70,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       federation: true,
       jobLeaseSeconds: 2,
+      transactionItems: 10,
     });
   });
 

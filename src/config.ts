@@ -27,6 +27,12 @@ export interface Config {
   federation: boolean;
   /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
   jobLeaseSeconds: number;
+  /**
+   * The items one transaction may hold (DynamoDB's limit, 100, by default). A move or delete
+   * whose writes do not fit runs as a job, in chunks of this size; lower it only to run the
+   * job paths on small trees (tests).
+   */
+  transactionItems: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -59,6 +65,7 @@ export function loadConfig(env: Env = process.env): Config {
       .filter((origin) => origin.length > 0),
     federation: bool('FEDERATION', false),
     jobLeaseSeconds: int('JOB_LEASE_SECONDS', 5, 1, 300),
+    transactionItems: int('TRANSACTION_ITEMS', 100, 10, 100),
   };
 }
 

@@ -19,6 +19,7 @@ export const CONFIG_VARIABLES = [
   'CORS_ORIGINS',
   'FEDERATION',
   'JOB_LEASE_SECONDS',
+  'TRANSACTION_ITEMS',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

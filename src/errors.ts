@@ -30,7 +30,8 @@ export interface ErrorDetails {
   /** `maxDepth` is MAX_TREE_DEPTH. */
   DEPTH_LIMIT: { depth: number; maxDepth: number };
   QUERY_TOO_COMPLEX: Record<string, never>;
-  CONFLICT: Record<string, never>;
+  /** `jobId`: the open job whose subtree the write overlaps. */
+  CONFLICT: { jobId?: string };
   SUBTREE_TOO_LARGE: { subtreeSize: number; items: number; limit: number };
   SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number };
   BAD_REQUEST: Record<string, never>;

@@ -77,6 +77,7 @@ async function main(): Promise<number> {
         maxTreeDepth: config.maxTreeDepth,
         cursorSecret: config.cursorSecret,
         jobLeaseMs: config.jobLeaseSeconds * 1000,
+        transactionItems: config.transactionItems,
       });
       return values.wait === undefined ? listJobs(store) : waitForJob(store, values.wait);
     }

@@ -13,7 +13,7 @@ export type Condition =
   | { missing: string }
   | { equals: [string, unknown] }
   /** attribute equals the value, or is absent when the value is null */
-  | { equalsOrMissing: [string, string | null] };
+  | { equalsOrMissing: [string, string | number | null] };
 
 export interface UpdateSpec {
   set?: Record<string, unknown>;

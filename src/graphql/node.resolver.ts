@@ -1,5 +1,6 @@
 import { Args, Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
-import type { TreeNode } from '../storage/treeStore.js';
+import type { Job, TreeNode } from '../storage/treeStore.js';
+import { Job as JobType } from './job.type.js';
 import { checkPage } from '../storage/validation.js';
 import { EMPTY_PAGE, NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
@@ -40,6 +41,15 @@ export class NodeResolver {
   @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })
   async ancestors(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<TreeNode[]> {
     return loaders.ancestors.load(node);
+  }
+
+  @FieldResolver(() => JobType, {
+    nullable: true,
+    description:
+      "The open job moving this node's subtree (this node or one of its ancestors is being moved), if any: every read already answers as if it were done. null when none.",
+  })
+  async pendingJob(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<Job | null> {
+    return loaders.pendingJob.load(node);
   }
 
   @FieldResolver(() => NodeConnection, {

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Page, PageArgs, TreeNode, TreeStore } from '../storage/treeStore.js';
+import type { Job, Page, PageArgs, TreeNode, TreeStore } from '../storage/treeStore.js';
 
 /**
  * Per-request loaders (never shared between requests: every process is stateless and every
@@ -11,6 +11,8 @@ export interface Loaders {
   nodeById: DataLoader<string, TreeNode | null>;
   ancestors: DataLoader<TreeNode, TreeNode[], string>;
   childrenByParent: DataLoader<ChildrenKey, Page, string>;
+  /** The open job moving each node's subtree (TreeStore.pendingJobs), for all nodes of one tick. */
+  pendingJob: DataLoader<TreeNode, Job | null, string>;
   /** Keeps nodes read by other means, so that later lookups in this request hit the cache. */
   prime(nodes: Iterable<TreeNode>): void;
   /** Forgets everything (after a mutation changed the tree). */
@@ -60,15 +62,20 @@ export function createLoaders(store: TreeStore): Loaders {
       ),
     { cacheKeyFn: (key) => JSON.stringify([key.parentId, key.first, key.after ?? null]) },
   );
+  const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
+    cacheKeyFn: (node) => node.id,
+  });
   return {
     nodeById,
     ancestors,
     childrenByParent,
+    pendingJob,
     prime,
     clearAll() {
       nodeById.clearAll();
       ancestors.clearAll();
       childrenByParent.clearAll();
+      pendingJob.clearAll();
     },
   };
 }

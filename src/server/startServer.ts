@@ -29,6 +29,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     maxTreeDepth: config.maxTreeDepth,
     cursorSecret: config.cursorSecret,
     jobLeaseMs: config.jobLeaseSeconds * 1000,
+    transactionItems: config.transactionItems,
   });
   if (config.seedDemo) await seedDemoTree(store);
   const jobs = store.startJobs();

@@ -84,6 +84,16 @@ export interface TreeStrategy<Name extends string = string> {
    * Nodes read on the way may be returned in `related`, for the request's loaders.
    */
   descendants(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
+
+  /**
+   * Pure; required when `nodeFields` keeps a path (such a strategy's big moves run as jobs).
+   * Where node `id` (ancestors `path`), `depth` levels below the origin, sorts among the
+   * origin's descendants at that depth: `descendants` orders each depth by this key, and its
+   * cursors carry `{ d: depth, s: key }` (`{ d: 0, s: '' }` for the origin itself). While a
+   * move job rewrites the projection, the engine answers descendants that the move touches
+   * from the truth, in this same order and with the same cursors.
+   */
+  descendantSortKey?(path: readonly string[], id: string, depth: number): string;
 }
 
 /** Place attributes a node item may keep (see TreeStrategy.nodeFields). */

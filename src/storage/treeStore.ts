@@ -130,6 +130,11 @@ export interface TreeStore {
   updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
   moveNode(args: MoveNodeArgs): Promise<TreeNode>;
   deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;
+  /**
+   * For each node, the open job moving the subtree it belongs to (the node or one of its
+   * ancestors is being moved), or null. Costs nothing while no move job is open.
+   */
+  pendingJobs(nodes: readonly TreeNode[]): Promise<Array<Job | null>>;
   /** Jobs by id (finished ones included); missing ids are absent. */
   getJobs(ids: readonly string[]): Promise<Map<string, Job>>;
   /** Every job, running and finished, oldest first. */

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
+import { createDynamo } from '../../src/dynamodb/client.js';
 import { TransactionBuilder } from '../../src/dynamodb/transactionBuilder.js';
 import { transactWrite } from '../../src/dynamodb/transactWrite.js';
 import { readStored } from '../../src/storage/engine/reads.js';
 import { planDetachForDelete } from '../../src/storage/engine/writePlans.js';
 import { eventually } from '../support/eventually.js';
+import { pauseTransaction } from '../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 
@@ -15,28 +16,6 @@ import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 const SUBTREE = fullTree('big', [3, 4, 4]); // 64 nodes: more than one transaction holds
 const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
 const JOB_FIELDS = 'id kind status done total startedAt nodeId';
-
-/** Holds the `nth` TransactWriteItems after `arm()` until `release()`, like a paused process. */
-function pauseTransaction(nth: number) {
-  let armed = false;
-  let seen = 0;
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let paused!: () => void;
-  const reached = new Promise<void>((resolve) => (paused = resolve));
-  const middleware: DynamoOptions['middleware'] = (stack) =>
-    stack.add(
-      (next, context) => async (args) => {
-        if (armed && String(context.commandName).startsWith('TransactWrite') && ++seen === nth) {
-          paused();
-          await gate;
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'pauseTransaction' },
-    );
-  return { middleware, arm: () => (armed = true), reached, release };
-}
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
   let servers: TestServer[] = [];

@@ -3,7 +3,7 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { TreeStore } from '../treeStore.js';
+import type { Job, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage } from './childrenPage.js';
 import type { EngineContext } from './engineContext.js';
@@ -11,7 +11,9 @@ import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { startSweeper } from './jobRunner.js';
 import * as mutations from './mutations.js';
-import { readLiveNodes, type ReadScope } from './liveNodes.js';
+import { descendantsFromTruth } from './descendantsFromTruth.js';
+import { readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
+import { moveBelow, moveOf } from './openJobs.js';
 import { readChildren, readStored } from './reads.js';
 
 export interface EngineOptions {
@@ -20,6 +22,7 @@ export interface EngineOptions {
   maxTreeDepth: number;
   cursors: CursorCodec;
   jobLeaseMs: number;
+  transactionItems: number;
 }
 
 /**
@@ -29,11 +32,26 @@ export interface EngineOptions {
  * strategy's own reads. Nothing here names a strategy.
  */
 export function createEngine(strategy: TreeStrategy, options: EngineOptions): TreeStore {
-  return storeOver(strategy, options, undefined);
+  const running = new Set<Promise<unknown>>();
+  const background = (work: Promise<unknown>) => {
+    running.add(work);
+    void work.finally(() => running.delete(work));
+  };
+  const settle = async () => {
+    while (running.size > 0) await Promise.allSettled([...running]);
+  };
+  return storeOver(strategy, { ...options, background, settle }, undefined);
 }
 
+async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly string[]): Promise<Map<string, Job>> {
+  const items = await batchGetItems(ctx.doc, ctx.table, ids.map(jobKey));
+  return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
+}
+
+type EngineParts = EngineOptions & Pick<EngineContext, 'background'> & { settle(): Promise<void> };
+
 /** The store; with a scope, the request-scoped view that `scoped()` gives. */
-function storeOver(strategy: TreeStrategy, options: EngineOptions, scope: ReadScope | undefined): TreeStore {
+function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): TreeStore {
   const getNodes = (ids: readonly string[]) => readLiveNodes(options, ids, scope);
   const ctx: EngineContext = {
     ...options,
@@ -49,7 +67,7 @@ function storeOver(strategy: TreeStrategy, options: EngineOptions, scope: ReadSc
       try {
         return await mutation(ctx, args);
       } finally {
-        if (scope) delete scope.deleting;
+        if (scope) delete scope.open;
       }
     };
   return {
@@ -58,21 +76,45 @@ function storeOver(strategy: TreeStrategy, options: EngineOptions, scope: ReadSc
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
-    descendants(node, window, page) {
+    async descendants(node, window, page) {
       checkPage(page);
       checkWindow(window);
-      return strategy.descendants(ctx, node, window, page);
+      const found = await strategy.descendants(ctx, node, window, page);
+      if (!strategy.descendantSortKey) return found;
+      // The strategy's read loaded the open jobs into the scope (with the page's nodes).
+      const open = await readOpenJobs(options, scope);
+      if (open.moves.length === 0) return found;
+      const origin = node.path ? node : (await getNodes([node.id])).get(node.id);
+      if (!origin?.path || !moveBelow(open, origin.id, origin.path)) return found;
+      return descendantsFromTruth(ctx, { ...origin, path: origin.path }, window, page);
     },
     createNode: mutating(mutations.createNode),
     updateNode: mutating(mutations.updateNode),
     moveNode: mutating(mutations.moveNode),
     deleteNode: mutating(mutations.deleteNode),
-    async getJobs(ids) {
-      const items = await batchGetItems(options.doc, options.table, ids.map(jobKey));
-      return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
+    getJobs: (ids) => getJobs(options, ids),
+    async pendingJobs(nodes) {
+      const open = await readOpenJobs(options, scope);
+      if (open.moves.length === 0) return nodes.map(() => null);
+      const pathless = nodes.filter((n) => !n.path).map((n) => n.id);
+      const read = pathless.length > 0 ? await getNodes(pathless) : new Map<string, TreeNode>();
+      const jobIds = nodes.map((n) => moveOf(open, n.id, n.path ?? read.get(n.id)?.path ?? [])?.id ?? null);
+      const jobs = await getJobs(options, jobIds.filter((id): id is string => id !== null));
+      return jobIds.map((id) => {
+        const job = id === null ? undefined : jobs.get(id);
+        return job?.status === 'RUNNING' ? job : null;
+      });
     },
     listJobs: (page) => jobsPage(ctx, page),
-    startJobs: () => startSweeper(ctx),
+    startJobs() {
+      const sweeper = startSweeper(ctx);
+      return {
+        async stop() {
+          await sweeper.stop();
+          await options.settle();
+        },
+      };
+    },
     ready: () => tableAnswers(options.doc, options.table),
   };
 }

@@ -8,6 +8,13 @@ export interface EngineContext extends StrategyContext {
   strategy: TreeStrategy;
   /** How long a job's lease lasts without renewal (JOB_LEASE_SECONDS). */
   jobLeaseMs: number;
+  /**
+   * The items one transaction may hold (TRANSACTION_ITEMS, at most DynamoDB's 100): a move or
+   * delete whose writes do not fit runs as a job, whose chunks hold at most this many.
+   */
+  transactionItems: number;
+  /** Runs a job this process started, beside the requests; stopping the jobs waits for it. */
+  background(work: Promise<unknown>): void;
 }
 
 /** The part of the context the truth's plain reads need. */

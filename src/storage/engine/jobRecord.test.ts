@@ -4,7 +4,6 @@ import {
   jobFromItem,
   jobKey,
   newJobId,
-  openJobsOf,
   planFence,
   planJobFinish,
   planJobStart,
@@ -39,20 +38,22 @@ describe('job records', () => {
     const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100));
     expect(steps).toEqual([
       { kind: 'Put', key: 'JOBS JOB#j1', condition: 'attribute_not_exists(pk)' },
-      { kind: 'Update', key: 'JOBS OPEN', update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"}' },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"} ADD rev 1' },
     ]);
 
     const item = items[0]!.Put!.Item!;
     expect(jobFromItem(item)).toEqual({ ...job, leaseToken: 'tok', leaseExpiresAt: 5100 });
   });
 
-  it('reads the list of open jobs', () => {
-    expect(openJobsOf(undefined)).toEqual([]);
-    const item = { pk: 'JOBS', sk: 'OPEN', 'job:j1': { kind: 'DELETE', nodeId: 'big' }, 'job:j2': { kind: 'MOVE', nodeId: 'x' } };
-    expect(openJobsOf(item)).toEqual([
-      { id: 'j1', kind: 'DELETE', nodeId: 'big' },
-      { id: 'j2', kind: 'MOVE', nodeId: 'x' },
-    ]);
+  it('starts a job only if the list of open jobs is as it was read, so overlapping jobs cannot start together', () => {
+    const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s'] };
+    expect(plan((tx) => planJobStart(tx, move, lease, 100, 0)).steps[1]).toEqual({
+      kind: 'Update',
+      key: 'JOBS OPEN',
+      update: 'SET job:j1 = {"kind":"MOVE","nodeId":"big","from":["r"],"to":["s"]} ADD rev 1',
+      condition: 'attribute_not_exists(rev)',
+    });
+    expect(plan((tx) => planJobStart(tx, move, lease, 100, 7)).steps[1]?.condition).toBe('rev = 7');
   });
 
   it('fences every chunk on the token, renewing the lease and counting progress', () => {
@@ -74,7 +75,7 @@ describe('job records', () => {
         update: 'SET status = "DONE" ADD done 3 REMOVE leaseToken, leaseExpiresAt',
         condition: 'attribute_exists(pk) AND leaseToken = "tok"',
       },
-      { kind: 'Update', key: 'JOBS OPEN', update: 'REMOVE job:j1' },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'ADD rev 1 REMOVE job:j1' },
     ]);
   });
 

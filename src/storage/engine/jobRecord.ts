@@ -1,6 +1,7 @@
 import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../treeStore.js';
+import { openEntryName, openEntryValue, type OpenEntry } from './openJobs.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -10,6 +11,9 @@ import type { Job, JobKind } from '../treeStore.js';
  * commit a chunk after another process took the job over.
  */
 export interface JobRecord extends Job {
+  /** A move's ancestors of the moved node, before and after (openJobs.ts, OpenMove). */
+  from?: string[];
+  to?: string[];
   /** The fencing token of the lease; null once the job is finished. */
   leaseToken: string | null;
   /** Epoch milliseconds after which any process may take the job over. */
@@ -19,43 +23,36 @@ export interface JobRecord extends Job {
 export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}${id}` });
 
 /**
- * One item lists the open jobs (pk JOBS, sk OPEN; an attribute `job:<id>` = { kind, nodeId } per
- * job), written with each job's first and last transaction. A read of nodes by id fetches it in
- * the same BatchGet as the nodes, so that it can hide the nodes of a subtree being deleted at no
- * extra request (liveNodes.ts).
+ * One item lists the open jobs (pk JOBS, sk OPEN; an attribute `job:<id>` per job, openJobs.ts),
+ * written with each job's first and last transaction. A read of nodes by id fetches it in the
+ * same BatchGet as the nodes, so that it hides the nodes of a subtree being deleted and
+ * translates those of a subtree being moved at no extra request (liveNodes.ts).
  */
 export const OPEN_JOBS_KEY: Key = { pk: JOBS_PK, sk: OPEN_JOBS_SK };
-const openEntry = (jobId: string) => `job:${jobId}`;
-
-/** The open jobs an OPEN_JOBS_KEY item lists. */
-export function openJobsOf(item: Item | undefined): Array<Pick<Job, 'id' | 'kind' | 'nodeId'>> {
-  if (!item) return [];
-  return Object.entries(item).flatMap(([name, value]) => {
-    if (!name.startsWith('job:') || value === null || typeof value !== 'object') return [];
-    const entry = value as { kind?: unknown; nodeId?: unknown };
-    return [{ id: name.slice(4), kind: entry.kind as JobKind, nodeId: typeof entry.nodeId === 'string' ? entry.nodeId : null }];
-  });
-}
 
 /** A new job id: sortable by creation time, so that the JOBS collection lists oldest first. */
 export const newJobId = (now: number, random: string): string => `${now.toString(36).padStart(9, '0')}-${random}`;
 
 export function jobFromItem(item: Item): JobRecord {
+  const status = item.status === 'DONE' || item.status === 'FAILED' ? item.status : 'RUNNING';
+  const done = Number(item.done ?? 0);
   return {
     id: String(item.id),
     kind: item.kind as JobKind,
-    status: item.status === 'DONE' || item.status === 'FAILED' ? item.status : 'RUNNING',
-    done: Number(item.done ?? 0),
-    total: typeof item.total === 'number' ? item.total : null,
+    status,
+    done,
+    // A job that does not count its work beforehand (a move) did all of it once done.
+    total: typeof item.total === 'number' ? item.total : status === 'DONE' ? done : null,
     startedAt: String(item.startedAt),
     nodeId: typeof item.nodeId === 'string' ? item.nodeId : null,
     leaseToken: typeof item.leaseToken === 'string' ? item.leaseToken : null,
     leaseExpiresAt: Number(item.leaseExpiresAt ?? 0),
+    ...(Array.isArray(item.from) && Array.isArray(item.to) ? { from: item.from.map(String), to: item.to.map(String) } : {}),
   };
 }
 
 /** The job as clients see it, without its lease. */
-export const publicJob = ({ leaseToken: _token, leaseExpiresAt: _expires, ...job }: JobRecord): Job => job;
+export const publicJob = ({ leaseToken: _t, leaseExpiresAt: _e, from: _f, to: _to, ...job }: JobRecord): Job => job;
 
 /** A lease: who holds a job, with which token, until when. */
 export interface Lease {
@@ -65,8 +62,12 @@ export interface Lease {
   durationMs: number;
 }
 
-/** Writes the record of a new running job, leased to its starter. */
-export function planJobStart(tx: TransactionBuilder, job: Job, lease: Lease, now: number): void {
+/**
+ * Writes the record of a new running job, leased to its starter, and lists it among the open
+ * jobs; with `openRev` (OpenJobs.rev as read), on the condition that no job opened or closed
+ * since, so that two jobs that would overlap cannot start together.
+ */
+export function planJobStart(tx: TransactionBuilder, job: Job & OpenEntry, lease: Lease, now: number, openRev?: number): void {
   tx.put(
     {
       ...jobKey(job.id),
@@ -76,13 +77,13 @@ export function planJobStart(tx: TransactionBuilder, job: Job, lease: Lease, now
     },
     { notExists: true },
   );
-  planListOpen(tx, job);
+  tx.update(
+    OPEN_JOBS_KEY,
+    { set: { [openEntryName(job.id)]: openEntryValue(job) }, add: { rev: 1 } },
+    ...(openRev === undefined ? [] : [{ equalsOrMissing: ['rev', openRev === 0 ? null : openRev] } satisfies Condition]),
+  );
 }
 
-/** Lists a job among the open ones (OPEN_JOBS_KEY). */
-function planListOpen(tx: TransactionBuilder, job: Pick<Job, 'id' | 'kind' | 'nodeId'>): void {
-  tx.update(OPEN_JOBS_KEY, { set: { [openEntry(job.id)]: { kind: job.kind, nodeId: job.nodeId } } });
-}
 
 /** The fence: the lease is still ours. Renews it and adds `done` to the progress. */
 export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0): void {
@@ -96,7 +97,7 @@ export function planFence(tx: TransactionBuilder, lease: Lease, now: number, don
 /** The job is finished: its status, and no lease any more. */
 export function planJobFinish(tx: TransactionBuilder, lease: Lease, status: 'DONE' | 'FAILED', done = 0): void {
   tx.update(jobKey(lease.jobId), { set: { status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
-  tx.update(OPEN_JOBS_KEY, { remove: [openEntry(lease.jobId)] });
+  tx.update(OPEN_JOBS_KEY, { remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
 }
 
 /**

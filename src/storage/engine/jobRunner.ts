@@ -11,6 +11,7 @@ import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
 import type { JobSweeper } from '../treeStore.js';
 import { commitChunk, LeaseLost } from './commitChunk.js';
+import { runMoveJob } from './moveJob.js';
 import { runDeleteJob } from './deleteJob.js';
 import type { EngineContext } from './engineContext.js';
 import {
@@ -32,6 +33,7 @@ import { openJobsQuery } from './readPlans.js';
 export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<boolean> {
   try {
     if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
+    else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
     else await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
     return true;
   } catch (error) {

@@ -3,58 +3,68 @@ import { keyString } from '../../dynamodb/keys.js';
 import type { StoredNode } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 import type { TableContext } from './engineContext.js';
-import { nodeKey, storedFromItem } from './items.js';
-import { OPEN_JOBS_KEY, openJobsOf } from './jobRecord.js';
+import { nodeKey, storedFromItem, withPath } from './items.js';
+import { OPEN_JOBS_KEY } from './jobRecord.js';
+import { NO_OPEN_JOBS, openJobsOf, settledPath, type OpenJobs } from './openJobs.js';
 import { readStored } from './reads.js';
 
 /**
- * Nodes by id as every read must see them: present, not marked deleting, and not inside a
- * subtree that an open delete job is removing, even where the job has not marked them yet. The
- * list of open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the nodes, one more key, read
- * once per request (ReadScope); only while a delete job is open does a read cost more: nodes
- * that keep their path are checked against it, the others walk their parent pointers, one
- * BatchGet wave per level.
+ * Nodes by id as every read must see them: present, not marked deleting, not inside a subtree
+ * that an open delete job is removing (even where the job has not marked them yet), and, inside
+ * a subtree that an open move job is rewriting, with the path they have once it is done
+ * (openJobs.ts). The list of open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the
+ * nodes, one more key, read once per request (ReadScope); only while a delete job is open does
+ * a read cost more: nodes that keep their path are checked against it, the others walk their
+ * parent pointers, one BatchGet wave per level.
  */
 /**
- * What one request remembers of the open delete jobs: read with its first read of nodes by id,
- * then reused, so that later reads of the request (a page of 100 descendants) need no room for
- * the list in their BatchGet. A request sees the jobs that were open when it first read nodes.
+ * What one request remembers of the open jobs: read with its first read of nodes by id, then
+ * reused, so that later reads of the request (a page of 100 descendants) need no room for the
+ * list in their BatchGet. A request sees the jobs that were open when it first read nodes.
  */
 export interface ReadScope {
-  deleting?: Set<string>;
+  open?: OpenJobs;
 }
 
-export async function readLiveNodes(ctx: TableContext, ids: readonly string[], scope?: ReadScope): Promise<Map<string, TreeNode>> {
+export async function readLiveNodes(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, TreeNode>> {
   const nodes = new Map<string, TreeNode>();
-  for (const [id, stored] of await readVisible(ctx, ids, scope)) if (stored.deleting === undefined) nodes.set(id, stored.node);
+  const visible = await readVisible(ctx, ids, scope);
+  const open = scope.open ?? NO_OPEN_JOBS;
+  for (const [id, { node, deleting }] of visible) {
+    if (deleting !== undefined) continue;
+    nodes.set(id, node.path && open.moves.length > 0 ? withPath(node, settledPath(open, id, node.path)) : node);
+  }
   return nodes;
 }
 
 /**
- * Node items by id, as a write reads them (marked ones included), without the nodes lying below
- * a subtree being deleted: to a write as to a read, they no longer exist. Without a scope (or
- * in a scope's first read), the list of open jobs rides in the same BatchGet.
+ * Node items by id, as a write reads them (marked ones included, kept paths as stored),
+ * without the nodes lying below a subtree being deleted: to a write as to a read, they no
+ * longer exist. Without a scope (or in a scope's first read), the list of open jobs rides in
+ * the same BatchGet; it is left in the scope.
  */
 export async function readVisible(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, StoredNode>> {
-  const known = scope.deleting;
+  const known = scope.open;
   const keys = ids.map(nodeKey);
   const items = await batchGetItems(ctx.doc, ctx.table, known ? keys : [...keys, OPEN_JOBS_KEY]);
-  const deleting =
-    known ??
-    new Set(
-      openJobsOf(items.get(keyString(OPEN_JOBS_KEY))).flatMap((job) => (job.kind === 'DELETE' && job.nodeId ? [job.nodeId] : [])),
-    );
-  scope.deleting = deleting;
+  const open = known ?? openJobsOf(items.get(keyString(OPEN_JOBS_KEY)));
+  scope.open = open;
   const found = new Map<string, StoredNode>();
   for (const id of ids) {
     const item = items.get(keyString(nodeKey(id)));
     if (item) found.set(id, storedFromItem(item));
   }
-  if (deleting.size > 0) {
+  if (open.deleting.size > 0) {
     const alive = [...found.values()].filter((stored) => stored.deleting === undefined);
-    for (const id of await insideSubtrees(ctx, alive, deleting)) found.delete(id);
+    for (const id of await insideSubtrees(ctx, alive, open.deleting)) found.delete(id);
   }
   return found;
+}
+
+/** The open jobs as the scope knows them, read (one GetItem) when it does not yet. */
+export async function readOpenJobs(ctx: TableContext, scope: ReadScope = {}): Promise<OpenJobs> {
+  if (!scope.open) await readVisible(ctx, [], scope);
+  return scope.open ?? NO_OPEN_JOBS;
 }
 
 /** The ids of `nodes` that lie below one of `roots` (or below any node marked deleting). */

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite, TRANSACTION_LIMIT } from '../../dynamodb/transactWrite.js';
+import { batchGetItems } from '../../dynamodb/batchGet.js';
+import { sleep } from '../../dynamodb/backoff.js';
+import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
 import { TreeError, notFound } from '../../errors.js';
-import type { MovedNode, StoredNode } from '../strategy.js';
+import type { PlacedNode, StoredNode } from '../strategy.js';
 import type {
   CreateNodeArgs,
   DeleteNodeArgs,
@@ -13,12 +15,13 @@ import type {
 } from '../treeStore.js';
 import { checkData, checkId, checkName } from '../validation.js';
 import type { EngineContext, TableContext } from './engineContext.js';
-import { live } from './items.js';
-import { newJobId, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
+import { live, withPath } from './items.js';
+import { jobFromItem, jobKey, newJobId, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
 import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
-import { readVisible } from './liveNodes.js';
-import { readStored, readSubtreeLevels } from './reads.js';
+import { readVisible, type ReadScope } from './liveNodes.js';
+import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
+import { readLevelBelow, readStored, readSubtreeLevels } from './reads.js';
 import { findSlot } from './slot.js';
 import { planCreate, planDeleteSubtree, planDetachForDelete, planMove, planUpdate } from './writePlans.js';
 
@@ -83,9 +86,13 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
   return replanning(async () => {
-    const known = await readVisible(ctx, ids(id, parentId, args.before, args.after));
+    const scope: ReadScope = {};
+    const known = await readVisible(ctx, ids(id, parentId, args.before, args.after), scope);
     if (known.has(id)) throw new TreeError('ALREADY_EXISTS', `a node with id "${id}" already exists`, { id });
     const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, 'parent'));
+    const parent = chain[chain.length - 1];
+    const overlap = parent && moveOf(scope.open ?? NO_OPEN_JOBS, parent.node.id, settledPlace(ctx, scope, parent));
+    if (overlap) await waitForJob(ctx, overlap.id, `creating "${id}"`);
     checkDepth(ctx, chain.length);
     const path = chain.map((c) => c.node.id);
     const slot = await findSlot(ctx, { parentId, placingId: id, before: args.before, after: args.after, known });
@@ -106,7 +113,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     planCreate(tx, { node, chain, slot });
     ctx.strategy.guardChain(tx, chain);
     planProjectionCreate(tx, ctx.strategy, id, path);
-    await commit(ctx, tx, 'creating', id, 1);
+    await transactWrite(ctx.doc, tx.build());
     return placed(node, chain);
   });
 }
@@ -131,8 +138,11 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
   const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
-  return replanning(async () => {
-    const known = await readVisible(ctx, ids(args.id, parentId, args.before, args.after));
+  type Started = { node: TreeNode; job?: JobRecord; lease?: Lease };
+  const started = await replanning(async (): Promise<Started> => {
+    const scope: ReadScope = {};
+    const known = await readVisible(ctx, ids(args.id, parentId, args.before, args.after), scope);
+    const open = scope.open ?? NO_OPEN_JOBS;
     const moving = live(known, args.id);
     checkVersion(moving, args.expectedVersion);
     if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
@@ -140,14 +150,18 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     if (chain.some((c) => c.node.id === args.id)) {
       throw new TreeError('CYCLE', `cannot move "${args.id}" under its own descendant "${parentId}"`);
     }
+    const oldPath = placeOf(ctx.strategy, moving);
+    const newParent = chain[chain.length - 1];
+    const overlap =
+      overlappingMove(open, args.id, settledPlace(ctx, scope, moving)) ??
+      (newParent ? moveOf(open, newParent.node.id, settledPlace(ctx, scope, newParent)) : undefined);
+    if (overlap) await waitForJob(ctx, overlap.id, `moving "${args.id}"`);
     const slot = await findSlot(
       ctx,
       { parentId, placingId: args.id, before: args.before, after: args.after, known },
       moving.node,
     );
-    if (slot.unchanged) return moving.node;
-    const reparenting = moving.node.parentId !== parentId;
-    const subtree = reparenting ? await readMovedSubtree(ctx, moving, chain) : [];
+    if (slot.unchanged) return { node: moving.node };
     const oldParentId = moving.node.parentId;
     const oldParent =
       oldParentId === null
@@ -157,44 +171,118 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const tx = new TransactionBuilder(ctx.table);
     const moved = planMove(tx, { moving, oldParent, chain, slot, now: new Date().toISOString() });
     ctx.strategy.guardChain(tx, chain);
-    if (subtree.length > 0) {
-      planProjectionMove(tx, ctx.strategy, subtree);
-      Object.assign(moved, ctx.strategy.nodeFields(subtree[0]!.newPath));
+    const newPath = chain.map((c) => c.node.id);
+    if (moving.node.parentId === parentId) return { node: await commitMove(ctx, tx, moved, chain) };
+    await checkMoveDepth(ctx, moving, chain);
+    if (!keepsPath(ctx)) return { node: await commitMove(ctx, tx, moved, chain) };
+    const subtree = await readSubtreeWithin(ctx, moving, ctx.transactionItems - tx.size);
+    if (subtree) {
+      const levels = subtree.map((p) => ({ ...p, newPath: [...newPath, ...p.path.slice(oldPath.length)] }));
+      planProjectionMove(tx, ctx.strategy, levels);
+      if (tx.size <= ctx.transactionItems) {
+        Object.assign(moved, ctx.strategy.nodeFields(newPath));
+        return { node: await commitMove(ctx, tx, moved, chain) };
+      }
     }
-    await commit(ctx, tx, 'moving', args.id, subtree.length);
-    return placed(moved, chain);
+    // Too big for one transaction: the truth and the job record now, the projection by the job.
+    const truth = new TransactionBuilder(ctx.table);
+    planMove(truth, { moving, oldParent, chain, slot, now: moved.updatedAt });
+    ctx.strategy.guardChain(truth, chain);
+    const job = newJob(args.id, 'MOVE', null, { from: oldPath, to: newPath });
+    const lease = newLease(ctx, job.id);
+    planJobStart(truth, job, lease, Date.now(), open.rev);
+    await transactWrite(ctx.doc, truth.build());
+    return { node: withPath(moved, newPath), job, lease };
   });
+  const { node, job, lease } = started;
+  if (job && lease) ctx.background(runLeased(ctx, job, lease));
+  return node;
+}
+
+/** The node's path once the open moves are done ([] for a strategy that keeps none). */
+const settledPlace = (ctx: EngineContext, scope: ReadScope, stored: StoredNode): string[] =>
+  settledPath(scope.open ?? NO_OPEN_JOBS, stored.node.id, placeOf(ctx.strategy, stored));
+
+const keepsPath = (ctx: EngineContext): boolean => ctx.strategy.nodeFields([]).path !== undefined;
+
+async function commitMove(ctx: EngineContext, tx: TransactionBuilder, moved: TreeNode, chain: StoredNode[]): Promise<TreeNode> {
+  await transactWrite(ctx.doc, tx.build());
+  return placed(moved, chain);
 }
 
 /**
- * Reads the subtree a move to another parent takes along: its height, for the depth limit, and
- * every node with its old and new path, for the projection. Reading one level past the room
- * left under the limit is enough: a legal move's subtree is then read whole.
+ * The depth limit on a move to another parent, reading only what it needs: nothing when the
+ * node goes no deeper than it is (the tree obeys the limit); otherwise whether its subtree
+ * reaches the relative depth that would cross it (one read of the strategy's descendants, one
+ * node wide: a Query under path and closure, a walk of the levels down to it under adjacency).
  */
-async function readMovedSubtree(ctx: EngineContext, moving: StoredNode, chain: StoredNode[]): Promise<MovedNode[]> {
+async function checkMoveDepth(ctx: EngineContext, moving: StoredNode, chain: StoredNode[]): Promise<void> {
   const newDepth = chain.length;
   checkDepth(ctx, newDepth);
+  const oldDepth = keepsPath(ctx)
+    ? placeOf(ctx.strategy, moving).length
+    : (await ctx.strategy.readChain(ctx, moving)).length - 1;
+  if (newDepth <= oldDepth) return;
   const room = ctx.maxTreeDepth - newDepth;
-  const levels = await readSubtreeLevels(ctx, moving, room + 1);
-  checkDepth(ctx, newDepth + levels.length);
-  const oldPath = placeOf(ctx.strategy, moving);
-  const newPath = chain.map((c) => c.node.id);
-  return subtreePaths(moving, oldPath, levels).map((p) => ({
-    ...p,
-    newPath: [...newPath, ...p.path.slice(oldPath.length)],
-  }));
+  const { edges } = await ctx.strategy.descendants(ctx, moving.node, { minDepth: room + 1, maxDepth: null }, { first: 1 });
+  if (edges.length > 0) checkDepth(ctx, ctx.maxTreeDepth + 1);
 }
 
-/** Commits one transaction, or refuses a write whose projection does not fit in one. */
-async function commit(ctx: EngineContext, tx: TransactionBuilder, doing: string, id: string, nodes: number) {
-  if (tx.size > TRANSACTION_LIMIT) {
-    throw new TreeError(
-      'SUBTREE_TOO_LARGE',
-      `${doing} "${id}" would write ${tx.size} items for its ${nodes} node(s); one transaction holds at most ${TRANSACTION_LIMIT}`,
-      { subtreeSize: nodes, items: tx.size, limit: TRANSACTION_LIMIT },
-    );
+/**
+ * The subtree below `root` with every node's path, read level by level, or null as soon as it
+ * is known to hold more than `maxNodes` nodes (the childCounts of a level tell, before it is
+ * read): a move that needs a job reads no more of its subtree than that.
+ */
+async function readSubtreeWithin(ctx: EngineContext, root: StoredNode, maxNodes: number): Promise<PlacedNode[] | null> {
+  const levels: StoredNode[][] = [];
+  const seen = new Set([root.node.id]);
+  let count = 1;
+  for (let frontier = [root]; frontier.length > 0; ) {
+    count += frontier.reduce((sum, s) => sum + s.node.childCount, 0);
+    if (count > maxNodes) return null;
+    if (levels.length > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
+    frontier = await readLevelBelow(ctx, frontier, seen);
+    if (frontier.length > 0) levels.push(frontier);
   }
-  await transactWrite(ctx.doc, tx.build());
+  return subtreePaths(root, placeOf(ctx.strategy, root), levels);
+}
+
+/** How long a structural write waits for an open job whose subtree it overlaps. */
+export const OVERLAP_WAIT_MS = 3000;
+
+/**
+ * Waits for the job to finish, then makes the write re-plan (ConditionFailed); CONFLICT, with
+ * nothing applied, when it is still running after OVERLAP_WAIT_MS.
+ */
+async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
+  const deadline = Date.now() + OVERLAP_WAIT_MS;
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).values().next().value;
+    if (!item || jobFromItem(item).status !== 'RUNNING') throw new ConditionFailed([]);
+  }
+  throw new TreeError(
+    'CONFLICT',
+    `${doing} overlaps the subtree that job ${jobId} is moving, still running after ${OVERLAP_WAIT_MS / 1000} s; nothing was applied: try again once the job is done`,
+    { jobId },
+  );
+}
+
+/** A new running job record. */
+function newJob(nodeId: string, kind: 'MOVE' | 'DELETE', total: number | null, places: Pick<JobRecord, 'from' | 'to'> = {}): JobRecord {
+  const now = Date.now();
+  return {
+    id: newJobId(now, randomUUID().slice(0, 8)),
+    kind,
+    status: 'RUNNING',
+    done: 0,
+    total,
+    startedAt: new Date(now).toISOString(),
+    nodeId,
+    leaseToken: null,
+    leaseExpiresAt: 0,
+    ...places,
+  };
 }
 
 /**
@@ -207,8 +295,11 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
   checkId(args.id);
   type Started = DeleteResult | { deletedCount: number; job: JobRecord; lease: Lease };
   const started = await replanning(async (): Promise<Started> => {
-    const root = live(await readVisible(ctx, [args.id]), args.id);
+    const scope: ReadScope = {};
+    const root = live(await readVisible(ctx, [args.id], scope), args.id);
     checkVersion(root, args.expectedVersion);
+    const overlap = overlappingMove(scope.open ?? NO_OPEN_JOBS, args.id, settledPlace(ctx, scope, root));
+    if (overlap) await waitForJob(ctx, overlap.id, `deleting "${args.id}"`);
     const parentId = root.node.parentId;
     const [parent, levels] = await Promise.all([
       parentId === null ? null : readStored(ctx, [parentId]).then((m) => m.get(parentId) ?? null),
@@ -219,26 +310,15 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     const tx = new TransactionBuilder(ctx.table);
     planDeleteSubtree(tx, { root, descendants, parent });
     planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
-    if (tx.size <= TRANSACTION_LIMIT) {
+    if (tx.size <= ctx.transactionItems) {
       await transactWrite(ctx.doc, tx.build());
       return { deletedCount: descendants.length + 1 };
     }
-    const now = Date.now();
-    const job: JobRecord = {
-      id: newJobId(now, randomUUID().slice(0, 8)),
-      kind: 'DELETE',
-      status: 'RUNNING',
-      done: 0,
-      total: descendants.length + 1,
-      startedAt: new Date(now).toISOString(),
-      nodeId: root.node.id,
-      leaseToken: null,
-      leaseExpiresAt: 0,
-    };
+    const job = newJob(root.node.id, 'DELETE', descendants.length + 1);
     const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id });
-    planJobStart(detach, publicJob(job), lease, now);
+    planJobStart(detach, job, lease, Date.now(), scope.open?.rev);
     await transactWrite(ctx.doc, detach.build());
     return { deletedCount: descendants.length + 1, job, lease };
   });

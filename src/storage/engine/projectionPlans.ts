@@ -51,24 +51,58 @@ export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrat
 }
 
 /**
- * A moved subtree's projection: for each node, the difference between its items at the old
- * and the new place (items in both, equal, are left alone), and its node fields rewritten on
- * the condition that they still hold the old place; then the strategy's guard on the subtree.
+ * A moved subtree's projection, in the move's own transaction: every node's projection
+ * rewritten (planProjectionRewrite), then the strategy's guard on the subtree.
  */
 export function planProjectionMove(tx: TransactionBuilder, strategy: TreeStrategy, moved: MovedNode[]): void {
-  for (const { stored, path, newPath } of moved) {
-    const id = stored.node.id;
-    const before = new Map(strategy.itemsFor(id, path).map((item) => [keyString(item), item]));
-    const after = new Map(strategy.itemsFor(id, newPath).map((item) => [keyString(item), item]));
-    for (const [key, item] of before) if (!after.has(key)) tx.delete(keyOf(item));
-    for (const [key, item] of after) if (!sameItem(before.get(key), item)) tx.put(item);
-    const oldFields = strategy.nodeFields(path);
-    const newFields = strategy.nodeFields(newPath);
-    if (!sameItem(oldFields, newFields)) {
-      tx.update(nodeKey(id), { set: { ...newFields } }, { exists: true }, ...keepsPlace(oldFields));
-    }
-  }
+  planProjectionRewrite(tx, strategy, moved);
   strategy.guardSubtree(tx, moved);
+}
+
+/**
+ * For each node, the difference between its items at the old and the new place (items in
+ * both, equal, are left alone), and its node fields rewritten on the condition that they still
+ * hold the old place. Alone, it is a move job's chunk: idempotent, and refused for a node that
+ * moved (or was deleted) since it was read.
+ */
+export function planProjectionRewrite(tx: TransactionBuilder, strategy: TreeStrategy, moved: MovedNode[]): void {
+  for (const node of moved) {
+    for (const step of projectionSteps(strategy, node)) step(tx);
+    planPlaceFields(tx, strategy, node);
+  }
+}
+
+/** One write of a projection rewrite, on its own. */
+export type ProjectionStep = (tx: TransactionBuilder) => void;
+
+/**
+ * The item writes of one node's move, one step each: its items at the old place that the new
+ * place lacks, deleted; its items at the new place, put unless already there, equal. Steps of
+ * one node may be committed in several transactions (a closure node at depth 64 has 127), each
+ * with planKeepsPlace, and planPlaceFields last: until then, the node keeps its old place.
+ */
+export function projectionSteps(strategy: TreeStrategy, { stored, path, newPath }: MovedNode): ProjectionStep[] {
+  const id = stored.node.id;
+  const before = new Map(strategy.itemsFor(id, path).map((item) => [keyString(item), item]));
+  const after = new Map(strategy.itemsFor(id, newPath).map((item) => [keyString(item), item]));
+  const steps: ProjectionStep[] = [];
+  for (const [key, item] of before) if (!after.has(key)) steps.push((tx) => tx.delete(keyOf(item)));
+  for (const [key, item] of after) if (!sameItem(before.get(key), item)) steps.push((tx) => tx.put(item));
+  return steps;
+}
+
+/** The node's place fields rewritten, on the condition that they still hold the old place. */
+export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, { stored, path, newPath }: MovedNode): void {
+  const oldFields = strategy.nodeFields(path);
+  const newFields = strategy.nodeFields(newPath);
+  if (!sameItem(oldFields, newFields)) {
+    tx.update(nodeKey(stored.node.id), { set: { ...newFields } }, { exists: true }, ...keepsPlace(oldFields));
+  }
+}
+
+/** The condition that the node still keeps its old place (for steps committed apart). */
+export function planKeepsPlace(tx: TransactionBuilder, strategy: TreeStrategy, { stored, path }: MovedNode): void {
+  tx.check(nodeKey(stored.node.id), { exists: true }, ...keepsPlace(strategy.nodeFields(path)));
 }
 
 /**

@@ -61,12 +61,8 @@ export async function readSubtreeLevels(
   const seen = new Set([root.node.id]);
   let frontier = [root];
   while (levels.length < maxLevels) {
-    const parents = frontier.filter((s) => s.node.childCount > 0);
-    if (parents.length === 0) break;
-    const next = (await Promise.all(parents.map((p) => readChildren(ctx, p.node.id)))).flat();
+    const next = await readLevelBelow(ctx, frontier, seen);
     if (next.length === 0) break;
-    // A node met twice moved inside the subtree between two level reads: read again.
-    if (next.some((s) => seen.has(s.node.id) || !seen.add(s.node.id))) throw new ConditionFailed([]);
     if (levels.length > ctx.maxTreeDepth + 8) {
       throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
     }
@@ -74,4 +70,16 @@ export async function readSubtreeLevels(
     frontier = next;
   }
   return levels;
+}
+
+/**
+ * The children of `frontier` (edge copies), one wave of Queries, none for a node whose
+ * childCount is 0. `seen` holds the ids met so far in the subtree: a node met twice moved
+ * inside the subtree between two level reads, and fails with ConditionFailed (read again).
+ */
+export async function readLevelBelow(ctx: TableContext, frontier: StoredNode[], seen: Set<string>): Promise<StoredNode[]> {
+  const parents = frontier.filter((s) => s.node.childCount > 0);
+  const next = (await Promise.all(parents.map((p) => readChildren(ctx, p.node.id)))).flat();
+  if (next.some((s) => seen.has(s.node.id) || !seen.add(s.node.id))) throw new ConditionFailed([]);
+  return next;
 }

@@ -13,6 +13,8 @@ export interface StoreOptions {
   cursorSecret: string;
   /** How long a job's lease lasts without renewal (JOB_LEASE_SECONDS). */
   jobLeaseMs: number;
+  /** The items one transaction may hold (TRANSACTION_ITEMS). */
+  transactionItems: number;
 }
 
 /** The storage interface over the configured strategy. */
@@ -23,5 +25,6 @@ export function createStore(options: StoreOptions): TreeStore {
     maxTreeDepth: options.maxTreeDepth,
     cursors: createCursorCodec(options.cursorSecret),
     jobLeaseMs: options.jobLeaseMs,
+    transactionItems: options.transactionItems,
   });
 }

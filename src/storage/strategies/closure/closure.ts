@@ -1,6 +1,6 @@
 import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
-import { closureRows, isClosureRow } from './closureKeys.js';
+import { closureRows, closureSk, isClosureRow } from './closureKeys.js';
 import { descendantsByRows } from './descendantsByRows.js';
 
 /**
@@ -17,4 +17,5 @@ export const closure: TreeStrategy<'closure'> = {
   owns: isClosureRow,
   itemName: 'closure',
   descendants: descendantsByRows,
+  descendantSortKey: (_path, id, depth) => closureSk(depth, id),
 };

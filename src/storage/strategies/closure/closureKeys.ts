@@ -15,6 +15,9 @@ export const distanceSk = (distance: number): string =>
 
 export const closureSk = (distance: number, descendantId: string): string => `${distanceSk(distance)}${descendantId}`;
 
+/** The distance a row's sort key holds. */
+export const distanceOf = (sk: string): number => Number(sk.slice(CLOSURE_SK_PREFIX.length, CLOSURE_SK_PREFIX.length + DISTANCE_WIDTH));
+
 /** Sorts above every row's sort key. */
 const MAX_DISTANCE_SK = `${CLOSURE_SK_PREFIX}999#~`;
 

@@ -4,7 +4,7 @@ import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, encodeWindowCursor } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
-import { closureRange } from './closureKeys.js';
+import { closureRange, distanceOf } from './closureKeys.js';
 
 /**
  * Descendants from closure rows: one Query of the node's rows with the distance range in the
@@ -18,9 +18,9 @@ export async function descendantsByRows(
   page: PageArgs,
 ): Promise<Page> {
   const after = page.after == null ? undefined : decodeCursor(ctx, page.after, node, window);
-  const cursorOf = (s: string) => encodeWindowCursor(ctx.cursors, node.id, window, { s });
+  const cursorOf = (s: string, d: number) => encodeWindowCursor(ctx.cursors, node.id, window, { d, s });
   const edges: Page['edges'] = [];
-  if (window.minDepth === 0 && after === undefined) edges.push({ cursor: cursorOf(''), node });
+  if (window.minDepth === 0 && after === undefined) edges.push({ cursor: cursorOf('', 0), node });
   const wanted = page.first + 1 - edges.length;
   const rows =
     window.maxDepth === 0
@@ -31,7 +31,7 @@ export async function descendantsByRows(
   const nodes = await ctx.getNodes(pageRows.map((row) => String(row.id)));
   for (const row of pageRows) {
     const found = nodes.get(String(row.id));
-    if (found) edges.push({ cursor: cursorOf(String(row.sk)), node: found });
+    if (found) edges.push({ cursor: cursorOf(String(row.sk), distanceOf(String(row.sk))), node: found });
   }
   return { edges, hasNextPage: total > page.first };
 }

@@ -2,7 +2,7 @@ import { LEVEL_PK_PREFIX } from '../../../dynamodb/keys.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
 import { descendantsByLevelItems } from './descendantsByLevelItems.js';
-import { levelItem } from './levelKeys.js';
+import { encodePath, levelItem } from './levelKeys.js';
 
 /**
  * Materialized path: the path on each node item (storedPath), plus one level item per node in
@@ -18,4 +18,5 @@ export const path: TreeStrategy<'path'> = {
   owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
   itemName: 'level',
   descendants: descendantsByLevelItems,
+  descendantSortKey: (ancestors, id) => encodePath([...ancestors, id]),
 };

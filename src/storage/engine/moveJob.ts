@@ -1,0 +1,115 @@
+import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import { ConditionFailed } from '../../dynamodb/transactWrite.js';
+import { TreeError } from '../../errors.js';
+import type { MovedNode, StoredNode } from '../strategy.js';
+import { commitChunk } from './commitChunk.js';
+import type { EngineContext } from './engineContext.js';
+import type { JobRecord, Lease } from './jobRecord.js';
+import { placeOf, planKeepsPlace, planPlaceFields, planProjectionRewrite, projectionSteps } from './projectionPlans.js';
+import { readChildren, readStored } from './reads.js';
+
+/**
+ * Rewrites the projection of a subtree whose move committed the truth (the moved node's parent,
+ * edges and counts) with the job record: every node's kept path and projection items, from the
+ * moved node down, level by level. Run under the job's lease by the process that started it, or
+ * by any process that took it over; every transaction is fenced by the lease (commitChunk).
+ *
+ * Each node's rewrite is conditioned on its kept path being the one read, so it is idempotent
+ * (a node already at its new place is skipped) and refused for a node that moved or was deleted
+ * meanwhile (the walk then starts again). A level is rewritten before its children are read: a
+ * child added after its parent's rewrite took the new path from it, one added before is read.
+ * Until the job is done, reads translate kept paths through the job's entry (openJobs.ts).
+ */
+const ATTEMPTS = 6;
+
+interface Placing {
+  stored: StoredNode;
+  newPath: string[];
+}
+
+export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      return await rewriteSubtree(ctx, job, lease);
+    } catch (error) {
+      // A node of the subtree changed while it was read: walk again (done nodes are skipped).
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+  throw new TreeError('CONFLICT', `the subtree of job ${job.id} kept changing; the job will resume`);
+}
+
+async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const rootId = job.nodeId;
+  const to = job.to;
+  if (rootId === null || to === undefined) throw new Error(`move job ${job.id} has no node or destination`);
+  const root = (await readStored(ctx, [rootId])).get(rootId);
+  let level: Placing[] = root && root.deleting === undefined ? [{ stored: root, newPath: to }] : [];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
+    await rewriteLevel(ctx, level, lease);
+    level = await nextLevel(ctx, level);
+  }
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+}
+
+/** Commits the level's rewrites, each transaction filled with as many nodes as it holds. */
+async function rewriteLevel(ctx: EngineContext, level: Placing[], lease: Lease): Promise<void> {
+  const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
+  let tx = new TransactionBuilder(ctx.table);
+  let nodes = 0;
+  for (const { stored, newPath } of level) {
+    const path = placeOf(ctx.strategy, stored);
+    if (sameIds(path, newPath)) continue;
+    const moved: MovedNode[] = [{ stored, path, newPath }];
+    const alone = new TransactionBuilder(ctx.table);
+    planProjectionRewrite(alone, ctx.strategy, moved);
+    if (nodes > 0 && tx.size + alone.size > chunk) {
+      await commitChunk(ctx, tx, lease, { done: nodes });
+      tx = new TransactionBuilder(ctx.table);
+      nodes = 0;
+    }
+    if (alone.size > chunk) {
+      await rewriteInSlices(ctx, moved[0]!, lease);
+      continue;
+    }
+    planProjectionRewrite(tx, ctx.strategy, moved);
+    nodes++;
+  }
+  if (nodes > 0) await commitChunk(ctx, tx, lease, { done: nodes });
+}
+
+/**
+ * A node whose rewrite alone exceeds a transaction: its item writes in slices, each on the
+ * condition that the node still keeps its old place, then its place fields.
+ */
+async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Lease): Promise<void> {
+  const steps = projectionSteps(ctx.strategy, moved);
+  const slice = ctx.transactionItems - 2; // the fence, and the check on the node
+  for (let i = 0; i < steps.length; i += slice) {
+    const tx = new TransactionBuilder(ctx.table);
+    planKeepsPlace(tx, ctx.strategy, moved);
+    for (const step of steps.slice(i, i + slice)) step(tx);
+    await commitChunk(ctx, tx, lease);
+  }
+  const last = new TransactionBuilder(ctx.table);
+  planPlaceFields(last, ctx.strategy, moved);
+  await commitChunk(ctx, last, lease, { done: 1 });
+}
+
+/** The live children of the level's nodes (node items: they carry the kept path), placed. */
+async function nextLevel(ctx: EngineContext, level: Placing[]): Promise<Placing[]> {
+  const parents = level.filter((p) => p.stored.node.childCount > 0);
+  const edges = (await Promise.all(parents.map((p) => readChildren(ctx, p.stored.node.id)))).flat();
+  const stored = await readStored(ctx, edges.map((e) => e.node.id));
+  const pathOf = new Map(parents.map((p) => [p.stored.node.id, p.newPath]));
+  return edges.flatMap((edge) => {
+    const child = stored.get(edge.node.id);
+    const parentId = edge.node.parentId;
+    // Moved away since the edge was read, or being deleted (its delete job owns it).
+    if (!child || parentId === null || child.node.parentId !== parentId || child.deleting !== undefined) return [];
+    return [{ stored: child, newPath: [...pathOf.get(parentId)!, parentId] }];
+  });
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);

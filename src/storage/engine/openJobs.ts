@@ -1,0 +1,110 @@
+import type { Item } from '../../dynamodb/keys.js';
+import type { Job, JobKind } from '../treeStore.js';
+
+/**
+ * The open jobs as every read sees them, from the one item that lists them (OPEN_JOBS_KEY,
+ * jobRecord.ts), read in the same BatchGet as a request's first nodes. Pure: what a read must
+ * hide (the subtrees being deleted) and how it must translate (the subtrees being moved).
+ *
+ * A move job has committed the truth (the moved node's parent, edges and counts) and rewrites
+ * the projection of the subtree (each node's kept path and items) in chunks. Until it is done,
+ * a node of the subtree keeps either its old path (`from`, then the moved node, then the rest)
+ * or its new one (`to`, then the moved node, then the rest); either way the moved node is in
+ * it, and the path after the move is `to` followed by the path from the moved node on.
+ */
+export interface OpenMove {
+  id: string;
+  /** The moved node. */
+  nodeId: string;
+  /** Its ancestors before the move, root first. */
+  from: string[];
+  /** Its ancestors after the move, root first. */
+  to: string[];
+}
+
+export interface OpenJobs {
+  /** Counts the changes to the list: a job starts on the condition that it is unchanged. */
+  rev: number;
+  /** Roots of the subtrees being deleted. */
+  deleting: Set<string>;
+  moves: OpenMove[];
+}
+
+export const NO_OPEN_JOBS: OpenJobs = { rev: 0, deleting: new Set(), moves: [] };
+
+/** An entry of the open-jobs item: what reads need of one job. */
+export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
+  from?: string[];
+  to?: string[];
+}
+
+const ENTRY_PREFIX = 'job:';
+export const openEntryName = (jobId: string) => `${ENTRY_PREFIX}${jobId}`;
+
+/** The entry's value as stored: no id (it is in the attribute's name). */
+export function openEntryValue(job: OpenEntry): Record<string, unknown> {
+  return { kind: job.kind, nodeId: job.nodeId, ...(job.from ? { from: job.from, to: job.to } : {}) };
+}
+
+const ids = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+
+/** The entries of an OPEN_JOBS_KEY item. */
+export function openEntriesOf(item: Item | undefined): OpenEntry[] {
+  if (!item) return [];
+  return Object.entries(item).flatMap(([name, value]) => {
+    if (!name.startsWith(ENTRY_PREFIX) || value === null || typeof value !== 'object') return [];
+    const entry = value as Record<string, unknown>;
+    const from = ids(entry.from);
+    const to = ids(entry.to);
+    return [
+      {
+        id: name.slice(ENTRY_PREFIX.length),
+        kind: entry.kind as JobKind,
+        nodeId: typeof entry.nodeId === 'string' ? entry.nodeId : null,
+        ...(from && to ? { from, to } : {}),
+      },
+    ];
+  });
+}
+
+export function openJobsOf(item: Item | undefined): OpenJobs {
+  const entries = openEntriesOf(item);
+  return {
+    rev: Number(item?.rev ?? 0),
+    deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
+    moves: entries.flatMap((e) =>
+      e.kind === 'MOVE' && e.nodeId && e.from && e.to ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }] : [],
+    ),
+  };
+}
+
+/** The open move whose subtree holds the node `id` with kept path `path` (the moved node included). */
+export function moveOf(open: OpenJobs, id: string, path: readonly string[]): OpenMove | undefined {
+  return open.moves.find((move) => move.nodeId === id || path.includes(move.nodeId));
+}
+
+/** The node's path once the open moves are done (the kept path when none holds it). */
+export function settledPath(open: OpenJobs, id: string, path: string[]): string[] {
+  const move = moveOf(open, id, path);
+  if (!move) return path;
+  const at = move.nodeId === id ? path.length : path.indexOf(move.nodeId);
+  return [...move.to, ...path.slice(at)];
+}
+
+/**
+ * The open move whose projection rewrite the descendants of `node` (settled path `path`) meet:
+ * the node is in the moving subtree, or above its old or its new place.
+ */
+export function moveBelow(open: OpenJobs, id: string, path: readonly string[]): OpenMove | undefined {
+  return moveOf(open, id, path) ?? open.moves.find((move) => move.to.includes(id) || move.from.includes(id));
+}
+
+/**
+ * The open move whose subtree a structural write at node `id` (settled path `path`) overlaps:
+ * the node is in a moving subtree, or a moving subtree lies below it. Such a write waits for
+ * the job, then answers CONFLICT.
+ */
+export function overlappingMove(open: OpenJobs, id: string, path: readonly string[]): OpenMove | undefined {
+  return moveOf(open, id, path) ?? open.moves.find((move) => move.to.includes(id));
+}

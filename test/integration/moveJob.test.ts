@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
+import { snapshot } from '../support/invariants.js';
+import { pauseTransaction } from '../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
+import { buildTree, expectError, fullTree, okData, specIds } from '../support/tree.js';
+
+/**
+ * Moves too big for one transaction (TRANSACTION_ITEMS lowered to 10, so that 13 nodes are a
+ * job under path and closure): the move commits the truth with a job record and answers at
+ * once; a job rewrites the projection. A fault middleware pauses the job after some of its
+ * chunks, and another process then reads exactly what it reads once the job is done.
+ */
+const MOVED = fullTree('m', [3, 3]); // 13 nodes
+const FIXTURE = [
+  { id: 'src', children: [MOVED, { id: 'src.x' }] },
+  { id: 'dst', children: [{ id: 'd1', children: [{ id: 'd2' }] }] },
+];
+const LOOKED_AT = ['src', 'src.x', 'dst', 'd1', 'd2', ...specIds(MOVED)];
+const SMALL_BUDGET = { TRANSACTION_ITEMS: '10' };
+const REPARENT = 'mutation { reparent(id: "m", newParentId: "d2") { id depth rootId ancestors { id } } }';
+const PENDING = `{ nodes(ids: ["m", "m.0.1", "d2", "src"]) { id pendingJob { kind status nodeId } } }`;
+
+/** Every read of the looked-at nodes, with small pages so that cursors are exercised too. */
+const view = (server: TestServer) => snapshot(server, LOOKED_AT, { childrenPage: 2, descendantsPage: 3, followPage: 4 });
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.reverse()) await server.close();
+    servers = [];
+  });
+
+  async function start(env: Record<string, string>, table: string, middleware?: ReturnType<typeof pauseTransaction>['middleware']) {
+    const server = await startTestServer({ strategy, table, env, middleware });
+    servers.push(server);
+    return server;
+  }
+
+  it.each([2, 4, 7])('reads from another process during a move paused at transaction %i agree with the tree after it', async (nth) => {
+    const table = uniqueTable();
+    const pause = pauseTransaction(nth);
+    const writer = await start(SMALL_BUDGET, table, pause.middleware);
+    for (const spec of FIXTURE) await buildTree(writer, spec);
+    const reader = await start({}, table);
+
+    pause.arm();
+    const answer = okData(await writer.gql(REPARENT));
+    expect(answer.reparent).toEqual({ id: 'm', depth: 3, rootId: 'dst', ancestors: [{ id: 'dst' }, { id: 'd1' }, { id: 'd2' }] });
+    const jobs = okData(await writer.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
+    if (strategy === 'adjacency') {
+      // A move writes O(1) items: never a job.
+      expect(jobs).toEqual([]);
+      pause.release();
+      return;
+    }
+    await pause.reached;
+    const during = await view(reader);
+    const pending = okData(await reader.gql(PENDING)).nodes;
+    expect(pending).toEqual([
+      { id: 'm', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
+      { id: 'm.0.1', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
+      { id: 'd2', pendingJob: null },
+      { id: 'src', pendingJob: null },
+    ]);
+
+    pause.release();
+    await eventually(
+      'the move job done',
+      async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes,
+      (nodes: Array<{ status: string }>) => nodes.length === 1 && nodes[0]!.status === 'DONE',
+    );
+    const after = await view(reader);
+    expect(during).toEqual(after);
+    expect(after.get('m')).toMatchObject({ parentId: 'd2', depth: 3, rootId: 'dst', ancestors: ['dst', 'd1', 'd2'] });
+    expect(after.get('m.2.2')).toMatchObject({ depth: 5, rootId: 'dst' });
+    expect(after.get('src')?.descendants).toEqual([{ id: 'src.x', depth: 1 }]);
+    expect(after.get('dst')?.descendants).toHaveLength(2 + 13);
+    expect(okData(await reader.gql(PENDING)).nodes.every((n: { pendingJob: unknown }) => n.pendingJob === null)).toBe(true);
+  });
+
+  it('makes structural writes that overlap an open move wait, then answer CONFLICT; other writes go through', async () => {
+    const table = uniqueTable();
+    const pause = pauseTransaction(3);
+    const writer = await start(SMALL_BUDGET, table, pause.middleware);
+    for (const spec of FIXTURE) await buildTree(writer, spec);
+    const other = await start({}, table);
+    pause.arm();
+    okData(await writer.gql(REPARENT));
+    if (strategy === 'adjacency') {
+      pause.release();
+      return;
+    }
+    await pause.reached;
+
+    const overlapping = await Promise.all([
+      other.gql('mutation { createNode(input: { id: "new", parentId: "m.0", name: "new" }) { id } }'),
+      other.gql('mutation { reparent(id: "m.1", newParentId: "src") { id } }'),
+      other.gql('mutation { reparent(id: "src.x", newParentId: "m.2") { id } }'),
+      other.gql('mutation { reparent(id: "d1", newParentId: "src") { id } }'),
+      other.gql('mutation { deleteNode(id: "m.0") { deletedCount } }'),
+      other.gql('mutation { deleteNode(id: "dst") { deletedCount } }'),
+    ]);
+    for (const response of overlapping) {
+      expectError(response, 'CONFLICT');
+      expect(response.body.errors?.[0]?.extensions?.jobId).toEqual(expect.any(String));
+    }
+    // Renames inside the moving subtree, and structural writes elsewhere (its old place too).
+    okData(await other.gql('mutation { updateNode(id: "m.0", name: "renamed") { id } }'));
+    okData(await other.gql('mutation { createNode(input: { id: "src.y", parentId: "src", name: "y" }) { id } }'));
+    okData(await other.gql('mutation { reparent(id: "src.x", newParentId: "src.y") { id } }'));
+
+    // A write that waits goes through once the job is done.
+    const waiting = other.gql('mutation { createNode(input: { id: "late", parentId: "m.0", name: "late" }) { id depth } }');
+    setTimeout(pause.release, 300);
+    expect(okData(await waiting).createNode).toEqual({ id: 'late', depth: 5 });
+    const after = await view(other);
+    expect(after.get('m.0')).toMatchObject({ name: 'renamed', depth: 4, childCount: 4 });
+    expect(after.get('src')?.descendants).toEqual([
+      { id: 'src.y', depth: 1 },
+      { id: 'src.x', depth: 2 },
+    ]);
+  });
+});
