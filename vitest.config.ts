@@ -1,5 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+const shared = {
+  globalSetup: ['test/support/globalSetup.ts'],
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
 export default defineConfig({
   resolve: {
     // Load graphql the way Node does (its CommonJS entry), so that our code and the libraries
@@ -7,13 +14,24 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/globalSetup.ts'],
-    setupFiles: ['reflect-metadata'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      {
+        // The contract, model and concurrency suites again, with transactions of at most 10
+        // items: moves and deletes of a few nodes then run as jobs, under every strategy. The
+        // exact costs are those of the default budget, so costs.test.ts runs once.
+        extends: true,
+        test: {
+          ...shared,
+          name: 'small-transactions',
+          include: ['test/integration/contract/*.test.ts', 'test/integration/model.test.ts', 'test/integration/concurrency.test.ts'],
+          exclude: ['test/integration/contract/costs.test.ts'],
+          env: { TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '30', CONCURRENCY_ROUNDS: '2' },
+        },
+      },
+    ],
   },
 });

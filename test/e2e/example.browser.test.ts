@@ -14,12 +14,14 @@ import {
   type HeadlessBrowser,
   type StaticServer,
 } from '../support/browser.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { pauseTransaction } from '../support/pause.js';
+import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.js';
 
 /**
  * The example app (examples/tree-explorer) as a user runs it: built by Vite, served from its own
  * origin, calling the server cross-origin (CORS_ORIGINS names the app's origin), in headless
- * Chromium. Paging, breadcrumbs, a move through the dialog, and a refused move (CYCLE).
+ * Chromium. Paging, breadcrumbs, a move through the dialog, a refused move (CYCLE), and the
+ * progress of a move that runs as a job.
  */
 
 const EXAMPLE_CONFIG = fileURLToPath(new URL('../../examples/tree-explorer/vite.config.ts', import.meta.url));
@@ -96,19 +98,29 @@ async function withEnv<T>(vars: Record<string, string>, action: () => Promise<T>
 
 const row = (page: Page, id: string) => page.locator(`li[data-node-id="${id}"] > .tree-row`);
 
-describe('the tree explorer example in a browser', () => {
-  let outDir: string;
-  let site: StaticServer;
-  let server: TestServer;
-  let browser: HeadlessBrowser;
-  let page: Page;
-  let requests: string[];
+interface Example {
+  site: StaticServer;
+  server: TestServer;
+  close(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'canopy-example-'));
+/**
+ * A server (`options`, plus CORS_ORIGINS for the app's origin) holding `tree`, and the app built
+ * for it and served from its own origin.
+ */
+async function startExample(options: TestServerOptions, tree: typeof TREE): Promise<Example> {
+  const outDir = mkdtempSync(join(tmpdir(), 'canopy-example-'));
+  let site: StaticServer | undefined;
+  let server: TestServer | undefined;
+  const close = async () => {
+    await site?.close();
+    await server?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  };
+  try {
     // The app's origin must be known before the server starts: it is the one CORS origin allowed.
     site = await serveStatic(outDir);
-    [server, browser] = await Promise.all([startTestServer({ env: { CORS_ORIGINS: site.origin } }), launchBrowser()]);
+    server = await startTestServer({ ...options, env: { ...options.env, CORS_ORIGINS: site.origin } });
 
     // As `VITE_GRAPHQL_URL=... npm run example:build` does; NODE_ENV is vitest's `test` here, and
     // Vite would keep it (React's development build), so the build gets `production` back.
@@ -116,22 +128,37 @@ describe('the tree explorer example in a browser', () => {
       build({ configFile: EXAMPLE_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } }),
     );
 
-    for (const node of TREE) {
+    for (const node of tree) {
       const created = await server.gql(`mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`, {
         input: node,
       });
       expect(created.body.errors).toBeUndefined();
     }
+    return { site, server, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
 
+describe('the tree explorer example in a browser', () => {
+  let example: Example;
+  let site: StaticServer;
+  let server: TestServer;
+  let browser: HeadlessBrowser;
+  let page: Page;
+  let requests: string[];
+
+  beforeAll(async () => {
+    [example, browser] = await Promise.all([startExample({}, TREE), launchBrowser()]);
+    ({ site, server } = example);
     page = await browser.newPage();
     requests = recordRequests(page);
   });
 
   afterAll(async () => {
     await browser?.close();
-    await site?.close();
-    await server?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
+    await example?.close();
   });
 
   it('lists the roots, from another origin than the API', async () => {
@@ -194,6 +221,106 @@ describe('the tree explorer example in a browser', () => {
 
     await saveScreenshot(page, 'example.png');
     expect(nonLocalRequests(requests)).toEqual([]);
+    expect(browser.problems).toEqual([]);
+  });
+});
+
+/**
+ * Under path, with transactions of at most 10 items, moving a subtree of 13 nodes is a job: the
+ * mutation answers at once and the job rewrites the paths in the background. A fault middleware
+ * holds the job's first transaction (the move's own is the first one after arm()), so that the
+ * progress display can be seen; once released, the job finishes and the display goes away.
+ */
+const SEEDLINGS = Array.from({ length: 12 }, (_, i) => `seedling-${i + 1}`);
+const NURSERY: typeof TREE = [
+  { id: 'greenhouse', name: 'Greenhouse' },
+  { id: 'bench', name: 'Bench', parentId: 'greenhouse' },
+  { id: 'nursery', name: 'Nursery' },
+  ...SEEDLINGS.map((id, i) => ({ id, name: `Seedling ${i + 1}`, parentId: 'nursery' })),
+];
+
+describe('the tree explorer example while a move runs as a job', () => {
+  const pause = pauseTransaction(2);
+  let example: Example;
+  let browser: HeadlessBrowser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [example, browser] = await Promise.all([
+      startExample({ strategy: 'path', env: { TRANSACTION_ITEMS: '10' }, middleware: pause.middleware }, NURSERY),
+      launchBrowser(),
+    ]);
+    page = await browser.newPage();
+  });
+
+  afterAll(async () => {
+    pause.release(); // never leave the job held, whatever failed
+    await browser?.close();
+    await example?.close();
+  });
+
+  it('shows the progress of a big move while its job runs, and the tree once it is done', async () => {
+    const { site, server } = example;
+    await page.goto(`${site.origin}/`);
+    await waitForChildren(page, null, ['greenhouse', 'nursery']);
+    await row(page, 'nursery').getByRole('button', { name: 'Nursery', exact: true }).click();
+    await waitForBreadcrumbs(page, ['Nursery']);
+
+    pause.arm();
+    await page.getByRole('button', { name: 'Move…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('New parent id').fill('bench');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    // The mutation answers at once, with the job running: the dialog closes.
+    await dialog.waitFor({ state: 'detached' });
+    await pause.reached;
+
+    // While the job is held: a live progress line (a move does not count its nodes beforehand),
+    // the details say so, and reads already show Nursery under Bench.
+    const jobs = page.getByRole('status', { name: 'Background jobs' });
+    const progress = jobs.locator('.job', { hasText: /^Moving Nursery… 0 nodes$/ });
+    await progress.waitFor();
+    expect(await jobs.getAttribute('aria-live')).toBe('polite');
+    await progress.getByRole('progressbar', { name: 'Moving Nursery' }).waitFor();
+    await page.getByText('Its subtree is still being moved in the background').waitFor();
+    await waitForChildren(page, 'bench', ['nursery']);
+    await waitForBreadcrumbs(page, ['Greenhouse', 'Bench', 'Nursery']);
+    const during = await server.gql(`{ node(id: "nursery") { pendingJob { kind status } } }`);
+    expect(during.body.data).toEqual({ node: { pendingJob: { kind: 'MOVE', status: 'RUNNING' } } });
+    // The page stays usable: a node can be opened and selected meanwhile.
+    await page.getByRole('button', { name: 'Expand Nursery' }).click();
+    await waitForChildren(page, 'nursery', SEEDLINGS.slice(0, 5));
+    await saveScreenshot(page, 'example-move-job.png');
+    await progress.waitFor(); // still held
+
+    pause.release();
+    await jobs.locator('.job').waitFor({ state: 'detached' });
+    await page.getByText('Its subtree is still being moved in the background').waitFor({ state: 'detached' });
+    await waitForChildren(page, null, ['greenhouse']);
+    await waitForChildren(page, 'greenhouse', ['bench']);
+    await waitForChildren(page, 'bench', ['nursery']);
+    await waitForChildren(page, 'nursery', SEEDLINGS.slice(0, 5));
+
+    const after = await server.gql(`{ node(id: "nursery") { parentId depth pendingJob { id } } jobs { nodes { kind status } } }`);
+    expect(after.body.data).toEqual({
+      node: { parentId: 'bench', depth: 2, pendingJob: null },
+      jobs: { nodes: [{ kind: 'MOVE', status: 'DONE' }] },
+    });
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('deletes the subtree as a job too, and selects the parent', async () => {
+    page.once('dialog', (confirm) => void confirm.accept());
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await waitForBreadcrumbs(page, ['Greenhouse', 'Bench']);
+    await page.locator('li[data-node-id="nursery"]').waitFor({ state: 'detached' });
+    await page.getByRole('status', { name: 'Background jobs' }).locator('.job').waitFor({ state: 'detached' });
+
+    const after = await example.server.gql(`{ node(id: "bench") { childCount } jobs { nodes { kind status } } }`);
+    expect(after.body.data).toEqual({
+      node: { childCount: 0 },
+      jobs: { nodes: [{ kind: 'MOVE', status: 'DONE' }, { kind: 'DELETE', status: 'DONE' }] },
+    });
     expect(browser.problems).toEqual([]);
   });
 });

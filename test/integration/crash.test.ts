@@ -112,3 +112,71 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big delete', 
     expect(await reader.verify()).toEqual([]);
   });
 });
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big move', (strategy) => {
+  let servers: TestServer[] = [];
+  let victims: ChildProcess[] = [];
+  afterEach(async () => {
+    victims.forEach(kill);
+    for (const server of servers) await server.close();
+    servers = [];
+    victims = [];
+  });
+
+  const LEAF = 'big.3.4.5';
+  const query = `{
+    big: node(id: "big") { parentId depth rootId ancestors { id } }
+    leaf: node(id: "${LEAF}") { depth rootId ancestors { id } }
+    src: node(id: "src") { childCount descendants(first: 1000) { nodes { id } } }
+    dst: node(id: "dst.1") { childCount descendants(first: 1000) { nodes { id } } }
+  }`;
+  /** The state, with descendants as counts (their order within one depth is the strategy's). */
+  const readState = async (server: TestServer) => {
+    const state = okData(await server.gql(query));
+    return { ...state, src: { ...state.src, descendants: state.src.descendants.nodes.length }, dst: { ...state.dst, descendants: state.dst.descendants.nodes.length } };
+  };
+  const size = specIds(SUBTREE).length;
+  const before = {
+    big: { parentId: 'src', depth: 1, rootId: 'src', ancestors: [{ id: 'src' }] },
+    leaf: { depth: 4, rootId: 'src', ancestors: ['src', 'big', 'big.3', 'big.3.4'].map((id) => ({ id })) },
+    src: { childCount: 2, descendants: size + 1 },
+    dst: { childCount: 0, descendants: 0 },
+  };
+  const after = {
+    big: { parentId: 'dst.1', depth: 2, rootId: 'dst', ancestors: [{ id: 'dst' }, { id: 'dst.1' }] },
+    leaf: { depth: 5, rootId: 'dst', ancestors: ['dst', 'dst.1', 'big', 'big.3', 'big.3.4'].map((id) => ({ id })) },
+    src: { childCount: 1, descendants: 1 },
+    dst: { childCount: 1, descendants: size },
+  };
+
+  it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
+    const table = uniqueTable();
+    const reader = await startTestServer({ strategy, table, env: LEASE });
+    servers.push(reader);
+    await buildTree(reader, { id: 'src', children: [SUBTREE, { id: 'src.sibling' }] }, null, { ordered: false });
+    await buildTree(reader, { id: 'dst', children: [{ id: 'dst.1' }] });
+    const victim = await startVictim(strategy, table);
+    victims.push(victim.child);
+
+    const request = fetch(`${victim.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }' }),
+    }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 400)));
+    kill(victim.child);
+    await request;
+
+    const seen = await readState(reader);
+    expect([before, after]).toContainEqual(seen);
+    const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+    await eventually(
+      'no running job',
+      async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes as Array<{ status: string }>,
+      (jobs) => jobs.every((job) => job.status !== 'RUNNING'),
+    );
+    const settled = await readState(reader);
+    expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+    expect(await reader.verify()).toEqual([]);
+  });
+});

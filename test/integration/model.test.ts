@@ -16,7 +16,8 @@ import { TreeModel, type Placement } from '../support/model.js';
 import { allRoots, compareWithModel, pagedDescendants, snapshot, type NodeSnapshot } from '../support/invariants.js';
 
 const MAX_DEPTH = 3;
-const NUM_RUNS = 100;
+/** Runs per strategy (MODEL_RUNS; the small-transactions project runs fewer). */
+const NUM_RUNS = Number(process.env.MODEL_RUNS ?? 100);
 const MAX_COMMANDS = 12;
 /** Namespaces built at once before the runs. */
 const SETUP_PARALLELISM = 10;

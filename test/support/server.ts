@@ -56,6 +56,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SEED_DEMO: 'false',
     // A sweep every 150 s: no background call meets the faults a test injects. Job tests lower it.
     JOB_LEASE_SECONDS: '300',
+    // The small-transactions test project runs the suites with a budget of 10 items, so that
+    // moves and deletes of a few nodes take the job paths.
+    ...(process.env.TEST_TRANSACTION_ITEMS ? { TRANSACTION_ITEMS: process.env.TEST_TRANSACTION_ITEMS } : {}),
     ...options.env,
   });
   const running: RunningServer = await startServer(config, { middleware: options.middleware });

@@ -1,3 +1,4 @@
+import { sleep } from '../../dynamodb/backoff.js';
 import { keyString } from '../../dynamodb/keys.js';
 import type { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
@@ -16,13 +17,25 @@ export class LeaseLost extends Error {
  * Commits one chunk of a job's work with the fence (the lease is still ours; renewed; `done`
  * added to the progress), or, with `finish`, as the job's last chunk.
  */
+/**
+ * How long a job waits after its last chunk before it closes (and leaves the list of open
+ * jobs). A read fetches the list in the same BatchGetItem as its nodes, whose items DynamoDB
+ * reads at slightly different instants: a read that could have met a node before the job's
+ * last chunk and the list after the job closed would have spanned more than this, and a read
+ * that takes more than half of it reads its nodes again (liveNodes.ts, READ_SPAN_MS).
+ */
+export const FINISH_GRACE_MS = 200;
+
 export async function commitChunk(
   ctx: EngineContext,
   tx: TransactionBuilder,
   lease: Lease,
   progress: { done?: number; finish?: 'DONE' | 'FAILED' } = {},
 ): Promise<void> {
-  if (progress.finish) planJobFinish(tx, lease, progress.finish, progress.done);
+  if (progress.finish) {
+    await sleep(FINISH_GRACE_MS);
+    planJobFinish(tx, lease, progress.finish, progress.done);
+  }
   else planFence(tx, lease, Date.now(), progress.done);
   const keys = tx.keys();
   try {

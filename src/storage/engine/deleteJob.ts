@@ -1,5 +1,5 @@
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, TRANSACTION_LIMIT } from '../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../dynamodb/transactWrite.js';
 import { TreeError } from '../../errors.js';
 import type { StoredNode } from '../strategy.js';
 import type { EngineContext } from './engineContext.js';
@@ -23,8 +23,6 @@ import { planDeleteMarked, planMark } from './writePlans.js';
  * 3. The root goes last, in the transaction that marks the job DONE.
  */
 const ATTEMPTS = 6;
-/** One action of every transaction is the fence on the job record. */
-const CHUNK = TRANSACTION_LIMIT - 1;
 
 export async function runDeleteJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -59,13 +57,14 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     planProjectionDelete(tx, ctx.strategy, [placed.get(stored.node.id)!]);
   };
   // Fills each transaction with as many nodes (and their projection items) as it holds.
+  const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
   for (let depth = levels.length - 1; depth >= 0; depth--) {
     let tx = new TransactionBuilder(ctx.table);
     let nodes = 0;
     for (const stored of levels[depth] ?? []) {
       const alone = new TransactionBuilder(ctx.table);
       deleteActions(alone, stored);
-      if (tx.size + alone.size > CHUNK) {
+      if (tx.size + alone.size > chunk) {
         await commitChunk(ctx, tx, lease, { done: nodes });
         tx = new TransactionBuilder(ctx.table);
         nodes = 0;
@@ -89,9 +88,10 @@ async function markChildren(ctx: EngineContext, parents: StoredNode[], lease: Le
       .filter((s): s is StoredNode => s !== undefined && s.node.parentId === edgeParent(edges, s));
     const unmarked = children.filter((s) => s.deleting === undefined);
     try {
-      for (let i = 0; i < unmarked.length; i += CHUNK) {
+      const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
+      for (let i = 0; i < unmarked.length; i += chunk) {
         const tx = new TransactionBuilder(ctx.table);
-        planMark(tx, { children: unmarked.slice(i, i + CHUNK), jobId: lease.jobId });
+        planMark(tx, { children: unmarked.slice(i, i + chunk), jobId: lease.jobId });
         await commitChunk(ctx, tx, lease);
       }
       return children.filter((s) => s.deleting === undefined || s.deleting === lease.jobId);

@@ -68,14 +68,14 @@ describe('job records', () => {
   });
 
   it('finishes a job under its lease, dropping the lease', () => {
-    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', 3)).steps).toEqual([
+    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', 3, 777)).steps).toEqual([
       {
         kind: 'Update',
         key: 'JOBS JOB#j1',
         update: 'SET status = "DONE" ADD done 3 REMOVE leaseToken, leaseExpiresAt',
         condition: 'attribute_exists(pk) AND leaseToken = "tok"',
       },
-      { kind: 'Update', key: 'JOBS OPEN', update: 'ADD rev 1 REMOVE job:j1' },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'SET closedAt = 777 ADD rev 1 REMOVE job:j1' },
     ]);
   });
 

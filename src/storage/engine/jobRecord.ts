@@ -87,17 +87,19 @@ export function planJobStart(tx: TransactionBuilder, job: Job & OpenEntry, lease
 
 /** The fence: the lease is still ours. Renews it and adds `done` to the progress. */
 export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0): void {
-  tx.update(
-    jobKey(lease.jobId),
-    { set: { leaseExpiresAt: now + lease.durationMs }, add: { done } },
-    ...holds(lease),
-  );
+  tx.update(jobKey(lease.jobId), { set: { leaseExpiresAt: now + lease.durationMs }, add: { done } }, ...holds(lease));
 }
 
 /** The job is finished: its status, and no lease any more. */
-export function planJobFinish(tx: TransactionBuilder, lease: Lease, status: 'DONE' | 'FAILED', done = 0): void {
+export function planJobFinish(
+  tx: TransactionBuilder,
+  lease: Lease,
+  status: 'DONE' | 'FAILED',
+  done = 0,
+  now = Date.now(),
+): void {
   tx.update(jobKey(lease.jobId), { set: { status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
-  tx.update(OPEN_JOBS_KEY, { remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
+  tx.update(OPEN_JOBS_KEY, { set: { closedAt: now }, remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { StoredNode } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 import type { TableContext } from './engineContext.js';
 import { nodeKey, storedFromItem, withPath } from './items.js';
+import { FINISH_GRACE_MS } from './commitChunk.js';
 import { OPEN_JOBS_KEY } from './jobRecord.js';
 import { NO_OPEN_JOBS, openJobsOf, settledPath, type OpenJobs } from './openJobs.js';
 import { readStored } from './reads.js';
@@ -26,6 +27,11 @@ export interface ReadScope {
   open?: OpenJobs;
 }
 
+/** Half of a job's closing grace (commitChunk.ts, FINISH_GRACE_MS). */
+const READ_SPAN_MS = FINISH_GRACE_MS / 2;
+/** How far apart the clocks of two processes may be. */
+const CLOCK_SKEW_MS = 5000;
+
 export async function readLiveNodes(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, TreeNode>> {
   const nodes = new Map<string, TreeNode>();
   const visible = await readVisible(ctx, ids, scope);
@@ -46,9 +52,17 @@ export async function readLiveNodes(ctx: TableContext, ids: readonly string[], s
 export async function readVisible(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, StoredNode>> {
   const known = scope.open;
   const keys = ids.map(nodeKey);
-  const items = await batchGetItems(ctx.doc, ctx.table, known ? keys : [...keys, OPEN_JOBS_KEY]);
+  const started = Date.now();
+  let items = await batchGetItems(ctx.doc, ctx.table, known ? keys : [OPEN_JOBS_KEY, ...keys]);
   const open = known ?? openJobsOf(items.get(keyString(OPEN_JOBS_KEY)));
   scope.open = open;
+  // The list must not have been read after a job closed while a node was read before the job's
+  // last chunk: a read that took long enough for that, while a job closed lately (give or take
+  // the processes' clock skew), reads its nodes again, after the list.
+  const span = Date.now() - started;
+  if (!known && keys.length > 0 && span > READ_SPAN_MS && open.closedAt > started - CLOCK_SKEW_MS) {
+    items = await batchGetItems(ctx.doc, ctx.table, keys);
+  }
   const found = new Map<string, StoredNode>();
   for (const id of ids) {
     const item = items.get(keyString(nodeKey(id)));

@@ -290,6 +290,7 @@ function newJob(nodeId: string, kind: 'MOVE' | 'DELETE', total: number | null, p
  * detaches the subtree (from then on no read returns any of it) and records a job, which this
  * process then runs under the job's lease, outside the re-planning loop: once the detach has
  * committed the delete is applied, whatever happens to the job (any live process finishes it).
+ * The subtree is read whole first, to answer deletedCount.
  */
 export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Promise<DeleteResult> {
   checkId(args.id);
@@ -307,20 +308,21 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     const descendants = levels.flat();
+    const deletedCount = descendants.length + 1;
     const tx = new TransactionBuilder(ctx.table);
     planDeleteSubtree(tx, { root, descendants, parent });
     planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
     if (tx.size <= ctx.transactionItems) {
       await transactWrite(ctx.doc, tx.build());
-      return { deletedCount: descendants.length + 1 };
+      return { deletedCount };
     }
-    const job = newJob(root.node.id, 'DELETE', descendants.length + 1);
+    const job = newJob(root.node.id, 'DELETE', deletedCount);
     const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id });
     planJobStart(detach, job, lease, Date.now(), scope.open?.rev);
     await transactWrite(ctx.doc, detach.build());
-    return { deletedCount: descendants.length + 1, job, lease };
+    return { deletedCount, job, lease };
   });
   if (!('lease' in started)) return started;
   const { job, lease, deletedCount } = started;

@@ -3,23 +3,28 @@ import { moveOf, openEntriesOf, openEntryValue, openJobsOf, overlappingMove, set
 
 describe('open jobs', () => {
   it('reads the list of open jobs, a move with its places', () => {
-    expect(openJobsOf(undefined)).toEqual({ rev: 0, deleting: new Set(), moves: [] });
+    expect(openJobsOf(undefined)).toEqual({ rev: 0, closedAt: 0, deleting: new Set(), moves: [] });
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
     const item = { pk: 'JOBS', sk: 'OPEN', rev: 4, 'job:j1': { kind: 'DELETE', nodeId: 'big' }, 'job:j2': openEntryValue({ id: 'j2', ...move }) };
     expect(openEntriesOf(item)).toEqual([
       { id: 'j1', kind: 'DELETE', nodeId: 'big' },
       { id: 'j2', ...move },
     ]);
-    expect(openJobsOf(item)).toEqual({ rev: 4, deleting: new Set(['big']), moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }] });
+    expect(openJobsOf(item)).toEqual({ rev: 4, closedAt: 0, deleting: new Set(['big']), moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }] });
   });
 
-  const open: OpenJobs = { rev: 1, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }] };
+  const open: OpenJobs = { rev: 1, closedAt: 0, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }] };
 
   it('settles the path of the moved node and of its subtree, whether the job rewrote it yet or not', () => {
     expect(settledPath(open, 'x', ['r', 'a'])).toEqual(['s', 'b']);
     expect(settledPath(open, 'x', ['s', 'b'])).toEqual(['s', 'b']);
     expect(settledPath(open, 'y', ['r', 'a', 'x', 'c'])).toEqual(['s', 'b', 'x', 'c']);
     expect(settledPath(open, 'y', ['s', 'b', 'x', 'c'])).toEqual(['s', 'b', 'x', 'c']);
+  });
+
+  it('leaves alone a path that is neither the old nor the new place (written after the job)', () => {
+    expect(settledPath(open, 'x', ['q'])).toEqual(['q']);
+    expect(settledPath(open, 'y', ['q', 'x'])).toEqual(['q', 'x']);
   });
 
   it('leaves every other path alone', () => {

@@ -25,12 +25,14 @@ export interface OpenMove {
 export interface OpenJobs {
   /** Counts the changes to the list: a job starts on the condition that it is unchanged. */
   rev: number;
+  /** When a job last closed (epoch ms, the closing process's clock); 0 if never. */
+  closedAt: number;
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
   moves: OpenMove[];
 }
 
-export const NO_OPEN_JOBS: OpenJobs = { rev: 0, deleting: new Set(), moves: [] };
+export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [] };
 
 /** An entry of the open-jobs item: what reads need of one job. */
 export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
@@ -72,6 +74,7 @@ export function openJobsOf(item: Item | undefined): OpenJobs {
   const entries = openEntriesOf(item);
   return {
     rev: Number(item?.rev ?? 0),
+    closedAt: Number(item?.closedAt ?? 0),
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     moves: entries.flatMap((e) =>
       e.kind === 'MOVE' && e.nodeId && e.from && e.to ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }] : [],
@@ -84,13 +87,21 @@ export function moveOf(open: OpenJobs, id: string, path: readonly string[]): Ope
   return open.moves.find((move) => move.nodeId === id || path.includes(move.nodeId));
 }
 
-/** The node's path once the open moves are done (the kept path when none holds it). */
+/**
+ * The node's path once the open moves are done: the kept path when no open move holds it, or
+ * when it is neither the old nor the new place of the move (then the node was read after a
+ * later write; see READ_SPAN_MS in liveNodes.ts).
+ */
 export function settledPath(open: OpenJobs, id: string, path: string[]): string[] {
   const move = moveOf(open, id, path);
   if (!move) return path;
   const at = move.nodeId === id ? path.length : path.indexOf(move.nodeId);
+  const above = path.slice(0, at);
+  if (!sameIds(above, move.from) && !sameIds(above, move.to)) return path;
   return [...move.to, ...path.slice(at)];
 }
+
+const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
  * The open move whose projection rewrite the descendants of `node` (settled path `path`) meet:

@@ -1,0 +1,152 @@
+/**
+ * Benchmark of moves of big subtrees, on an embedded in-memory DynamoDB Local:
+ *
+ *   npm run bench:moves                # 1,000 and 10,000 nodes, every strategy
+ *   npm run bench:moves -- 2000        # other sizes
+ *
+ * For each strategy and size: a tree `src` holding a subtree `moved` of that many nodes (fan-out
+ * 10, loaded with BatchWriteItem, then checked by `tree verify`), and a chain `dst` 3 deep. The
+ * subtree is moved under the chain's last node through the storage interface. Reported: the
+ * DynamoDB requests and items written by the move (the answer and its job), the minimum items
+ * the strategy's layout needs (its formula), the time until the answer and until the job is
+ * done, and items written per second. `tree verify` must then find 0 problems.
+ */
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { generateNKeysBetween } from 'fractional-indexing';
+import { createDynamo } from '../src/dynamodb/client.js';
+import { newCost, runWithCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
+import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
+import type { Item } from '../src/dynamodb/keys.js';
+import { ensureTable } from '../src/dynamodb/table.js';
+import { edgeItem, nodeItem } from '../src/storage/engine/items.js';
+import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
+import { createStore } from '../src/storage/strategies/createStore.js';
+import { STRATEGY_NAMES, strategyNamed, type StrategyName } from '../src/storage/strategies/strategies.js';
+import type { TreeNode, TreeStore } from '../src/storage/treeStore.js';
+
+const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const FAN_OUT = 10;
+const DESTINATION = ['dst', 'dst.1', 'dst.2'];
+
+interface Row {
+  strategy: StrategyName;
+  nodes: number;
+  requests: number;
+  itemsWritten: number;
+  minimum: number;
+  answerMs: number;
+  jobMs: number;
+}
+
+async function main() {
+  const local = await startDynamoLocal({ port: 8600 + Math.floor(Math.random() * 300) });
+  const rows: Row[] = [];
+  try {
+    for (const nodes of SIZES.length > 0 ? SIZES : [1000, 10000]) {
+      for (const strategy of STRATEGY_NAMES) rows.push(await run(local.endpoint, strategy, nodes));
+    }
+  } finally {
+    await local.stop();
+  }
+  console.log('\n| strategy | nodes | requests | items written | minimum (formula) | answer | job done | items/s |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    const perSecond = r.jobMs > 0 ? Math.round(r.itemsWritten / (r.jobMs / 1000)) : '-';
+    console.log(
+      `| ${r.strategy} | ${r.nodes} | ${r.requests} | ${r.itemsWritten} | ${r.minimum} | ${r.answerMs} ms | ${r.jobMs} ms | ${perSecond} |`,
+    );
+  }
+  console.log('\nminimum: adjacency 7; path 7 + 3s - 1; closure 7 + (s - 1) + s(a + b), a = ancestors left, b = joined');
+}
+
+async function run(endpoint: string, strategy: StrategyName, size: number): Promise<Row> {
+  const table = `bench_${strategy}_${size}_${Date.now()}`;
+  const { client, doc } = createDynamo({ endpoint, region: 'local' });
+  await ensureTable(client, table);
+  const store = createStore({ doc, table, strategy, maxTreeDepth: 64, cursorSecret: 'bench', jobLeaseMs: 30_000, transactionItems: 100 });
+  process.stdout.write(`${strategy}, ${size} nodes: loading...`);
+  await load(doc, table, strategy, size);
+  const before = await verifyTable(doc, table, strategy, 64);
+  if (before.problems.length > 0) throw new Error(`the loaded tree has problems: ${before.problems.slice(0, 3).join('; ')}`);
+
+  const cost: DynamoCost = newCost();
+  const started = Date.now();
+  await runWithCost(cost, () => store.moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! }));
+  const answerMs = Date.now() - started;
+  const jobMs = (await waitForJobs(store)) ? Date.now() - started : 0;
+  const after = await verifyTable(doc, table, strategy, 64);
+  if (after.problems.length > 0) throw new Error(`verify after the move: ${after.problems.slice(0, 3).join('; ')}`);
+  process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean\n`);
+  client.destroy();
+  // The subtree leaves 1 ancestor (src) and joins 3 (the chain).
+  const minimum = strategy === 'adjacency' ? 7 : strategy === 'path' ? 7 + 3 * size - 1 : 7 + (size - 1) + size * (1 + 3);
+  return { strategy, nodes: size, requests: cost.requests, itemsWritten: cost.itemsWritten, minimum, answerMs, jobMs };
+}
+
+/** Waits until no job runs; true if there was one. */
+async function waitForJobs(store: TreeStore): Promise<boolean> {
+  let seen = false;
+  for (;;) {
+    const { edges } = await store.listJobs({ first: 100 });
+    if (edges.length > 0) seen = true;
+    if (edges.every((e) => e.node.status !== 'RUNNING')) return seen;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** src ─ moved (size nodes, fan-out 10), and the chain dst ─ dst.1 ─ dst.2, as items. */
+async function load(doc: ReturnType<typeof createDynamo>['doc'], table: string, strategy: StrategyName, size: number) {
+  const descriptor = strategyNamed(strategy);
+  const items: Item[] = [];
+  const now = new Date().toISOString();
+  const add = (id: string, parent: { id: string; path: string[] } | null, position: string, childCount: number) => {
+    const path = parent ? [...parent.path, parent.id] : [];
+    const node: TreeNode = {
+      id,
+      parentId: parent?.id ?? null,
+      name: id,
+      position,
+      version: 1,
+      childCount,
+      data: null,
+      createdAt: now,
+      updatedAt: now,
+      ...descriptor.nodeFields(path),
+    };
+    items.push(nodeItem(node, 1), edgeItem(node, 1), ...descriptor.itemsFor(id, path));
+    return { id, path };
+  };
+  const [p0, p1] = generateNKeysBetween(null, null, 2);
+  add('src', null, p0!, 1);
+  const chain = DESTINATION.map((id, i) => ({ id, i }));
+  let parent: { id: string; path: string[] } | null = null;
+  for (const { id, i } of chain) parent = add(id, parent, i === 0 ? p1! : p0!, i < chain.length - 1 ? 1 : 0);
+  // Breadth first: node k's children are 10k+1 .. 10k+10.
+  const ids = Array.from({ length: size }, (_, k) => (k === 0 ? 'moved' : `n${k}`));
+  const placed = new Map<number, { id: string; path: string[] }>();
+  const positions = generateNKeysBetween(null, null, FAN_OUT);
+  for (let k = 0; k < size; k++) {
+    const children = Math.max(0, Math.min(FAN_OUT, size - (FAN_OUT * k + 1)));
+    const up = k === 0 ? { id: 'src', path: [] } : placed.get(Math.floor((k - 1) / FAN_OUT))!;
+    placed.set(k, add(ids[k]!, up, positions[(k - 1 + FAN_OUT) % FAN_OUT]!, children));
+  }
+  const batches: Item[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const parallel = 16;
+  for (let i = 0; i < batches.length; i += parallel) {
+    await Promise.all(
+      batches.slice(i, i + parallel).map(async (batch) => {
+        let request: Record<string, Array<{ PutRequest: { Item: Item } }>> = {
+          [table]: batch.map((Item) => ({ PutRequest: { Item } })),
+        };
+        for (let round = 0; Object.keys(request).length > 0; round++) {
+          if (round > 10) throw new Error('BatchWriteItem kept leaving items unprocessed');
+          const out = await doc.send(new BatchWriteCommand({ RequestItems: request }));
+          request = (out.UnprocessedItems ?? {}) as typeof request;
+        }
+      }),
+    );
+  }
+}
+
+await main();
