@@ -17,6 +17,7 @@ import { reindex, type ReindexProgress } from '../../src/storage/maintenance/rei
 import type { Problem } from '../../src/storage/maintenance/verify.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
 import { levelKey } from '../../src/storage/strategies/path/levelKeys.js';
+import { pauseTransaction } from '../support/pause.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData, specIds, type TreeSpec } from '../support/tree.js';
 
@@ -316,6 +317,34 @@ describe('an interrupted reindex', () => {
     expect(await verify(table, 'adjacency')).toEqual([]);
     await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder());
     expect(await verify(table, 'closure')).toEqual([]);
+  });
+});
+
+describe.each(['path', 'closure'] as const)('%s: a reindex over live moves', (strategy) => {
+  // Two trees of 1 + 3 + 9 + 27 nodes; moves of whole branches between them while the reindex
+  // holds its first write: everything it read is stale for the moved branches.
+  const trees = [fullTree('a', [3, 3, 3]), fullTree('b', [3, 3, 3])];
+
+  it('never overwrites a fresher move with a stale place: verify then finds 0 problems', async () => {
+    const server = await startTestServer({ strategy });
+    try {
+      await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
+      const pause = pauseTransaction(1);
+      const reindexing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: pause.middleware });
+      pause.arm();
+      const run = reindex(reindexing.doc, server.table, strategy, MAX_DEPTH, recorder());
+      await pause.reached;
+      const moves: Array<[string, string]> = [['a.0', 'b.2.2'], ['b.1', 'a.2.0'], ['a.1.1', 'b'], ['b.0.0', 'a.0.2']];
+      for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
+      pause.release();
+      await run;
+      reindexing.client.destroy();
+      expect(await verify(server.table, strategy)).toEqual([]);
+      const leaf = okData(await server.gql('{ node(id: "a.0.1.1") { depth rootId ancestors { id } } }')).node;
+      expect(leaf).toEqual({ depth: 5, rootId: 'b', ancestors: ['b', 'b.2', 'b.2.2', 'a.0', 'a.0.1'].map((id) => ({ id })) });
+    } finally {
+      await server.close();
+    }
   });
 });
 
