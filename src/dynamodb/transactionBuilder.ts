@@ -13,7 +13,9 @@ export type Condition =
   | { missing: string }
   | { equals: [string, unknown] }
   /** attribute equals the value, or is absent when the value is null */
-  | { equalsOrMissing: [string, string | number | null] };
+  | { equalsOrMissing: [string, string | number | null] }
+  /** attribute absent, or a number below the value */
+  | { missingOrBelow: [string, number] };
 
 export interface UpdateSpec {
   set?: Record<string, unknown>;
@@ -124,6 +126,10 @@ function conditionExpression(conditions: Condition[], p: Placeholders): string |
     if ('notExists' in c) return `attribute_not_exists(${p.name('pk')})`;
     if ('missing' in c) return `attribute_not_exists(${p.name(c.missing)})`;
     if ('equals' in c) return `${p.name(c.equals[0])} = ${p.value(c.equals[1])}`;
+    if ('missingOrBelow' in c) {
+      const [name, limit] = c.missingOrBelow;
+      return `(attribute_not_exists(${p.name(name)}) OR ${p.name(name)} < ${p.value(limit)})`;
+    }
     const [attr, value] = c.equalsOrMissing;
     return value === null
       ? `attribute_not_exists(${p.name(attr)})`

@@ -23,7 +23,7 @@ import { readVisible, type ReadScope } from './liveNodes.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
 import { readLevelBelow, readStored, readSubtreeLevels } from './reads.js';
 import { findSlot } from './slot.js';
-import { planCreate, planDeleteSubtree, planDetachForDelete, planMove, planUpdate } from './writePlans.js';
+import { planCreate, planDeleteSubtree, planDetachForDelete, planHold, planMove, planRelease, planUpdate } from './writePlans.js';
 
 /**
  * The mutations. Each attempt reads what it needs (strongly consistent), validates (throwing
@@ -111,7 +111,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     };
     const tx = new TransactionBuilder(ctx.table);
     planCreate(tx, { node, chain, slot });
-    ctx.strategy.guardChain(tx, chain);
+    ctx.strategy.guardChain(tx, chain, Date.now());
     planProjectionCreate(tx, ctx.strategy, id, path);
     await transactWrite(ctx.doc, tx.build());
     return placed(node, chain);
@@ -170,11 +170,23 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
           live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
     const tx = new TransactionBuilder(ctx.table);
     const moved = planMove(tx, { moving, oldParent, chain, slot, now: new Date().toISOString() });
-    ctx.strategy.guardChain(tx, chain);
+    ctx.strategy.guardChain(tx, chain, Date.now());
     const newPath = chain.map((c) => c.node.id);
     if (moving.node.parentId === parentId) return { node: await commitMove(ctx, tx, moved, chain) };
+    if (!keepsPath(ctx)) {
+      let held = 0;
+      await checkMoveDepth(ctx, moving, chain, (until) => {
+        held = until;
+        planRelease(tx, moving, until);
+      });
+      try {
+        return { node: await commitMove(ctx, tx, moved, chain) };
+      } catch (error) {
+        if (held) await release(ctx, moving, held);
+        throw error;
+      }
+    }
     await checkMoveDepth(ctx, moving, chain);
-    if (!keepsPath(ctx)) return { node: await commitMove(ctx, tx, moved, chain) };
     const subtree = await readSubtreeWithin(ctx, moving, ctx.transactionItems - tx.size);
     if (subtree) {
       const levels = subtree.map((p) => ({ ...p, newPath: [...newPath, ...p.path.slice(oldPath.length)] }));
@@ -187,7 +199,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     // Too big for one transaction: the truth and the job record now, the projection by the job.
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now: moved.updatedAt });
-    ctx.strategy.guardChain(truth, chain);
+    ctx.strategy.guardChain(truth, chain, Date.now());
     const job = newJob(args.id, 'MOVE', null, { from: oldPath, to: newPath });
     const lease = newLease(ctx, job.id);
     planJobStart(truth, job, lease, Date.now(), open.rev);
@@ -215,17 +227,52 @@ async function commitMove(ctx: EngineContext, tx: TransactionBuilder, moved: Tre
  * node goes no deeper than it is (the tree obeys the limit); otherwise whether its subtree
  * reaches the relative depth that would cross it (one read of the strategy's descendants, one
  * node wide: a Query under path and closure, a walk of the levels down to it under adjacency).
+ *
+ * With `held` (a strategy that guards no moved subtree), a move that goes deeper first holds
+ * the moving node, so that no write adds a node below it between this read and the move's
+ * commit; `held` adds the release to the move's transaction. A refused move releases at once.
  */
-async function checkMoveDepth(ctx: EngineContext, moving: StoredNode, chain: StoredNode[]): Promise<void> {
+async function checkMoveDepth(
+  ctx: EngineContext,
+  moving: StoredNode,
+  chain: StoredNode[],
+  held?: (until: number) => void,
+): Promise<void> {
   const newDepth = chain.length;
   checkDepth(ctx, newDepth);
   const oldDepth = keepsPath(ctx)
     ? placeOf(ctx.strategy, moving).length
     : (await ctx.strategy.readChain(ctx, moving)).length - 1;
   if (newDepth <= oldDepth) return;
-  const room = ctx.maxTreeDepth - newDepth;
-  const { edges } = await ctx.strategy.descendants(ctx, moving.node, { minDepth: room + 1, maxDepth: null }, { first: 1 });
-  if (edges.length > 0) checkDepth(ctx, ctx.maxTreeDepth + 1);
+  const until = held ? await hold(ctx, moving) : 0;
+  try {
+    const room = ctx.maxTreeDepth - newDepth;
+    const { edges } = await ctx.strategy.descendants(ctx, moving.node, { minDepth: room + 1, maxDepth: null }, { first: 1 });
+    if (edges.length > 0) checkDepth(ctx, ctx.maxTreeDepth + 1);
+  } catch (error) {
+    if (held) await release(ctx, moving, until);
+    throw error;
+  }
+  held?.(until);
+}
+
+/** How long a hold lasts if its move never commits (its process died). */
+const HOLD_MS = 5000;
+
+async function hold(ctx: EngineContext, node: StoredNode): Promise<number> {
+  const now = Date.now();
+  const tx = new TransactionBuilder(ctx.table);
+  planHold(tx, node, now, now + HOLD_MS);
+  await transactWrite(ctx.doc, tx.build());
+  return now + HOLD_MS;
+}
+
+async function release(ctx: EngineContext, node: StoredNode, until: number): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table);
+  planRelease(tx, node, until);
+  await transactWrite(ctx.doc, tx.build()).catch(() => {
+    // Released already, or DynamoDB is away: the hold expires by itself.
+  });
 }
 
 /**

@@ -11,8 +11,10 @@ import {
   planDeleteMarked,
   planDeleteSubtree,
   planDetachForDelete,
+  planHold,
   planMark,
   planMove,
+  planRelease,
   planUpdate,
 } from './writePlans.js';
 
@@ -56,16 +58,20 @@ const s2 = stored(node('s2', 'p', 'a2'));
 const q = stored(node('q', null, 'a1'));
 
 const EXISTS = 'attribute_exists(pk)';
-const guard = (parentId: string | null) =>
+const CLOCK = 1000;
+/** Still under `parentId`, alive. */
+const where = (parentId: string | null) =>
   `${EXISTS} AND attribute_not_exists(deleting) AND ${parentId === null ? 'attribute_not_exists(parentId)' : `parentId = "${parentId}"`}`;
+/** The same, and not held by a deepening move. */
+const guard = (parentId: string | null) => `${where(parentId)} AND (attribute_not_exists(hold) OR hold < ${CLOCK})`;
 const unchanged = (rev: number) => `${EXISTS} AND attribute_not_exists(deleting) AND rev = ${rev}`;
 const bump = (delta: number) => `ADD childCount ${delta}, rev 1`;
 
 describe('guardChainNode', () => {
   it('checks that the node exists, is not being deleted, and has the parent it was read with', () => {
     const { steps } = plan((tx) => {
-      guardChainNode(tx, m);
-      guardChainNode(tx, r);
+      guardChainNode(tx, m, CLOCK);
+      guardChainNode(tx, r, CLOCK);
     });
     expect(steps).toEqual([
       { kind: 'ConditionCheck', key: 'N#m NODE', condition: guard('r') },
@@ -95,7 +101,7 @@ describe('planCreate', () => {
   it("with the adjacency list's chain guard: the parent's guard merges into its childCount update", () => {
     const { steps } = plan((tx) => {
       planCreate(tx, { node: created, chain: [r, m, p], slot });
-      adjacency.guardChain(tx, [r, m, p]);
+      adjacency.guardChain(tx, [r, m, p], CLOCK);
     });
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
@@ -113,7 +119,7 @@ describe('planCreate', () => {
     const root = node('new', null, 'a2');
     const { steps } = plan((tx) => {
       planCreate(tx, { node: root, chain: [], slot: { position: 'a2', neighbours: [q.node] } });
-      adjacency.guardChain(tx, []);
+      adjacency.guardChain(tx, [], CLOCK);
     });
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
@@ -150,7 +156,7 @@ describe('planMove, with the adjacency list\'s chain guard', () => {
   /** A move as the truth's mutations compose it under the adjacency list. */
   const move = (tx: TransactionBuilder, args: Parameters<typeof planMove>[1]) => {
     const moved = planMove(tx, args);
-    adjacency.guardChain(tx, args.chain);
+    adjacency.guardChain(tx, args.chain, CLOCK);
     return moved;
   };
 
@@ -307,8 +313,22 @@ describe('the delete job plans', () => {
   it('marks children only where they still are and not already marked', () => {
     const { steps } = plan((tx) => planMark(tx, { children: [s1, x], jobId: 'job-1' }));
     expect(steps).toEqual([
-      { kind: 'Update', key: 'N#s1 NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: guard('p') },
-      { kind: 'Update', key: 'N#x NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: guard('p') },
+      { kind: 'Update', key: 'N#s1 NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: where('p') },
+      { kind: 'Update', key: 'N#x NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: where('p') },
+    ]);
+  });
+
+  it('holds a node whose subtree a move takes deeper, and releases it with the move', () => {
+    expect(plan((tx) => planHold(tx, p, CLOCK, CLOCK + 5000)).steps).toEqual([
+      {
+        kind: 'Update',
+        key: 'N#p NODE',
+        update: `SET hold = ${CLOCK + 5000}`,
+        condition: `${EXISTS} AND attribute_not_exists(deleting) AND rev = ${p.rev} AND (attribute_not_exists(hold) OR hold < ${CLOCK})`,
+      },
+    ]);
+    expect(plan((tx) => planRelease(tx, p, 6000)).steps).toEqual([
+      { kind: 'Update', key: 'N#p NODE', update: 'REMOVE hold', condition: 'hold = 6000' },
     ]);
   });
 

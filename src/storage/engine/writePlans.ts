@@ -13,14 +13,32 @@ import type { Slot } from './slot.js';
  * cycle or an orphan (docs/design.md, "Writes that never corrupt the tree").
  */
 
-/** The chain node is still where we read it, alive, and accepting children. */
-export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode): void {
+/** The chain node is still where we read it, alive, and accepting children (not held). */
+export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, now: number): void {
   tx.check(
     nodeKey(chainNode.node.id),
     { exists: true },
     { missing: 'deleting' },
     { equalsOrMissing: ['parentId', chainNode.node.parentId] },
+    { missingOrBelow: [HOLD, now] },
   );
+}
+
+/**
+ * The attribute of a node held by a move that takes its subtree deeper: the epoch milliseconds
+ * until which no write may add a node below it (a strategy that guards no moved subtree refuses
+ * it in guardChain). The move then reads the subtree's height and commits with planRelease.
+ */
+const HOLD = 'hold';
+
+/** Holds `node` until `until`, unless it changed since it was read or is held already. */
+export function planHold(tx: TransactionBuilder, node: StoredNode, now: number, until: number): void {
+  tx.update(nodeKey(node.node.id), { set: { [HOLD]: until } }, ...unchangedSince(node), { missingOrBelow: [HOLD, now] });
+}
+
+/** Releases the hold set until `until` (in the move's own transaction, or after a refusal). */
+export function planRelease(tx: TransactionBuilder, node: StoredNode, until: number): void {
+  tx.update(nodeKey(node.node.id), { remove: [HOLD] }, { equals: [HOLD, until] });
 }
 
 const unchangedSince = (stored: StoredNode): Condition[] => [

@@ -34,7 +34,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
     descendantsFirstPageMax: 1 + 1 + 5 + 25,
     // The node, its old and new edge, both parents' node item and edge copy: any subtree size.
-    itemsWrittenByMove: 7,
+    // 7, and the hold on the moved node (the move goes one level deeper).
+    itemsWrittenByMove: 7 + 1,
   },
   // One Query per depth in one wave, then the page's nodes by id (100 per BatchGet).
   path: {

@@ -28,17 +28,20 @@ export const adjacency: TreeStrategy<'adjacency'> = {
     return chain;
   },
 
-  /** Every node of the chain keeps its parent and stays alive: one condition per level. */
-  guardChain(tx, chain) {
-    for (const chainNode of chain) guardChainNode(tx, chainNode);
+  /**
+   * Every node of the chain keeps its parent, stays alive, and is not held by a move that takes
+   * its subtree deeper: one condition per level.
+   */
+  guardChain(tx, chain, now) {
+    for (const chainNode of chain) guardChainNode(tx, chainNode, now);
   },
 
   /**
    * Nothing: guarding the subtree would take a condition per moved node and give up the O(1)
-   * move. The move reads the subtree's height for the depth limit but does not guard it, so a
-   * child created under a deep node of the subtree while a move takes it deeper can end up
-   * past MAX_TREE_DEPTH (`tree verify` reports it). Cycles and orphans stay impossible: they
-   * depend only on the new parent's chain, which guardChain covers.
+   * move. Instead, a move that takes the subtree deeper first holds its root (planHold): from
+   * then on no write can add a node below it (guardChain refuses a held chain node), the move
+   * reads the subtree's height, and commits releasing the hold. Cycles and orphans depend only
+   * on the new parent's chain, which guardChain covers.
    */
   guardSubtree() {},
 

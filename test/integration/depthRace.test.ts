@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
+import { buildChain, okData } from '../support/tree.js';
+
+/**
+ * The depth limit against concurrent writes: a move that takes a subtree deeper, held just
+ * before it commits (after it read the subtree's height), while another process creates a
+ * node under the subtree's deepest node. Whichever commits first, the other is refused with a
+ * typed code, and no node ever lies past MAX_TREE_DEPTH (verify, run on close, checks it).
+ */
+const LIMIT = { MAX_TREE_DEPTH: '6' };
+
+/** Holds the move's own transaction (the one that deletes the moved node's old edge). */
+function holdMove() {
+  let armed = false;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const held = new Promise<void>((resolve) => (reached = resolve));
+  const middleware: DynamoOptions['middleware'] = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        const items = (args.input as { TransactItems?: Array<{ Delete?: { Key?: { sk?: unknown } } }> }).TransactItems;
+        const movesAnEdge = items?.some((item) => String(item.Delete?.Key?.sk ?? '').startsWith('E#'));
+        if (armed && String(context.commandName).startsWith('TransactWrite') && movesAnEdge) {
+          armed = false;
+          reached();
+          await gate;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'holdMove' },
+    );
+  return { middleware, arm: () => (armed = true), held, release };
+}
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent writes', (strategy) => {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers) await server.close();
+    servers = [];
+  });
+
+  it('a deep create while a move takes the subtree deeper: one of them is refused, no node past the limit', async () => {
+    const table = uniqueTable();
+    const hold = holdMove();
+    const mover = await startTestServer({ strategy, table, env: LIMIT, middleware: hold.middleware });
+    const creator = await startTestServer({ strategy, table, env: LIMIT });
+    servers.push(mover, creator);
+    // a-0 .. a-3 (a-1's subtree is 3 deep), and b-0 .. b-3: a-1 under b-3 puts a-3 at depth 6.
+    await buildChain(mover, 'a', 4);
+    await buildChain(mover, 'b', 4);
+
+    hold.arm();
+    const move = mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth } }');
+    await hold.held;
+    // The move read the height; a node under a-3 now would end at depth 7 once it commits.
+    const create = await creator.gql('mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }');
+    hold.release();
+    const moved = await move;
+
+    const codes = [create, moved].map((r) => (r.body.errors?.[0]?.extensions?.code as string | undefined) ?? 'ok');
+    expect([['ok', 'DEPTH_LIMIT'], ['CONFLICT', 'ok']]).toContainEqual(codes);
+    const deepest = okData(await creator.gql('{ node(id: "a-3") { depth childCount } }')).node;
+    expect(deepest.depth + (deepest.childCount > 0 ? 1 : 0)).toBeLessThanOrEqual(6);
+  });
+});
