@@ -32,6 +32,7 @@ export interface ErrorDetails {
   QUERY_TOO_COMPLEX: Record<string, never>;
   /** `jobId`: the open job whose subtree the write overlaps. */
   CONFLICT: { jobId?: string };
+  /** Deprecated: no longer produced (moves of any size run as jobs); kept for clients that name it. */
   SUBTREE_TOO_LARGE: { subtreeSize: number; items: number; limit: number };
   SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number };
   BAD_REQUEST: Record<string, never>;
