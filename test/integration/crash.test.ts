@@ -51,6 +51,26 @@ async function startVictim(strategy: string, table: string): Promise<Victim> {
   throw new Error('the server process did not become ready in 30 s');
 }
 
+/** Sends `mutation` to the victim and kills it at a random instant within `withinMs`. */
+async function killDuring(victim: Victim, mutation: string, withinMs: number): Promise<void> {
+  const request = fetch(`${victim.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: mutation }),
+  }).catch(() => null);
+  await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * withinMs)));
+  kill(victim.child);
+  await request;
+}
+
+/** Waits, a bounded time, until a live process finished whatever the dead one started. */
+const untilNoRunningJob = (reader: TestServer) =>
+  eventually(
+    'no running job',
+    async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes as Array<{ status: string }>,
+    (jobs) => jobs.every((job) => job.status !== 'RUNNING'),
+  );
+
 const kill = (child: ChildProcess) => {
   try {
     process.kill(-child.pid!, 'SIGKILL');
@@ -77,14 +97,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big delete', 
     const victim = await startVictim(strategy, table);
     victims.push(victim.child);
 
-    const request = fetch(`${victim.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation { deleteNode(id: "big") { deletedCount } }' }),
-    }).catch(() => null);
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 600)));
-    kill(victim.child);
-    await request;
+    await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', 600);
 
     const gone = specIds(SUBTREE);
     const query = `query($ids: [ID!]!) { nodes(ids: $ids) { id } keep: node(id: "keep") { childCount children { nodes { id } } } }`;
@@ -101,11 +114,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big delete', 
     const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
 
     // Without any restart, the live process finishes whatever the dead one started.
-    await eventually(
-      'no running job',
-      async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes as Array<{ status: string }>,
-      (jobs) => jobs.every((job) => job.status !== 'RUNNING'),
-    );
+    await untilNoRunningJob(reader);
     // A transaction the dead process had already sent may commit after the first read.
     const settled = await read();
     expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
@@ -158,23 +167,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big move', (s
     const victim = await startVictim(strategy, table);
     victims.push(victim.child);
 
-    const request = fetch(`${victim.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }' }),
-    }).catch(() => null);
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 400)));
-    kill(victim.child);
-    await request;
+    await killDuring(victim, 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }', 400);
 
     const seen = await readState(reader);
     expect([before, after]).toContainEqual(seen);
     const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
-    await eventually(
-      'no running job',
-      async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes as Array<{ status: string }>,
-      (jobs) => jobs.every((job) => job.status !== 'RUNNING'),
-    );
+    await untilNoRunningJob(reader);
     const settled = await readState(reader);
     expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
     expect(await reader.verify()).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { pauseWhen } from '../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
 import { buildChain, okData } from '../support/tree.js';
 
@@ -12,28 +12,11 @@ import { buildChain, okData } from '../support/tree.js';
 const LIMIT = { MAX_TREE_DEPTH: '6' };
 
 /** Holds the move's own transaction (the one that deletes the moved node's old edge). */
-function holdMove() {
-  let armed = false;
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let reached!: () => void;
-  const held = new Promise<void>((resolve) => (reached = resolve));
-  const middleware: DynamoOptions['middleware'] = (stack) =>
-    stack.add(
-      (next, context) => async (args) => {
-        const items = (args.input as { TransactItems?: Array<{ Delete?: { Key?: { sk?: unknown } } }> }).TransactItems;
-        const movesAnEdge = items?.some((item) => String(item.Delete?.Key?.sk ?? '').startsWith('E#'));
-        if (armed && String(context.commandName).startsWith('TransactWrite') && movesAnEdge) {
-          armed = false;
-          reached();
-          await gate;
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'holdMove' },
-    );
-  return { middleware, arm: () => (armed = true), held, release };
-}
+const holdMove = () =>
+  pauseWhen((commandName, input) => {
+    const items = (input.TransactItems ?? []) as Array<{ Delete?: { Key?: { sk?: unknown } } }>;
+    return commandName.startsWith('TransactWrite') && items.some((item) => String(item.Delete?.Key?.sk ?? '').startsWith('E#'));
+  });
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent writes', (strategy) => {
   let servers: TestServer[] = [];
@@ -54,7 +37,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
 
     hold.arm();
     const move = mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth } }');
-    await hold.held;
+    await hold.reached;
     // The move read the height; a node under a-3 now would end at depth 7 once it commits.
     const create = await creator.gql('mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }');
     hold.release();

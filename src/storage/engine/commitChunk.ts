@@ -2,6 +2,7 @@ import { sleep } from '../../dynamodb/backoff.js';
 import { keyString } from '../../dynamodb/keys.js';
 import type { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
+import { TreeError } from '../../errors.js';
 import type { EngineContext } from './engineContext.js';
 import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
 
@@ -47,4 +48,23 @@ export async function commitChunk(
     }
     throw error;
   }
+}
+
+/** Passes of a job over a subtree that keeps changing, before it gives up for a while. */
+const PASSES = 6;
+
+/**
+ * Runs a pass of a job again (from its start: every step is idempotent) while a transaction
+ * fails because the subtree changed under it; after PASSES, CONFLICT, and the job is released
+ * for a sweep to resume later.
+ */
+export async function passWhileChanging(jobId: string, pass: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; attempt < PASSES; attempt++) {
+    try {
+      return await pass();
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+  throw new TreeError('CONFLICT', `the subtree of job ${jobId} kept changing; the job will resume`);
 }

@@ -4,7 +4,7 @@ import { TreeError } from '../../errors.js';
 import type { StoredNode } from '../strategy.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
-import { commitChunk } from './commitChunk.js';
+import { commitChunk, passWhileChanging } from './commitChunk.js';
 import { placeOf, planProjectionDelete, subtreePaths } from './projectionPlans.js';
 import { readChildren, readStored } from './reads.js';
 import { planDeleteMarked, planMark } from './writePlans.js';
@@ -25,15 +25,8 @@ import { planDeleteMarked, planMark } from './writePlans.js';
 const ATTEMPTS = 6;
 
 export async function runDeleteJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    try {
-      return await deleteMarkedSubtree(ctx, job, lease);
-    } catch (error) {
-      // The subtree changed while it was read: read it again.
-      if (!(error instanceof ConditionFailed)) throw error;
-    }
-  }
-  throw new TreeError('CONFLICT', `the subtree of job ${job.id} kept changing; the job will resume`);
+  // The subtree changed while it was read: read it again.
+  await passWhileChanging(job.id, () => deleteMarkedSubtree(ctx, job, lease));
 }
 
 async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {

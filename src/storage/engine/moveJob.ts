@@ -1,8 +1,6 @@
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import { ConditionFailed } from '../../dynamodb/transactWrite.js';
-import { TreeError } from '../../errors.js';
 import type { MovedNode, StoredNode } from '../strategy.js';
-import { commitChunk } from './commitChunk.js';
+import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { placeOf, planKeepsPlace, planPlaceFields, planProjectionRewrite, projectionSteps } from './projectionPlans.js';
@@ -20,23 +18,14 @@ import { readChildren, readStored } from './reads.js';
  * child added after its parent's rewrite took the new path from it, one added before is read.
  * Until the job is done, reads translate kept paths through the job's entry (openJobs.ts).
  */
-const ATTEMPTS = 6;
-
 interface Placing {
   stored: StoredNode;
   newPath: string[];
 }
 
 export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    try {
-      return await rewriteSubtree(ctx, job, lease);
-    } catch (error) {
-      // A node of the subtree changed while it was read: walk again (done nodes are skipped).
-      if (!(error instanceof ConditionFailed)) throw error;
-    }
-  }
-  throw new TreeError('CONFLICT', `the subtree of job ${job.id} kept changing; the job will resume`);
+  // A node of the subtree changed while it was read: walk again (done nodes are skipped).
+  await passWhileChanging(job.id, () => rewriteSubtree(ctx, job, lease));
 }
 
 async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
