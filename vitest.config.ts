@@ -29,7 +29,7 @@ export default defineConfig({
           name: 'small-transactions',
           include: ['test/integration/contract/*.test.ts', 'test/integration/model.test.ts', 'test/integration/concurrency.test.ts'],
           exclude: ['test/integration/contract/costs.test.ts'],
-          env: { TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '30', CONCURRENCY_ROUNDS: '2' },
+          env: { TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '20', CONCURRENCY_ROUNDS: '1' },
         },
       },
     ],
