@@ -7,9 +7,9 @@ import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } 
 import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 
 /**
- * A real server process killed with SIGKILL at a random instant of a big delete: a live process
- * reading the same table right after sees the tree either before the delete or after it, never
- * between; it finishes the job without any restart, and `tree verify` then finds 0 problems.
+ * A real server process killed with SIGKILL at a random instant of a big delete or a big move: a
+ * live process reading the same table right after sees the tree either before the change or after
+ * it, never between; it finishes the job without any restart, and `tree verify` then finds 0 problems.
  * CRASH_TRIALS sets the trials per strategy (2 here; a long run uses 20 or more).
  */
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 2);
@@ -79,7 +79,7 @@ const kill = (child: ChildProcess) => {
   }
 };
 
-describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big delete', (strategy) => {
+describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
   let servers: TestServer[] = [];
   let victims: ChildProcess[] = [];
   afterEach(async () => {
@@ -89,92 +89,85 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big delete', 
     victims = [];
   });
 
-  it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
-    const table = uniqueTable();
-    const reader = await startTestServer({ strategy, table, env: LEASE });
-    servers.push(reader);
-    await buildTree(reader, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
-    const victim = await startVictim(strategy, table);
-    victims.push(victim.child);
+  describe('during a big delete', () => {
+    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
+      const table = uniqueTable();
+      const reader = await startTestServer({ strategy, table, env: LEASE });
+      servers.push(reader);
+      await buildTree(reader, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+      const victim = await startVictim(strategy, table);
+      victims.push(victim.child);
 
-    await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', 600);
+      await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', 600);
 
-    const gone = specIds(SUBTREE);
-    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { id } keep: node(id: "keep") { childCount children { nodes { id } } } }`;
-    /** The state, siblings sorted by id (the tree was built in no particular order). */
-    const read = async () => {
-      const state = okData(await reader.gql(query, { ids: gone }));
-      state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
-      return state;
+      const gone = specIds(SUBTREE);
+      const query = `query($ids: [ID!]!) { nodes(ids: $ids) { id } keep: node(id: "keep") { childCount children { nodes { id } } } }`;
+      /** The state, siblings sorted by id (the tree was built in no particular order). */
+      const read = async () => {
+        const state = okData(await reader.gql(query, { ids: gone }));
+        state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
+        return state;
+      };
+      const seen = await read();
+      const before = { nodes: gone.map((id) => ({ id })), keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } } };
+      const after = { nodes: gone.map(() => null), keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } } };
+      expect([before, after]).toContainEqual(seen);
+      const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+
+      // Without any restart, the live process finishes whatever the dead one started.
+      await untilNoRunningJob(reader);
+      // A transaction the dead process had already sent may commit after the first read.
+      const settled = await read();
+      expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+      expect(await reader.verify()).toEqual([]);
+    });
+  });
+
+  describe('during a big move', () => {
+    const LEAF = 'big.3.4.5';
+    const query = `{
+      big: node(id: "big") { parentId depth rootId ancestors { id } }
+      leaf: node(id: "${LEAF}") { depth rootId ancestors { id } }
+      src: node(id: "src") { childCount descendants(first: 1000) { nodes { id } } }
+      dst: node(id: "dst.1") { childCount descendants(first: 1000) { nodes { id } } }
+    }`;
+    /** The state, with descendants as counts (their order within one depth is the strategy's). */
+    const readState = async (server: TestServer) => {
+      const state = okData(await server.gql(query));
+      return { ...state, src: { ...state.src, descendants: state.src.descendants.nodes.length }, dst: { ...state.dst, descendants: state.dst.descendants.nodes.length } };
     };
-    const seen = await read();
-    const before = { nodes: gone.map((id) => ({ id })), keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } } };
-    const after = { nodes: gone.map(() => null), keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } } };
-    expect([before, after]).toContainEqual(seen);
-    const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+    const size = specIds(SUBTREE).length;
+    const before = {
+      big: { parentId: 'src', depth: 1, rootId: 'src', ancestors: [{ id: 'src' }] },
+      leaf: { depth: 4, rootId: 'src', ancestors: ['src', 'big', 'big.3', 'big.3.4'].map((id) => ({ id })) },
+      src: { childCount: 2, descendants: size + 1 },
+      dst: { childCount: 0, descendants: 0 },
+    };
+    const after = {
+      big: { parentId: 'dst.1', depth: 2, rootId: 'dst', ancestors: [{ id: 'dst' }, { id: 'dst.1' }] },
+      leaf: { depth: 5, rootId: 'dst', ancestors: ['dst', 'dst.1', 'big', 'big.3', 'big.3.4'].map((id) => ({ id })) },
+      src: { childCount: 1, descendants: 1 },
+      dst: { childCount: 1, descendants: size },
+    };
 
-    // Without any restart, the live process finishes whatever the dead one started.
-    await untilNoRunningJob(reader);
-    // A transaction the dead process had already sent may commit after the first read.
-    const settled = await read();
-    expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
-    expect(await reader.verify()).toEqual([]);
-  });
-});
+    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
+      const table = uniqueTable();
+      const reader = await startTestServer({ strategy, table, env: LEASE });
+      servers.push(reader);
+      await buildTree(reader, { id: 'src', children: [SUBTREE, { id: 'src.sibling' }] }, null, { ordered: false });
+      await buildTree(reader, { id: 'dst', children: [{ id: 'dst.1' }] });
+      const victim = await startVictim(strategy, table);
+      victims.push(victim.child);
 
-describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed during a big move', (strategy) => {
-  let servers: TestServer[] = [];
-  let victims: ChildProcess[] = [];
-  afterEach(async () => {
-    victims.forEach(kill);
-    for (const server of servers) await server.close();
-    servers = [];
-    victims = [];
-  });
+      await killDuring(victim, 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }', 400);
 
-  const LEAF = 'big.3.4.5';
-  const query = `{
-    big: node(id: "big") { parentId depth rootId ancestors { id } }
-    leaf: node(id: "${LEAF}") { depth rootId ancestors { id } }
-    src: node(id: "src") { childCount descendants(first: 1000) { nodes { id } } }
-    dst: node(id: "dst.1") { childCount descendants(first: 1000) { nodes { id } } }
-  }`;
-  /** The state, with descendants as counts (their order within one depth is the strategy's). */
-  const readState = async (server: TestServer) => {
-    const state = okData(await server.gql(query));
-    return { ...state, src: { ...state.src, descendants: state.src.descendants.nodes.length }, dst: { ...state.dst, descendants: state.dst.descendants.nodes.length } };
-  };
-  const size = specIds(SUBTREE).length;
-  const before = {
-    big: { parentId: 'src', depth: 1, rootId: 'src', ancestors: [{ id: 'src' }] },
-    leaf: { depth: 4, rootId: 'src', ancestors: ['src', 'big', 'big.3', 'big.3.4'].map((id) => ({ id })) },
-    src: { childCount: 2, descendants: size + 1 },
-    dst: { childCount: 0, descendants: 0 },
-  };
-  const after = {
-    big: { parentId: 'dst.1', depth: 2, rootId: 'dst', ancestors: [{ id: 'dst' }, { id: 'dst.1' }] },
-    leaf: { depth: 5, rootId: 'dst', ancestors: ['dst', 'dst.1', 'big', 'big.3', 'big.3.4'].map((id) => ({ id })) },
-    src: { childCount: 1, descendants: 1 },
-    dst: { childCount: 1, descendants: size },
-  };
-
-  it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
-    const table = uniqueTable();
-    const reader = await startTestServer({ strategy, table, env: LEASE });
-    servers.push(reader);
-    await buildTree(reader, { id: 'src', children: [SUBTREE, { id: 'src.sibling' }] }, null, { ordered: false });
-    await buildTree(reader, { id: 'dst', children: [{ id: 'dst.1' }] });
-    const victim = await startVictim(strategy, table);
-    victims.push(victim.child);
-
-    await killDuring(victim, 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }', 400);
-
-    const seen = await readState(reader);
-    expect([before, after]).toContainEqual(seen);
-    const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
-    await untilNoRunningJob(reader);
-    const settled = await readState(reader);
-    expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
-    expect(await reader.verify()).toEqual([]);
+      const seen = await readState(reader);
+      expect([before, after]).toContainEqual(seen);
+      const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+      await untilNoRunningJob(reader);
+      const settled = await readState(reader);
+      expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+      expect(await reader.verify()).toEqual([]);
+    });
   });
 });
