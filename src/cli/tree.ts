@@ -3,16 +3,16 @@ import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig } from '../config.js';
 import { createDynamo } from '../dynamodb/client.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
-import { reindex } from '../storage/maintenance/reindex.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
 import { createStore } from '../storage/strategies/createStore.js';
 import { STRATEGY_NAMES, type StrategyName } from '../storage/strategies/strategies.js';
-import type { TreeStore } from '../storage/treeStore.js';
+import type { Job, TreeStore } from '../storage/treeStore.js';
 
 /**
  * `npm run tree -- verify [--strategy S]`: checks the truth and the projections of strategy S
  * (default: TREE_STRATEGY) and lists the problems; exits 1 when there are any.
- * `npm run tree -- reindex --to S`: rebuilds the projections of S in place; resumable.
+ * `npm run tree -- reindex --to S`: rebuilds the projections of S in place, as a job that any
+ * live process resumes if this one stops; run again, it shows the open reindex's progress.
  * `npm run tree -- jobs [--wait ID]`: lists the jobs, or shows one's progress until it ends.
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
@@ -69,29 +69,31 @@ async function main(): Promise<number> {
       if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
       return report.problems.length === 0 ? 0 : 1;
     }
+    const store = createStore({
+      doc,
+      table: config.table,
+      strategy: config.strategy,
+      maxTreeDepth: config.maxTreeDepth,
+      cursorSecret: config.cursorSecret,
+      jobLeaseMs: config.jobLeaseSeconds * 1000,
+      transactionItems: config.transactionItems,
+    });
     if (command === 'jobs') {
-      const store = createStore({
-        doc,
-        table: config.table,
-        strategy: config.strategy,
-        maxTreeDepth: config.maxTreeDepth,
-        cursorSecret: config.cursorSecret,
-        jobLeaseMs: config.jobLeaseSeconds * 1000,
-        transactionItems: config.transactionItems,
-      });
-      return values.wait === undefined ? listJobs(store) : waitForJob(store, values.wait);
+      if (values.wait === undefined) return listJobs(store);
+      const job = await waitForJob(store, values.wait);
+      return job?.status === 'DONE' ? 0 : 1;
     }
     const target = strategyArg(values.to);
-    const bar = new SingleBar({ format: 'reindex [{bar}] {value}/{total} nodes', stream: process.stderr }, Presets.shades_classic);
-    const result = await reindex(doc, config.table, target, config.maxTreeDepth, {
-      start: (total, done) => bar.start(total, done),
-      advance: (count) => bar.increment(count),
-    });
-    bar.stop();
-    console.log(
-      `${result.nodes} nodes reindexed for ${target}${result.resumedAfter ? ` (resumed after ${result.resumedAfter})` : ''}; now set TREE_STRATEGY=${target}`,
-    );
-    return 0;
+    // This process runs the reindex, and takes over any job whose runner stopped.
+    const jobs = store.startJobs();
+    try {
+      const job = await waitForJob(store, (await store.reindex(target)).id);
+      if (job?.status !== 'DONE') return 1;
+      console.log(`${job.done} nodes reindexed for ${target}; now set TREE_STRATEGY=${target}`);
+      return 0;
+    } finally {
+      await jobs.stop();
+    }
   } finally {
     client.destroy();
     await local?.stop();
@@ -114,15 +116,15 @@ async function listJobs(store: TreeStore): Promise<number> {
   return 0;
 }
 
-/** Shows a job's progress until it is no longer running; exits 1 when it failed or is unknown. */
-async function waitForJob(store: TreeStore, id: string): Promise<number> {
+/** Shows a job's progress until it is no longer running; answers it as it ended (none if unknown). */
+async function waitForJob(store: TreeStore, id: string): Promise<Job | undefined> {
   const bar = new SingleBar({ format: 'job [{bar}] {value}/{total} nodes', stream: process.stderr }, Presets.shades_classic);
   let started = false;
   for (;;) {
     const job = (await store.getJobs([id])).get(id);
     if (!job) {
       console.error(`no job ${id}`);
-      return 1;
+      return undefined;
     }
     if (!started) bar.start(job.total ?? job.done, job.done);
     started = true;
@@ -130,8 +132,8 @@ async function waitForJob(store: TreeStore, id: string): Promise<number> {
     bar.update(job.done);
     if (job.status !== 'RUNNING') {
       bar.stop();
-      console.log(`job ${id}: ${job.status}, ${job.done} node(s)`);
-      return job.status === 'DONE' ? 0 : 1;
+      console.log(`job ${id}: ${job.kind} ${job.status}, ${job.done} node(s)`);
+      return job;
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
   }

@@ -140,6 +140,13 @@ export interface TreeStore {
   /** Every job, running and finished, oldest first. */
   listJobs(page: PageArgs): Promise<JobPage>;
   /**
+   * Starts rebuilding the projection of the strategy named `target` from the truth, as a job
+   * run in the background of this process (and resumed by any live process's sweep if this one
+   * stops); answers the open reindex to the same target if there is one. A reindex to another
+   * target while one is open is a CONFLICT.
+   */
+  reindex(target: string): Promise<Job>;
+  /**
    * Starts this process's share of the job work: a sweep now and every half lease, which takes
    * over any running job whose runner stopped renewing its lease. Never waits for a job.
    */

@@ -6,14 +6,17 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StrategyName } from '../../src/storage/strategies/strategies.js';
 import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
 import { scanTable } from '../../src/dynamodb/scan.js';
 import { closureSk } from '../../src/storage/strategies/closure/closureKeys.js';
-import { kindOf } from '../../src/storage/maintenance/chains.js';
-import { reindex, type ReindexProgress } from '../../src/storage/maintenance/reindex.js';
+import { kindOf } from '../../src/storage/maintenance/kindOf.js';
+import { createStore } from '../../src/storage/strategies/createStore.js';
+import type { Job } from '../../src/storage/treeStore.js';
+import { jobKey } from '../../src/storage/engine/jobRecord.js';
+import type { DynamoOptions } from '../../src/dynamodb/client.js';
 import type { Problem } from '../../src/storage/maintenance/verify.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
 import { levelKey } from '../../src/storage/strategies/path/levelKeys.js';
@@ -54,19 +57,49 @@ const verify = async (table: string, strategy: StrategyName): Promise<Problem[]>
 /** The ids a list of problems names, sorted. */
 const named = (problems: Problem[]): string[] => [...new Set(problems.map((p) => p.nodeId))].sort();
 
-/** A progress callback that records what it is told, and throws on advance number `failOn`. */
-function recorder(failOn?: number): ReindexProgress & { started: Array<[number, number]>; advanced: number[] } {
-  const started: Array<[number, number]> = [];
-  const advanced: number[] = [];
-  return {
-    started,
-    advanced,
-    start: (total, done) => void started.push([total, done]),
-    advance: (count) => {
-      advanced.push(count);
-      if (advanced.length === failOn) throw new Error('interrupted by the test');
-    },
-  };
+/** A store on `table` for the test's client, as a process running jobs would have. */
+const storeOn = (table: string, doc = dynamo.doc, transactionItems = 100) =>
+  createStore({
+    doc,
+    table,
+    strategy: 'adjacency',
+    maxTreeDepth: MAX_DEPTH,
+    cursorSecret: 'test',
+    jobLeaseMs: 1000,
+    transactionItems,
+  });
+
+/** Polls a job until it is no longer running. */
+async function finished(store: ReturnType<typeof storeOn>, id: string): Promise<Job> {
+  for (;;) {
+    const job = (await store.getJobs([id])).get(id);
+    if (job && job.status !== 'RUNNING') return job;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Runs a reindex job to its end in a process of its own (a store with its sweep running). */
+async function reindex(table: string, target: StrategyName, doc = dynamo.doc, transactionItems = 100): Promise<Job> {
+  const store = storeOn(table, doc, transactionItems);
+  const jobs = store.startJobs();
+  try {
+    return await finished(store, (await store.reindex(target)).id);
+  } finally {
+    await jobs.stop();
+  }
+}
+
+/** A fault middleware: the `nth` TransactWriteItems fails as if the network went down. */
+function failTransaction(nth: number): DynamoOptions['middleware'] {
+  let seen = 0;
+  return (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        if (String(context.commandName).startsWith('TransactWrite') && ++seen === nth) throw new Error('network down (test)');
+        return next(args);
+      },
+      { step: 'initialize', name: 'failTransaction' },
+    );
 }
 
 /** Items by kind; the path strategy's items are its level items. */
@@ -189,34 +222,33 @@ describe('reindex in place, adjacency → path → closure → adjacency', () =>
     expect(order(problems)).toEqual(order(expected));
   });
 
-  it('reindexes to path: verify finds nothing, and a path server answers the same', async () => {
-    const progress = recorder();
-    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, progress)).toEqual({ nodes: ids.length, resumedAfter: null });
-    expect(progress.started).toEqual([[ids.length, 0]]);
-    expect(progress.advanced).toEqual([25, ids.length - 25]);
+  it('reindexes to path as a job (in chunks): verify finds nothing, and a path server answers the same', async () => {
+    const job = await reindex(table, 'path', dynamo.doc, 10);
+    expect(job).toMatchObject({ kind: 'REINDEX', status: 'DONE', done: ids.length, total: ids.length, nodeId: null });
+    expect((await storeOn(table).listJobs({ first: 10 })).edges.map((e) => e.node)).toEqual([job]);
     expect(await verify(table, 'path')).toEqual([]);
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: ids.length, closure: 0, job: 0, other: 0, withPath: ids.length,
+      node: ids.length, edge: ids.length, level: ids.length, closure: 0, job: 2, other: 0, withPath: ids.length,
     });
     expect(await answersOn(table, 'path', ids)).toEqual(truth);
   });
 
   it('reindexes to closure: verify finds nothing, and a closure server answers the same', async () => {
-    expect(await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder())).toEqual({ nodes: ids.length, resumedAfter: null });
+    expect(await reindex(table, 'closure')).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
     expect(await verify(table, 'closure')).toEqual([]);
     const rows = ids.reduce((sum, id) => sum + truth[id]!.depth, 0);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: rows, job: 0, other: 0, withPath: ids.length,
+      node: ids.length, edge: ids.length, level: 0, closure: rows, job: 3, other: 0, withPath: ids.length,
     });
     expect(await answersOn(table, 'closure', ids)).toEqual(truth);
   });
 
   it('reindexes back to adjacency: level items and closure rows are gone', async () => {
-    expect(await reindex(dynamo.doc, table, 'adjacency', MAX_DEPTH, recorder())).toEqual({ nodes: ids.length, resumedAfter: null });
+    expect(await reindex(table, 'adjacency')).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: 0, job: 0, other: 0, withPath: 0,
+      node: ids.length, edge: ids.length, level: 0, closure: 0, job: 4, other: 0, withPath: 0,
     });
   });
 });
@@ -250,7 +282,7 @@ describe('corrupted projections', () => {
         { nodeId: 'p.1.0.1', problem: 'stored path ["p","p.1","p.1.0"], expected ["p","p.0","p.0.0","p.1.0"]' },
       ]),
     );
-    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, recorder())).toMatchObject({ resumedAfter: null });
+    expect(await reindex(table, 'path')).toMatchObject({ status: 'DONE' });
     expect(await verify(table, 'path')).toEqual([]);
   });
 
@@ -260,7 +292,7 @@ describe('corrupted projections', () => {
     const old = levelKey(['p', 'p.1'], 'p.1.0');
     await dynamo.doc.send(new PutCommand({ TableName: table, Item: { ...old, id: 'p.1.0', path: ['p', 'p.1'] } }));
     expect(await verify(table, 'path')).toEqual([{ nodeId: 'p.1.0', problem: `stray level item ${old.pk} ${old.sk}` }]);
-    await reindex(dynamo.doc, table, 'path', MAX_DEPTH, recorder());
+    await reindex(table, 'path');
     expect(await verify(table, 'path')).toEqual([]);
   });
 
@@ -280,43 +312,65 @@ describe('corrupted projections', () => {
         { nodeId: 'p.1.1.0', problem: 'stray closure item N#p.1.0 D#001#p.1.1.0' },
       ]),
     );
-    await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder());
+    await reindex(table, 'closure');
     expect(await verify(table, 'closure')).toEqual([]);
   });
 });
 
 describe('an interrupted reindex', () => {
-  // 31 nodes: two batches of 25 and 6.
+  // 31 nodes, placed in chunks of 10 items per transaction (the fence one of them).
   const tree = fullTree('q', [5, 5]);
   const ids = specIds(tree).sort();
 
-  it('resumes after the last batch it finished', async () => {
+  it('is resumed by another process after the last chunk it committed, and only the rest is placed', async () => {
     const table = await builtTable('adjacency', [tree]);
-    const first = recorder(1);
-    await expect(reindex(dynamo.doc, table, 'path', MAX_DEPTH, first)).rejects.toThrow('interrupted by the test');
-    expect(first.advanced).toEqual([25]);
-    // The first 25 nodes (in id order) are done; only the others are missing their projection.
-    expect(named(await verify(table, 'path'))).toEqual(ids.slice(25));
-
-    const second = recorder();
-    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, second)).toEqual({ nodes: ids.length, resumedAfter: ids[24] });
-    expect(second.started).toEqual([[ids.length, 25]]);
-    expect(second.advanced).toEqual([ids.length - 25]);
+    // The runner's third transaction fails (the first is the job's start; the second places
+    // the first chunk of nodes).
+    const failing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: failTransaction(3) });
+    const first = storeOn(table, failing.doc, 10);
+    const started = await first.reindex('path');
+    const record = async () => (await dynamo.doc.send(new GetCommand({ TableName: table, Key: jobKey(started.id), ConsistentRead: true }))).Item!;
+    // The runner gave its lease up: the job waits for a sweep, its first chunk placed.
+    for (let i = 0; (await record()).leaseExpiresAt !== 0; i++) {
+      if (i > 200) throw new Error('the runner never gave its lease up');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    failing.client.destroy();
+    const stopped = await record();
+    const placed = Number(stopped.done);
+    expect(placed).toBeGreaterThan(1);
+    expect(placed).toBeLessThan(10);
+    expect(stopped).toMatchObject({ status: 'RUNNING', after: ids[placed - 1], total: ids.length });
+    expect(named(await verify(table, 'path'))).toEqual(ids.slice(placed));
+    // Asked again, the reindex is the same job; another process's sweep finishes it.
+    const second = storeOn(table, dynamo.doc, 10);
+    expect((await second.reindex('path')).id).toBe(started.id);
+    const jobs = second.startJobs();
+    const job = await finished(second, started.id);
+    await jobs.stop();
+    // Each node was counted once: the second run placed only those the first had not.
+    expect(job).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
     expect(await verify(table, 'path')).toEqual([]);
-    expect(await countKinds(table)).toMatchObject({ level: ids.length, job: 0 });
-
-    // Done: the next run starts from scratch.
-    expect(await reindex(dynamo.doc, table, 'path', MAX_DEPTH, recorder())).toEqual({ nodes: ids.length, resumedAfter: null });
+    expect(await countKinds(table)).toMatchObject({ level: ids.length, job: 2 });
   });
 
-  it('does not skip nodes after a complete reindex to another strategy in between', async () => {
+  it('refuses a reindex to another target while one is open; after it, the other runs from scratch', async () => {
     const table = await builtTable('adjacency', [tree]);
-    await expect(reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder(1))).rejects.toThrow('interrupted by the test');
-    // Abandoned: the table goes back to adjacency, which removes the rows written so far.
-    await reindex(dynamo.doc, table, 'adjacency', MAX_DEPTH, recorder());
-    expect(await verify(table, 'adjacency')).toEqual([]);
-    await reindex(dynamo.doc, table, 'closure', MAX_DEPTH, recorder());
+    const failing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: failTransaction(2) });
+    const first = storeOn(table, failing.doc, 10);
+    const started = await first.reindex('closure');
+    failing.client.destroy();
+    await expect(storeOn(table).reindex('path')).rejects.toMatchObject({ code: 'CONFLICT', details: { jobId: started.id } });
+    await expect(storeOn(table).reindex('nowhere')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    // The closure reindex finishes (resumed by a sweep), then the table goes back to adjacency.
+    const store = storeOn(table);
+    const jobs = store.startJobs();
+    expect(await finished(store, started.id)).toMatchObject({ status: 'DONE', done: ids.length });
+    await jobs.stop();
     expect(await verify(table, 'closure')).toEqual([]);
+    expect(await reindex(table, 'adjacency')).toMatchObject({ status: 'DONE', done: ids.length });
+    expect(await verify(table, 'adjacency')).toEqual([]);
+    expect(await countKinds(table)).toMatchObject({ level: 0, closure: 0, withPath: 0 });
   });
 });
 
@@ -332,7 +386,7 @@ describe.each(['path', 'closure'] as const)('%s: a reindex over live moves', (st
       const pause = pauseTransaction(1);
       const reindexing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: pause.middleware });
       pause.arm();
-      const run = reindex(reindexing.doc, server.table, strategy, MAX_DEPTH, recorder());
+      const run = reindex(server.table, strategy, reindexing.doc);
       await pause.reached;
       const moves: Array<[string, string]> = [['a.0', 'b.2.2'], ['b.1', 'a.2.0'], ['a.1.1', 'b'], ['b.0.0', 'a.0.2']];
       for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
@@ -430,7 +484,7 @@ describe('npm run tree', () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${jobId}  DELETE j1  DONE  64/64  started `));
     expect(waited.code, waited.stderr).toBe(0);
-    expect(waited.stdout).toContain(`job ${jobId}: DONE, 64 node(s)`);
+    expect(waited.stdout).toContain(`job ${jobId}: DELETE DONE, 64 node(s)`);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no job no-such-job');
   });

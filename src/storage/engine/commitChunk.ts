@@ -31,13 +31,13 @@ export async function commitChunk(
   ctx: EngineContext,
   tx: TransactionBuilder,
   lease: Lease,
-  progress: { done?: number; finish?: 'DONE' | 'FAILED' } = {},
+  progress: { done?: number; record?: Record<string, unknown>; finish?: 'DONE' | 'FAILED' } = {},
 ): Promise<void> {
   if (progress.finish) {
     await sleep(FINISH_GRACE_MS);
     planJobFinish(tx, lease, progress.finish, progress.done);
   }
-  else planFence(tx, lease, Date.now(), progress.done);
+  else planFence(tx, lease, Date.now(), progress.done, progress.record);
   const keys = tx.keys();
   try {
     await transactWrite(ctx.doc, tx.build());

@@ -10,6 +10,7 @@ import type { EngineContext } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { startSweeper } from './jobRunner.js';
+import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
 import { readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
@@ -23,6 +24,8 @@ export interface EngineOptions {
   cursors: CursorCodec;
   jobLeaseMs: number;
   transactionItems: number;
+  /** Every strategy, for a reindex from one to another. */
+  strategies: readonly TreeStrategy[];
 }
 
 /**
@@ -106,6 +109,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
       });
     },
     listJobs: (page) => jobsPage(ctx, page),
+    reindex: (target) => startReindex(ctx, target),
     startJobs() {
       const sweeper = startSweeper(ctx);
       return {

@@ -6,6 +6,8 @@ import type { StrategyContext, TreeStrategy } from '../strategy.js';
  */
 export interface EngineContext extends StrategyContext {
   strategy: TreeStrategy;
+  /** Every strategy, for a reindex from one to another. */
+  strategies: readonly TreeStrategy[];
   /** How long a job's lease lasts without renewal (JOB_LEASE_SECONDS). */
   jobLeaseMs: number;
   /**

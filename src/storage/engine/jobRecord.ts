@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../treeStore.js';
@@ -14,6 +15,9 @@ export interface JobRecord extends Job {
   /** A move's ancestors of the moved node, before and after (openJobs.ts, OpenMove). */
   from?: string[];
   to?: string[];
+  /** A reindex's target strategy, and the last node id it placed (nodes go in id order). */
+  target?: string;
+  after?: string | null;
   /** The fencing token of the lease; null once the job is finished. */
   leaseToken: string | null;
   /** Epoch milliseconds after which any process may take the job over. */
@@ -48,11 +52,35 @@ export function jobFromItem(item: Item): JobRecord {
     leaseToken: typeof item.leaseToken === 'string' ? item.leaseToken : null,
     leaseExpiresAt: Number(item.leaseExpiresAt ?? 0),
     ...(Array.isArray(item.from) && Array.isArray(item.to) ? { from: item.from.map(String), to: item.to.map(String) } : {}),
+    ...(typeof item.target === 'string' ? { target: item.target, after: typeof item.after === 'string' ? item.after : null } : {}),
   };
 }
 
 /** The job as clients see it, without its lease. */
-export const publicJob = ({ leaseToken: _t, leaseExpiresAt: _e, from: _f, to: _to, ...job }: JobRecord): Job => job;
+export const publicJob = ({ leaseToken: _t, leaseExpiresAt: _e, from: _f, to: _to, target: _g, after: _a, ...job }: JobRecord): Job =>
+  job;
+
+/** A new running job, not yet leased (planJobStart leases it). */
+export function newJob(
+  kind: JobKind,
+  nodeId: string | null,
+  total: number | null,
+  extra: Pick<JobRecord, 'from' | 'to' | 'target'> = {},
+): JobRecord {
+  const now = Date.now();
+  return {
+    id: newJobId(now, randomUUID().slice(0, 8)),
+    kind,
+    status: 'RUNNING',
+    done: 0,
+    total,
+    startedAt: new Date(now).toISOString(),
+    nodeId,
+    leaseToken: null,
+    leaseExpiresAt: 0,
+    ...extra,
+  };
+}
 
 /** A lease: who holds a job, with which token, until when. */
 export interface Lease {
@@ -85,9 +113,12 @@ export function planJobStart(tx: TransactionBuilder, job: Job & OpenEntry, lease
 }
 
 
-/** The fence: the lease is still ours. Renews it and adds `done` to the progress. */
-export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0): void {
-  tx.update(jobKey(lease.jobId), { set: { leaseExpiresAt: now + lease.durationMs }, add: { done } }, ...holds(lease));
+/**
+ * The fence: the lease is still ours. Renews it, adds `done` to the progress and sets `record`
+ * (a job's own progress fields, such as a reindex's `after`).
+ */
+export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0, record: Record<string, unknown> = {}): void {
+  tx.update(jobKey(lease.jobId), { set: { ...record, leaseExpiresAt: now + lease.durationMs }, add: { done } }, ...holds(lease));
 }
 
 /** The job is finished: its status, and no lease any more. */

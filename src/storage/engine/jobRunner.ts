@@ -13,6 +13,7 @@ import type { JobSweeper } from '../treeStore.js';
 import { commitChunk, LeaseLost } from './commitChunk.js';
 import { runMoveJob } from './moveJob.js';
 import { runDeleteJob } from './deleteJob.js';
+import { runReindexJob } from './reindexJob.js';
 import type { EngineContext } from './engineContext.js';
 import {
   jobFromItem,
@@ -34,6 +35,7 @@ export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease
   try {
     if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
     else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
+    else if (job.kind === 'REINDEX') await runReindexJob(ctx, job, lease);
     else await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
     return true;
   } catch (error) {

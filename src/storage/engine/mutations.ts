@@ -16,7 +16,7 @@ import type {
 import { checkData, checkId, checkName } from '../validation.js';
 import type { EngineContext, TableContext } from './engineContext.js';
 import { live, withPath } from './items.js';
-import { jobFromItem, jobKey, newJobId, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
+import { jobFromItem, jobKey, newJob, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
 import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
 import { readVisible, type ReadScope } from './liveNodes.js';
@@ -200,7 +200,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now: moved.updatedAt });
     ctx.strategy.guardChain(truth, chain, Date.now());
-    const job = newJob(args.id, 'MOVE', null, { from: oldPath, to: newPath });
+    const job = newJob('MOVE', args.id, null, { from: oldPath, to: newPath });
     const lease = newLease(ctx, job.id);
     planJobStart(truth, job, lease, Date.now(), open.rev);
     await transactWrite(ctx.doc, truth.build());
@@ -316,21 +316,6 @@ async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Pro
 }
 
 /** A new running job record. */
-function newJob(nodeId: string, kind: 'MOVE' | 'DELETE', total: number | null, places: Pick<JobRecord, 'from' | 'to'> = {}): JobRecord {
-  const now = Date.now();
-  return {
-    id: newJobId(now, randomUUID().slice(0, 8)),
-    kind,
-    status: 'RUNNING',
-    done: 0,
-    total,
-    startedAt: new Date(now).toISOString(),
-    nodeId,
-    leaseToken: null,
-    leaseExpiresAt: 0,
-    ...places,
-  };
-}
 
 /**
  * Deletes a node and its subtree: one transaction when it fits; otherwise one transaction
@@ -363,7 +348,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       await transactWrite(ctx.doc, tx.build());
       return { deletedCount };
     }
-    const job = newJob(root.node.id, 'DELETE', deletedCount);
+    const job = newJob('DELETE', root.node.id, deletedCount);
     const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id });

@@ -2,7 +2,8 @@ import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { collectionPk, edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
 import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
-import { chainsOf, kindOf } from './chains.js';
+import { chainsOf } from '../engine/chains.js';
+import { kindOf } from './kindOf.js';
 
 /**
  * Pure: checks a whole table (all its items) against the truth. The truth itself must be a

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { scanTable } from '../../dynamodb/scan.js';
 import type { StrategyName } from '../strategies/strategies.js';
-import { kindOf } from './chains.js';
+import { kindOf } from './kindOf.js';
 import { verifyItems, type Problem } from './verify.js';
 
 export interface VerifyReport {

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createCursorCodec } from '../cursor.js';
 import { createEngine } from '../engine/createEngine.js';
 import type { TreeStore } from '../treeStore.js';
-import { strategyNamed, type StrategyName } from './strategies.js';
+import { STRATEGIES, strategyNamed, type StrategyName } from './strategies.js';
 
 export interface StoreOptions {
   doc: DynamoDBDocumentClient;
@@ -26,5 +26,6 @@ export function createStore(options: StoreOptions): TreeStore {
     cursors: createCursorCodec(options.cursorSecret),
     jobLeaseMs: options.jobLeaseMs,
     transactionItems: options.transactionItems,
+    strategies: STRATEGIES,
   });
 }

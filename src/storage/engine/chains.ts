@@ -1,30 +1,6 @@
-import {
-  EDGE_SK_PREFIX,
-  JOBS_PK,
-  NODE_PK_PREFIX,
-  NODE_SK,
-  REINDEX_PK,
-  ROOTS_PK,
-  type Item,
-  type Key,
-} from '../../dynamodb/keys.js';
-import { STRATEGIES, type StrategyName } from '../strategies/strategies.js';
+import type { Item } from '../../dynamodb/keys.js';
 
-/**
- * Pure: how the items of a table sort into the truth, the strategies' projections and jobs, and
- * what the truth implies: every node's chain, from its parent pointers. Used by `tree verify`
- * and `tree reindex`.
- */
-export type ItemKind = 'node' | 'edge' | 'job' | StrategyName | 'other';
-
-/** A table item's kind: a truth item, a job record, or the projection item of a strategy. */
-export function kindOf(item: Key): ItemKind {
-  if (item.sk === NODE_SK && item.pk.startsWith(NODE_PK_PREFIX)) return 'node';
-  if (item.sk.startsWith(EDGE_SK_PREFIX) && (item.pk === ROOTS_PK || item.pk.startsWith(NODE_PK_PREFIX))) return 'edge';
-  if (item.pk === JOBS_PK || item.pk === REINDEX_PK) return 'job';
-  return STRATEGIES.find((strategy) => strategy.owns(item))?.name ?? 'other';
-}
-
+/** Pure: what the truth implies, every node's chain from its parent pointers. */
 export interface NodeFacts {
   id: string;
   parentId: string | null;
