@@ -34,7 +34,8 @@ export interface ErrorDetails {
   CONFLICT: { jobId?: string };
   /** Deprecated: no longer produced (moves of any size run as jobs); kept for clients that name it. */
   SUBTREE_TOO_LARGE: { subtreeSize: number; items: number; limit: number };
-  SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number };
+  /** `jobId`: a delete applied whose job is still counting its subtree (docs/contract.md). */
+  SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number; jobId?: string };
   BAD_REQUEST: Record<string, never>;
 }
 

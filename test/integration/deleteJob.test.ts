@@ -20,21 +20,26 @@ const SUBTREE = fullTree('big', [3, 4, 4]); // 1 + 3 + 12 + 48 = 64 nodes: more 
 const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
 
 /** Lets `allowed` TransactWriteItems through, then fails every write, like a dead process. */
-function crashAfter(allowed: number): DynamoOptions['middleware'] {
+function crashAfter(allowed: number) {
   let seen = 0;
   let armed = false;
+  let crash!: () => void;
+  const crashed = new Promise<void>((resolve) => (crash = resolve));
   const middleware: DynamoOptions['middleware'] = (stack) =>
     stack.add(
       (next, context) => async (args) => {
         if (armed && /^(TransactWrite|BatchWrite|Put|Update|Delete)/.test(String(context.commandName))) {
-          if (seen >= allowed) throw Object.assign(new Error('simulated crash'), { name: 'SimulatedCrash' });
+          if (seen >= allowed) {
+            crash();
+            throw Object.assign(new Error('simulated crash'), { name: 'SimulatedCrash' });
+          }
           seen++;
         }
         return next(args);
       },
       { step: 'initialize', name: 'simulatedCrash' },
     );
-  return Object.assign(middleware!, { arm: () => (armed = true) });
+  return { middleware, crashed, arm: () => (armed = true) };
 }
 
 async function tableState(table: string) {
@@ -67,17 +72,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     [6, 'a process that was already running'],
   ])('leaves no orphan and nothing reachable after %i transactions, and %s finishes it', async (allowed, finisher) => {
     const table = uniqueTable();
-    const middleware = crashAfter(allowed) as DynamoOptions['middleware'] & { arm(): void };
-    const dying = await startTestServer({ strategy, table, middleware, verifyOnClose: false, env: SHORT_LEASE });
+    const crash = crashAfter(allowed);
+    const dying = await startTestServer({ strategy, table, middleware: crash.middleware, verifyOnClose: false, env: SHORT_LEASE });
     await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
     const alreadyUp = finisher === 'a process that was already running';
     if (alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
-    middleware.arm();
+    crash.arm();
 
-    // The detach committed: the delete is applied and answered; its job is left running.
-    const response = await dying.gql('mutation { deleteNode(id: "big") { deletedCount job { kind status total } } }');
-    expect(okData(response)).toEqual({ deleteNode: { deletedCount: 64, job: { kind: 'DELETE', status: 'RUNNING', total: 64 } } });
-    await dying.close();
+    // The detach committed: the delete is applied; its job is left running. The answer waits
+    // for the job's count of the subtree, which the process that takes it over makes.
+    const response = dying.gql('mutation { deleteNode(id: "big") { deletedCount job { kind total } } }');
+    await crash.crashed;
 
     // The instant of the crash: no cycle, no orphan; the subtree is out of the tree, with a job
     // to finish it.
@@ -92,6 +97,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     // Another process takes the job over once the dead runner's lease expires.
     if (!alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
     const next = servers[0]!;
+    expect(okData(await response)).toEqual({ deleteNode: { deletedCount: 64, job: { kind: 'DELETE', total: 64 } } });
+    await dying.close();
     const after = await untilJobsDone(table);
     expect([...after.nodes.keys()].sort()).toEqual(['keep', 'keep.sibling']);
     expect(after.jobs.map((job) => [job.status, job.total])).toEqual([['DONE', 64]]);

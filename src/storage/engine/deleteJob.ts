@@ -49,6 +49,13 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     planDeleteMarked(tx, { nodes: [stored], jobId: job.id, rootId });
     planProjectionDelete(tx, ctx.strategy, [placed.get(stored.node.id)!]);
   };
+  // The subtree is marked whole: the first deletion records its size, unless a runner before
+  // this one did (it then deleted some of it already).
+  let record: Record<string, unknown> = job.total === null ? { total: placed.size } : {};
+  const commit = async (tx: TransactionBuilder, done: number, finish?: 'DONE') => {
+    await commitChunk(ctx, tx, lease, { done, record, ...(finish ? { finish } : {}) });
+    record = {};
+  };
   // Fills each transaction with as many nodes (and their projection items) as it holds.
   const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
   for (let depth = levels.length - 1; depth >= 0; depth--) {
@@ -58,14 +65,14 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
       const alone = new TransactionBuilder(ctx.table);
       deleteActions(alone, stored);
       if (tx.size + alone.size > chunk) {
-        await commitChunk(ctx, tx, lease, { done: nodes });
+        await commit(tx, nodes);
         tx = new TransactionBuilder(ctx.table);
         nodes = 0;
       }
       deleteActions(tx, stored);
       nodes++;
     }
-    await commitChunk(ctx, tx, lease, depth === 0 ? { done: nodes, finish: 'DONE' } : { done: nodes });
+    await commit(tx, nodes, depth === 0 ? 'DONE' : undefined);
   }
 }
 

@@ -128,8 +128,9 @@ export function planJobFinish(
   status: 'DONE' | 'FAILED',
   done = 0,
   now = Date.now(),
+  record: Record<string, unknown> = {},
 ): void {
-  tx.update(jobKey(lease.jobId), { set: { status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
+  tx.update(jobKey(lease.jobId), { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
   tx.update(OPEN_JOBS_KEY, { set: { closedAt: now }, remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
 }
 

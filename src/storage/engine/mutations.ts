@@ -21,7 +21,7 @@ import { newLease, runLeased } from './jobRunner.js';
 import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
 import { readVisible, type ReadScope } from './liveNodes.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
-import { readLevelBelow, readStored, readSubtreeLevels } from './reads.js';
+import { readStored, readSubtreeWithin } from './reads.js';
 import { findSlot } from './slot.js';
 import { planCreate, planDeleteSubtree, planDetachForDelete, planHold, planMove, planRelease, planUpdate } from './writePlans.js';
 
@@ -187,9 +187,9 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
       }
     }
     await checkMoveDepth(ctx, moving, chain);
-    const subtree = await readSubtreeWithin(ctx, moving, ctx.transactionItems - tx.size);
-    if (subtree) {
-      const levels = subtree.map((p) => ({ ...p, newPath: [...newPath, ...p.path.slice(oldPath.length)] }));
+    const below = await readSubtreeWithin(ctx, moving, ctx.transactionItems - tx.size);
+    if (below) {
+      const levels = subtreePaths(moving, placeOf(ctx.strategy, moving), below).map((p) => ({ ...p, newPath: [...newPath, ...p.path.slice(oldPath.length)] }));
       planProjectionMove(tx, ctx.strategy, levels);
       if (tx.size <= ctx.transactionItems) {
         Object.assign(moved, ctx.strategy.nodeFields(newPath));
@@ -275,24 +275,6 @@ async function release(ctx: EngineContext, node: StoredNode, until: number): Pro
   });
 }
 
-/**
- * The subtree below `root` with every node's path, read level by level, or null as soon as it
- * is known to hold more than `maxNodes` nodes (the childCounts of a level tell, before it is
- * read): a move that needs a job reads no more of its subtree than that.
- */
-async function readSubtreeWithin(ctx: EngineContext, root: StoredNode, maxNodes: number): Promise<PlacedNode[] | null> {
-  const levels: StoredNode[][] = [];
-  const seen = new Set([root.node.id]);
-  let count = 1;
-  for (let frontier = [root]; frontier.length > 0; ) {
-    count += frontier.reduce((sum, s) => sum + s.node.childCount, 0);
-    if (count > maxNodes) return null;
-    if (levels.length > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
-    frontier = await readLevelBelow(ctx, frontier, seen);
-    if (frontier.length > 0) levels.push(frontier);
-  }
-  return subtreePaths(root, placeOf(ctx.strategy, root), levels);
-}
 
 /** How long a structural write waits for an open job whose subtree it overlaps. */
 export const OVERLAP_WAIT_MS = 3000;
@@ -315,18 +297,17 @@ async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Pro
   );
 }
 
-/** A new running job record. */
-
 /**
  * Deletes a node and its subtree: one transaction when it fits; otherwise one transaction
  * detaches the subtree (from then on no read returns any of it) and records a job, which this
  * process then runs under the job's lease, outside the re-planning loop: once the detach has
  * committed the delete is applied, whatever happens to the job (any live process finishes it).
- * The subtree is read whole first, to answer deletedCount.
+ * The subtree is read only as far as it may fit one transaction; a job counts it while it marks
+ * it (the record's `total`), and the answer's deletedCount is that count.
  */
 export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Promise<DeleteResult> {
   checkId(args.id);
-  type Started = DeleteResult | { deletedCount: number; job: JobRecord; lease: Lease };
+  type Started = DeleteResult | { job: JobRecord; lease: Lease };
   const started = await replanning(async (): Promise<Started> => {
     const scope: ReadScope = {};
     const root = live(await readVisible(ctx, [args.id], scope), args.id);
@@ -334,30 +315,53 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     const overlap = overlappingMove(scope.open ?? NO_OPEN_JOBS, args.id, settledPlace(ctx, scope, root));
     if (overlap) await waitForJob(ctx, overlap.id, `deleting "${args.id}"`);
     const parentId = root.node.parentId;
+    // Each node deleted takes at least two items (its node and its edge).
     const [parent, levels] = await Promise.all([
       parentId === null ? null : readStored(ctx, [parentId]).then((m) => m.get(parentId) ?? null),
-      readSubtreeLevels(ctx, root),
+      readSubtreeWithin(ctx, root, Math.floor(ctx.transactionItems / 2)),
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
-    const descendants = levels.flat();
-    const deletedCount = descendants.length + 1;
-    const tx = new TransactionBuilder(ctx.table);
-    planDeleteSubtree(tx, { root, descendants, parent });
-    planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
-    if (tx.size <= ctx.transactionItems) {
-      await transactWrite(ctx.doc, tx.build());
-      return { deletedCount };
+    if (levels) {
+      const tx = new TransactionBuilder(ctx.table);
+      planDeleteSubtree(tx, { root, descendants: levels.flat(), parent });
+      planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
+      if (tx.size <= ctx.transactionItems) {
+        await transactWrite(ctx.doc, tx.build());
+        return { deletedCount: levels.flat().length + 1 };
+      }
     }
-    const job = newJob('DELETE', root.node.id, deletedCount);
+    const job = newJob('DELETE', root.node.id, null);
     const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id });
     planJobStart(detach, job, lease, Date.now(), scope.open?.rev);
     await transactWrite(ctx.doc, detach.build());
-    return { deletedCount, job, lease };
+    return { job, lease };
   });
   if (!('lease' in started)) return started;
-  const { job, lease, deletedCount } = started;
-  const finished = await runLeased(ctx, job, lease);
-  return { deletedCount, job: publicJob(finished ? { ...job, status: 'DONE', done: deletedCount } : job) };
+  await runLeased(ctx, started.job, started.lease);
+  const counted = await countedJob(ctx, started.job.id);
+  return { deletedCount: counted.total!, job: publicJob(counted) };
+}
+
+/**
+ * A delete job's record once it has counted its subtree: at once when this process ran it to
+ * its end; otherwise (the runner stopped) when the process that takes it over has counted it.
+ * The delete is applied either way; past the wait, SERVICE_UNAVAILABLE says so.
+ */
+async function countedJob(ctx: EngineContext, jobId: string): Promise<JobRecord> {
+  const deadline = Date.now() + Math.max(OVERLAP_WAIT_MS, 3 * ctx.jobLeaseMs);
+  for (;;) {
+    const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).values().next().value;
+    const job = item ? jobFromItem(item) : undefined;
+    if (job && job.total !== null) return job;
+    if (Date.now() > deadline) {
+      throw new TreeError(
+        'SERVICE_UNAVAILABLE',
+        `the subtree is detached and job ${jobId} is deleting it, but its size is not counted yet; query job(id: "${jobId}") for its progress`,
+        { jobId },
+      );
+    }
+    await sleep(100);
+  }
 }

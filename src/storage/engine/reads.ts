@@ -48,26 +48,20 @@ export async function readAdjacent(
 }
 
 /**
- * The subtree below `root`, breadth first, one wave of child Queries per level and no Query
- * for a node whose childCount is 0. Stops after `maxLevels` levels below the root. A subtree
- * that changed while it was read fails with ConditionFailed, for the writer to re-plan.
+ * The subtree below `root`, level by level (one wave of Queries per level), as long as it holds
+ * at most `maxNodes` nodes, root included; null as soon as the children counts show it holds
+ * more (before reading the level that would cross it).
  */
-export async function readSubtreeLevels(
-  ctx: TableContext,
-  root: StoredNode,
-  maxLevels: number = Number.POSITIVE_INFINITY,
-): Promise<StoredNode[][]> {
+export async function readSubtreeWithin(ctx: TableContext, root: StoredNode, maxNodes: number): Promise<StoredNode[][] | null> {
   const levels: StoredNode[][] = [];
   const seen = new Set([root.node.id]);
-  let frontier = [root];
-  while (levels.length < maxLevels) {
-    const next = await readLevelBelow(ctx, frontier, seen);
-    if (next.length === 0) break;
-    if (levels.length > ctx.maxTreeDepth + 8) {
-      throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
-    }
-    levels.push(next);
-    frontier = next;
+  let count = 1;
+  for (let frontier = [root]; frontier.length > 0; ) {
+    count += frontier.reduce((sum, s) => sum + s.node.childCount, 0);
+    if (count > maxNodes) return null;
+    if (levels.length > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
+    frontier = await readLevelBelow(ctx, frontier, seen);
+    if (frontier.length > 0) levels.push(frontier);
   }
   return levels;
 }
