@@ -111,6 +111,13 @@ export interface StoredNode {
   rev: number;
   /** The id of the delete job removing this node's subtree; such a node reads as absent. */
   deleting: string | undefined;
+  /**
+   * On a root: how many move jobs have started in its tree (absent: none). A move job leaves
+   * the paths of its subtree stale until it rewrites them, so a strategy that keeps paths
+   * conditions a write under a chain on its root's count (guardChain): a write that read the
+   * chain before such a job started fails at commit, and re-plans through the job.
+   */
+  moves?: number;
 }
 
 /** A node of a subtree, with its ancestors as the write computed them. */

@@ -48,4 +48,33 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
     const deepest = okData(await creator.gql('{ node(id: "a-3") { depth childCount } }')).node;
     expect(deepest.depth + (deepest.childCount > 0 ? 1 : 0)).toBeLessThanOrEqual(6);
   });
+
+  it('a deep create that read its chain before a move job started: refused once it sees the job, no node past the limit', async () => {
+    const table = uniqueTable();
+    // The create's own transaction (the one that puts the new node), held after its reads.
+    const hold = pauseWhen((commandName, input) => {
+      const items = (input.TransactItems ?? []) as Array<{ Put?: { Item?: { pk?: unknown } } }>;
+      return commandName.startsWith('TransactWrite') && items.some((item) => item.Put?.Item?.pk === 'N#deep');
+    });
+    // 10 items per transaction: under path and closure, moving a-1's 3 nodes is a job.
+    const mover = await startTestServer({ strategy, table, env: { ...LIMIT, TRANSACTION_ITEMS: '10' } });
+    const creator = await startTestServer({ strategy, table, env: LIMIT, middleware: hold.middleware });
+    servers.push(mover, creator);
+    await buildChain(mover, 'a', 4);
+    await buildChain(mover, 'b', 4);
+
+    hold.arm();
+    // a-3 is at depth 3: a node under it is within the limit, as the create reads it.
+    const create = creator.gql('mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }');
+    await hold.reached;
+    // a-1 under b-3 puts a-3 at depth 6: the node the create is about to add would be at 7.
+    const moved = okData(await mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth pendingJob { kind } } }'));
+    expect(moved.reparent.depth).toBe(4);
+    hold.release();
+    const refused = await create;
+    expect(['DEPTH_LIMIT', 'CONFLICT']).toContain(refused.body.errors?.[0]?.extensions?.code);
+    expect(okData(await creator.gql('{ node(id: "deep") { id } }')).node).toBeNull();
+    const deepest = okData(await creator.gql('{ node(id: "a-3") { depth childCount } }')).node;
+    expect(deepest).toEqual({ depth: 6, childCount: 0 });
+  });
 });

@@ -87,6 +87,7 @@ export function storedFromItem(item: Item): StoredNode {
     node: nodeFromItem(item),
     rev: Number(item.rev ?? 0),
     deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
+    ...(typeof item.moves === 'number' ? { moves: item.moves } : {}),
   };
 }
 

@@ -23,7 +23,16 @@ import { readVisible, type ReadScope } from './liveNodes.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
 import { readStored, readSubtreeWithin } from './reads.js';
 import { findSlot } from './slot.js';
-import { planCreate, planDeleteSubtree, planDetachForDelete, planHold, planMove, planRelease, planUpdate } from './writePlans.js';
+import {
+  planCreate,
+  planDeleteSubtree,
+  planDetachForDelete,
+  planHold,
+  planMove,
+  planMoveJobStarted,
+  planRelease,
+  planUpdate,
+} from './writePlans.js';
 
 /**
  * The mutations. Each attempt reads what it needs (strongly consistent), validates (throwing
@@ -200,6 +209,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now: moved.updatedAt });
     ctx.strategy.guardChain(truth, chain, Date.now());
+    planMoveJobStarted(truth, oldPath[0] ?? args.id);
     const job = newJob('MOVE', args.id, null, { from: oldPath, to: newPath });
     const lease = newLease(ctx, job.id);
     planJobStart(truth, job, lease, Date.now(), open.rev);

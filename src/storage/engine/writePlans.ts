@@ -25,6 +25,20 @@ export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, no
 }
 
 /**
+ * A move job starts in the tree of `rootId` (the moved node's root before the move): its count
+ * of move jobs goes up, failing every write under that tree that read its chain before
+ * (StoredNode.moves, guardChainRoot).
+ */
+export function planMoveJobStarted(tx: TransactionBuilder, rootId: string): void {
+  tx.update(nodeKey(rootId), { add: { moves: 1 } });
+}
+
+/** The chain's root has seen no move job start since it was read. */
+export function guardChainRoot(tx: TransactionBuilder, root: StoredNode): void {
+  tx.check(nodeKey(root.node.id), { equalsOrMissing: ['moves', root.moves ?? null] });
+}
+
+/**
  * The attribute of a node held by a move that takes its subtree deeper: the epoch milliseconds
  * until which no write may add a node below it (a strategy that guards no moved subtree refuses
  * it in guardChain). The move then reads the subtree's height and commits with planRelease.
