@@ -5,24 +5,22 @@
  *   npm run bench:moves -- 2000        # other sizes
  *
  * For each strategy and size: a tree `src` holding a subtree `moved` of that many nodes (fan-out
- * 10, loaded with BatchWriteItem, then checked by `tree verify`), and a chain `dst` 3 deep. The
+ * 10, loaded with BatchWriteItem by the tests' loadTree, then checked by `tree verify`), and a chain `dst` 3 deep. The
  * subtree is moved under the chain's last node through the storage interface. Reported: the
  * DynamoDB requests and items written by the move (the answer and its job), the minimum items
  * the strategy's layout needs (its formula), the time until the answer and until the job is
  * done, and items written per second. `tree verify` must then find 0 problems.
  */
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { generateNKeysBetween } from 'fractional-indexing';
 import { createDynamo } from '../src/dynamodb/client.js';
 import { newCost, runWithCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
 import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
-import type { Item } from '../src/dynamodb/keys.js';
 import { ensureTable } from '../src/dynamodb/table.js';
-import { edgeItem, nodeItem } from '../src/storage/engine/items.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
 import { createStore } from '../src/storage/strategies/createStore.js';
-import { STRATEGY_NAMES, strategyNamed, type StrategyName } from '../src/storage/strategies/strategies.js';
-import type { TreeNode, TreeStore } from '../src/storage/treeStore.js';
+import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
+import type { TreeStore } from '../src/storage/treeStore.js';
+import { loadTree } from '../test/support/loadTree.js';
+import type { TreeSpec } from '../test/support/tree.js';
 
 const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const FAN_OUT = 10;
@@ -94,59 +92,13 @@ async function waitForJobs(store: TreeStore): Promise<boolean> {
   }
 }
 
-/** src ─ moved (size nodes, fan-out 10), and the chain dst ─ dst.1 ─ dst.2, as items. */
+/** src ─ moved (size nodes, fan-out 10, breadth first), and the chain dst ─ dst.1 ─ dst.2. */
 async function load(doc: ReturnType<typeof createDynamo>['doc'], table: string, strategy: StrategyName, size: number) {
-  const descriptor = strategyNamed(strategy);
-  const items: Item[] = [];
-  const now = new Date().toISOString();
-  const add = (id: string, parent: { id: string; path: string[] } | null, position: string, childCount: number) => {
-    const path = parent ? [...parent.path, parent.id] : [];
-    const node: TreeNode = {
-      id,
-      parentId: parent?.id ?? null,
-      name: id,
-      position,
-      version: 1,
-      childCount,
-      data: null,
-      createdAt: now,
-      updatedAt: now,
-      ...descriptor.nodeFields(path),
-    };
-    items.push(nodeItem(node, 1), edgeItem(node, 1), ...descriptor.itemsFor(id, path));
-    return { id, path };
-  };
-  const [p0, p1] = generateNKeysBetween(null, null, 2);
-  add('src', null, p0!, 1);
-  const chain = DESTINATION.map((id, i) => ({ id, i }));
-  let parent: { id: string; path: string[] } | null = null;
-  for (const { id, i } of chain) parent = add(id, parent, i === 0 ? p1! : p0!, i < chain.length - 1 ? 1 : 0);
-  // Breadth first: node k's children are 10k+1 .. 10k+10.
-  const ids = Array.from({ length: size }, (_, k) => (k === 0 ? 'moved' : `n${k}`));
-  const placed = new Map<number, { id: string; path: string[] }>();
-  const positions = generateNKeysBetween(null, null, FAN_OUT);
-  for (let k = 0; k < size; k++) {
-    const children = Math.max(0, Math.min(FAN_OUT, size - (FAN_OUT * k + 1)));
-    const up = k === 0 ? { id: 'src', path: [] } : placed.get(Math.floor((k - 1) / FAN_OUT))!;
-    placed.set(k, add(ids[k]!, up, positions[(k - 1 + FAN_OUT) % FAN_OUT]!, children));
-  }
-  const batches: Item[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  const parallel = 16;
-  for (let i = 0; i < batches.length; i += parallel) {
-    await Promise.all(
-      batches.slice(i, i + parallel).map(async (batch) => {
-        let request: Record<string, Array<{ PutRequest: { Item: Item } }>> = {
-          [table]: batch.map((Item) => ({ PutRequest: { Item } })),
-        };
-        for (let round = 0; Object.keys(request).length > 0; round++) {
-          if (round > 10) throw new Error('BatchWriteItem kept leaving items unprocessed');
-          const out = await doc.send(new BatchWriteCommand({ RequestItems: request }));
-          request = (out.UnprocessedItems ?? {}) as typeof request;
-        }
-      }),
-    );
-  }
+  // Node k's children are 10k+1 .. 10k+10.
+  const specs: TreeSpec[] = Array.from({ length: size }, (_, k) => ({ id: k === 0 ? 'moved' : `n${k}`, children: [] }));
+  for (let k = 1; k < size; k++) specs[Math.floor((k - 1) / FAN_OUT)]!.children!.push(specs[k]!);
+  const chain = DESTINATION.reduceRight<TreeSpec | undefined>((child, id) => ({ id, children: child ? [child] : [] }), undefined)!;
+  await loadTree(doc, table, strategy, [{ id: 'src', children: [specs[0]!] }, chain]);
 }
 
 await main();
