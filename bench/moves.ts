@@ -9,7 +9,8 @@
  * subtree is moved under the chain's last node through the storage interface. Reported: the
  * DynamoDB requests and items written by the move (the answer and its job), the minimum items
  * the strategy's layout needs (its formula), the time until the answer and until the job is
- * done, and items written per second. `tree verify` must then find 0 problems.
+ * done, and items written per second. `tree verify` must then find 0 problems. Then the table is
+ * reindexed to the next strategy of the list (a REINDEX job), timed and counted the same way.
  */
 import { createDynamo } from '../src/dynamodb/client.js';
 import { newCost, runWithCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
@@ -34,6 +35,8 @@ interface Row {
   minimum: number;
   answerMs: number;
   jobMs: number;
+  /** Then a reindex of the table to the next strategy of the list. */
+  reindex: { to: StrategyName; requests: number; itemsWritten: number; ms: number };
 }
 
 async function main() {
@@ -55,6 +58,13 @@ async function main() {
     );
   }
   console.log('\nminimum: adjacency 8 (7, and the hold of a deeper move); path 7 + 3s - 1; closure 7 + (s - 1) + s(a + b), a = ancestors left, b = joined');
+  console.log('\n| reindex | nodes | requests | items written | job done | items/s |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    const { to, requests, itemsWritten, ms } = r.reindex;
+    const nodes = r.nodes + DESTINATION.length + 1;
+    console.log(`| ${r.strategy} → ${to} | ${nodes} | ${requests} | ${itemsWritten} | ${ms} ms | ${Math.round(itemsWritten / (ms / 1000))} |`);
+  }
 }
 
 async function run(endpoint: string, strategy: StrategyName, size: number): Promise<Row> {
@@ -74,11 +84,31 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const jobMs = (await waitForJobs(store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);
   if (after.problems.length > 0) throw new Error(`verify after the move: ${after.problems.slice(0, 3).join('; ')}`);
-  process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean\n`);
+  process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean`);
+
+  const to = STRATEGY_NAMES[(STRATEGY_NAMES.indexOf(strategy) + 1) % STRATEGY_NAMES.length]!;
+  const reindexCost: DynamoCost = newCost();
+  const reindexStarted = Date.now();
+  // The job runs in the background of the call, in its cost context.
+  await runWithCost(reindexCost, () => store.reindex(to));
+  await waitForJobs(store);
+  const reindexMs = Date.now() - reindexStarted;
+  const reindexed = await verifyTable(doc, table, to, 64);
+  if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${reindexed.problems.slice(0, 3).join('; ')}`);
+  process.stdout.write(`; reindexed to ${to} in ${reindexMs} ms, verify clean\n`);
   client.destroy();
   // The subtree leaves 1 ancestor (src) and joins 3 (the chain).
   const minimum = strategy === 'adjacency' ? 8 : strategy === 'path' ? 7 + 3 * size - 1 : 7 + (size - 1) + size * (1 + 3);
-  return { strategy, nodes: size, requests: cost.requests, itemsWritten: cost.itemsWritten, minimum, answerMs, jobMs };
+  return {
+    strategy,
+    nodes: size,
+    requests: cost.requests,
+    itemsWritten: cost.itemsWritten,
+    minimum,
+    answerMs,
+    jobMs,
+    reindex: { to, requests: reindexCost.requests, itemsWritten: reindexCost.itemsWritten, ms: reindexMs },
+  };
 }
 
 /** Waits until no job runs; true if there was one. */
