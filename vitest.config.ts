@@ -28,7 +28,7 @@ export default defineConfig({
           ...shared,
           name: 'small-transactions',
           include: ['test/integration/contract/*.test.ts', 'test/integration/model.test.ts', 'test/integration/concurrency.test.ts'],
-          exclude: ['test/integration/contract/costs.test.ts'],
+          exclude: ['test/integration/contract/costs.test.ts', 'test/integration/contract/budget.test.ts'],
           env: { TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '20', CONCURRENCY_ROUNDS: '1' },
         },
       },

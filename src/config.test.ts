@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       federation: false,
       jobLeaseSeconds: 5,
       transactionItems: 100,
+      maxOperationRequests: 1000,
+      maxOperationItemsRead: 20_000,
     });
   });
 
@@ -54,6 +56,8 @@ describe('loadConfig', () => {
       FEDERATION: 'true',
       JOB_LEASE_SECONDS: '2',
       TRANSACTION_ITEMS: '10',
+      MAX_OPERATION_REQUESTS: '50',
+      MAX_OPERATION_ITEMS_READ: '500',
     });
     expect(config).toEqual({
       port: 8080,
@@ -71,6 +75,8 @@ describe('loadConfig', () => {
       federation: true,
       jobLeaseSeconds: 2,
       transactionItems: 10,
+      maxOperationRequests: 50,
+      maxOperationItemsRead: 500,
     });
   });
 

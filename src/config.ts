@@ -33,6 +33,12 @@ export interface Config {
    * job paths on small trees (tests).
    */
   transactionItems: number;
+  /**
+   * The runtime budget of one query operation: at most this many DynamoDB requests and items
+   * read; past it the operation stops with QUERY_TOO_COMPLEX and answers no data.
+   */
+  maxOperationRequests: number;
+  maxOperationItemsRead: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -66,6 +72,8 @@ export function loadConfig(env: Env = process.env): Config {
     federation: bool('FEDERATION', false),
     jobLeaseSeconds: int('JOB_LEASE_SECONDS', 5, 1, 300),
     transactionItems: int('TRANSACTION_ITEMS', 100, 10, 100),
+    maxOperationRequests: int('MAX_OPERATION_REQUESTS', 1000, 1, 100_000),
+    maxOperationItemsRead: int('MAX_OPERATION_ITEMS_READ', 20_000, 1, 10_000_000),
   };
 }
 

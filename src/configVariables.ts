@@ -20,6 +20,8 @@ export const CONFIG_VARIABLES = [
   'FEDERATION',
   'JOB_LEASE_SECONDS',
   'TRANSACTION_ITEMS',
+  'MAX_OPERATION_REQUESTS',
+  'MAX_OPERATION_ITEMS_READ',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { tooComplex, type TreeError } from '../errors.js';
 
 type MiddlewareStack = DynamoDBClient['middlewareStack'];
 
@@ -14,12 +15,25 @@ export interface DynamoCost {
   writeUnits: number;
   /** Items put, updated or deleted (condition checks excluded), once per logical call. */
   itemsWritten: number;
+  /** Items returned by reads (GetItem, BatchGetItem, Query, Scan). */
+  itemsRead: number;
+  /** The runtime budget of a read-only operation: no call past it is made. */
+  budget?: ReadBudget;
+  /** The refusal, once the operation went over its budget. */
+  overBudget?: TreeError;
+}
+
+export interface ReadBudget {
+  /** DynamoDB requests (MAX_OPERATION_REQUESTS). */
+  requests: number;
+  /** Items read (MAX_OPERATION_ITEMS_READ). */
+  itemsRead: number;
 }
 
 const meters = new AsyncLocalStorage<DynamoCost>();
 
 export function newCost(): DynamoCost {
-  return { requests: 0, readUnits: 0, writeUnits: 0, itemsWritten: 0 };
+  return { requests: 0, readUnits: 0, writeUnits: 0, itemsWritten: 0, itemsRead: 0 };
 }
 
 export function runWithCost<T>(cost: DynamoCost, fn: () => T): T {
@@ -44,7 +58,10 @@ export function addCostMiddleware(stack: MiddlewareStack): void {
   stack.add(
     (next) => async (args) => {
       const cost = meters.getStore();
-      if (cost) cost.requests += 1;
+      if (cost) {
+        if (cost.budget && cost.requests >= cost.budget.requests) throw overBudget(cost, 'requests');
+        cost.requests += 1;
+      }
       return next(args);
     },
     { step: 'finalizeRequest', priority: 'low', name: 'canopyCountAttempts' },
@@ -58,6 +75,7 @@ export function addCostMiddleware(stack: MiddlewareStack): void {
       const cost = meters.getStore();
       if (cost) {
         cost.itemsWritten += itemsWrittenBy(String(context.commandName ?? ''), input);
+        cost.itemsRead += itemsReadBy(result.output as ReadOutput);
         const consumed = (result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] })
           .ConsumedCapacity;
         const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
@@ -68,6 +86,7 @@ export function addCostMiddleware(stack: MiddlewareStack): void {
           cost.readUnits += read;
           cost.writeUnits += write;
         }
+        if (cost.budget && cost.itemsRead > cost.budget.itemsRead) throw overBudget(cost, 'itemsRead');
       }
       return result;
     },
@@ -86,4 +105,37 @@ function itemsWrittenBy(command: string, input: Record<string, unknown>): number
     return tables.reduce((sum, requests) => sum + requests.length, 0);
   }
   return /^(Put|Update|Delete)Item/.test(command) || /^(Put|Update|Delete)Command/.test(command) ? 1 : 0;
+}
+
+interface ReadOutput {
+  Item?: unknown;
+  Items?: unknown[];
+  Responses?: Record<string, unknown[]>;
+}
+
+/** How many items a read command returned. */
+function itemsReadBy(output: ReadOutput | undefined): number {
+  if (!output) return 0;
+  if (Array.isArray(output.Items)) return output.Items.length;
+  if (output.Responses && typeof output.Responses === 'object') {
+    return Object.values(output.Responses).reduce((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
+  }
+  return output.Item ? 1 : 0;
+}
+
+const BUDGET_NAMES = {
+  requests: ['DynamoDB requests', 'MAX_OPERATION_REQUESTS'],
+  itemsRead: ['items read from DynamoDB', 'MAX_OPERATION_ITEMS_READ'],
+} as const;
+
+/**
+ * The refusal of an operation over its budget (the first one, kept for the whole operation):
+ * every later call of the operation fails the same way, and its answer carries no data.
+ */
+function overBudget(cost: DynamoCost, what: keyof ReadBudget): TreeError {
+  const [unit, variable] = BUDGET_NAMES[what];
+  cost.overBudget ??= tooComplex(
+    `the operation went over its runtime budget of ${cost.budget![what]} ${unit} (${variable}); ask for fewer nodes (a lower \`first\`, fewer nested levels) or raise ${variable}`,
+  );
+  return cost.overBudget;
 }

@@ -1,7 +1,11 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { currentCost } from '../dynamodb/costMeter.js';
 
-/** Adds the operation's DynamoDB cost to every response, as `extensions.dynamodb`. */
+/**
+ * Adds the operation's DynamoDB cost to every response, as `extensions.dynamodb`. An operation
+ * that went over its runtime budget answers no data, only the refusal: never part of an answer
+ * as if it were whole.
+ */
 export function createCostPlugin(): ApolloServerPlugin {
   return {
     async requestDidStart() {
@@ -9,6 +13,11 @@ export function createCostPlugin(): ApolloServerPlugin {
         async willSendResponse({ response }) {
           const cost = currentCost();
           if (!cost || response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          if (cost.overBudget) {
+            result.data = null;
+            result.errors = result.errors?.filter((e) => e.extensions?.code === 'QUERY_TOO_COMPLEX').slice(0, 1);
+          }
           response.body.singleResult.extensions = {
             ...response.body.singleResult.extensions,
             dynamodb: {
@@ -16,6 +25,7 @@ export function createCostPlugin(): ApolloServerPlugin {
               readUnits: round(cost.readUnits),
               writeUnits: round(cost.writeUnits),
               itemsWritten: cost.itemsWritten,
+              itemsRead: cost.itemsRead,
             },
           };
         },

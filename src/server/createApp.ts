@@ -31,7 +31,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      createLimitsPlugin(DEFAULT_LIMITS),
+      createLimitsPlugin(DEFAULT_LIMITS, { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead }),
       createCostPlugin(),
       // No field has a cache hint and the default max age is 0, so every operation's policy is
       // uncacheable and Apollo sends `cache-control: no-store`: a browser or CDN never answers a

@@ -47,8 +47,10 @@ export function createFormatError(production: boolean) {
     };
     const treeError = treeErrorOf(error);
     if (treeError) {
+      // A runtime refusal names the field it stopped at.
+      const at = treeError.code === 'QUERY_TOO_COMPLEX' && formatted.path ? ` (at ${formatted.path.join('.')})` : '';
       return {
-        message: treeError.message,
+        message: `${treeError.message}${at}`,
         locations: formatted.locations,
         path: formatted.path,
         extensions: { ...(treeError.details ?? {}), code: treeError.code, ...strip({ stacktrace: formatted.extensions?.stacktrace }) },

@@ -1,9 +1,9 @@
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { countTokens, DEFAULT_LIMITS, measureOperation } from './limitsPlugin.js';
+import { countTokens, DEFAULT_LIMITS, measureOperation, type OperationMeasure } from './limitsPlugin.js';
 
 /** Measures the first operation of `source`, with every fragment it defines. */
-function measure(source: string, variables: Record<string, unknown> = {}): { nesting: number; aliases: number; nodes: number } {
+function measure(source: string, variables: Record<string, unknown> = {}, maxNodes?: number): OperationMeasure {
   const document = parse(source);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   let operation: OperationDefinitionNode | undefined;
@@ -12,7 +12,7 @@ function measure(source: string, variables: Record<string, unknown> = {}): { nes
     if (definition.kind === Kind.OPERATION_DEFINITION) operation ??= definition;
   }
   if (!operation) throw new Error('no operation in the source');
-  return measureOperation(operation, fragments, variables);
+  return measureOperation(operation, fragments, variables, maxNodes);
 }
 
 describe('measureOperation', () => {
@@ -75,6 +75,7 @@ describe('measureOperation', () => {
       nesting: 3,
       aliases: 1,
       nodes: 0,
+      deepestAt: 'c.parent.id',
     });
   });
 
@@ -89,8 +90,20 @@ describe('measureOperation', () => {
     expect(measure(entities, { r: Array.from({ length: 600 }, (_, i) => ({ __typename: 'Node', id: `n${i}` })) }).nodes).toBe(600 + 600_000);
   });
 
-  it('has limits that a reasonable client stays within', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 500_000 });
+  it('names the field at which the estimate went over the limit, and the deepest field', () => {
+    const nested = '{ node(id: "a") { kids: children(first: 50) { nodes { children(first: 50) { nodes { id } } } } } }';
+    expect(measure(nested, {}, 1000)).toMatchObject({ nodes: 50 + 2500, nodesOverAt: 'node.kids.nodes.children', deepestAt: 'node.kids.nodes.children.nodes.id' });
+    expect(measure(nested, {}, 10_000)).not.toHaveProperty('nodesOverAt');
+  });
+
+  it('has limits that a reasonable client stays within: three nested children with defaults, not four', () => {
+    expect(DEFAULT_LIMITS).toEqual({ maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 2_000_000 });
+    const nest = (levels: number): string => (levels === 0 ? 'id' : `children { nodes { ${nest(levels - 1)} } }`);
+    expect(measure(`{ node(id: "a") { ${nest(3)} } }`).nodes).toBe(1_010_100);
+    expect(measure(`{ node(id: "a") { ${nest(3)} } }`, {}, DEFAULT_LIMITS.maxNodes)).not.toHaveProperty('nodesOverAt');
+    expect(measure(`{ node(id: "a") { ${nest(4)} } }`, {}, DEFAULT_LIMITS.maxNodes).nodesOverAt).toBe(
+      'node.children.nodes.children.nodes.children.nodes.children',
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 
+import { currentCost, type ReadBudget } from '../dynamodb/costMeter.js';
 import { tooComplex } from '../errors.js';
 
 /**
@@ -32,7 +33,13 @@ export interface OperationLimits {
   maxNodes: number;
 }
 
-export const DEFAULT_LIMITS: OperationLimits = { maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 500_000 };
+/**
+ * The static limits. The node estimate lets through the nested `children` three levels deep
+ * with default arguments (1,010,100 nodes at most) and refuses four levels, or
+ * `children(first: 1000)` twice nested in a third; what a tree really holds is the runtime
+ * budget's business (ReadBudget: MAX_OPERATION_REQUESTS, MAX_OPERATION_ITEMS_READ).
+ */
+export const DEFAULT_LIMITS: OperationLimits = { maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 2_000_000 };
 
 /**
  * The tokens of a GraphQL document, counted as graphql-js's parser counts them for its own
@@ -53,13 +60,27 @@ export function countTokens(body: string, stopAfter: number): number {
 const LIST_FIELDS = new Set(['roots', 'children', 'descendants', 'jobs']);
 const DEFAULT_FIRST = 100;
 
+export interface OperationMeasure {
+  nesting: number;
+  aliases: number;
+  nodes: number;
+  /** The response path of the deepest field (the first one found at that depth). */
+  deepestAt: string;
+  /** The path of the field at which the node estimate first went over `maxNodes`. */
+  nodesOverAt?: string;
+}
+
 export function measureOperation(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown> = {},
-): { nesting: number; aliases: number; nodes: number } {
+  maxNodes = Number.POSITIVE_INFINITY,
+): OperationMeasure {
   let aliases = 0;
   let nodes = 0;
+  let nodesOverAt: string | undefined;
+  let deepest = 0;
+  let deepestAt = '';
   const listSize = (field: FieldNode, depth: number): number | null => {
     const name = field.name.value;
     // Query.nodes(ids:) and a gateway's _entities(representations:) are lists of the given
@@ -72,48 +93,61 @@ export function measureOperation(
     if (listArg) return Array.isArray(value) ? value.length : 0;
     return typeof value === 'number' && value > 0 ? value : DEFAULT_FIRST;
   };
-  const visit = (set: SelectionSetNode, depth: number, multiplier: number, seen: Set<string>): number => {
-    let deepest = depth;
+  const visit = (set: SelectionSetNode, path: string[], multiplier: number, seen: Set<string>): void => {
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         if (selection.alias) aliases++;
-        const size = listSize(selection, depth);
+        const here = [...path, selection.alias?.value ?? selection.name.value];
+        const size = listSize(selection, path.length);
         const inner = size === null ? multiplier : multiplier * size;
         if (size !== null) nodes += inner;
-        if (selection.selectionSet) deepest = Math.max(deepest, visit(selection.selectionSet, depth + 1, inner, seen));
-        else deepest = Math.max(deepest, depth + 1);
+        if (nodes > maxNodes) nodesOverAt ??= here.join('.');
+        if (here.length > deepest) {
+          deepest = here.length;
+          deepestAt = here.join('.');
+        }
+        if (selection.selectionSet) visit(selection.selectionSet, here, inner, seen);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        deepest = Math.max(deepest, visit(selection.selectionSet, depth, multiplier, seen));
+        visit(selection.selectionSet, path, multiplier, seen);
       } else {
         const fragment = fragments[selection.name.value];
         if (fragment && !seen.has(fragment.name.value)) {
-          deepest = Math.max(deepest, visit(fragment.selectionSet, depth, multiplier, new Set([...seen, fragment.name.value])));
+          visit(fragment.selectionSet, path, multiplier, new Set([...seen, fragment.name.value]));
         }
       }
     }
-    return deepest;
   };
-  const nesting = visit(operation.selectionSet, 0, 1, new Set());
-  return { nesting, aliases, nodes };
+  visit(operation.selectionSet, [], 1, new Set());
+  return { nesting: deepest, aliases, nodes, deepestAt, ...(nodesOverAt ? { nodesOverAt } : {}) };
 }
 
-export function createLimitsPlugin(limits: OperationLimits = DEFAULT_LIMITS): ApolloServerPlugin {
+export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, request }) {
           if (!operation) return;
+          // A query has a runtime budget; a mutation's work is bounded by its own design.
+          const cost = currentCost();
+          if (cost && operation.operation === 'query') cost.budget = budget;
           const fragments: Record<string, FragmentDefinitionNode> = {};
           for (const def of document.definitions) {
             if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
           }
-          const { nesting, aliases, nodes } = measureOperation(operation, fragments, request.variables ?? {});
+          const measure = measureOperation(operation, fragments, request.variables ?? {}, limits.maxNodes);
+          const { nesting, aliases, nodes } = measure;
           if (nesting > limits.maxNesting) {
-            throw tooComplex(`operation depth ${nesting} is over the limit of ${limits.maxNesting}`);
+            throw tooComplex(
+              `operation depth ${nesting} is over the limit of ${limits.maxNesting} (at ${measure.deepestAt}); nest fewer fields`,
+            );
           }
-          if (aliases > limits.maxAliases) throw tooComplex(`operation uses ${aliases} aliases; the limit is ${limits.maxAliases}`);
+          if (aliases > limits.maxAliases) {
+            throw tooComplex(`operation uses ${aliases} aliases; the limit is ${limits.maxAliases}: split it into several operations`);
+          }
           if (nodes > limits.maxNodes) {
-            throw tooComplex(`operation may return up to ${nodes} nodes; the limit is ${limits.maxNodes} (lower \`first\`)`);
+            throw tooComplex(
+              `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
+            );
           }
         },
       };

@@ -17,7 +17,7 @@ export interface GraphQLResponse<T = any> {
   body: {
     data?: T;
     errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, any> }>;
-    extensions?: { dynamodb?: { requests: number; readUnits: number; writeUnits: number; itemsWritten: number } } & Record<string, any>;
+    extensions?: { dynamodb?: { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number } } & Record<string, any>;
   };
 }
 

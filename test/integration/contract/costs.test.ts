@@ -61,7 +61,7 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
   },
 };
 
-const costOf = (response: GraphQLResponse): { requests: number; readUnits: number; writeUnits: number; itemsWritten: number } => {
+const costOf = (response: GraphQLResponse): { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number } => {
   const cost = response.body.extensions?.dynamodb;
   if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
   return cost;
@@ -69,7 +69,7 @@ const costOf = (response: GraphQLResponse): { requests: number; readUnits: numbe
 
 const expectCostShape = (response: GraphQLResponse): void => {
   const cost = costOf(response);
-  expect(Object.keys(cost).sort()).toEqual(['itemsWritten', 'readUnits', 'requests', 'writeUnits']);
+  expect(Object.keys(cost).sort()).toEqual(['itemsRead', 'itemsWritten', 'readUnits', 'requests', 'writeUnits']);
   expect(Number.isInteger(cost.requests)).toBe(true);
   for (const value of Object.values(cost)) {
     expect(typeof value).toBe('number');
