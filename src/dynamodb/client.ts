@@ -17,6 +17,13 @@ export interface Dynamo {
 }
 
 /**
+ * Sockets kept open to DynamoDB. One GraphQL operation sends a wave of calls at once (a Query
+ * per parent of a level under adjacency, BatchGets of 100 keys): the SDK's default of 50 makes
+ * the calls of 16 concurrent operations wait for a socket (and warn about it).
+ */
+const MAX_SOCKETS = 256;
+
+/**
  * The SDK retry policy is pinned (standard mode, 3 attempts) so that the request counts in the
  * cost report and in tests do not move with SDK defaults.
  */
@@ -27,6 +34,10 @@ export function createDynamo(options: DynamoOptions): Dynamo {
     endpoint: options.endpoint,
     maxAttempts: 3,
     retryMode: 'standard',
+    requestHandler: {
+      httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+      httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+    },
     // DynamoDB Local accepts any credentials; real endpoints use the default provider chain.
     ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TreeError } from '../errors.js';
-import { createCursorCodec } from './cursor.js';
+import { createCursorCodec, edgeWithCursor } from './cursor.js';
 
 const SECRET = 'secret-one';
 const codec = createCursorCodec(SECRET);
@@ -106,5 +106,18 @@ describe('createCursorCodec', () => {
     const long = codec.encode({ pad: 'p'.repeat(20_000) });
     expect(long.length).toBeGreaterThan(16_384);
     rejection(long);
+  });
+});
+
+describe('edgeWithCursor', () => {
+  it('signs the cursor only when it is read, and once', () => {
+    let signed = 0;
+    const counting = { ...codec, encode: (fields: Record<string, unknown>) => (signed++, codec.encode(fields)) };
+    const edge = edgeWithCursor(counting, { t: 'c', s: 'E#a' }, { id: 'a' });
+    expect(edge.node).toEqual({ id: 'a' });
+    expect(signed).toBe(0);
+    expect(codec.decode(edge.cursor)).toEqual({ t: 'c', s: 'E#a' });
+    expect(edge.cursor).toBe(edge.cursor);
+    expect(signed).toBe(1);
   });
 });

@@ -42,17 +42,29 @@ export function createCursorCodec(secret: string): CursorCodec {
   };
 }
 
+/** A page's edge, whose cursor is signed only when read: most queries select no cursor. */
+export function edgeWithCursor<T>(cursors: CursorCodec, payload: Record<string, unknown>, node: T): { cursor: string; node: T } {
+  let cursor: string | undefined;
+  return {
+    node,
+    get cursor() {
+      return (cursor ??= cursors.encode(payload));
+    },
+  };
+}
+
 /**
- * Cursors of a descendants list name the node and the depth window they were issued for; one
- * used with another node or window is refused. The strategy adds its own position fields.
+ * An edge of a descendants list: its cursor names the node and the depth window it was issued
+ * for (one used with another node or window is refused), and the strategy's position fields.
  */
-export function encodeWindowCursor(
+export function windowEdge<T>(
   cursors: CursorCodec,
   originId: string,
   window: DepthWindow,
   position: Record<string, unknown>,
-): string {
-  return cursors.encode({ t: 'd', o: originId, w: [window.minDepth, window.maxDepth], ...position });
+  node: T,
+): { cursor: string; node: T } {
+  return edgeWithCursor(cursors, { t: 'd', o: originId, w: [window.minDepth, window.maxDepth], ...position }, node);
 }
 
 export function decodeWindowCursor(

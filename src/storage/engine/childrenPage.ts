@@ -2,6 +2,7 @@ import { EDGE_SK_PREFIX } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { queryItems } from '../../dynamodb/query.js';
 import { badInput } from '../../errors.js';
+import { edgeWithCursor } from '../cursor.js';
 import type { Page, PageArgs } from '../treeStore.js';
 import { checkPage } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
@@ -26,10 +27,7 @@ export async function childrenPage(ctx: EngineContext, parentId: string | null, 
   }
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, startSk)), page.first + 1);
   return {
-    edges: items.slice(0, page.first).map((item) => ({
-      cursor: ctx.cursors.encode({ t: 'c', p: pk, s: item.sk }),
-      node: nodeFromItem(item),
-    })),
+    edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, nodeFromItem(item))),
     hasNextPage: items.length > page.first,
   };
 }

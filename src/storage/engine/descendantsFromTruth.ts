@@ -1,4 +1,4 @@
-import { decodeWindowCursor, encodeWindowCursor } from '../cursor.js';
+import { decodeWindowCursor, windowEdge } from '../cursor.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../treeStore.js';
 import type { EngineContext } from './engineContext.js';
 import { readChildren } from './reads.js';
@@ -57,7 +57,7 @@ export async function descendantsFromTruth(
     edges: pageEntries.flatMap((entry) => {
       const node = entry.depth === 0 ? origin : nodes.get(entry.id);
       if (!node) return [];
-      return [{ cursor: encodeWindowCursor(ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sort }), node }];
+      return [windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sort }, node)];
     }),
     hasNextPage: entries.length > page.first,
   };

@@ -2,6 +2,7 @@ import { JOB_SK_PREFIX } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { queryItems } from '../../dynamodb/query.js';
 import { badInput } from '../../errors.js';
+import { edgeWithCursor } from '../cursor.js';
 import type { JobPage, PageArgs } from '../treeStore.js';
 import { checkPage } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
@@ -21,10 +22,7 @@ export async function jobsPage(ctx: EngineContext, page: PageArgs): Promise<JobP
   }
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, jobsQuery(afterSk)), page.first + 1);
   return {
-    edges: items.slice(0, page.first).map((item) => ({
-      cursor: ctx.cursors.encode({ t: 'j', s: item.sk }),
-      node: publicJob(jobFromItem(item)),
-    })),
+    edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'j', s: item.sk }, publicJob(jobFromItem(item)))),
     hasNextPage: items.length > page.first,
   };
 }

@@ -1,5 +1,5 @@
 import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
-import { decodeWindowCursor, encodeWindowCursor } from '../../cursor.js';
+import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import { edgeSk } from '../../engine/items.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
@@ -48,10 +48,7 @@ export async function descendantsByLevels(
     related.push(...level.map((entry) => entry.node));
   }
   return {
-    edges: out.slice(0, page.first).map((entry) => ({
-      cursor: encodeWindowCursor(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }),
-      node: entry.node,
-    })),
+    edges: out.slice(0, page.first).map((entry) => windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, entry.node)),
     hasNextPage: out.length > page.first,
     related,
   };

@@ -1,7 +1,7 @@
 import { CLOSURE_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
-import { decodeWindowCursor, encodeWindowCursor } from '../../cursor.js';
+import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { closureRange, distanceOf } from './closureKeys.js';
@@ -18,9 +18,9 @@ export async function descendantsByRows(
   page: PageArgs,
 ): Promise<Page> {
   const after = page.after == null ? undefined : decodeCursor(ctx, page.after, node, window);
-  const cursorOf = (s: string, d: number) => encodeWindowCursor(ctx.cursors, node.id, window, { d, s });
+  const edgeAt = (s: string, d: number, found: TreeNode) => windowEdge(ctx.cursors, node.id, window, { d, s }, found);
   const edges: Page['edges'] = [];
-  if (window.minDepth === 0 && after === undefined) edges.push({ cursor: cursorOf('', 0), node });
+  if (window.minDepth === 0 && after === undefined) edges.push(edgeAt('', 0, node));
   const wanted = page.first + 1 - edges.length;
   const rows =
     window.maxDepth === 0
@@ -31,7 +31,7 @@ export async function descendantsByRows(
   const nodes = await ctx.getNodes(pageRows.map((row) => String(row.id)));
   for (const row of pageRows) {
     const found = nodes.get(String(row.id));
-    if (found) edges.push({ cursor: cursorOf(String(row.sk), distanceOf(String(row.sk))), node: found });
+    if (found) edges.push(edgeAt(String(row.sk), distanceOf(String(row.sk)), found));
   }
   return { edges, hasNextPage: total > page.first };
 }

@@ -1,6 +1,6 @@
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
-import { decodeWindowCursor, encodeWindowCursor } from '../../cursor.js';
+import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { levelQuery } from './levelKeys.js';
@@ -59,8 +59,7 @@ export async function descendantsByLevelItems(
     edges: pageEntries.flatMap((entry) => {
       const found = entry.depth === 0 ? origin : nodes.get(entry.id);
       if (!found) return [];
-      const cursor = encodeWindowCursor(ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sk });
-      return [{ cursor, node: found }];
+      return [windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sk }, found)];
     }),
     hasNextPage: entries.length > page.first,
   };
