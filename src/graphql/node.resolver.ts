@@ -59,14 +59,13 @@ export class NodeResolver {
   async descendants(
     @Root() node: TreeNode,
     @Args(() => DescendantsArgs) args: DescendantsArgs,
-    @Ctx() { store, loaders }: Context,
+    @Ctx() { loaders }: Context,
   ) {
-    const page = await store.descendants(
+    const page = await loaders.descendants.load({
       node,
-      { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
-      { first: args.first ?? 100, after: args.after },
-    );
-    loaders.prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
+      window: { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
+      page: { first: args.first ?? 100, after: args.after },
+    });
     return toConnection(page);
   }
 }

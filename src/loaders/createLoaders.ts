@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Job, Page, PageArgs, TreeNode, TreeStore } from '../storage/treeStore.js';
+import type { DescendantsRequest, Job, Page, PageArgs, TreeNode, TreeStore } from '../storage/treeStore.js';
 
 /**
  * Per-request loaders (never shared between requests: every process is stateless and every
@@ -11,6 +11,8 @@ export interface Loaders {
   nodeById: DataLoader<string, TreeNode | null>;
   ancestors: DataLoader<TreeNode, TreeNode[], string>;
   childrenByParent: DataLoader<ChildrenKey, Page, string>;
+  /** The descendants pages asked for in one tick (a list's nodes) read together. */
+  descendants: DataLoader<DescendantsRequest, Page, string>;
   /** The open job moving each node's subtree (TreeStore.pendingJobs), for all nodes of one tick. */
   pendingJob: DataLoader<TreeNode, Job | null, string>;
   /** Keeps nodes read by other means, so that later lookups in this request hit the cache. */
@@ -62,6 +64,14 @@ export function createLoaders(store: TreeStore): Loaders {
       ),
     { cacheKeyFn: (key) => JSON.stringify([key.parentId, key.first, key.after ?? null]) },
   );
+  const descendants = new DataLoader<DescendantsRequest, Page, string>(
+    async (requests) => {
+      const pages = await store.descendantsOfMany(requests);
+      for (const page of pages) if (!(page instanceof Error)) prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
+      return pages;
+    },
+    { cacheKeyFn: ({ node, window, page }) => JSON.stringify([node.id, window.minDepth, window.maxDepth, page.first, page.after ?? null]) },
+  );
   const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
     cacheKeyFn: (node) => node.id,
   });
@@ -69,12 +79,14 @@ export function createLoaders(store: TreeStore): Loaders {
     nodeById,
     ancestors,
     childrenByParent,
+    descendants,
     pendingJob,
     prime,
     clearAll() {
       nodeById.clearAll();
       ancestors.clearAll();
       childrenByParent.clearAll();
+      descendants.clearAll();
       pendingJob.clearAll();
     },
   };

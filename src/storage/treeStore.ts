@@ -43,6 +43,12 @@ export interface DepthWindow {
   maxDepth: number | null;
 }
 
+export interface DescendantsRequest {
+  node: TreeNode;
+  window: DepthWindow;
+  page: PageArgs;
+}
+
 /** Reads nodes by id (the request's batched loader); null where missing. */
 export type NodeReader = (ids: readonly string[]) => Promise<Array<TreeNode | null>>;
 
@@ -126,6 +132,12 @@ export interface TreeStore {
   ancestors(nodes: readonly TreeNode[], read: NodeReader): Promise<TreeNode[][]>;
   /** Nodes at relative depth minDepth..maxDepth below `node`, by depth, cursor-paginated. */
   descendants(node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
+  /**
+   * Several descendants pages at once (the descendants of every node of a list): their Queries
+   * in one wave, and the nodes they read by id in one BatchGet wave. In order; a request that
+   * fails (a bad cursor) gives its Error without failing the others.
+   */
+  descendantsOfMany(requests: readonly DescendantsRequest[]): Promise<Array<Page | Error>>;
   createNode(args: CreateNodeArgs): Promise<TreeNode>;
   updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
   moveNode(args: MoveNodeArgs): Promise<TreeNode>;

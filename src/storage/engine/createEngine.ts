@@ -3,7 +3,7 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { Job, TreeNode, TreeStore } from '../treeStore.js';
+import type { DepthWindow, Job, Page, PageArgs, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage } from './childrenPage.js';
 import type { EngineContext } from './engineContext.js';
@@ -16,6 +16,7 @@ import { descendantsFromTruth } from './descendantsFromTruth.js';
 import { readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
 import { moveBelow, moveOf } from './openJobs.js';
 import { readChildren, readStored } from './reads.js';
+import { readBarrier } from './readBarrier.js';
 
 export interface EngineOptions {
   doc: DynamoDBDocumentClient;
@@ -46,6 +47,30 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
   return storeOver(strategy, { ...options, background, settle }, undefined);
 }
 
+/**
+ * One page of descendants: the strategy's read; while a move job is open below the node, from
+ * the truth (descendantsFromTruth.ts), which answers as if the job were done.
+ */
+async function descendantsPage(
+  ctx: EngineContext,
+  scope: ReadScope | undefined,
+  node: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+): Promise<Page> {
+  checkPage(page);
+  checkWindow(window);
+  const { strategy } = ctx;
+  const found = await strategy.descendants(ctx, node, window, page);
+  if (!strategy.descendantSortKey) return found;
+  // The strategy's read loaded the open jobs into the scope (with the page's nodes).
+  const open = await readOpenJobs(ctx, scope);
+  if (open.moves.length === 0) return found;
+  const origin = node.path ? node : (await ctx.getNodes([node.id])).get(node.id);
+  if (!origin?.path || !moveBelow(open, origin.id, origin.path)) return found;
+  return descendantsFromTruth(ctx, { ...origin, path: origin.path }, window, page);
+}
+
 async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly string[]): Promise<Map<string, Job>> {
   const items = await batchGetItems(ctx.doc, ctx.table, ids.map(jobKey));
   return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
@@ -73,6 +98,21 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
         if (scope) delete scope.open;
       }
     };
+  const descendantsOfMany: TreeStore['descendantsOfMany'] = async (requests) => {
+    const barrier = readBarrier(requests.length, getNodes);
+    const shared: EngineContext = { ...ctx, getNodes: barrier.getNodes };
+    return Promise.all(
+      requests.map(async ({ node, window, page }) => {
+        try {
+          return await descendantsPage(shared, scope, node, window, page);
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        } finally {
+          barrier.done();
+        }
+      }),
+    );
+  };
   return {
     strategy: strategy.name,
     scoped: () => storeOver(strategy, options, {}),
@@ -80,17 +120,11 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
     async descendants(node, window, page) {
-      checkPage(page);
-      checkWindow(window);
-      const found = await strategy.descendants(ctx, node, window, page);
-      if (!strategy.descendantSortKey) return found;
-      // The strategy's read loaded the open jobs into the scope (with the page's nodes).
-      const open = await readOpenJobs(options, scope);
-      if (open.moves.length === 0) return found;
-      const origin = node.path ? node : (await getNodes([node.id])).get(node.id);
-      if (!origin?.path || !moveBelow(open, origin.id, origin.path)) return found;
-      return descendantsFromTruth(ctx, { ...origin, path: origin.path }, window, page);
+      const [found] = await descendantsOfMany([{ node, window, page }]);
+      if (found instanceof Error) throw found;
+      return found!;
     },
+    descendantsOfMany,
     createNode: mutating(mutations.createNode),
     updateNode: mutating(mutations.updateNode),
     moveNode: mutating(mutations.moveNode),

@@ -21,6 +21,11 @@ interface CostBudget {
   descendantsFanOut5Depth3Max: number;
   /** The same with the default page of 100, lookup included. */
   descendantsFirstPageMax: number;
+  /**
+   * `nodes(ids: fan.0 .. fan.4) { descendants(first: 100) }`, 30 descendants each, lookup
+   * included (exact): the five pages read their nodes in one BatchGet wave.
+   */
+  descendantsOfAListOfFive: number;
   /** Items written by a move of a 5-node subtree from depth 1 to depth 2 (exact). */
   itemsWrittenByMove: number;
 }
@@ -33,6 +38,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     ancestorsAtDepth20Max: 1 + 20,
     descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
     descendantsFirstPageMax: 1 + 1 + 5 + 25,
+    // A Query per parent, level by level: edge copies carry the nodes.
+    descendantsOfAListOfFive: 1 + 5 + 25,
     // The node, its old and new edge, both parents' node item and edge copy: any subtree size.
     // 7, and the hold on the moved node (the move goes one level deeper).
     itemsWrittenByMove: 7 + 1,
@@ -45,6 +52,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     ancestorsAtDepth20Max: 1 + 1,
     descendantsFanOut5Depth3Max: 1 + 3 + 2,
     descendantsFirstPageMax: 1 + 3 + 1,
+    // Per node, a wave of 8 depth Queries (the window has no bound); the 150 nodes in 2 BatchGets.
+    descendantsOfAListOfFive: 1 + 5 * 8 + 2,
     // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node.
     itemsWrittenByMove: 7 + 4 + 2 * 5,
   },
@@ -56,6 +65,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     ancestorsAtDepth20Max: 1 + 1,
     descendantsFanOut5Depth3Max: 1 + 1 + 2,
     descendantsFirstPageMax: 1 + 1 + 1,
+    // A Query of closure rows per node; the 150 nodes in 2 BatchGets.
+    descendantsOfAListOfFive: 1 + 5 + 2,
     // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put.
     itemsWrittenByMove: 7 + 4 + 3 * 5,
   },
@@ -166,6 +177,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(nodes.map((n: { id: string }) => n.id).sort()).toEqual(specIds(FAN).slice(1).sort());
     expect(nodes).toHaveLength(155);
     expect(costOf(response).requests).toBe(budget!.descendantsFanOut5Depth3Max);
+  });
+
+  it('reads the descendants of every node of a list in one wave of node reads', async () => {
+    const ids = [0, 1, 2, 3, 4].map((i) => `fan.${i}`);
+    const response = await server.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id descendants(first: 100) { nodes { id } } } }', { ids });
+    const lists = okData(response).nodes as Array<{ id: string; descendants: { nodes: Array<{ id: string }> } }>;
+    for (const [i, node] of lists.entries()) {
+      const below = specIds(FAN).filter((id) => id.startsWith(`fan.${i}.`));
+      expect(node.descendants.nodes.map((n) => n.id).sort()).toEqual(below.sort());
+    }
+    expect(costOf(response).requests).toBe(budget!.descendantsOfAListOfFive);
   });
 
   it('writes the budgeted items to move a subtree of 5 nodes', async () => {
