@@ -88,7 +88,10 @@ async function main(): Promise<number> {
     const jobs = store.startJobs();
     try {
       const job = await waitForJob(store, (await store.reindex(target)).id);
-      if (job?.status !== 'DONE') return 1;
+      if (job?.status !== 'DONE') {
+        console.error('the reindex failed: run `npm run tree -- verify` to see what in the truth prevents it');
+        return 1;
+      }
       console.log(`${job.done} nodes reindexed for ${target}; now set TREE_STRATEGY=${target}`);
       return 0;
     } finally {

@@ -317,6 +317,20 @@ describe('corrupted projections', () => {
   });
 });
 
+describe('a broken truth', () => {
+  it('fails the reindex job (no retry for ever), writing nothing, and verify names the cycle', async () => {
+    const tree = fullTree('x', [2, 2]);
+    const table = await builtTable('adjacency', [tree]);
+    // x.0 under its own child: a cycle no mutation can make.
+    await dynamo.doc.send(
+      new UpdateCommand({ TableName: table, Key: { pk: 'N#x.0', sk: 'NODE' }, UpdateExpression: 'SET parentId = :p', ExpressionAttributeValues: { ':p': 'x.0.1' } }),
+    );
+    expect(await reindex(table, 'path')).toMatchObject({ kind: 'REINDEX', status: 'FAILED', done: 0 });
+    expect(await countKinds(table)).toMatchObject({ level: 0, withPath: 0 });
+    expect((await verify(table, 'adjacency')).map((p) => p.problem).join('\n')).toMatch(/cycle/);
+  });
+});
+
 describe('an interrupted reindex', () => {
   // 31 nodes, placed in chunks of 10 items per transaction (the fence one of them).
   const tree = fullTree('q', [5, 5]);

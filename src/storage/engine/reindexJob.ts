@@ -37,6 +37,17 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   const todo = ids.filter((id) => after === null || id > after);
   const run: Run = { ctx, target, placeFields, lease, total: ids.length };
 
+  // A chain the scan could not follow may be a scan that met a live move half-way: read again.
+  const reread = new Map<string, Placed>();
+  try {
+    const broken = todo.filter((id) => !facts.get(id)?.chain);
+    if (broken.length > 0) for (const node of await readPlaced(ctx, broken)) reread.set(node.id, node);
+  } catch (error) {
+    if (!(error instanceof BrokenTruth)) throw error;
+    // `tree verify` names every problem; the job fails rather than retry for ever.
+    console.error(`reindex job ${job.id}: ${error.message}; run tree verify and fix the truth first`);
+    return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+  }
   // Projection items of the other strategies go first (and checkpoints of earlier versions).
   if (after === null) {
     const stale = items.filter((i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)));
@@ -64,8 +75,9 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   };
   for (const id of todo) {
     const chain = facts.get(id)?.chain;
-    if (!chain) throw new Error(`node ${id}: ${facts.get(id)?.problem ?? 'broken chain'}; fix the truth first`);
-    const node: Placed = { id, item: nodes.get(id)!, chain };
+    const node: Placed | undefined = chain ? { id, item: nodes.get(id)!, chain } : reread.get(id);
+    if (!node) continue; // deleted since the scan
+    if (!chain) written.set(id, node.chain);
     const alone = new TransactionBuilder(ctx.table);
     planPlace(alone, run, node);
     if (alone.size > chunk) {
@@ -171,7 +183,11 @@ async function placeAlone(run: Run, first: Placed): Promise<void> {
   }
 }
 
-/** The nodes read again, strongly consistent, with their chains walked from parent pointers. */
+/**
+ * The nodes read again, strongly consistent, with their chains walked from parent pointers (one
+ * wave per level); a node whose chain is broken (a missing ancestor, a cycle) throws BrokenTruth.
+ * Nodes deleted meanwhile are left out.
+ */
 async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> {
   const items = await batchGetItems(ctx.doc, ctx.table, ids.map(nodeKey));
   const parentOf = new Map<string, string | null>();
@@ -179,20 +195,33 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
     const item = items.get(keyString(nodeKey(id)));
     return item && typeof item.deleting !== 'string' ? [item] : [];
   });
-  let pending = placed.map((item) => (typeof item.parentId === 'string' ? item.parentId : null)).filter((p): p is string => p !== null);
-  for (let step = 0; pending.length > 0; step++) {
-    if (step > ctx.maxTreeDepth + 8) throw new Error('parent chain longer than the depth limit allows');
+  const parentIdOf = (item: Item) => (typeof item.parentId === 'string' ? item.parentId : null);
+  let pending = placed.map(parentIdOf).filter((p): p is string => p !== null);
+  for (let step = 0; pending.length > 0 && step <= ctx.maxTreeDepth + 1; step++) {
     const read = await readStored(ctx, [...new Set(pending)].filter((id) => !parentOf.has(id)));
     for (const [id, stored] of read) parentOf.set(id, stored.node.parentId);
     pending = [...read.values()].map((s) => s.node.parentId).filter((p): p is string => p !== null && !parentOf.has(p));
   }
   return placed.map((item) => {
     const chain: string[] = [];
-    for (let id = typeof item.parentId === 'string' ? item.parentId : null; id !== null; id = parentOf.get(id) ?? null) {
+    for (let id = parentIdOf(item); id !== null; id = parentOf.get(id)!) {
+      if (!parentOf.has(id)) throw new BrokenTruth(String(item.id), `ancestor ${id} does not exist`);
+      if (chain.length > ctx.maxTreeDepth) throw new BrokenTruth(String(item.id), 'its parent pointers make a cycle, or a chain deeper than the limit');
       chain.unshift(id);
     }
     return { id: String(item.id), item, chain };
   });
+}
+
+/** The truth is not a forest: no projection can be built from it until it is repaired. */
+class BrokenTruth extends Error {
+  constructor(
+    readonly nodeId: string,
+    problem: string,
+  ) {
+    super(`node ${nodeId}: ${problem}`);
+    this.name = 'BrokenTruth';
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { TreeError } from '../../errors.js';
 import type { Job } from '../treeStore.js';
 import type { EngineContext } from './engineContext.js';
-import { jobFromItem, jobKey, newJob, OPEN_JOBS_KEY, planJobStart } from './jobRecord.js';
+import { jobFromItem, jobKey, newJob, OPEN_JOBS_KEY, planJobStart, publicJob } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
 import { openEntriesOf } from './openJobs.js';
 
@@ -25,7 +25,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
     if (open) {
       const record = (await batchGetItems(ctx.doc, ctx.table, [jobKey(open.id)])).get(keyString(jobKey(open.id)));
       const job = record ? jobFromItem(record) : undefined;
-      if (job?.target === targetName) return job; // resumed by a sweep once its runner is gone
+      if (job?.target === targetName) return publicJob(job); // resumed by a sweep once its runner is gone
       throw new TreeError('CONFLICT', `a reindex to ${job?.target ?? 'another strategy'} is running (job ${open.id}); wait for it`, { jobId: open.id });
     }
     const job = newJob('REINDEX', null, null, { target: targetName });
@@ -39,7 +39,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
       throw error;
     }
     ctx.background(runLeased(ctx, job, lease));
-    return job;
+    return publicJob(job);
   }
   throw new TreeError('CONFLICT', 'the list of open jobs kept changing; try again');
 }
