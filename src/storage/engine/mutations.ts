@@ -4,7 +4,7 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { sleep } from '../../dynamodb/backoff.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
 import { TreeError, notFound } from '../../errors.js';
-import type { PlacedNode, StoredNode } from '../strategy.js';
+import type { StoredNode } from '../strategy.js';
 import type {
   CreateNodeArgs,
   DeleteNodeArgs,
@@ -198,7 +198,10 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     await checkMoveDepth(ctx, moving, chain);
     const below = await readSubtreeWithin(ctx, moving, ctx.transactionItems - tx.size);
     if (below) {
-      const levels = subtreePaths(moving, placeOf(ctx.strategy, moving), below).map((p) => ({ ...p, newPath: [...newPath, ...p.path.slice(oldPath.length)] }));
+      const levels = subtreePaths(moving, placeOf(ctx.strategy, moving), below).map((p) => ({
+        ...p,
+        newPath: [...newPath, ...p.path.slice(oldPath.length)],
+      }));
       planProjectionMove(tx, ctx.strategy, levels);
       if (tx.size <= ctx.transactionItems) {
         Object.assign(moved, ctx.strategy.nodeFields(newPath));
@@ -284,7 +287,6 @@ async function release(ctx: EngineContext, node: StoredNode, until: number): Pro
     // Released already, or DynamoDB is away: the hold expires by itself.
   });
 }
-
 
 /** How long a structural write waits for an open job whose subtree it overlaps. */
 export const OVERLAP_WAIT_MS = 3000;
