@@ -77,12 +77,17 @@ async function killDuring(victim: Victim, mutation: string, withinMs: number): P
   await request;
 }
 
-/** Waits, a bounded time, until a live process finished whatever the dead one started. */
+/**
+ * Waits, a bounded time, until a live process finished whatever the dead one started: the
+ * lease to expire, then the job over 2,046 nodes (a delete under closure writes about 10,000
+ * items, on a DynamoDB Local that runs one transaction at a time).
+ */
 const untilNoRunningJob = (reader: TestServer) =>
   eventually(
     'no running job',
-    async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes as Array<{ status: string }>,
+    async () => okData(await reader.gql('{ jobs { nodes { kind status done total } } }')).jobs.nodes as Array<{ status: string }>,
     (jobs) => jobs.every((job) => job.status !== 'RUNNING'),
+    60_000,
   );
 
 const kill = (child: ChildProcess) => {
