@@ -246,7 +246,7 @@ async function move(server: Server, size: number): Promise<string> {
     }
     jobMs = `${Math.round(performance.now() - started)} ms`;
   }
-  return `| ${size === 1 ? "1 node" : `${size} nodes`} | ${server.name} | ${answer.extensions?.dynamodb?.requests ?? '?'} | ${answerMs} ms | ${jobMs} |`;
+  return `| ${size === 1 ? '1 node' : `${size} nodes`} | ${server.name} | ${answer.extensions?.dynamodb?.requests ?? '?'} | ${answerMs} ms | ${jobMs} |`;
 }
 
 await main();
