@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { createDynamo } from '../dynamodb/client.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
-import { createStore } from '../storage/strategies/createStore.js';
+import { storeFor } from '../storeFor.js';
 import { STRATEGY_NAMES, type StrategyName } from '../storage/strategies/strategies.js';
 import type { Job, TreeStore } from '../storage/treeStore.js';
 
@@ -69,15 +69,7 @@ async function main(): Promise<number> {
       if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
       return report.problems.length === 0 ? 0 : 1;
     }
-    const store = createStore({
-      doc,
-      table: config.table,
-      strategy: config.strategy,
-      maxTreeDepth: config.maxTreeDepth,
-      cursorSecret: config.cursorSecret,
-      jobLeaseMs: config.jobLeaseSeconds * 1000,
-      transactionItems: config.transactionItems,
-    });
+    const store = storeFor(config, { doc });
     if (command === 'jobs') {
       if (values.wait === undefined) return listJobs(store);
       const job = await waitForJob(store, values.wait);

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { seedDemoTree } from '../seed/demoTree.js';
-import { createStore } from '../storage/strategies/createStore.js';
+import { storeFor } from '../storeFor.js';
 import { createApp } from './createApp.js';
 
 export interface RunningServer {
@@ -22,15 +22,7 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region, middleware: options.middleware });
   await ensureTable(dynamo.client, config.table);
-  const store = createStore({
-    doc: dynamo.doc,
-    table: config.table,
-    strategy: config.strategy,
-    maxTreeDepth: config.maxTreeDepth,
-    cursorSecret: config.cursorSecret,
-    jobLeaseMs: config.jobLeaseSeconds * 1000,
-    transactionItems: config.transactionItems,
-  });
+  const store = storeFor(config, dynamo);
   if (config.seedDemo) await seedDemoTree(store);
   const jobs = store.startJobs();
 

@@ -1,0 +1,17 @@
+import type { Config } from './config.js';
+import type { Dynamo } from './dynamodb/client.js';
+import { createStore } from './storage/strategies/createStore.js';
+import type { TreeStore } from './storage/treeStore.js';
+
+/** The store the configuration describes, over a DynamoDB client (the server's, or the CLI's). */
+export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>): TreeStore {
+  return createStore({
+    doc,
+    table: config.table,
+    strategy: config.strategy,
+    maxTreeDepth: config.maxTreeDepth,
+    cursorSecret: config.cursorSecret,
+    jobLeaseMs: config.jobLeaseSeconds * 1000,
+    transactionItems: config.transactionItems,
+  });
+}
