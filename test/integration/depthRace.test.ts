@@ -12,11 +12,13 @@ import { buildChain, okData } from '../support/tree.js';
 const LIMIT = { MAX_TREE_DEPTH: '6' };
 
 /** Holds the move's own transaction (the one that deletes the moved node's old edge). */
-const holdMove = () =>
-  pauseWhen((commandName, input) => {
-    const items = (input.TransactItems ?? []) as Array<{ Delete?: { Key?: { sk?: unknown } } }>;
-    return commandName.startsWith('TransactWrite') && items.some((item) => String(item.Delete?.Key?.sk ?? '').startsWith('E#'));
-  });
+type TransactItem = { Delete?: { Key?: { sk?: unknown } }; Put?: { Item?: { pk?: unknown } } };
+
+/** Holds the first transaction after `arm()` that has an item `match` picks. */
+const holdTransactionWith = (match: (item: TransactItem) => boolean) =>
+  pauseWhen((commandName, input) => commandName.startsWith('TransactWrite') && ((input.TransactItems ?? []) as TransactItem[]).some(match));
+
+const holdMove = () => holdTransactionWith((item) => String(item.Delete?.Key?.sk ?? '').startsWith('E#'));
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent writes', (strategy) => {
   let servers: TestServer[] = [];
@@ -52,10 +54,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
   it('a deep create that read its chain before a move job started: refused once it sees the job, no node past the limit', async () => {
     const table = uniqueTable();
     // The create's own transaction (the one that puts the new node), held after its reads.
-    const hold = pauseWhen((commandName, input) => {
-      const items = (input.TransactItems ?? []) as Array<{ Put?: { Item?: { pk?: unknown } } }>;
-      return commandName.startsWith('TransactWrite') && items.some((item) => item.Put?.Item?.pk === 'N#deep');
-    });
+    const hold = holdTransactionWith((item) => item.Put?.Item?.pk === 'N#deep');
     // 10 items per transaction: under path and closure, moving a-1's 3 nodes is a job.
     const mover = await startTestServer({ strategy, table, env: { ...LIMIT, TRANSACTION_ITEMS: '10' } });
     const creator = await startTestServer({ strategy, table, env: LIMIT, middleware: hold.middleware });
@@ -68,7 +67,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
     const create = creator.gql('mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }');
     await hold.reached;
     // a-1 under b-3 puts a-3 at depth 6: the node the create is about to add would be at 7.
-    const moved = okData(await mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth pendingJob { kind } } }'));
+    const moved = okData(await mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth } }'));
     expect(moved.reparent.depth).toBe(4);
     hold.release();
     const refused = await create;
