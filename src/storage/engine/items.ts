@@ -25,6 +25,8 @@ import type { TreeNode } from '../treeStore.js';
  * (TreeStrategy.nodeFields).
  */
 export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
+/** Whether a table item is a node item (the truth), by its key. */
+export const isNodeKey = (key: Key): boolean => key.sk === NODE_SK && key.pk.startsWith(NODE_PK_PREFIX);
 export const collectionPk = (parentId: string | null): string =>
   parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;
 export const edgeSk = (position: string, id: string): string => `${EDGE_SK_PREFIX}${position}#${id}`;

@@ -296,17 +296,30 @@ export const OVERLAP_WAIT_MS = 3000;
  * nothing applied, when it is still running after OVERLAP_WAIT_MS.
  */
 async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
-  const deadline = Date.now() + OVERLAP_WAIT_MS;
-  while (Date.now() < deadline) {
-    await sleep(100);
-    const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).values().next().value;
-    if (!item || jobFromItem(item).status !== 'RUNNING') throw new ConditionFailed([]);
-  }
+  const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => found?.status !== 'RUNNING');
+  if (job !== 'timeout') throw new ConditionFailed([]);
   throw new TreeError(
     'CONFLICT',
     `${doing} overlaps the subtree that job ${jobId} is moving, still running after ${OVERLAP_WAIT_MS / 1000} s; nothing was applied: try again once the job is done`,
     { jobId },
   );
+}
+
+/** Reads a job's record every 100 ms until `done` holds of it (and answers it), or `ms` passed. */
+async function pollJob(
+  ctx: EngineContext,
+  jobId: string,
+  ms: number,
+  done: (job: JobRecord | undefined) => boolean,
+): Promise<JobRecord | undefined | 'timeout'> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).values().next().value;
+    const job = item ? jobFromItem(item) : undefined;
+    if (done(job)) return job;
+    if (Date.now() > deadline) return 'timeout';
+    await sleep(100);
+  }
 }
 
 /**
@@ -362,18 +375,11 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
  * The delete is applied either way; past the wait, SERVICE_UNAVAILABLE says so.
  */
 async function countedJob(ctx: EngineContext, jobId: string): Promise<JobRecord> {
-  const deadline = Date.now() + Math.max(OVERLAP_WAIT_MS, 3 * ctx.jobLeaseMs);
-  for (;;) {
-    const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).values().next().value;
-    const job = item ? jobFromItem(item) : undefined;
-    if (job && job.total !== null) return job;
-    if (Date.now() > deadline) {
-      throw new TreeError(
-        'SERVICE_UNAVAILABLE',
-        `the subtree is detached and job ${jobId} is deleting it, but its size is not counted yet; query job(id: "${jobId}") for its progress`,
-        { jobId },
-      );
-    }
-    await sleep(100);
-  }
+  const job = await pollJob(ctx, jobId, Math.max(OVERLAP_WAIT_MS, 3 * ctx.jobLeaseMs), (found) => found?.total != null);
+  if (job !== 'timeout' && job) return job;
+  throw new TreeError(
+    'SERVICE_UNAVAILABLE',
+    `the subtree is detached and job ${jobId} is deleting it, but its size is not counted yet; query job(id: "${jobId}") for its progress`,
+    { jobId },
+  );
 }

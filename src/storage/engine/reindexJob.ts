@@ -1,4 +1,4 @@
-import { keyString, NODE_PK_PREFIX, NODE_SK, REINDEX_PK, type Item, type Key } from '../../dynamodb/keys.js';
+import { keyString, REINDEX_PK, type Item } from '../../dynamodb/keys.js';
 import { scanTable } from '../../dynamodb/scan.js';
 import { TransactionBuilder, type Condition } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, TRANSACTION_LIMIT } from '../../dynamodb/transactWrite.js';
@@ -8,7 +8,7 @@ import { chainsOf } from './chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
-import { nodeKey } from './items.js';
+import { isNodeKey, nodeKey } from './items.js';
 import { readStored } from './reads.js';
 
 /**
@@ -30,7 +30,7 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   if (!target) return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
   const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields([]))))];
   const items = await scanTable(ctx.doc, ctx.table);
-  const nodes = new Map(items.filter((i) => isNodeItem(i) && typeof i.deleting !== 'string').map((i) => [String(i.id), i]));
+  const nodes = new Map(items.filter((i) => isNodeKey(i) && typeof i.deleting !== 'string').map((i) => [String(i.id), i]));
   const facts = chainsOf(nodes, ctx.maxTreeDepth);
   const ids = [...nodes.keys()].sort();
   const after = job.after ?? null;
@@ -99,8 +99,6 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   await removeStrays(run, strays, (id) => (nodes.has(id) ? chainOf(id) : null));
   await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
 }
-
-const isNodeItem = (item: Key): boolean => item.sk === NODE_SK && item.pk.startsWith(NODE_PK_PREFIX);
 
 interface Run {
   ctx: EngineContext;

@@ -2,11 +2,11 @@ import {
   EDGE_SK_PREFIX,
   JOBS_PK,
   NODE_PK_PREFIX,
-  NODE_SK,
   REINDEX_PK,
   ROOTS_PK,
   type Key,
 } from '../../dynamodb/keys.js';
+import { isNodeKey } from '../engine/items.js';
 import { STRATEGIES, type StrategyName } from '../strategies/strategies.js';
 
 /**
@@ -17,7 +17,7 @@ export type ItemKind = 'node' | 'edge' | 'job' | StrategyName | 'other';
 
 /** A table item's kind: a truth item, a job record, or the projection item of a strategy. */
 export function kindOf(item: Key): ItemKind {
-  if (item.sk === NODE_SK && item.pk.startsWith(NODE_PK_PREFIX)) return 'node';
+  if (isNodeKey(item)) return 'node';
   if (item.sk.startsWith(EDGE_SK_PREFIX) && (item.pk === ROOTS_PK || item.pk.startsWith(NODE_PK_PREFIX))) return 'edge';
   if (item.pk === JOBS_PK || item.pk === REINDEX_PK) return 'job';
   return STRATEGIES.find((strategy) => strategy.owns(item))?.name ?? 'other';
