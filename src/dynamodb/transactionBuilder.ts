@@ -42,7 +42,7 @@ export class TransactionBuilder {
 
   check(key: Key, ...conditions: Condition[]): this {
     const existing = this.actions.get(keyId(key));
-    if (existing) existing.conditions.push(...conditions);
+    if (existing) addConditions(existing.conditions, conditions);
     else this.actions.set(keyId(key), { kind: 'check', key, conditions });
     return this;
   }
@@ -74,16 +74,22 @@ export class TransactionBuilder {
     if (existing?.kind === 'update' && action.kind === 'update') {
       // Two updates of one item (the truth's and a projection's) become one.
       existing.update = mergeUpdates(existing.update, action.update, action.key);
-      existing.conditions.push(...action.conditions);
+      addConditions(existing.conditions, action.conditions);
       return this;
     }
     if (existing && existing.kind !== 'check') {
       throw new Error(`two writes to one item in a transaction: ${action.key.pk} ${action.key.sk}`);
     }
-    if (existing) action.conditions.push(...existing.conditions);
+    if (existing) addConditions(action.conditions, existing.conditions);
     this.actions.set(id, action);
     return this;
   }
+}
+
+/** Adds the conditions not already there (two plans may state the same one). */
+function addConditions(to: Condition[], more: Condition[]): void {
+  const known = new Set(to.map((c) => JSON.stringify(c)));
+  for (const condition of more) if (!known.has(JSON.stringify(condition))) to.push(condition);
 }
 
 function mergeUpdates(a: UpdateSpec, b: UpdateSpec, key: Key): UpdateSpec {

@@ -41,6 +41,16 @@ export interface TreeStrategy<Name extends string = string> {
   /** Pure. Whether a table item belongs to this strategy's projection (verify, reindex). */
   owns(key: Key): boolean;
 
+  /**
+   * Pure. Whether the projection item at `key` (one of `itemsFor`'s) also carries a copy of
+   * its node's fields (name, data, position, childCount, version, ...), like the truth's edge
+   * item, so that a Query of such items needs no read of the nodes by id (`nodesOf`). The
+   * engine stores the node's fields in it and rewrites them, in the same transaction, with
+   * every write of the node: a copy costs one more item written per rename, data update,
+   * reorder or child added or removed. `false` everywhere: the items are thin.
+   */
+  carriesNode(key: Key): boolean;
+
   /** What `tree verify` calls one of its projection items ("stray level item ..."). */
   readonly itemName: string;
 
@@ -129,6 +139,8 @@ export interface PlacedNode {
 /** A node of a moved subtree, with its ancestors before and after the move. */
 export interface MovedNode extends PlacedNode {
   newPath: string[];
+  /** The node's fields after the move, when the move changes them (the moved node itself). */
+  moved?: TreeNode;
 }
 
 /** What the engine hands to a strategy's I/O members. Passed in, never imported as globals. */
@@ -144,4 +156,10 @@ export interface StrategyContext {
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Every child of a parent (edge copies), in sibling order, one strongly consistent Query. */
   readChildren(parentId: string): Promise<StoredNode[]>;
+  /**
+   * The live nodes of projection items, by id: from the copies they carry (carriesNode), with
+   * no read, while no open job makes copies unsafe to answer from (a subtree being deleted or
+   * moved); otherwise, and for items that carry no copy, read by id (getNodes).
+   */
+  nodesOf(items: readonly Item[]): Promise<Map<string, TreeNode>>;
 }

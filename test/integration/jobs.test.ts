@@ -2,7 +2,9 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createDynamo } from '../../src/dynamodb/client.js';
 import { TransactionBuilder } from '../../src/dynamodb/transactionBuilder.js';
 import { transactWrite } from '../../src/dynamodb/transactWrite.js';
+import { copyKeys } from '../../src/storage/engine/projectionPlans.js';
 import { readStored } from '../../src/storage/engine/reads.js';
+import { strategyNamed } from '../../src/storage/strategies/strategies.js';
 import { planDetachForDelete } from '../../src/storage/engine/writePlans.js';
 import { eventually } from '../support/eventually.js';
 import { pauseTransaction } from '../support/pause.js';
@@ -149,7 +151,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     try {
       const stored = await readStored({ doc, table, maxTreeDepth: 64 }, ['big', 'keep']);
       const tx = new TransactionBuilder(table);
-      planDetachForDelete(tx, { root: stored.get('big')!, parent: stored.get('keep')!, jobId: 'legacy-job' });
+      const copies = (node: Parameters<typeof copyKeys>[1]) => copyKeys(strategyNamed(strategy), node);
+      planDetachForDelete(tx, { root: stored.get('big')!, parent: stored.get('keep')!, jobId: 'legacy-job', copies });
       tx.put({ pk: 'JOBS', sk: 'DELETE#big', jobId: 'legacy-job', nodeId: 'big', createdAt: new Date().toISOString() });
       await transactWrite(doc, tx.build());
     } finally {

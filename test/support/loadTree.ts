@@ -2,6 +2,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { Item } from '../../src/dynamodb/keys.js';
 import { edgeItem, nodeItem } from '../../src/storage/engine/items.js';
+import { projectionItems } from '../../src/storage/engine/projectionPlans.js';
 import { strategyNamed, type StrategyName } from '../../src/storage/strategies/strategies.js';
 import type { TreeNode } from '../../src/storage/treeStore.js';
 import type { TreeSpec } from './tree.js';
@@ -36,7 +37,7 @@ export async function loadTree(
       updatedAt: now,
       ...descriptor.nodeFields(path),
     };
-    items.push(nodeItem(node, 1), edgeItem(node, 1), ...descriptor.itemsFor(spec.id, path));
+    items.push(nodeItem(node, 1), edgeItem(node, 1), ...projectionItems(descriptor, node, path));
     const positions = generateNKeysBetween(null, null, children.length);
     children.forEach((child, i) => add(child, { id: spec.id, path }, positions[i]!));
   };

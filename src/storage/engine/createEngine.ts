@@ -13,7 +13,7 @@ import { startSweeper } from './jobRunner.js';
 import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
-import { readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
+import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
 import { moveBelow, moveOf } from './openJobs.js';
 import { readChildren, readStored } from './reads.js';
 import { readBarrier } from './readBarrier.js';
@@ -81,12 +81,17 @@ type EngineParts = EngineOptions & Pick<EngineContext, 'background'> & { settle(
 /** The store; with a scope, the request-scoped view that `scoped()` gives. */
 function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): TreeStore {
   const getNodes = (ids: readonly string[]) => readLiveNodes(options, ids, scope);
+  const nodesOfWith =
+    (read: typeof getNodes): EngineContext['nodesOf'] =>
+    async (items) =>
+      nodesOfItems(strategy, await readOpenJobs(options, scope), items, read);
   const ctx: EngineContext = {
     ...options,
     strategy,
     readStored: (ids) => readStored(options, ids),
     readChildren: (parentId) => readChildren(options, parentId),
     getNodes,
+    nodesOf: nodesOfWith(getNodes),
   };
   /** A mutation may open a job: the scope reads the open jobs again. */
   const mutating =
@@ -100,7 +105,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     };
   const descendantsOfMany: TreeStore['descendantsOfMany'] = async (requests) => {
     const barrier = readBarrier(requests.length, getNodes);
-    const shared: EngineContext = { ...ctx, getNodes: barrier.getNodes };
+    const shared: EngineContext = { ...ctx, getNodes: barrier.getNodes, nodesOf: nodesOfWith(barrier.getNodes) };
     return Promise.all(
       requests.map(async ({ node, window, page }) => {
         try {

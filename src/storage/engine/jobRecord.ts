@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../treeStore.js';
-import { openEntryName, openEntryValue, type OpenEntry } from './openJobs.js';
+import { openEntryName, openEntryValue, PROJECTION, type OpenEntry } from './openJobs.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -105,9 +105,11 @@ export function planJobStart(tx: TransactionBuilder, job: Job & OpenEntry, lease
     },
     { notExists: true },
   );
+  // A reindex names the strategy whose projection the table holds from now on (OpenJobs.projection).
+  const target = 'target' in job && typeof job.target === 'string' ? { [PROJECTION]: job.target } : {};
   tx.update(
     OPEN_JOBS_KEY,
-    { set: { [openEntryName(job.id)]: openEntryValue(job) }, add: { rev: 1 } },
+    { set: { [openEntryName(job.id)]: openEntryValue(job), ...target }, add: { rev: 1 } },
     ...(openRev === undefined ? [] : [{ equalsOrMissing: ['rev', openRev === 0 ? null : openRev] } satisfies Condition]),
   );
 }

@@ -1,9 +1,9 @@
 import { batchGetItems } from '../../dynamodb/batchGet.js';
-import { keyString } from '../../dynamodb/keys.js';
-import type { StoredNode } from '../strategy.js';
+import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
+import type { StoredNode, TreeStrategy } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 import type { TableContext } from './engineContext.js';
-import { nodeKey, storedFromItem, withPath } from './items.js';
+import { nodeFromItem, nodeKey, storedFromItem, withPath } from './items.js';
 import { FINISH_GRACE_MS } from './commitChunk.js';
 import { OPEN_JOBS_KEY } from './jobRecord.js';
 import { NO_OPEN_JOBS, openJobsOf, settledPath, type OpenJobs } from './openJobs.js';
@@ -106,4 +106,27 @@ async function insideSubtrees(ctx: TableContext, nodes: StoredNode[], roots: Set
     pending = next;
   }
   return inside;
+}
+
+/**
+ * The live nodes of projection items (StrategyContext.nodesOf): from the copies they carry
+ * while no open job makes a copy unsafe to answer from (a subtree being deleted still has its
+ * items; one being moved has them at its old place; a reindex to another strategy removes
+ * them), otherwise, and for items that carry no copy, read by id through `read`.
+ */
+export async function nodesOfItems(
+  strategy: TreeStrategy,
+  open: OpenJobs,
+  items: readonly Item[],
+  read: (ids: readonly string[]) => Promise<Map<string, TreeNode>>,
+): Promise<Map<string, TreeNode>> {
+  const safe = open.moves.length === 0 && open.deleting.size === 0 && (open.projection ?? strategy.name) === strategy.name;
+  const found = new Map<string, TreeNode>();
+  const missing: string[] = [];
+  for (const item of items) {
+    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), nodeFromItem(item));
+    else missing.push(String(item.id));
+  }
+  if (missing.length > 0) for (const [id, node] of await read(missing)) found.set(id, node);
+  return found;
 }

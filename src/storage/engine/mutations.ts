@@ -18,7 +18,14 @@ import type { EngineContext, TableContext } from './engineContext.js';
 import { live, withPath } from './items.js';
 import { jobFromItem, jobKey, newJob, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
-import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
+import {
+  copyKeys,
+  placeOf,
+  planProjectionCreate,
+  planProjectionDelete,
+  planProjectionMove,
+  subtreePaths,
+} from './projectionPlans.js';
 import { readVisible, type ReadScope } from './liveNodes.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
 import { readStored, readSubtreeWithin } from './reads.js';
@@ -32,6 +39,7 @@ import {
   planMoveJobStarted,
   planRelease,
   planUpdate,
+  type CopiesOf,
 } from './writePlans.js';
 
 /**
@@ -56,6 +64,16 @@ async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
     }
   }
   throw new TreeError('CONFLICT', 'the tree kept changing under this write; try again');
+}
+
+/**
+ * Where the strategy keeps copies of a node (none under adjacency, nor when a reindex gave the
+ * table another strategy's projection: OpenJobs.projection).
+ */
+function copiesIn(ctx: EngineContext, scope: ReadScope): CopiesOf {
+  const projection = scope.open?.projection;
+  if (projection !== undefined && projection !== ctx.strategy.name) return () => [];
+  return (stored) => copyKeys(ctx.strategy, stored);
 }
 
 const ids = (...values: Array<string | null | undefined>): string[] =>
@@ -119,9 +137,9 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       ...ctx.strategy.nodeFields(path),
     };
     const tx = new TransactionBuilder(ctx.table);
-    planCreate(tx, { node, chain, slot });
+    planCreate(tx, { node, chain, slot, copies: copiesIn(ctx, scope) });
     ctx.strategy.guardChain(tx, chain, Date.now());
-    planProjectionCreate(tx, ctx.strategy, id, path);
+    planProjectionCreate(tx, ctx.strategy, node, path);
     await transactWrite(ctx.doc, tx.build());
     return placed(node, chain);
   });
@@ -132,11 +150,13 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
   if (args.name != null) checkName(args.name);
   checkData(args.data);
   return replanning(async () => {
-    const target = live(await readVisible(ctx, [args.id]), args.id);
+    const scope: ReadScope = {};
+    const target = live(await readVisible(ctx, [args.id], scope), args.id);
     checkVersion(target, args.expectedVersion);
     if (args.name == null && args.data === undefined) return target.node;
     const tx = new TransactionBuilder(ctx.table);
-    const updated = planUpdate(tx, { target, name: args.name, data: args.data, now: new Date().toISOString() });
+    const now = new Date().toISOString();
+    const updated = planUpdate(tx, { target, name: args.name, data: args.data, now, copies: copiesIn(ctx, scope) });
     await transactWrite(ctx.doc, tx.build());
     return updated;
   });
@@ -178,10 +198,12 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
         : (chain.find((c) => c.node.id === oldParentId) ??
           live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
     const tx = new TransactionBuilder(ctx.table);
-    const moved = planMove(tx, { moving, oldParent, chain, slot, now: new Date().toISOString() });
+    const now = new Date().toISOString();
+    const reorder = moving.node.parentId === parentId;
+    const moved = planMove(tx, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: reorder });
     ctx.strategy.guardChain(tx, chain, Date.now());
     const newPath = chain.map((c) => c.node.id);
-    if (moving.node.parentId === parentId) return { node: await commitMove(ctx, tx, moved, chain) };
+    if (reorder) return { node: await commitMove(ctx, tx, moved, chain) };
     if (!keepsPath(ctx)) {
       let held = 0;
       await checkMoveDepth(ctx, moving, chain, (until) => {
@@ -201,6 +223,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
       const levels = subtreePaths(moving, placeOf(ctx.strategy, moving), below).map((p) => ({
         ...p,
         newPath: [...newPath, ...p.path.slice(oldPath.length)],
+        ...(p.stored === moving ? { moved } : {}),
       }));
       planProjectionMove(tx, ctx.strategy, levels);
       if (tx.size <= ctx.transactionItems) {
@@ -210,7 +233,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     }
     // Too big for one transaction: the truth and the job record now, the projection by the job.
     const truth = new TransactionBuilder(ctx.table);
-    planMove(truth, { moving, oldParent, chain, slot, now: moved.updatedAt });
+    planMove(truth, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: true });
     ctx.strategy.guardChain(truth, chain, Date.now());
     planMoveJobStarted(truth, oldPath[0] ?? args.id);
     const job = newJob('MOVE', args.id, null, { from: oldPath, to: newPath });
@@ -348,7 +371,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     if (levels) {
       const tx = new TransactionBuilder(ctx.table);
-      planDeleteSubtree(tx, { root, descendants: levels.flat(), parent });
+      planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies: copiesIn(ctx, scope) });
       planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
       if (tx.size <= ctx.transactionItems) {
         await transactWrite(ctx.doc, tx.build());
@@ -358,7 +381,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     const job = newJob('DELETE', root.node.id, null);
     const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
-    planDetachForDelete(detach, { root, parent, jobId: job.id });
+    planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, scope) });
     planJobStart(detach, job, lease, Date.now(), scope.open?.rev);
     await transactWrite(ctx.doc, detach.build());
     return { job, lease };

@@ -30,9 +30,18 @@ export interface OpenJobs {
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
   moves: OpenMove[];
+  /**
+   * The strategy whose projection the table holds, once a reindex named one (absent before the
+   * first reindex). A process of another strategy then finds none of its projection's items,
+   * copies included, and writes the truth alone (`tree reindex` repairs, docs: switching).
+   */
+  projection?: string;
 }
 
 export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [] };
+
+/** The attribute of the open-jobs item that holds OpenJobs.projection. */
+export const PROJECTION = 'projection';
 
 /** An entry of the open-jobs item: what reads need of one job. */
 export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
@@ -73,6 +82,7 @@ export function openEntriesOf(item: Item | undefined): OpenEntry[] {
 export function openJobsOf(item: Item | undefined): OpenJobs {
   const entries = openEntriesOf(item);
   return {
+    ...(typeof item?.[PROJECTION] === 'string' ? { projection: item[PROJECTION] } : {}),
     rev: Number(item?.rev ?? 0),
     closedAt: Number(item?.closedAt ?? 0),
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),

@@ -84,12 +84,28 @@ describe('planProjectionMove', () => {
 });
 
 describe('planProjectionCreate and planProjectionDelete', () => {
+  const n = stored('n', 'm', 1).node;
+
   it("put a new node's items", () => {
-    expect(plan((tx) => planProjectionCreate(tx, closure, 'n', ['r', 'm'])).steps.map((s) => `${s.kind} ${s.key}`)).toEqual([
+    expect(plan((tx) => planProjectionCreate(tx, closure, n, ['r', 'm'])).steps.map((s) => `${s.kind} ${s.key}`)).toEqual([
       'Put N#r D#002#n',
       'Put N#m D#001#n',
     ]);
-    expect(plan((tx) => planProjectionCreate(tx, adjacency, 'n', ['r', 'm'])).steps).toEqual([]);
+    expect(plan((tx) => planProjectionCreate(tx, adjacency, n, ['r', 'm'])).steps).toEqual([]);
+  });
+
+  it('put a copy of the node in the items that carry one: closure rows up to distance 3, level items', () => {
+    const puts = (items: unknown[]) => items.map((item) => (item as { Put: { Item: Record<string, unknown> } }).Put.Item);
+    const rows = puts(plan((tx) => planProjectionCreate(tx, closure, n, ['a', 'b', 'c', 'd'])).items);
+    expect(rows.map((row) => `${String(row.sk)} ${String(row.name ?? '-')}`)).toEqual([
+      'D#004#n -',
+      'D#003#n n',
+      'D#002#n n',
+      'D#001#n n',
+    ]);
+    expect(rows[1]).toMatchObject({ parentId: 'm', position: 'a0', childCount: 0, version: 1 });
+    const [levelItem] = puts(plan((tx) => planProjectionCreate(tx, path, n, ['r', 'm'])).items);
+    expect(levelItem).toMatchObject({ name: 'n', path: ['r', 'm'] });
   });
 
   it('delete the items of a place, on the condition that the node still keeps that place', () => {

@@ -1,7 +1,8 @@
-import { keyString, type Key } from '../../dynamodb/keys.js';
+import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { MovedNode, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../strategy.js';
-import { nodeKey } from './items.js';
+import type { TreeNode } from '../treeStore.js';
+import { nodeAttributes, nodeKey } from './items.js';
 
 /**
  * Pure plans of the projection's writes, all derived from the strategy's `nodeFields` and
@@ -41,13 +42,38 @@ export function subtreePaths(root: StoredNode, rootPath: string[], levels: Store
   return placed;
 }
 
+/**
+ * The projection items of `node` whose ancestors are `path`: the strategy's items, those that
+ * carry a copy of the node (TreeStrategy.carriesNode) with the node's fields.
+ */
+export function projectionItems(strategy: TreeStrategy, node: TreeNode, path: readonly string[]): Array<Item & Key> {
+  return strategy.itemsFor(node.id, path).map((item) => (strategy.carriesNode(item) ? { ...item, ...nodeAttributes(node) } : item));
+}
+
+/** The keys of the projection items that carry a copy of a stored node, at its kept place. */
+export function copyKeys(strategy: TreeStrategy, stored: StoredNode): Key[] {
+  return strategy
+    .itemsFor(stored.node.id, placeOf(strategy, stored))
+    .filter((item) => strategy.carriesNode(item))
+    .map(keyOf);
+}
+
+/**
+ * The condition that a node has not changed since it was read, when its items carry a copy of
+ * it: a copy put from a stale read would otherwise outlive a rename that committed meanwhile.
+ */
+function unchangedCopies(strategy: TreeStrategy, { stored, path }: PlacedNode): Condition[] {
+  const copies = strategy.itemsFor(stored.node.id, path).some((item) => strategy.carriesNode(item));
+  return copies ? [{ equals: ['rev', stored.rev] }] : [];
+}
+
 /** Conditions that a node item still keeps the place fields `fields`. */
 const keepsPlace = (fields: PlaceFields): Condition[] =>
   Object.entries(fields).map(([name, value]): Condition => ({ equals: [name, value] }));
 
 /** The projection items of a new node (its node item carries nodeFields already). */
-export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrategy, id: string, path: string[]): void {
-  for (const item of strategy.itemsFor(id, path)) tx.put(item);
+export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrategy, node: TreeNode, path: string[]): void {
+  for (const item of projectionItems(strategy, node, path)) tx.put(item);
 }
 
 /**
@@ -81,28 +107,30 @@ export type ProjectionStep = (tx: TransactionBuilder) => void;
  * one node may be committed in several transactions (a closure node at depth 64 has 127), each
  * with planKeepsPlace, and planPlaceFields last: until then, the node keeps its old place.
  */
-export function projectionSteps(strategy: TreeStrategy, { stored, path, newPath }: MovedNode): ProjectionStep[] {
-  const id = stored.node.id;
-  const before = new Map(strategy.itemsFor(id, path).map((item) => [keyString(item), item]));
-  const after = new Map(strategy.itemsFor(id, newPath).map((item) => [keyString(item), item]));
+export function projectionSteps(strategy: TreeStrategy, { stored, path, newPath, moved }: MovedNode): ProjectionStep[] {
+  const before = new Map(projectionItems(strategy, stored.node, path).map((item) => [keyString(item), item]));
+  const after = new Map(projectionItems(strategy, moved ?? stored.node, newPath).map((item) => [keyString(item), item]));
   const steps: ProjectionStep[] = [];
   for (const [key, item] of before) if (!after.has(key)) steps.push((tx) => tx.delete(keyOf(item)));
   for (const [key, item] of after) if (!sameItem(before.get(key), item)) steps.push((tx) => tx.put(item));
   return steps;
 }
 
-/** The node's place fields rewritten, on the condition that they still hold the old place. */
-export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, { stored, path, newPath }: MovedNode): void {
-  const oldFields = strategy.nodeFields(path);
-  const newFields = strategy.nodeFields(newPath);
-  if (!sameItem(oldFields, newFields)) {
-    tx.update(nodeKey(stored.node.id), { set: { ...newFields } }, { exists: true }, ...keepsPlace(oldFields));
-  }
+/**
+ * The node's place fields rewritten, on the condition that they still hold the old place (and,
+ * when its items carry copies of it, that it did not change since it was read).
+ */
+export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, node: MovedNode): void {
+  const oldFields = strategy.nodeFields(node.path);
+  const newFields = strategy.nodeFields(node.newPath);
+  const unchanged = [{ exists: true } as const, ...keepsPlace(oldFields), ...unchangedCopies(strategy, node)];
+  if (!sameItem(oldFields, newFields)) tx.update(nodeKey(node.stored.node.id), { set: { ...newFields } }, ...unchanged);
+  else if (unchanged.length > 1) tx.check(nodeKey(node.stored.node.id), ...unchanged);
 }
 
 /** The condition that the node still keeps its old place (for steps committed apart). */
-export function planKeepsPlace(tx: TransactionBuilder, strategy: TreeStrategy, { stored, path }: MovedNode): void {
-  tx.check(nodeKey(stored.node.id), { exists: true }, ...keepsPlace(strategy.nodeFields(path)));
+export function planKeepsPlace(tx: TransactionBuilder, strategy: TreeStrategy, node: MovedNode): void {
+  tx.check(nodeKey(node.stored.node.id), { exists: true }, ...keepsPlace(strategy.nodeFields(node.path)), ...unchangedCopies(strategy, node));
 }
 
 /**

@@ -8,7 +8,8 @@ import { chainsOf } from './chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
-import { isNodeKey, nodeKey } from './items.js';
+import { isNodeKey, nodeFromItem, nodeKey } from './items.js';
+import { projectionItems } from './projectionPlans.js';
 import { readStored } from './reads.js';
 
 /**
@@ -126,7 +127,10 @@ async function inChunks<T>(run: Run, list: T[], plan: (tx: TransactionBuilder, i
   }
 }
 
-/** The conditions that the node and its chain are as read. */
+/** The target's projection items of a node, copies carrying the node as read. */
+const itemsOf = (run: Run, { item, chain }: Placed) => projectionItems(run.target, nodeFromItem(item), chain);
+
+/** The conditions that the node (its copies included) and its chain are as read. */
 function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, chain }: Placed): void {
   chain.forEach((ancestorId, i) => {
     tx.check(nodeKey(ancestorId), { exists: true }, { equalsOrMissing: ['parentId', i === 0 ? null : chain[i - 1]!] });
@@ -135,6 +139,7 @@ function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, chain }: Pl
     nodeKey(id),
     { exists: true },
     { equalsOrMissing: ['parentId', chain.at(-1) ?? null] },
+    typeof item.rev === 'number' ? { equals: ['rev', item.rev] } : { missing: 'rev' },
     ...run.placeFields.map((field): Condition => (item[field] === undefined ? { missing: field } : { equals: [field, item[field]] })),
   );
 }
@@ -145,7 +150,7 @@ function planPlace(tx: TransactionBuilder, run: Run, node: Placed, items = true)
   const fields = run.target.nodeFields(node.chain);
   const update = { set: { ...fields }, remove: run.placeFields.filter((field) => !(field in fields)) };
   if (Object.keys(update.set).length > 0 || update.remove.length > 0) tx.update(nodeKey(node.id), update);
-  if (items) for (const item of run.target.itemsFor(node.id, node.chain)) tx.put(item);
+  if (items) for (const item of itemsOf(run, node)) tx.put(item);
 }
 
 /**
@@ -157,7 +162,7 @@ async function placeAlone(run: Run, first: Placed): Promise<void> {
   let node = first;
   for (let attempt = 0; ; attempt++) {
     try {
-      const items = run.target.itemsFor(node.id, node.chain);
+      const items = itemsOf(run, node);
       const guard = new TransactionBuilder(ctx.table);
       planUnchanged(guard, run, node);
       // The conditions on a node's chain are one whole: past TRANSACTION_ITEMS if they must be

@@ -16,6 +16,7 @@ import {
   planMove,
   planRelease,
   planUpdate,
+  NO_COPIES,
 } from './writePlans.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -85,7 +86,7 @@ describe('planCreate', () => {
   const slot = { position: 'a0V', neighbours: [s1.node, x.node] };
 
   it("writes the node and its edge, bumps the parent and guards the neighbours, leaving the chain to the strategy", () => {
-    const { steps, items } = plan((tx) => planCreate(tx, { node: created, chain: [r, m, p], slot }));
+    const { steps, items } = plan((tx) => planCreate(tx, { node: created, chain: [r, m, p], slot, copies: NO_COPIES }));
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
       { kind: 'Put', key: 'N#p E#a0V#new', condition: 'attribute_not_exists(pk)' },
@@ -100,7 +101,7 @@ describe('planCreate', () => {
 
   it("with the adjacency list's chain guard: the parent's guard merges into its childCount update", () => {
     const { steps } = plan((tx) => {
-      planCreate(tx, { node: created, chain: [r, m, p], slot });
+      planCreate(tx, { node: created, chain: [r, m, p], slot, copies: NO_COPIES });
       adjacency.guardChain(tx, [r, m, p], CLOCK);
     });
     expect(steps).toEqual([
@@ -118,7 +119,7 @@ describe('planCreate', () => {
   it('creates a root with only its own items and its neighbour guards', () => {
     const root = node('new', null, 'a2');
     const { steps } = plan((tx) => {
-      planCreate(tx, { node: root, chain: [], slot: { position: 'a2', neighbours: [q.node] } });
+      planCreate(tx, { node: root, chain: [], slot: { position: 'a2', neighbours: [q.node] }, copies: NO_COPIES });
       adjacency.guardChain(tx, [], CLOCK);
     });
     expect(steps).toEqual([
@@ -132,7 +133,7 @@ describe('planCreate', () => {
 describe('planUpdate', () => {
   it('sets the changes, bumps version and rev, conditioned on nothing having changed', () => {
     const { steps, items } = plan((tx) => {
-      const updated = planUpdate(tx, { target: x, name: 'renamed', data: { a: 1 }, now: NOW });
+      const updated = planUpdate(tx, { target: x, name: 'renamed', data: { a: 1 }, now: NOW, copies: NO_COPIES });
       expect(updated).toEqual({ ...x.node, name: 'renamed', data: { a: 1 }, version: 5, updatedAt: NOW });
     });
     const update = `SET name = "renamed", version = 5, updatedAt = "${NOW}", data = {"a":1} ADD rev 1`;
@@ -143,9 +144,21 @@ describe('planUpdate', () => {
     expect(items).toHaveLength(2);
   });
 
+  it("writes the change to the projection's copies of the node too, without their rev", () => {
+    const copies = () => [{ pk: 'N#m', sk: 'D#002#x' }];
+    const { steps } = plan((tx) => planUpdate(tx, { target: x, name: 'renamed', now: NOW, copies }));
+    expect(steps[2]).toEqual({
+      kind: 'Update',
+      key: 'N#m D#002#x',
+      update: `SET name = "renamed", version = 5, updatedAt = "${NOW}", data = {"k":"v"}`,
+      condition: EXISTS,
+    });
+    expect(steps).toHaveLength(3);
+  });
+
   it('keeps what is not given and removes data set to null', () => {
     const { steps } = plan((tx) => {
-      const updated = planUpdate(tx, { target: x, data: null, now: NOW });
+      const updated = planUpdate(tx, { target: x, data: null, now: NOW, copies: NO_COPIES });
       expect(updated).toMatchObject({ name: 'X', data: null, version: 5 });
     });
     expect(steps[0]?.update).toBe(`SET name = "X", version = 5, updatedAt = "${NOW}" ADD rev 1 REMOVE data`);
@@ -154,8 +167,8 @@ describe('planUpdate', () => {
 
 describe('planMove, with the adjacency list\'s chain guard', () => {
   /** A move as the truth's mutations compose it under the adjacency list. */
-  const move = (tx: TransactionBuilder, args: Parameters<typeof planMove>[1]) => {
-    const moved = planMove(tx, args);
+  const move = (tx: TransactionBuilder, args: Omit<Parameters<typeof planMove>[1], 'copies' | 'copiesStay'>) => {
+    const moved = planMove(tx, { ...args, copies: NO_COPIES, copiesStay: false });
     adjacency.guardChain(tx, args.chain, CLOCK);
     return moved;
   };
@@ -274,7 +287,7 @@ describe('planMove, with the adjacency list\'s chain guard', () => {
 
 describe('planDeleteSubtree', () => {
   it('deletes every node item and edge, conditioned on each node being unchanged, and decrements the parent', () => {
-    const { steps } = plan((tx) => planDeleteSubtree(tx, { root: p, descendants: [s1, x, s2], parent: m }));
+    const { steps } = plan((tx) => planDeleteSubtree(tx, { root: p, descendants: [s1, x, s2], parent: m, copies: NO_COPIES }));
     expect(steps).toHaveLength(2 * 4 + 2);
     expect(steps).toEqual([
       { kind: 'Delete', key: 'N#p NODE', condition: unchanged(5) },
@@ -291,7 +304,7 @@ describe('planDeleteSubtree', () => {
   });
 
   it('deletes a leaf root in two actions', () => {
-    const { steps } = plan((tx) => planDeleteSubtree(tx, { root: q, descendants: [], parent: null }));
+    const { steps } = plan((tx) => planDeleteSubtree(tx, { root: q, descendants: [], parent: null, copies: NO_COPIES }));
     expect(steps).toEqual([
       { kind: 'Delete', key: 'N#q NODE', condition: unchanged(1) },
       { kind: 'Delete', key: 'ROOTS E#a1#q', condition: EXISTS },
@@ -301,7 +314,7 @@ describe('planDeleteSubtree', () => {
 
 describe('the delete job plans', () => {
   it('detaches the root and marks it deleting', () => {
-    const { steps } = plan((tx) => planDetachForDelete(tx, { root: p, parent: m, jobId: 'job-1' }));
+    const { steps } = plan((tx) => planDetachForDelete(tx, { root: p, parent: m, jobId: 'job-1', copies: NO_COPIES }));
     expect(steps).toEqual([
       { kind: 'Update', key: 'N#p NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: unchanged(5) },
       { kind: 'Delete', key: 'N#m E#a1#p', condition: EXISTS },

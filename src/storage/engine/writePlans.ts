@@ -1,4 +1,5 @@
-import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import type { Key } from '../../dynamodb/keys.js';
+import type { Condition, TransactionBuilder, UpdateSpec } from '../../dynamodb/transactionBuilder.js';
 import type { StoredNode } from '../strategy.js';
 import type { JsonObject, TreeNode } from '../treeStore.js';
 import { edgeItem, edgeKey, nodeItem, nodeKey } from './items.js';
@@ -61,11 +62,33 @@ const unchangedSince = (stored: StoredNode): Condition[] => [
   { equals: ['rev', stored.rev] },
 ];
 
-/** Adds `delta` to a node's childCount, in its node item and its edge copy. */
-function bumpChildCount(tx: TransactionBuilder, parent: StoredNode, delta: number): void {
-  const add = { childCount: delta, rev: 1 };
-  tx.update(nodeKey(parent.node.id), { add }, { exists: true });
-  tx.update(edgeKey(parent.node), { add }, { exists: true });
+/** The keys of the projection items that carry a copy of a node (projectionPlans.copyKeys). */
+export type CopiesOf = (stored: StoredNode) => Key[];
+
+/** A projection that keeps no copy of any node. */
+export const NO_COPIES: CopiesOf = () => [];
+
+/**
+ * A change to a node's fields, in its node item (on `conditions`) and in every copy of it: its
+ * edge item and the projection's copies (which carry no rev), each on the condition that it
+ * exists, so a copy is never created by an update.
+ */
+function changeNode(
+  tx: TransactionBuilder,
+  stored: StoredNode,
+  update: UpdateSpec,
+  copies: Key[],
+  ...conditions: Condition[]
+): void {
+  tx.update(nodeKey(stored.node.id), update, ...conditions);
+  tx.update(edgeKey(stored.node), update, { exists: true });
+  const { rev: _rev, ...add } = update.add ?? {};
+  for (const key of copies) tx.update(key, { ...update, add }, { exists: true });
+}
+
+/** Adds `delta` to a node's childCount, in its node item and every copy. */
+function bumpChildCount(tx: TransactionBuilder, parent: StoredNode, delta: number, copies: CopiesOf): void {
+  changeNode(tx, parent, { add: { childCount: delta, rev: 1 } }, copies(parent), { exists: true });
 }
 
 function guardSlot(tx: TransactionBuilder, slot: Slot): void {
@@ -74,19 +97,19 @@ function guardSlot(tx: TransactionBuilder, slot: Slot): void {
 
 export function planCreate(
   tx: TransactionBuilder,
-  args: { node: TreeNode; chain: StoredNode[]; slot: Slot },
+  args: { node: TreeNode; chain: StoredNode[]; slot: Slot; copies: CopiesOf },
 ): void {
   const { node, chain, slot } = args;
   tx.put(nodeItem(node, 1), { notExists: true });
   tx.put(edgeItem(node, 1), { notExists: true });
   const parent = chain[chain.length - 1];
-  if (parent) bumpChildCount(tx, parent, 1);
+  if (parent) bumpChildCount(tx, parent, 1, args.copies);
   guardSlot(tx, slot);
 }
 
 export function planUpdate(
   tx: TransactionBuilder,
-  args: { target: StoredNode; name?: string | null; data?: JsonObject | null; now: string },
+  args: { target: StoredNode; name?: string | null; data?: JsonObject | null; now: string; copies: CopiesOf },
 ): TreeNode {
   const { target, now } = args;
   const updated: TreeNode = {
@@ -99,8 +122,7 @@ export function planUpdate(
   const set: Record<string, unknown> = { name: updated.name, version: updated.version, updatedAt: now };
   if (updated.data !== null) set.data = updated.data;
   const update = { set, add: { rev: 1 }, remove: updated.data === null ? ['data'] : [] };
-  tx.update(nodeKey(target.node.id), update, ...unchangedSince(target));
-  tx.update(edgeKey(target.node), update, { exists: true });
+  changeNode(tx, target, update, args.copies(target), ...unchangedSince(target));
   return updated;
 }
 
@@ -113,9 +135,16 @@ export function planMove(
     chain: StoredNode[];
     slot: Slot;
     now: string;
+    copies: CopiesOf;
+    /**
+     * Whether the moving node's copies stay where they are in this transaction (a reorder, or
+     * a move whose projection a job rewrites): they get its new fields. Otherwise the caller
+     * rewrites them with the projection (projectionPlans.planProjectionMove).
+     */
+    copiesStay: boolean;
   },
 ): TreeNode {
-  const { moving, oldParent, chain, slot, now } = args;
+  const { moving, oldParent, chain, slot, now, copies } = args;
   const newParent = chain[chain.length - 1] ?? null;
   const moved: TreeNode = {
     ...moving.node,
@@ -130,16 +159,14 @@ export function planMove(
     updatedAt: now,
   };
   if (moved.parentId !== null) set.parentId = moved.parentId;
-  tx.update(
-    nodeKey(moving.node.id),
-    { set, add: { rev: 1 }, remove: moved.parentId === null ? ['parentId'] : [] },
-    ...unchangedSince(moving),
-  );
+  const update = { set, add: { rev: 1 }, remove: moved.parentId === null ? ['parentId'] : [] };
+  tx.update(nodeKey(moving.node.id), update, ...unchangedSince(moving));
   tx.delete(edgeKey(moving.node), { exists: true });
   tx.put(edgeItem(moved, moving.rev + 1), { notExists: true });
+  if (args.copiesStay) for (const key of copies(moving)) tx.update(key, { ...update, add: {} }, { exists: true });
   if (oldParent?.node.id !== newParent?.node.id) {
-    if (oldParent) bumpChildCount(tx, oldParent, -1);
-    if (newParent) bumpChildCount(tx, newParent, 1);
+    if (oldParent) bumpChildCount(tx, oldParent, -1, copies);
+    if (newParent) bumpChildCount(tx, newParent, 1, copies);
   }
   guardSlot(tx, slot);
   return moved;
@@ -148,13 +175,13 @@ export function planMove(
 /** Deletes a whole subtree in one transaction (it must fit: 2 actions a node, 2 for the parent). */
 export function planDeleteSubtree(
   tx: TransactionBuilder,
-  args: { root: StoredNode; descendants: StoredNode[]; parent: StoredNode | null },
+  args: { root: StoredNode; descendants: StoredNode[]; parent: StoredNode | null; copies: CopiesOf },
 ): void {
   for (const stored of [args.root, ...args.descendants]) {
     tx.delete(nodeKey(stored.node.id), ...unchangedSince(stored));
     tx.delete(edgeKey(stored.node), { exists: true });
   }
-  if (args.parent) bumpChildCount(tx, args.parent, -1);
+  if (args.parent) bumpChildCount(tx, args.parent, -1, args.copies);
 }
 
 /**
@@ -164,12 +191,12 @@ export function planDeleteSubtree(
  */
 export function planDetachForDelete(
   tx: TransactionBuilder,
-  args: { root: StoredNode; parent: StoredNode | null; jobId: string },
+  args: { root: StoredNode; parent: StoredNode | null; jobId: string; copies: CopiesOf },
 ): void {
   const { root, parent, jobId } = args;
   tx.update(nodeKey(root.node.id), { set: { deleting: jobId }, add: { rev: 1 } }, ...unchangedSince(root));
   tx.delete(edgeKey(root.node), { exists: true });
-  if (parent) bumpChildCount(tx, parent, -1);
+  if (parent) bumpChildCount(tx, parent, -1, args.copies);
 }
 
 /** Marks children of marked nodes; a child that moved away meanwhile fails the transaction. */

@@ -52,6 +52,9 @@ function attributes(id: string, parent: string | null, position: string): Item {
   };
 }
 
+/** The node item of `id` and every item that carries a copy of it (edge, level item, rows). */
+const copiesOf = (table: Table, id: string): Row[] => table.items.filter((item) => item.id === id && 'childCount' in item);
+
 interface Table {
   items: Row[];
   /** The item at (pk, sk); throws when absent. */
@@ -67,9 +70,13 @@ function healthy(strategy: StrategyName): Table {
     const own = attributes(id, parent, position);
     items.push({ pk: `N#${id}`, sk: 'NODE', ...own, rev: 1, ...(strategy !== 'adjacency' ? { path: chain } : {}) });
     items.push({ pk: parent === null ? 'ROOTS' : `N#${parent}`, sk: `E#${position}#${id}`, ...own, rev: 1 });
-    if (strategy === 'path') items.push({ ...levelKey(chain, id), id, path: chain });
+    // Level items, and closure rows up to distance 3, carry a copy of their node.
+    if (strategy === 'path') items.push({ ...levelKey(chain, id), id, path: chain, ...own });
     if (strategy === 'closure') {
-      chain.forEach((ancestor, i) => items.push({ pk: `N#${ancestor}`, sk: closureSk(chain.length - i, id), id }));
+      chain.forEach((ancestor, i) => {
+        const distance = chain.length - i;
+        items.push({ pk: `N#${ancestor}`, sk: closureSk(distance, id), id, ...(distance <= 3 ? own : {}) });
+      });
     }
   });
   const find = (pk: string, sk: string) => items.findIndex((item) => item.pk === pk && item.sk === sk);
@@ -162,8 +169,7 @@ describe.each(['adjacency', 'path', 'closure'] as const)('verifyItems, %s', (str
 
   it('reports a wrong childCount', () => {
     const table = healthy(strategy);
-    table.get('N#r', 'NODE').childCount = 5;
-    table.get('ROOTS', edgeSkOf('r')).childCount = 5;
+    for (const copy of copiesOf(table, 'r')) copy.childCount = 5;
     expect(check(table, strategy)).toEqual([{ nodeId: 'r', problem: 'childCount 5, but 2 children' }]);
   });
 
@@ -208,8 +214,7 @@ describe.each(['adjacency', 'path', 'closure'] as const)('verifyItems, %s', (str
     for (const id of ['a', 'a1', 'a11', 'a2']) table.get(`N#${id}`, 'NODE').deleting = 'job-1';
     table.remove('N#a11', 'NODE');
     table.remove('N#r', edgeSkOf('a'));
-    table.get('N#r', 'NODE').childCount = 1;
-    table.get('ROOTS', edgeSkOf('r')).childCount = 1;
+    for (const copy of copiesOf(table, 'r')) copy.childCount = 1;
     table.get('N#a1', 'NODE').name = 'half-written';
     table.items.push({ pk: 'JOBS', sk: 'DELETE#a', jobId: 'job-1', nodeId: 'a', createdAt: NOW });
     expect(check(table, strategy)).toEqual([]);
@@ -281,6 +286,12 @@ describe.each(['adjacency', 'path', 'closure'] as const)('verifyItems, %s', (str
   }
 
   if (strategy === 'closure') {
+    it('reports a closure row whose copy of its node is stale', () => {
+      const table = healthy(strategy);
+      table.get('N#a', closureSk(2, 'a11')).name = 'before a rename';
+      expect(check(table, strategy)).toEqual([{ nodeId: 'a11', problem: 'projection item N#a D#002#a11 differs' }]);
+    });
+
     it('reports a missing closure row', () => {
       const table = healthy(strategy);
       table.remove('N#r', closureSk(3, 'a11'));

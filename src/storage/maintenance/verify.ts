@@ -3,6 +3,7 @@ import { collectionPk, edgeKey, nodeAttributes, nodeFromItem } from '../engine/i
 import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { chainsOf } from '../engine/chains.js';
+import { projectionItems } from '../engine/projectionPlans.js';
 import { kindOf } from './kindOf.js';
 
 /**
@@ -68,7 +69,7 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
         report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
       }
     }
-    for (const projected of strategy.itemsFor(id, chain)) {
+    for (const projected of projectionItems(strategy, node, chain)) {
       expected.add(keyString(projected));
       const found = byKey.get(keyString(projected));
       if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);

@@ -19,6 +19,11 @@ interface CostBudget {
   ancestorsAtDepth20Max: number; // exact
   /** `descendants(maxDepth: 3, first: 1000)` of the root of a fan-out-5, depth-3 tree (155 nodes), lookup included. */
   descendantsFanOut5Depth3Max: number;
+  /**
+   * Read units of that read, at most: a Query is billed by the size it reads (4 KB a unit,
+   * strongly consistent), a BatchGet by the item (a unit each, however small).
+   */
+  descendantsFanOut5Depth3ReadUnitsMax: number;
   /** The same with the default page of 100, lookup included. */
   descendantsFirstPageMax: number;
   /**
@@ -37,6 +42,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     thirtyNodesWithParentsMax: 3,
     ancestorsAtDepth20Max: 1 + 20,
     descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
+    // 32 small reads: a unit each.
+    descendantsFanOut5Depth3ReadUnitsMax: 32,
     descendantsFirstPageMax: 1 + 1 + 5 + 25,
     // A Query per parent, level by level: edge copies carry the nodes.
     descendantsOfAListOfFive: 1 + 5 + 25,
@@ -44,31 +51,37 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     // 7, and the hold on the moved node (the move goes one level deeper).
     itemsWrittenByMove: 7 + 1,
   },
-  // One Query per depth in one wave, then the page's nodes by id (100 per BatchGet).
+  // One Query per depth in one wave; the level items carry the nodes.
   path: {
     nodeLookup: 1,
     nodeWithChildren: 2,
     thirtyNodesWithParentsMax: 2,
     ancestorsAtDepth20Max: 1 + 1,
-    descendantsFanOut5Depth3Max: 1 + 3 + 2,
-    descendantsFirstPageMax: 1 + 3 + 1,
-    // Per node, a wave of 8 depth Queries (the window has no bound); the 150 nodes in 2 BatchGets.
-    descendantsOfAListOfFive: 1 + 5 * 8 + 2,
-    // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node.
-    itemsWrittenByMove: 7 + 4 + 2 * 5,
+    descendantsFanOut5Depth3Max: 1 + 3,
+    // 155 level items of about 250 bytes in 3 Queries, and the lookup (read by id: over 155).
+    descendantsFanOut5Depth3ReadUnitsMax: 11,
+    descendantsFirstPageMax: 1 + 3,
+    // Per node, a wave of 8 depth Queries (the window has no bound).
+    descendantsOfAListOfFive: 1 + 5 * 8,
+    // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node, plus
+    // both parents' level items (their childCount).
+    itemsWrittenByMove: 7 + 4 + 2 * 5 + 2,
   },
-  // One Query of the closure rows, then the page's nodes by id.
+  // One Query of the closure rows; rows up to distance 3 carry their nodes.
   closure: {
     nodeLookup: 1,
     nodeWithChildren: 2,
     thirtyNodesWithParentsMax: 2,
     ancestorsAtDepth20Max: 1 + 1,
-    descendantsFanOut5Depth3Max: 1 + 1 + 2,
-    descendantsFirstPageMax: 1 + 1 + 1,
-    // A Query of closure rows per node; the 150 nodes in 2 BatchGets.
-    descendantsOfAListOfFive: 1 + 5 + 2,
-    // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put.
-    itemsWrittenByMove: 7 + 4 + 3 * 5,
+    descendantsFanOut5Depth3Max: 1 + 1,
+    // 155 rows of about 200 bytes in one Query, and the lookup (read by id: over 155).
+    descendantsFanOut5Depth3ReadUnitsMax: 8,
+    descendantsFirstPageMax: 1 + 1,
+    // A Query of closure rows per node.
+    descendantsOfAListOfFive: 1 + 5,
+    // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put,
+    // plus the new parent's row (its childCount; the old parent is a root, it has none).
+    itemsWrittenByMove: 7 + 4 + 3 * 5 + 1,
   },
 };
 
@@ -177,6 +190,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(nodes.map((n: { id: string }) => n.id).sort()).toEqual(specIds(FAN).slice(1).sort());
     expect(nodes).toHaveLength(155);
     expect(costOf(response).requests).toBe(budget!.descendantsFanOut5Depth3Max);
+    expect(costOf(response).readUnits).toBeLessThanOrEqual(budget!.descendantsFanOut5Depth3ReadUnitsMax);
   });
 
   it('reads the descendants of every node of a list in one wave of node reads', async () => {

@@ -14,6 +14,7 @@ export const adjacency: TreeStrategy<'adjacency'> = {
   nodeFields: () => ({}),
   itemsFor: () => [],
   owns: () => false,
+  carriesNode: () => false,
   itemName: 'projection',
 
   /** Walks parent pointers, one GetItem per level, bounded by the depth limit. */

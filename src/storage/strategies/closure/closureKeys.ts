@@ -6,7 +6,9 @@ import type { DepthWindow } from '../../treeStore.js';
  * The closure strategy's rows: one per (ancestor, descendant, distance >= 1), in the ancestor's
  * item collection, sorted by distance then descendant id. descendants(minDepth..maxDepth) is
  * then one Query with the distance range in the key condition, exact and paged by DynamoDB.
- * Rows are thin (the descendant's id); the nodes are read by id.
+ * Rows up to COPY_DISTANCE also carry a copy of the descendant (the engine writes it); farther
+ * rows are thin (the descendant's id), their nodes read by id: a copy in every row would make a
+ * rename at depth 60 write 60 rows, and a child added there 60 more.
  */
 const DISTANCE_WIDTH = 3;
 
@@ -25,6 +27,12 @@ const MAX_DISTANCE_SK = `${CLOSURE_SK_PREFIX}999#~`;
 export function closureRows(id: string, path: readonly string[]): Array<Item & Key> {
   return path.map((ancestorId, i) => ({ pk: `${NODE_PK_PREFIX}${ancestorId}`, sk: closureSk(path.length - i, id), id }));
 }
+
+/** The farthest distance at which a row carries a copy of its node. */
+export const COPY_DISTANCE = 3;
+
+/** Rows up to COPY_DISTANCE carry a copy of their node (TreeStrategy.carriesNode). */
+export const carriesNode = (key: Key): boolean => distanceOf(key.sk) <= COPY_DISTANCE;
 
 /** A closure row's key: a D# sort key in a node's collection. */
 export const isClosureRow = (key: Key): boolean =>

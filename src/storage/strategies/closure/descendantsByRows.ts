@@ -8,8 +8,8 @@ import { closureRange, distanceOf } from './closureKeys.js';
 
 /**
  * Descendants from closure rows: one Query of the node's rows with the distance range in the
- * key condition (exact, paged by DynamoDB), then one BatchGet of the page's nodes. Within one
- * depth, descendants come in id order.
+ * key condition (exact, paged by DynamoDB). Rows up to COPY_DISTANCE carry their node; the
+ * page's farther nodes are read by one BatchGet. Within one depth, descendants come in id order.
  */
 export async function descendantsByRows(
   ctx: StrategyContext,
@@ -28,10 +28,11 @@ export async function descendantsByRows(
       : (await queryItems(ctx.doc, keyQuery(ctx.table, closureRange(node.id, window, after ?? undefined)), wanted)).items;
   const total = edges.length + rows.length;
   const pageRows = rows.slice(0, page.first - edges.length);
-  const nodes = await ctx.getNodes(pageRows.map((row) => String(row.id)));
+  const nodes = await ctx.nodesOf(pageRows);
   for (const row of pageRows) {
     const found = nodes.get(String(row.id));
-    if (found) edges.push(edgeAt(String(row.sk), distanceOf(String(row.sk)), found));
+    const distance = distanceOf(String(row.sk));
+    if (found) edges.push(edgeAt(String(row.sk), distance, placedBelow(node, found, distance)));
   }
   return { edges, hasNextPage: total > page.first };
 }
@@ -42,4 +43,10 @@ function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, windo
     typeof p.s === 'string' && (p.s === '' || p.s.startsWith(CLOSURE_SK_PREFIX)),
   );
   return c.s === '' ? null : (c.s as string);
+}
+
+/** A node read from a row `distance` below `origin`: its depth and root, when the origin knows its own. */
+function placedBelow(origin: TreeNode, node: TreeNode, distance: number): TreeNode {
+  if (node.depth !== undefined || origin.depth === undefined) return node;
+  return { ...node, depth: origin.depth + distance, rootId: origin.rootId ?? origin.id };
 }

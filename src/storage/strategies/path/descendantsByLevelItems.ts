@@ -1,3 +1,4 @@
+import type { Item } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
@@ -8,15 +9,15 @@ import { levelQuery } from './levelKeys.js';
 /**
  * Descendants from level items: one exact Query per depth of the window, all in one parallel
  * wave (an empty depth ends the tree, so an open window is read in waves of LEVELS_PER_WAVE
- * depths), then one BatchGet of the page's nodes. Within one depth, descendants come in the
- * order of their encoded paths.
+ * depths); the items carry the page's nodes (no read by id). Within one depth, descendants
+ * come in the order of their encoded paths.
  */
 const LEVELS_PER_WAVE = 8;
 
 interface Entry {
   depth: number;
   sk: string;
-  id: string;
+  item: Item;
 }
 
 export async function descendantsByLevelItems(
@@ -30,7 +31,7 @@ export async function descendantsByLevelItems(
   const after = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
   const deepest = Math.min(window.maxDepth ?? Number.POSITIVE_INFINITY, ctx.maxTreeDepth - path.length);
   const entries: Entry[] = [];
-  if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sk: '', id: origin.id });
+  if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sk: '', item: { id: origin.id } });
   let depth = Math.max(1, window.minDepth, after?.depth ?? 0);
   let treeEnds = false;
   while (entries.length <= page.first && !treeEnds && depth <= deepest) {
@@ -47,17 +48,17 @@ export async function descendantsByLevelItems(
     for (const { d, items, fromStart } of results) {
       if (treeEnds) break;
       const inside = items.filter((item) => isBelow(item.path, path, origin.id));
-      entries.push(...inside.map((item) => ({ depth: d, sk: String(item.sk), id: String(item.id) })));
+      entries.push(...inside.map((item) => ({ depth: d, sk: String(item.sk), item })));
       // No node at this depth: none deeper either.
       if (fromStart && items.length === 0) treeEnds = true;
     }
     depth = (wave.at(-1) ?? depth) + 1;
   }
   const pageEntries = entries.slice(0, page.first);
-  const nodes = await ctx.getNodes(pageEntries.filter((e) => e.depth > 0).map((e) => e.id));
+  const nodes = await ctx.nodesOf(pageEntries.filter((e) => e.depth > 0).map((e) => e.item));
   return {
     edges: pageEntries.flatMap((entry) => {
-      const found = entry.depth === 0 ? origin : nodes.get(entry.id);
+      const found = entry.depth === 0 ? origin : nodes.get(String(entry.item.id));
       if (!found) return [];
       return [windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sk }, found)];
     }),

@@ -7,6 +7,9 @@ import { encodePath, levelItem } from './levelKeys.js';
 /**
  * Materialized path: the path on each node item (storedPath), plus one level item per node in
  * the collection of its tree and absolute depth, sorted by its encoded path (levelKeys.ts).
+ * Each level item carries a copy of its node (carriesNode), so a page of descendants, or of
+ * children several levels deep, costs its Queries and no read by id; a rename, a data update or
+ * a child added or removed writes it too (one item more than the truth).
  * Ancestors: one BatchGet of the ids on the path. Descendants: one exact Query per depth of the
  * window, in parallel waves. A move rewrites the path and the level item of every node of the
  * moved subtree (3 items a node).
@@ -16,6 +19,7 @@ export const path: TreeStrategy<'path'> = {
   ...storedPath,
   itemsFor: (id, ancestors) => [levelItem(ancestors, id)],
   owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
+  carriesNode: () => true,
   itemName: 'level',
   descendants: descendantsByLevelItems,
   descendantSortKey: (ancestors, id) => encodePath([...ancestors, id]),
