@@ -1,9 +1,11 @@
-import { Args, Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Args, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Job, TreeNode } from '../storage/treeStore.js';
 import { Job as JobType } from './job.type.js';
 import { checkPage } from '../storage/validation.js';
 import { EMPTY_PAGE, NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
+import { nestedChildren } from './lookahead.js';
 import { DescendantsArgs, PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
 
@@ -29,13 +31,18 @@ export class NodeResolver {
   }
 
   @FieldResolver(() => NodeConnection, { description: 'Direct children, in sibling order.' })
-  async children(@Root() node: TreeNode, @Args(() => PageArgs) args: PageArgs, @Ctx() { loaders }: Context) {
+  async children(
+    @Root() node: TreeNode,
+    @Args(() => PageArgs) args: PageArgs,
+    @Ctx() { loaders }: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
     const first = args.first ?? 100;
     if (node.childCount === 0 && args.after == null) {
       checkPage({ first });
       return toConnection(EMPTY_PAGE);
     }
-    return toConnection(await loaders.childrenByParent.load({ parentId: node.id, first, after: args.after }));
+    return toConnection(await loaders.children(node, { first, after: args.after }, () => nestedChildren(info)));
   }
 
   @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })

@@ -1,11 +1,21 @@
 import DataLoader from 'dataloader';
-import type { DescendantsRequest, Job, Page, PageArgs, TreeNode, TreeStore } from '../storage/treeStore.js';
+import type {
+  ChildrenPages,
+  ChildrenTreeRequest,
+  DescendantsRequest,
+  Job,
+  Page,
+  PageArgs,
+  TreeNode,
+  TreeStore,
+} from '../storage/treeStore.js';
 
 /**
  * Per-request loaders (never shared between requests: every process is stateless and every
  * read must see the latest writes). nodeById turns the lookups of one tick into one BatchGet
  * wave; ancestors walks all chains asked for in one tick together; childrenByParent merges
- * identical children requests. Every node a store call returns is primed into nodeById.
+ * identical children requests, and `children` reads nested children in bulk (lookahead) when
+ * the query asks for them. Every node a store call returns is primed into nodeById.
  */
 export interface Loaders {
   nodeById: DataLoader<string, TreeNode | null>;
@@ -13,6 +23,13 @@ export interface Loaders {
   childrenByParent: DataLoader<ChildrenKey, Page, string>;
   /** The descendants pages asked for in one tick (a list's nodes) read together. */
   descendants: DataLoader<DescendantsRequest, Page, string>;
+  /**
+   * A page of a parent's children. With `nested` (the page sizes the query asks of the
+   * children's children, level by level: graphql/lookahead.ts, called only when needed), the
+   * store reads the levels it can in bulk, for every parent of one tick together, and the
+   * pages of the nested levels are then in childrenByParent when their resolvers ask.
+   */
+  children(parent: TreeNode, page: PageArgs, nested: () => number[][]): Promise<Page>;
   /** The open job moving each node's subtree (TreeStore.pendingJobs), for all nodes of one tick. */
   pendingJob: DataLoader<TreeNode, Job | null, string>;
   /** Keeps nodes read by other means, so that later lookups in this request hit the cache. */
@@ -48,6 +65,9 @@ export function createLoaders(store: TreeStore): Loaders {
     },
     { cacheKeyFn: (node) => node.id },
   );
+  // Children pages known before they are asked for (read in bulk by childrenTree).
+  const primed = new Set<string>();
+  const childrenKey = (key: ChildrenKey) => JSON.stringify([key.parentId, key.first, key.after ?? null]);
   const childrenByParent = new DataLoader<ChildrenKey, Page, string>(
     async (keys) =>
       Promise.all(
@@ -62,8 +82,46 @@ export function createLoaders(store: TreeStore): Loaders {
           }
         }),
       ),
-    { cacheKeyFn: (key) => JSON.stringify([key.parentId, key.first, key.after ?? null]) },
+    { cacheKeyFn: childrenKey },
   );
+  const childrenTree = new DataLoader<ChildrenTreeRequest, ChildrenPages, string>(
+    async (asked) => {
+      // Aliases of `children` on one parent ask for different levels: one read serves them all.
+      const merged = new Map<string, ChildrenTreeRequest>();
+      for (const { parent, levels } of asked) {
+        const known = merged.get(parent.id)?.levels ?? [];
+        const depth = Math.max(known.length, levels.length);
+        const union = Array.from({ length: depth }, (_, i) => [...new Set([...(known[i] ?? []), ...(levels[i] ?? [])])]);
+        merged.set(parent.id, { parent, levels: union });
+      }
+      const requests = [...merged.values()];
+      const read = await store.childrenTrees(requests);
+      const byParent = new Map(requests.map((request, i) => [request.parent.id, read[i]!]));
+      const results = asked.map((request) => byParent.get(request.parent.id)!);
+      for (const pages of read) {
+        if (pages instanceof Error) continue;
+        for (const [parentId, sized] of pages) {
+          for (const [first, page] of sized) {
+            const key = { parentId, first };
+            if (primed.has(childrenKey(key))) continue;
+            primed.add(childrenKey(key));
+            childrenByParent.prime(key, page);
+            prime(page.edges.map((edge) => edge.node));
+          }
+        }
+      }
+      return results;
+    },
+    { cacheKeyFn: ({ parent, levels }) => JSON.stringify([parent.id, levels]) },
+  );
+  const children = async (parent: TreeNode, page: PageArgs, nested: () => number[][]): Promise<Page> => {
+    const key = { parentId: parent.id, first: page.first, after: page.after };
+    if (page.after == null && !primed.has(childrenKey(key))) {
+      const levels = nested();
+      if (levels.length > 0) await childrenTree.load({ parent, levels: [[page.first], ...levels] });
+    }
+    return childrenByParent.load(key);
+  };
   const descendants = new DataLoader<DescendantsRequest, Page, string>(
     async (requests) => {
       const pages = await store.descendantsOfMany(requests);
@@ -80,12 +138,15 @@ export function createLoaders(store: TreeStore): Loaders {
     ancestors,
     childrenByParent,
     descendants,
+    children,
     pendingJob,
     prime,
     clearAll() {
       nodeById.clearAll();
       ancestors.clearAll();
       childrenByParent.clearAll();
+      childrenTree.clearAll();
+      primed.clear();
       descendants.clearAll();
       pendingJob.clearAll();
     },

@@ -98,6 +98,16 @@ export interface TreeStrategy<Name extends string = string> {
   descendants(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
 
   /**
+   * Optional: how the engine reads children several levels deep in bulk (ChildrenTreeRequest).
+   * The projection items, carrying copies of their nodes (carriesNode), of every node 1 to
+   * `depth` levels below `node` (fewer levels when the strategy's bulk read reaches less
+   * far: the answer says how many), in any order; null when there are more than `limit` of
+   * them. Called only while no open job touches the table's projection. Without it, children
+   * are read per parent.
+   */
+  subtreeItems?(ctx: StrategyContext, node: TreeNode, depth: number, limit: number): Promise<SubtreeItems | null>;
+
+  /**
    * Pure; required when `nodeFields` keeps a path (such a strategy's big moves run as jobs).
    * Where node `id` (ancestors `path`), `depth` levels below the origin, sorts among the
    * origin's descendants at that depth: `descendants` orders each depth by this key, and its
@@ -106,6 +116,12 @@ export interface TreeStrategy<Name extends string = string> {
    * from the truth, in this same order and with the same cursors.
    */
   descendantSortKey?(path: readonly string[], id: string, depth: number): string;
+}
+
+/** What TreeStrategy.subtreeItems read: every node 1 to `depth` levels below, as items. */
+export interface SubtreeItems {
+  items: Item[];
+  depth: number;
 }
 
 /** Place attributes a node item may keep (see TreeStrategy.nodeFields). */

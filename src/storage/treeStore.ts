@@ -49,6 +49,19 @@ export interface DescendantsRequest {
   page: PageArgs;
 }
 
+/**
+ * Children pages several levels deep from one parent: level 0 holds the page sizes asked of the
+ * parent's own children, level 1 those asked of each child's children, and so on (several sizes
+ * at one level when aliases ask for several). No `after`: a nested page starts at the start.
+ */
+export interface ChildrenTreeRequest {
+  parent: TreeNode;
+  levels: number[][];
+}
+
+/** Pages of children by parent id, then by page size (`first`), with no `after`. */
+export type ChildrenPages = Map<string, Map<number, Page>>;
+
 /** Reads nodes by id (the request's batched loader); null where missing. */
 export type NodeReader = (ids: readonly string[]) => Promise<Array<TreeNode | null>>;
 
@@ -128,6 +141,14 @@ export interface TreeStore {
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs): Promise<Page>;
+  /**
+   * For each request, the children pages of its levels that the strategy reads in bulk (one
+   * Query of closure rows, a wave of level Queries), exactly the pages `children` would give;
+   * a page it leaves out (a level too deep, a subtree too large for one bulk read, an open job,
+   * a strategy with no bulk read) is for `children` to read. Requests in one wave; a request
+   * that fails gives its Error without failing the others.
+   */
+  childrenTrees(requests: readonly ChildrenTreeRequest[]): Promise<Array<ChildrenPages | Error>>;
   /** For each node, its ancestors root first, parent last (empty for a root). */
   ancestors(nodes: readonly TreeNode[], read: NodeReader): Promise<TreeNode[][]>;
   /** Nodes at relative depth minDepth..maxDepth below `node`, by depth, cursor-paginated. */

@@ -6,6 +6,7 @@ import type { TreeStrategy } from '../strategy.js';
 import type { DepthWindow, Job, Page, PageArgs, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage } from './childrenPage.js';
+import { childrenTree } from './childrenTrees.js';
 import type { EngineContext } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
@@ -123,6 +124,15 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     scoped: () => storeOver(strategy, options, {}),
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
+    async childrenTrees(requests) {
+      if (!strategy.subtreeItems) return requests.map(() => new Map());
+      const open = await readOpenJobs(options, scope);
+      return Promise.all(
+        requests.map((request) =>
+          childrenTree(ctx, open, request).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+        ),
+      );
+    },
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
     async descendants(node, window, page) {
       const [found] = await descendantsOfMany([{ node, window, page }]);

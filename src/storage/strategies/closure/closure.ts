@@ -2,6 +2,7 @@ import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
 import { carriesNode, closureRows, closureSk, isClosureRow } from './closureKeys.js';
 import { descendantsByRows } from './descendantsByRows.js';
+import { subtreeByRows } from './subtreeByRows.js';
 
 /**
  * Closure table: a row per (ancestor, descendant, distance), plus the path on each node item
@@ -21,5 +22,6 @@ export const closure: TreeStrategy<'closure'> = {
   carriesNode,
   itemName: 'closure',
   descendants: descendantsByRows,
+  subtreeItems: subtreeByRows,
   descendantSortKey: (_path, id, depth) => closureSk(depth, id),
 };

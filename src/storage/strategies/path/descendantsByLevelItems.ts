@@ -75,7 +75,7 @@ function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, windo
 }
 
 /** The item's path runs through the origin (guards against an encoded-path collision). */
-function isBelow(itemPath: unknown, originPath: string[], originId: string): boolean {
+export function isBelow(itemPath: unknown, originPath: string[], originId: string): boolean {
   if (!Array.isArray(itemPath) || itemPath.length <= originPath.length) return false;
   return originPath.every((id, i) => itemPath[i] === id) && itemPath[originPath.length] === originId;
 }

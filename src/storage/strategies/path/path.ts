@@ -3,6 +3,7 @@ import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
 import { descendantsByLevelItems } from './descendantsByLevelItems.js';
 import { encodePath, levelItem } from './levelKeys.js';
+import { subtreeByLevelItems } from './subtreeByLevelItems.js';
 
 /**
  * Materialized path: the path on each node item (storedPath), plus one level item per node in
@@ -10,8 +11,8 @@ import { encodePath, levelItem } from './levelKeys.js';
  * Each level item carries a copy of its node (carriesNode), so a page of descendants, or of
  * children several levels deep, costs its Queries and no read by id; a rename, a data update or
  * a child added or removed writes it too (one item more than the truth).
- * Ancestors: one BatchGet of the ids on the path. Descendants: one exact Query per depth of the
- * window, in parallel waves. A move rewrites the path and the level item of every node of the
+ * Ancestors: one BatchGet of the ids on the path. Descendants, and children several levels deep:
+ * one exact Query per depth, in parallel waves. A move rewrites the path and the level item of every node of the
  * moved subtree (3 items a node).
  */
 export const path: TreeStrategy<'path'> = {
@@ -22,5 +23,6 @@ export const path: TreeStrategy<'path'> = {
   carriesNode: () => true,
   itemName: 'level',
   descendants: descendantsByLevelItems,
+  subtreeItems: subtreeByLevelItems,
   descendantSortKey: (ancestors, id) => encodePath([...ancestors, id]),
 };

@@ -1,0 +1,67 @@
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
+
+/** The page size `children` takes when the query gives none (PageArgs). */
+const DEFAULT_FIRST = 100;
+
+/**
+ * Lookahead: the page sizes that the operation asks of `children` below the `children` field
+ * being resolved, level by level: level 0 holds the `first` of every `children` field selected
+ * on the nodes of this page (through `nodes` or `edges { node }`), level 1 those selected on
+ * their nodes, and so on. Aliases asking for several sizes give several; fragments, inline
+ * fragments and @skip/@include are honoured as execution honours them. It stops at a level
+ * where a `children` field has an `after` (a page of its own, read per parent).
+ */
+export function nestedChildren(info: GraphQLResolveInfo): number[][] {
+  const node = info.schema.getType('Node');
+  const field = isObjectType(node) ? node.getFields().children : undefined;
+  if (!field) return [];
+  const levels: number[][] = [];
+  let connections: readonly FieldNode[] = info.fieldNodes;
+  for (;;) {
+    const nodes = [
+      ...collect(info, connections, 'nodes'),
+      ...collect(info, collect(info, connections, 'edges'), 'node'),
+    ];
+    const children = collect(info, nodes, 'children');
+    if (children.length === 0) return levels;
+    const args = children.map((child) => getArgumentValues(field as GraphQLField<unknown, unknown>, child, info.variableValues));
+    if (args.some((a) => a.after != null)) return levels;
+    levels.push([...new Set(args.map((a) => (typeof a.first === 'number' ? a.first : DEFAULT_FIRST)))]);
+    connections = children;
+  }
+}
+
+/** The fields named `name` selected directly below `fields`, through fragments, if included. */
+function collect(info: GraphQLResolveInfo, fields: readonly FieldNode[], name: string): FieldNode[] {
+  const found: FieldNode[] = [];
+  const visit = (set: SelectionSetNode | undefined) => {
+    for (const selection of set?.selections ?? []) {
+      if (!included(info, selection)) continue;
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === name) found.push(selection);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet);
+      } else {
+        visit(info.fragments[selection.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const field of fields) visit(field.selectionSet);
+  return found;
+}
+
+function included(info: GraphQLResolveInfo, node: Parameters<typeof getDirectiveValues>[1]): boolean {
+  if (getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
+}

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
+import { loadTree } from '../../support/loadTree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { fullTree, okData, type TreeSpec } from '../../support/tree.js';
+
+/**
+ * Lookahead: `children` nested k levels deep reads what the strategy can read in bulk, once
+ * (one Query of closure rows, a wave of level Queries), and answers exactly what per-parent
+ * reads answer: sibling order, `first` per parent, pageInfo and cursors. Request counts are
+ * exact, node lookup included, on a tree of fan-out 10 and depth 3.
+ */
+interface Budget {
+  /** `children(first: 10)` three levels deep from the root of fan-out 10, lookup included. */
+  nestedThree: number;
+  /** `roots { children(first: 10) { nodes { children(first: 10) } } }` over ROOTS. */
+  rootsNested: number;
+  /** `nodes(ids: 5 leaves) { ancestors { id } }` at depth 3, lookup included. */
+  ancestorsOfFive: number;
+}
+
+const BUDGETS: Record<StrategyName, Budget> = {
+  // A Query per parent (DynamoDB cannot merge Queries of different partitions), in one wave
+  // per level: 1 lookup + 1 + 10 + 100.
+  // Roots: their page, lr0's and lr1's children, then their 5 children's.
+  adjacency: { nestedThree: 1 + 1 + 10 + 100, rootsNested: 1 + 2 + 5, ancestorsOfFive: 1 + 3 },
+  // The lookup, then one Query per level, in one wave: level items carry their nodes.
+  // Roots: their page, the list of open jobs (no node was read before), 2 levels of lr0 and lr1.
+  path: { nestedThree: 1 + 3, rootsNested: 1 + 1 + 2 * 2, ancestorsOfFive: 1 + 1 },
+  // The lookup, then one Query of the closure rows at distances 1 to 3, which carry their nodes.
+  closure: { nestedThree: 1 + 1, rootsNested: 1 + 1 + 2, ancestorsOfFive: 1 + 1 },
+};
+
+const FAN = fullTree('la', [10, 10, 10]); // 1,111 nodes
+/** Too wide for one bulk read three levels deep: 10 + 10 × 250 nodes. */
+const WIDE = fullTree('lw', [10, 250]);
+/** Small roots, for `roots { children }` (in a table of their own). */
+const ROOTS = [fullTree('lr0', [3, 2]), fullTree('lr1', [2, 2]), { id: 'lr2' }];
+
+const NESTED = (root: string, first = 10) =>
+  `{ node(id: "${root}") { children(first: ${first}) { nodes { id children(first: ${first}) { nodes { id children(first: ${first}) { nodes { id } } } } } } } }`;
+
+/** What `children(first)` nested `levels` deep answers for a spec, in spec order. */
+function expected(spec: TreeSpec, firsts: number[]): unknown {
+  const [first, ...rest] = firsts;
+  const kids = (spec.children ?? []).slice(0, first);
+  return { nodes: kids.map((kid) => ({ id: kid.id, ...(rest.length > 0 ? { children: expected(kid, rest) } : {}) })) };
+}
+
+const requests = (response: GraphQLResponse) => response.body.extensions!.dynamodb!.requests;
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (strategy) => {
+  let server: TestServer;
+  const budget = BUDGETS[strategy];
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy });
+    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+    try {
+      await loadTree(doc, server.table, strategy, [FAN, WIDE]);
+    } finally {
+      client.destroy();
+    }
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('reads children(first: 10) three levels deep in the budgeted requests', async () => {
+    const response = await server.gql(NESTED('la'));
+    expect(okData(response).node.children).toEqual(expected(FAN, [10, 10, 10]));
+    expect(requests(response)).toBe(budget.nestedThree);
+  });
+
+  it('runs the nested query with default arguments in the same requests', async () => {
+    const response = await server.gql('{ node(id: "la") { children { nodes { id children { nodes { id children { nodes { id } } } } } } } }');
+    expect(okData(response).node.children).toEqual(expected(FAN, [100, 100, 100]));
+    expect(requests(response)).toBe(budget.nestedThree);
+  });
+
+  it('answers pageInfo, cursors and `first` per parent exactly as per-parent reads do', async () => {
+    const page = '{ pageInfo { hasNextPage endCursor } edges { cursor node { id } } }';
+    const nested = await server.gql(
+      `{ node(id: "la") { children(first: 3) { pageInfo { hasNextPage endCursor } edges { cursor node { id children(first: 4) ${page} } } } } }`,
+    );
+    const top = okData(nested).node.children;
+    expect(top.pageInfo.hasNextPage).toBe(true);
+    expect(top.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['la.0', 'la.1', 'la.2']);
+    // The same pages, each read on its own (a single level: no lookahead).
+    const alone = await server.gql(`{ node(id: "la") { children(first: 3) { pageInfo { hasNextPage endCursor } edges { cursor } } } }`);
+    expect(okData(alone).node.children.edges.map((e: { cursor: string }) => e.cursor)).toEqual(
+      top.edges.map((e: { cursor: string }) => e.cursor),
+    );
+    expect(okData(alone).node.children.pageInfo).toEqual(top.pageInfo);
+    for (const edge of top.edges) {
+      const own = okData(await server.gql(`{ node(id: "${edge.node.id}") { children(first: 4) ${page} } }`)).node.children;
+      expect(edge.node.children).toEqual(own);
+      expect(own.pageInfo.hasNextPage).toBe(true);
+    }
+    // A cursor from the bulk read pages on like any other.
+    const cursor = top.edges[0].node.children.pageInfo.endCursor;
+    const next = await server.gql(`{ node(id: "la.0") { children(first: 100, after: "${cursor}") { nodes { id } } } }`);
+    expect(okData(next).node.children.nodes.map((n: { id: string }) => n.id)).toEqual(
+      ['la.0.4', 'la.0.5', 'la.0.6', 'la.0.7', 'la.0.8', 'la.0.9'],
+    );
+  });
+
+  it('honours aliases, fragments, inline fragments and @include/@skip', async () => {
+    const query = `
+      query($yes: Boolean!, $no: Boolean!) {
+        node(id: "la") {
+          two: children(first: 2) { nodes { id ...Kids } }
+          one: children(first: 1) { edges { node { id ... on Node { children(first: 3) @include(if: $yes) { nodes { id } } } } } }
+        }
+      }
+      fragment Kids on Node {
+        children(first: 2) { nodes { id } }
+        skipped: children(first: 7) @skip(if: $yes) { nodes { id } }
+        dropped: children(first: 9) @include(if: $no) { nodes { id } }
+      }`;
+    const response = await server.gql(query, { yes: true, no: false });
+    const node = okData(response).node;
+    expect(node.two).toEqual(expected(FAN, [2, 2]));
+    const firstOfThree = expected(FAN, [1, 3]) as { nodes: Array<{ id: string; children: unknown }> };
+    expect(node.one).toEqual({ edges: firstOfThree.nodes.map((n) => ({ node: n })) });
+    // Lookahead reads the levels once for both aliases.
+    expect(requests(response)).toBeLessThanOrEqual(strategy === 'adjacency' ? 1 + 2 + 3 : budget.nestedThree);
+  });
+
+  it('falls back to per-parent reads when the subtree is too large for one bulk read, with the same answer', async () => {
+    const response = await server.gql(NESTED('lw', 2));
+    expect(okData(response).node.children).toEqual(expected(WIDE, [2, 2, 2]));
+    // A bulk read stops at its limit (2,000 items per Query): never the whole 2,510 nodes.
+    expect(response.body.extensions!.dynamodb!.itemsRead).toBeLessThan(2 * 2001 + 100);
+  });
+
+  it('reads the children of a list of roots in one wave', async () => {
+    const alone = await startTestServer({ strategy });
+    try {
+      const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+      await loadTree(doc, alone.table, strategy, ROOTS).finally(() => client.destroy());
+      const response = await alone.gql('{ roots { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } }');
+      expect(okData(response).roots).toEqual({ nodes: ROOTS.map((spec) => ({ id: spec.id, children: expected(spec, [10, 10]) })) });
+      // A root without children (lr2) costs nothing.
+      expect(requests(response)).toBe(budget.rootsNested);
+    } finally {
+      await alone.close();
+    }
+  });
+
+  it('reads the ancestors of a list of nodes in one wave', async () => {
+    const ids = ['la.0.0.0', 'la.3.1.4', 'la.9.9.9', 'la.5.0.2', 'la.0.0.1'];
+    const response = await server.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id ancestors { id } } }', { ids });
+    expect(okData(response).nodes).toEqual(
+      ids.map((id) => {
+        const parts = id.split('.');
+        return { id, ancestors: [1, 2, 3].map((n) => ({ id: parts.slice(0, n).join('.') })) };
+      }),
+    );
+    expect(requests(response)).toBe(budget.ancestorsOfFive);
+  });
+});
