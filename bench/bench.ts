@@ -67,6 +67,7 @@ interface Workload {
 
 const WIDE_LEAVES = specIds(fullTree('wide', [5, 6])).filter((id) => id.split('.').length === 3);
 const WORKLOADS: Workload[] = [
+  { name: 'node lookup', operations: ['{ node(id: "fan.1") { id name } }'] },
   {
     name: 'nested children ×3 (fan-out 10, first 10)',
     operations: ['{ node(id: "nest") { children(first: 10) { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } } }'],

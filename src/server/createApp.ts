@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -33,11 +33,11 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(DEFAULT_LIMITS, { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead }),
       createCostPlugin(),
-      // No field has a cache hint and the default max age is 0, so every operation's policy is
-      // uncacheable and Apollo sends `cache-control: no-store`: a browser or CDN never answers a
-      // GET from a copy older than the client's own last mutation. A hint added to the schema
-      // would be the deliberate, visible way to make some query cacheable.
-      ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: true }),
+      // No answer is cacheable (tree data changes under the client that changes it): the
+      // middleware below sends `cache-control: no-store` on every /graphql response. Apollo's
+      // cache-control plugin, installed unless disabled, would hook every field resolution to
+      // compute a policy that is always the same.
+      ApolloServerPluginCacheControlDisabled(),
     ],
     // Automatic persisted queries: a client may send only the query's SHA-256; an unknown hash
     // answers PERSISTED_QUERY_NOT_FOUND and the client resends it with the query, which
@@ -79,8 +79,8 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
   app.use(graphiqlRouter());
   app.use(
     '/graphql',
-    // Never stored by a cache, whatever answers (Apollo's cache-control plugin sets the same
-    // for operations; this also covers refusals before any operation: CSRF, malformed JSON).
+    // Never stored by a cache, whatever answers (operations, and refusals before any operation:
+    // CSRF, malformed JSON).
     (_req: Request, res: Response, next: NextFunction) => {
       res.setHeader('cache-control', 'no-store');
       next();

@@ -219,6 +219,10 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     }
     await checkMoveDepth(ctx, moving, chain);
     const below = await readSubtreeWithin(ctx, moving, ctx.transactionItems - tx.size);
+    // A concurrent move put the new (or old) parent under the moving node since its chain was
+    // read: re-read everything (the chain will show the cycle, or the tree moved back).
+    const parents = new Set([newParent?.node.id, oldParentId]);
+    if (below?.some((level) => level.some((s) => parents.has(s.node.id)))) throw new ConditionFailed([]);
     if (below) {
       const levels = subtreePaths(moving, placeOf(ctx.strategy, moving), below).map((p) => ({
         ...p,
