@@ -13,7 +13,7 @@
  * reindexed to the next strategy of the list (a REINDEX job), timed and counted the same way.
  */
 import { createDynamo } from '../src/dynamodb/client.js';
-import { newCost, runWithCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
+import { newCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
 import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
 import { ensureTable } from '../src/dynamodb/table.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
@@ -79,7 +79,8 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
 
   const cost: DynamoCost = newCost();
   const started = Date.now();
-  await runWithCost(cost, () => store.moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! }));
+  // The store's scope for the call meters it, its job included.
+  await store.scoped(cost).moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
   const answerMs = Date.now() - started;
   const jobMs = (await waitForJobs(store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);
@@ -89,8 +90,8 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const to = STRATEGY_NAMES[(STRATEGY_NAMES.indexOf(strategy) + 1) % STRATEGY_NAMES.length]!;
   const reindexCost: DynamoCost = newCost();
   const reindexStarted = Date.now();
-  // The job runs in the background of the call, in its cost context.
-  await runWithCost(reindexCost, () => store.reindex(to));
+  // The job runs in the background of the call, metered with it.
+  await store.scoped(reindexCost).reindex(to);
   await waitForJobs(store);
   const reindexMs = Date.now() - reindexStarted;
   const reindexed = await verifyTable(doc, table, to, 64);

@@ -1,13 +1,9 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tooComplex, type TreeError } from '../errors.js';
 
-type MiddlewareStack = DynamoDBClient['middlewareStack'];
-
 /**
- * What one GraphQL operation cost in DynamoDB. A middleware on the SDK client adds to the meter
- * of the operation it runs in (found through AsyncLocalStorage), so concurrent requests never
- * mix their counts. `requests` counts attempts, retries included.
+ * What one GraphQL operation cost in DynamoDB, counted by the operation's own document client
+ * (meteredDoc). `requests` counts attempts, retries included.
  */
 export interface DynamoCost {
   requests: number;
@@ -30,18 +26,8 @@ export interface ReadBudget {
   itemsRead: number;
 }
 
-const meters = new AsyncLocalStorage<DynamoCost>();
-
 export function newCost(): DynamoCost {
   return { requests: 0, readUnits: 0, writeUnits: 0, itemsWritten: 0, itemsRead: 0 };
-}
-
-export function runWithCost<T>(cost: DynamoCost, fn: () => T): T {
-  return meters.run(cost, fn);
-}
-
-export function currentCost(): DynamoCost | undefined {
-  return meters.getStore();
 }
 
 const WRITE_COMMANDS = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
@@ -52,47 +38,53 @@ interface CapacityEntry {
   WriteCapacityUnits?: number;
 }
 
-/** Adds the cost meter to a client's middleware stack (the document client shares it). */
-export function addCostMiddleware(stack: MiddlewareStack): void {
-  // Inside the retry loop: one count per attempt.
-  stack.add(
-    (next) => async (args) => {
-      const cost = meters.getStore();
-      if (cost) {
-        if (cost.budget && cost.requests >= cost.budget.requests) throw overBudget(cost, 'requests');
-        cost.requests += 1;
-      }
-      return next(args);
-    },
-    { step: 'finalizeRequest', priority: 'low', name: 'canopyCountAttempts' },
-  );
-  // Outside it: ask for consumed capacity and add it up once per logical call.
-  stack.add(
-    (next, context) => async (args) => {
-      const input = args.input as Record<string, unknown>;
-      if (input && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const cost = meters.getStore();
-      if (cost) {
-        cost.itemsWritten += itemsWrittenBy(String(context.commandName ?? ''), input);
-        cost.itemsRead += itemsReadBy(result.output as ReadOutput);
-        const consumed = (result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] })
-          .ConsumedCapacity;
-        const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-        const isWrite = WRITE_COMMANDS.test(String(context.commandName ?? ''));
-        for (const entry of entries) {
-          const read = entry.ReadCapacityUnits ?? (isWrite ? 0 : (entry.CapacityUnits ?? 0));
-          const write = entry.WriteCapacityUnits ?? (isWrite ? (entry.CapacityUnits ?? 0) : 0);
-          cost.readUnits += read;
-          cost.writeUnits += write;
-        }
-        if (cost.budget && cost.itemsRead > cost.budget.itemsRead) throw overBudget(cost, 'itemsRead');
-      }
-      return result;
-    },
-    { step: 'initialize', priority: 'high', name: 'canopyConsumedCapacity' },
-  );
+interface Sent {
+  input?: Record<string, unknown>;
+  constructor: { name: string };
 }
+
+interface Answered {
+  $metadata?: { attempts?: number };
+  ConsumedCapacity?: CapacityEntry | CapacityEntry[];
+}
+
+/**
+ * The document client of one operation: every call it sends adds to `cost` (asking DynamoDB for
+ * the capacity it consumed), and none is sent once the operation is over its budget. Built per
+ * request (TreeStore.scoped), so concurrent requests never mix their counts, without the
+ * per-promise cost of an AsyncLocalStorage. Retries inside the SDK count as requests
+ * (`$metadata.attempts`).
+ */
+export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): DynamoDBDocumentClient {
+  const send = async (command: Sent, ...rest: unknown[]): Promise<unknown> => {
+    if (cost.budget && cost.requests >= cost.budget.requests) throw overBudget(cost, 'requests');
+    cost.requests += 1;
+    const input = command.input;
+    if (input && input.ReturnConsumedCapacity === undefined) input.ReturnConsumedCapacity = 'TOTAL';
+    let output: Answered & ReadOutput;
+    try {
+      output = (await (doc.send as (...args: unknown[]) => Promise<Answered & ReadOutput>)(command, ...rest)) ?? {};
+    } catch (error) {
+      cost.requests += retries((error as Answered).$metadata);
+      throw error;
+    }
+    cost.requests += retries(output.$metadata);
+    const name = command.constructor.name;
+    cost.itemsWritten += itemsWrittenBy(name, input ?? {});
+    cost.itemsRead += itemsReadBy(output);
+    const consumed = output.ConsumedCapacity;
+    const isWrite = WRITE_COMMANDS.test(name);
+    for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+      cost.readUnits += entry.ReadCapacityUnits ?? (isWrite ? 0 : (entry.CapacityUnits ?? 0));
+      cost.writeUnits += entry.WriteCapacityUnits ?? (isWrite ? (entry.CapacityUnits ?? 0) : 0);
+    }
+    if (cost.budget && cost.itemsRead > cost.budget.itemsRead) throw overBudget(cost, 'itemsRead');
+    return output;
+  };
+  return new Proxy(doc, { get: (target, property, receiver) => (property === 'send' ? send : Reflect.get(target, property, receiver)) });
+}
+
+const retries = (metadata: Answered['$metadata']): number => Math.max(0, (metadata?.attempts ?? 1) - 1);
 
 /** How many items a write command puts, updates or deletes. */
 function itemsWrittenBy(command: string, input: Record<string, unknown>): number {

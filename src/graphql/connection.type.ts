@@ -38,7 +38,15 @@ export const EMPTY_PAGE: Page = { edges: [], hasNextPage: false };
 export function toConnection<T>(page: { edges: Array<{ cursor: string; node: T }>; hasNextPage: boolean }) {
   return {
     edges: page.edges,
-    nodes: page.edges.map((edge) => edge.node),
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null },
+    get nodes() {
+      return page.edges.map((edge) => edge.node);
+    },
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      // Signed only when selected, like the edges' cursors.
+      get endCursor() {
+        return page.edges.at(-1)?.cursor ?? null;
+      },
+    },
   };
 }

@@ -43,14 +43,19 @@ export interface ChildrenKey extends PageArgs {
 }
 
 export function createLoaders(store: TreeStore): Loaders {
+  // Nodes read by other means (pages of children, descendants, ancestors), by id: a lookup
+  // finds them there instead of reading them. Kept in a plain map rather than primed into
+  // nodeById one promise each (a page of a thousand nodes is often never looked up by id).
+  const known = new Map<string, TreeNode>();
   const nodeById = new DataLoader<string, TreeNode | null>(async (ids) => {
-    const found = await store.getNodes(ids);
-    return ids.map((id) => found.get(id) ?? null);
+    const missing = ids.filter((id) => !known.has(id));
+    const found = missing.length > 0 ? await store.getNodes(missing) : new Map<string, TreeNode>();
+    return ids.map((id) => known.get(id) ?? found.get(id) ?? null);
   });
-  // A node already in the cache stays: it may be the node item, which carries more than an edge
-  // copy of the same node (the stored path, under path and closure). Mutations clear the cache.
+  // A node already known stays: it may be the node item, which carries more than a copy of the
+  // same node (the stored path, under path and closure). Mutations clear everything.
   const prime = (nodes: Iterable<TreeNode>) => {
-    for (const node of nodes) nodeById.prime(node.id, node);
+    for (const node of nodes) if (!known.has(node.id)) known.set(node.id, node);
   };
   const readNodes = async (ids: readonly string[]) =>
     (await nodeById.loadMany(ids)).map((n) => {
@@ -142,6 +147,7 @@ export function createLoaders(store: TreeStore): Loaders {
     pendingJob,
     prime,
     clearAll() {
+      known.clear();
       nodeById.clearAll();
       ancestors.clearAll();
       childrenByParent.clearAll();

@@ -1,17 +1,17 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { currentCost } from '../dynamodb/costMeter.js';
+import type { DynamoCost } from '../dynamodb/costMeter.js';
 
 /**
  * Adds the operation's DynamoDB cost to every response, as `extensions.dynamodb`. An operation
  * that went over its runtime budget answers no data, only the refusal: never part of an answer
  * as if it were whole.
  */
-export function createCostPlugin(): ApolloServerPlugin {
+export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost }> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ response }) {
-          const cost = currentCost();
+        async willSendResponse({ response, contextValue }) {
+          const cost = contextValue.cost;
           if (!cost || response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           if (cost.overBudget) {

@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
 import { badRequest } from '../errors.js';
-import { newCost, runWithCost } from '../dynamodb/costMeter.js';
+import { newCost } from '../dynamodb/costMeter.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
@@ -85,14 +85,14 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
       res.setHeader('cache-control', 'no-store');
       next();
     },
-    // Every request gets its own DynamoDB cost meter, found by the SDK middleware.
-    (_req: Request, _res: Response, next: NextFunction) => runWithCost(newCost(), next),
     express.json({ limit: '1mb' }),
     createTokenLimit(DEFAULT_LIMITS, formatError),
     expressMiddleware(apollo, {
+      // Every request gets its own store, loaders and DynamoDB cost meter.
       context: async (): Promise<Context> => {
-        const scoped = store.scoped();
-        return { store: scoped, loaders: createLoaders(scoped) };
+        const cost = newCost();
+        const scoped = store.scoped(cost);
+        return { store: scoped, loaders: createLoaders(scoped), cost };
       },
     }),
   );

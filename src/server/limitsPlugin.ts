@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
 
-import { currentCost, type ReadBudget } from '../dynamodb/costMeter.js';
+import type { DynamoCost, ReadBudget } from '../dynamodb/costMeter.js';
 import { tooComplex } from '../errors.js';
 
 /**
@@ -121,14 +121,14 @@ export function measureOperation(
   return { nesting: deepest, aliases, nodes, deepestAt, ...(nodesOverAt ? { nodesOverAt } : {}) };
 }
 
-export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget): ApolloServerPlugin {
+export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget): ApolloServerPlugin<{ cost?: DynamoCost }> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ operation, document, request }) {
+        async didResolveOperation({ operation, document, request, contextValue }) {
           if (!operation) return;
           // A query has a runtime budget; a mutation's work is bounded by its own design.
-          const cost = currentCost();
+          const cost = contextValue.cost;
           if (cost && operation.operation === 'query') cost.budget = budget;
           const fragments: Record<string, FragmentDefinitionNode> = {};
           for (const def of document.definitions) {

@@ -1,3 +1,5 @@
+import type { DynamoCost } from '../dynamodb/costMeter.js';
+
 /**
  * The storage interface. The GraphQL layer and the loaders know only this file. Behind it, the
  * engine (storage/engine/) keeps the truth and drives one strategy (storage/strategies/), which
@@ -134,9 +136,10 @@ export interface TreeStore {
   readonly strategy: string;
   /**
    * The store for one request: it reads the list of open jobs once, with its first read of
-   * nodes by id, and again after a mutation. Like the loaders, never shared between requests.
+   * nodes by id, and again after a mutation, and adds every DynamoDB call it makes (the jobs it
+   * starts included) to `cost` when given. Like the loaders, never shared between requests.
    */
-  scoped(): TreeStore;
+  scoped(cost?: DynamoCost): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '../../dynamodb/batchGet.js';
+import { meteredDoc } from '../../dynamodb/costMeter.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
@@ -121,7 +122,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
   };
   return {
     strategy: strategy.name,
-    scoped: () => storeOver(strategy, options, {}),
+    scoped: (cost) => storeOver(strategy, cost ? { ...options, doc: meteredDoc(options.doc, cost) } : options, {}),
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     async childrenTrees(requests) {

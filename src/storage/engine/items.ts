@@ -62,9 +62,11 @@ export function edgeItem(node: TreeNode, rev: number): Item & Key {
 /** A node item or an edge copy, back to a node. */
 export function nodeFromItem(item: Item): TreeNode {
   const path = Array.isArray(item.path) ? (item.path as string[]) : undefined;
+  const id = String(item.id);
+  // One object shape for every node (place fields undefined when not kept): pages of a
+  // thousand nodes are built here, and a shape per case would make every reader slower.
   return {
-    ...(path ? { path, depth: path.length, rootId: path[0] ?? String(item.id) } : {}),
-    id: String(item.id),
+    id,
     parentId: typeof item.parentId === 'string' ? item.parentId : null,
     name: String(item.name),
     position: String(item.position),
@@ -73,6 +75,9 @@ export function nodeFromItem(item: Item): TreeNode {
     data: (item.data as TreeNode['data']) ?? null,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+    depth: path?.length,
+    rootId: path ? (path[0] ?? id) : undefined,
+    path,
   };
 }
 
