@@ -19,6 +19,7 @@ const FIXTURE = [
 const LOOKED_AT = ['src', 'src.x', 'dst', 'd1', 'd2', ...specIds(MOVED)];
 const SMALL_BUDGET = { TRANSACTION_ITEMS: '10' };
 const REPARENT = 'mutation { reparent(id: "m", newParentId: "d2") { id depth rootId ancestors { id } } }';
+const NESTED = `{ roots { nodes { id children(first: 10) { nodes { id name children(first: 10) { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } } } } } }`;
 const PENDING = `{ nodes(ids: ["m", "m.0.1", "d2", "src"]) { id pendingJob { kind status nodeId } } }`;
 
 /** Every read of the looked-at nodes, with small pages so that cursors are exercised too. */
@@ -56,6 +57,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     }
     await pause.reached;
     const during = await view(reader);
+    // Children nested four levels deep (read in bulk once the job is done, per parent during it).
+    const nestedDuring = okData(await reader.gql(NESTED)).roots;
     const pending = okData(await reader.gql(PENDING)).nodes;
     expect(pending).toEqual([
       { id: 'm', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
@@ -72,6 +75,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     );
     const after = await view(reader);
     expect(during).toEqual(after);
+    expect(nestedDuring).toEqual(okData(await reader.gql(NESTED)).roots);
     expect(after.get('m')).toMatchObject({ parentId: 'd2', depth: 3, rootId: 'dst', ancestors: ['dst', 'd1', 'd2'] });
     expect(after.get('m.2.2')).toMatchObject({ depth: 5, rootId: 'dst' });
     expect(after.get('src')?.descendants).toEqual([{ id: 'src.x', depth: 1 }]);
