@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
 import { badRequest } from '../errors.js';
-import { newCost } from '../dynamodb/costMeter.js';
+import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
@@ -25,9 +25,12 @@ import { createLimitsPlugin, createTokenLimit, DEFAULT_LIMITS } from './limitsPl
  * as well as POST (mutations only over POST); automatic persisted queries; CSRF prevention; and
  * no response stored by any cache (tree data changes under the client that changes it).
  */
+/** What an operation's resolvers get, and its DynamoDB cost meter, for the plugins. */
+type RequestContext = Context & { cost: DynamoCost };
+
 export async function createApp(config: Config, store: TreeStore, httpServer: Server) {
   const formatError = createFormatError(config.production);
-  const apollo = new ApolloServer<Context>({
+  const apollo = new ApolloServer<RequestContext>({
     schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
@@ -70,26 +73,25 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     // Before GraphiQL's router: Express's router answers an OPTIONS for a path it routes by
     // itself, so a preflight must be handled here first.
     graphqlCors(config.corsOrigins),
-    // GET /graphql answers GraphiQL's page or JSON depending on Accept.
     (_req: Request, res: Response, next: NextFunction) => {
+      // GET /graphql answers GraphiQL's page or JSON depending on Accept.
       res.vary('Accept');
-      next();
-    },
-  );
-  app.use(graphiqlRouter());
-  app.use(
-    '/graphql',
-    // Never stored by a cache, whatever answers (operations, and refusals before any operation:
-    // CSRF, malformed JSON).
-    (_req: Request, res: Response, next: NextFunction) => {
+      // Never stored by a cache, whatever answers (operations, and refusals before any
+      // operation: CSRF, malformed JSON).
       res.setHeader('cache-control', 'no-store');
       next();
     },
+  );
+  // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
+  const graphiql = graphiqlRouter();
+  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next()));
+  app.use(
+    '/graphql',
     express.json({ limit: '1mb' }),
     createTokenLimit(DEFAULT_LIMITS, formatError),
     expressMiddleware(apollo, {
       // Every request gets its own store, loaders and DynamoDB cost meter.
-      context: async (): Promise<Context> => {
+      context: async (): Promise<RequestContext> => {
         const cost = newCost();
         const scoped = store.scoped(cost);
         return { store: scoped, loaders: createLoaders(scoped), cost };

@@ -1,4 +1,4 @@
-import type { DynamoCost } from '../dynamodb/costMeter.js';
+import type { TreeError } from '../errors.js';
 
 /**
  * The storage interface. The GraphQL layer and the loaders know only this file. Behind it, the
@@ -8,6 +8,22 @@ import type { DynamoCost } from '../dynamodb/costMeter.js';
  */
 
 export type JsonObject = Record<string, unknown>;
+
+/**
+ * What one request's calls to the table cost, added up as they are made, and the budget past
+ * which no call is made: the server's cost report (a DynamoDB meter, dynamodb/costMeter.ts,
+ * fills it in for a store scoped with it).
+ */
+export interface OperationCost {
+  requests: number;
+  readUnits: number;
+  writeUnits: number;
+  itemsWritten: number;
+  itemsRead: number;
+  budget?: { requests: number; itemsRead: number };
+  /** The refusal, once the operation went over its budget. */
+  overBudget?: TreeError;
+}
 
 /** A node as stored. `depth`, `rootId` and `path` are set when the strategy keeps them. */
 export interface TreeNode {
@@ -139,7 +155,7 @@ export interface TreeStore {
    * nodes by id, and again after a mutation, and adds every DynamoDB call it makes (the jobs it
    * starts included) to `cost` when given. Like the loaders, never shared between requests.
    */
-  scoped(cost?: DynamoCost): TreeStore;
+  scoped(cost?: OperationCost): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */
