@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumBinary } from './chromium.js';
 
 /**
- * Headless Chromium for the browser tests: Debian's `chromium` package (`.ci/run` installs it),
- * driven by playwright-core. Playwright never downloads a browser of its own here.
+ * Headless Chromium for the browser tests: the one the `@sparticuz/chromium` package ships
+ * (chromium.ts), driven by playwright-core. Playwright never downloads a browser of its own here.
  */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * The background-networking flags matter: without them Chromium keeps trying to reach Google's
@@ -44,12 +44,14 @@ export interface HeadlessBrowser {
 
 /** Starts headless Chromium with a fresh, empty profile in a temp folder. */
 export async function launchBrowser(): Promise<HeadlessBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'canopy-chromium-'));
+  const binary = await chromiumBinary();
+  const userDataDir = mkdtempSync(join(tmpdir(), 'canopy-profile-'));
   let context: BrowserContext;
   try {
     // A persistent context is how Playwright takes an explicit --user-data-dir.
     context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
+      executablePath: binary.executablePath,
+      env: { ...process.env, ...binary.env } as Record<string, string>,
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 800 },

@@ -1,9 +1,14 @@
 import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
+import { chromiumBinary } from './chromium.js';
 
-/** One in-memory DynamoDB Local for the whole run; each test file uses tables of its own. */
+/**
+ * One in-memory DynamoDB Local for the whole run; each test file uses tables of its own. The
+ * browser tests' Chromium is unpacked here, once, before any test file runs.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await chromiumBinary();
   const local = await startDynamoLocal({ port: await freePort() });
   project.provide('dynamoEndpoint', local.endpoint);
   return () => local.stop();
