@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js';
 import { CONFIG_VARIABLES } from './configVariables.js';
 
@@ -122,7 +122,36 @@ describe('loadConfig', () => {
     ['JOB_LEASE_SECONDS', '0', 'JOB_LEASE_SECONDS must be an integer in 1..300, got "0"'],
     ['TREE_STRATEGY', 'nested-set', 'TREE_STRATEGY must be one of adjacency, path, closure, got "nested-set"'],
     ['TREE_STRATEGY', 'Adjacency', 'TREE_STRATEGY must be one of adjacency, path, closure, got "Adjacency"'],
+    ['DYNAMODB_ENDPOINT', 'not-a-url', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "not-a-url"'],
+    ['DYNAMODB_ENDPOINT', 'ftp://host', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "ftp://host"'],
+    ['DYNAMODB_TABLE', 'a b', 'DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -), got "a b"'],
   ])('refuses %s=%s, naming the variable', (name, raw, message) => {
     expect(() => loadConfig({ [name]: raw })).toThrow(message);
+  });
+
+  it('reports every invalid variable at once, one line each', () => {
+    const env = { TREE_STRATEGY: 'foo', PORT: 'abc', MAX_TREE_DEPTH: '200', SEED_DEMO: 'nope', DYNAMODB_ENDPOINT: 'not-a-url' };
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'PORT must be an integer in 0..65535, got "abc"',
+      'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "not-a-url"',
+      'TREE_STRATEGY must be one of adjacency, path, closure, got "foo"',
+      'MAX_TREE_DEPTH must be an integer in 1..90, got "200"',
+      'SEED_DEMO must be true or false, got "nope"',
+    ]);
+    expect((error as Error).message).toMatch(/^invalid configuration:\n {2}- PORT/);
+  });
+
+  it('accepts an http or https endpoint', () => {
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://localhost:8000' }).dynamodbEndpoint).toBe('http://localhost:8000');
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' }).dynamodbEndpoint).toBe(
+      'https://dynamodb.eu-west-1.amazonaws.com',
+    );
   });
 });

@@ -1,4 +1,5 @@
-import type { ConfigVariable } from './configVariables.js';
+import { z } from 'zod';
+import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from './storage/strategies/strategies.js';
 
 /**
@@ -43,52 +44,80 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): Config {
-  /** A variable's value; empty counts as unset. */
-  const read = (name: ConfigVariable): string | undefined => (env[name] === '' ? undefined : env[name]);
-  const strategy = read('TREE_STRATEGY') ?? DEFAULT_STRATEGY;
-  if (!(STRATEGY_NAMES as readonly string[]).includes(strategy)) {
-    throw new Error(`TREE_STRATEGY must be one of ${STRATEGY_NAMES.join(', ')}, got "${strategy}"`);
+/** Every problem of a configuration, one line each, for an operator to fix at once. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
   }
-  const int = (name: ConfigVariable, fallback: number, min: number, max: number) =>
-    intValue(name, read(name), fallback, min, max);
-  const bool = (name: ConfigVariable, fallback: boolean) => boolValue(name, read(name), fallback);
+}
+
+/** Each schema's description is what its variable must be, for the error message. */
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback).describe(`an integer in ${min}..${max}`);
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .regex(/^(true|false|1|0|yes|no)$/i)
+    .transform((raw) => /^(true|1|yes)$/i.test(raw))
+    .default(fallback)
+    .describe('true or false');
+
+const SCHEMA = z.object({
+  PORT: integer(4000, 0, 65535),
+  DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  DYNAMODB_LOCAL_PORT: integer(8000, 1, 65535),
+  DATA_DIR: z.string().default('.data'),
+  DYNAMODB_TABLE: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,255}$/)
+    .default('tree')
+    .describe("a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -)"),
+  AWS_REGION: z.string().default('us-east-1'),
+  TREE_STRATEGY: z.enum(STRATEGY_NAMES).default(DEFAULT_STRATEGY).describe(`one of ${STRATEGY_NAMES.join(', ')}`),
+  MAX_TREE_DEPTH: integer(64, 1, 90),
+  SEED_DEMO: flag(true),
+  NODE_ENV: z.string().optional(),
+  CURSOR_SECRET: z.string().default('canopy-default-cursor-secret'),
+  CORS_ORIGINS: z.string().default(''),
+  FEDERATION: flag(false),
+  JOB_LEASE_SECONDS: integer(5, 1, 300),
+  TRANSACTION_ITEMS: integer(100, 10, 100),
+  MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
+  MAX_OPERATION_ITEMS_READ: integer(20_000, 1, 10_000_000),
+} satisfies Record<ConfigVariable, z.ZodType>);
+
+/**
+ * The configuration from the environment (empty counts as unset), validated whole with zod:
+ * every invalid variable is reported, each with what it must be and what it was (ConfigError).
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const raw = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name] === '' ? undefined : env[name]]));
+  const parsed = SCHEMA.safeParse(raw);
+  if (!parsed.success) {
+    const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] as ConfigVariable[];
+    throw new ConfigError(names.map((name) => `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"`));
+  }
+  const v = parsed.data;
   return {
-    port: int('PORT', 4000, 0, 65535),
-    dynamodbEndpoint: read('DYNAMODB_ENDPOINT'),
-    dynamodbLocalPort: int('DYNAMODB_LOCAL_PORT', 8000, 1, 65535),
-    dataDir: read('DATA_DIR') ?? '.data',
-    table: read('DYNAMODB_TABLE') ?? 'tree',
-    region: read('AWS_REGION') ?? 'us-east-1',
-    strategy: strategy as StrategyName,
-    maxTreeDepth: int('MAX_TREE_DEPTH', 64, 1, 90),
-    seedDemo: bool('SEED_DEMO', true),
-    production: read('NODE_ENV') === 'production',
-    cursorSecret: read('CURSOR_SECRET') ?? 'canopy-default-cursor-secret',
-    corsOrigins: (read('CORS_ORIGINS') ?? '')
-      .split(',')
+    port: v.PORT,
+    dynamodbEndpoint: v.DYNAMODB_ENDPOINT,
+    dynamodbLocalPort: v.DYNAMODB_LOCAL_PORT,
+    dataDir: v.DATA_DIR,
+    table: v.DYNAMODB_TABLE,
+    region: v.AWS_REGION,
+    strategy: v.TREE_STRATEGY,
+    maxTreeDepth: v.MAX_TREE_DEPTH,
+    seedDemo: v.SEED_DEMO,
+    production: v.NODE_ENV === 'production',
+    cursorSecret: v.CURSOR_SECRET,
+    corsOrigins: v.CORS_ORIGINS.split(',')
       .map((origin) => origin.trim())
       .filter((origin) => origin.length > 0),
-    federation: bool('FEDERATION', false),
-    jobLeaseSeconds: int('JOB_LEASE_SECONDS', 5, 1, 300),
-    transactionItems: int('TRANSACTION_ITEMS', 100, 10, 100),
-    maxOperationRequests: int('MAX_OPERATION_REQUESTS', 1000, 1, 100_000),
-    maxOperationItemsRead: int('MAX_OPERATION_ITEMS_READ', 20_000, 1, 10_000_000),
+    federation: v.FEDERATION,
+    jobLeaseSeconds: v.JOB_LEASE_SECONDS,
+    transactionItems: v.TRANSACTION_ITEMS,
+    maxOperationRequests: v.MAX_OPERATION_REQUESTS,
+    maxOperationItemsRead: v.MAX_OPERATION_ITEMS_READ,
   };
-}
-
-function intValue(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer in ${min}..${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function boolValue(name: string, raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined) return fallback;
-  if (/^(true|1|yes)$/i.test(raw)) return true;
-  if (/^(false|0|no)$/i.test(raw)) return false;
-  throw new Error(`${name} must be true or false, got "${raw}"`);
 }

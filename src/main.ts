@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
 import { startServer, type RunningServer } from './server/startServer.js';
 
@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from './server/startServer.js';
  * SIGINT/SIGTERM stop accepting requests, finish the ones in flight and stop DynamoDB Local,
  * also when they arrive while starting.
  */
-const config = loadConfig();
+const config = configOrExit();
 let local: DynamoLocal | undefined;
 let server: RunningServer | undefined;
 let stopping = false;
@@ -48,3 +48,14 @@ main().catch(async (error) => {
   await local?.stop();
   process.exit(1);
 });
+
+/** The configuration, or every problem with it on stderr (no stack) and exit code 1. */
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -259,6 +259,19 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
 
   afterAll(() => killLeftovers((started) => started === server));
 
+  it('refuses an invalid configuration with every problem, no stack, and exit code 1', async () => {
+    const env = { ...process.env, TREE_STRATEGY: 'foo', PORT: 'abc', MAX_TREE_DEPTH: '200', SEED_DEMO: 'nope', DYNAMODB_ENDPOINT: 'not-a-url' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    for (const name of ['PORT', 'DYNAMODB_ENDPOINT', 'TREE_STRATEGY', 'MAX_TREE_DEPTH', 'SEED_DEMO']) {
+      expect(stderr).toMatch(new RegExp(`^  - ${name} must be `, 'm'));
+    }
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
   it('answers /healthz and /readyz', async () => {
     expect(await status(server, '/healthz')).toBe(200);
     expect(await status(server, '/readyz')).toBe(200);
