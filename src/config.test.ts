@@ -7,6 +7,7 @@ describe('loadConfig', () => {
   it("defaults to the documented configuration table (docs/contract.md)", () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
+      host: '127.0.0.1',
       dynamodbEndpoint: undefined,
       dynamodbLocalPort: 8000,
       dataDir: '.data',
@@ -33,8 +34,6 @@ describe('loadConfig', () => {
     expect(loadConfig(empty)).toEqual(loadConfig({}));
   });
 
-  // Known gap: an empty TREE_STRATEGY is refused, unlike every other variable. Turn this into
-  // a plain `it` when config.ts reads it like the others.
   it('treats an empty TREE_STRATEGY as unset', () => {
     expect(loadConfig({ TREE_STRATEGY: '' }).strategy).toBe('adjacency');
   });
@@ -42,6 +41,7 @@ describe('loadConfig', () => {
   it('reads every documented variable', () => {
     const config = loadConfig({
       PORT: '8080',
+      HOST: '0.0.0.0',
       DYNAMODB_ENDPOINT: 'http://localhost:9000',
       DYNAMODB_LOCAL_PORT: '9001',
       DATA_DIR: '/var/lib/canopy',
@@ -61,6 +61,7 @@ describe('loadConfig', () => {
     });
     expect(config).toEqual({
       port: 8080,
+      host: '0.0.0.0',
       dynamodbEndpoint: 'http://localhost:9000',
       dynamodbLocalPort: 9001,
       dataDir: '/var/lib/canopy',
@@ -124,6 +125,7 @@ describe('loadConfig', () => {
     ['TREE_STRATEGY', 'Adjacency', 'TREE_STRATEGY must be one of adjacency, path, closure, got "Adjacency"'],
     ['DYNAMODB_ENDPOINT', 'not-a-url', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "not-a-url"'],
     ['DYNAMODB_ENDPOINT', 'ftp://host', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "ftp://host"'],
+    ['HOST', 'every', 'HOST must be an IP address or localhost, got "every"'],
     ['DYNAMODB_TABLE', 'a b', 'DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -), got "a b"'],
   ])('refuses %s=%s, naming the variable', (name, raw, message) => {
     expect(() => loadConfig({ [name]: raw })).toThrow(message);

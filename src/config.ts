@@ -9,6 +9,8 @@ import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from './storage/s
  */
 export interface Config {
   port: number;
+  /** The address the server listens on (HOST). */
+  host: string;
   /** Unset: start the embedded DynamoDB Local. */
   dynamodbEndpoint: string | undefined;
   dynamodbLocalPort: number;
@@ -65,6 +67,7 @@ const flag = (fallback: boolean) =>
 
 const SCHEMA = z.object({
   PORT: integer(4000, 0, 65535),
+  HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1').describe('an IP address or localhost'),
   DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
   DYNAMODB_LOCAL_PORT: integer(8000, 1, 65535),
   DATA_DIR: z.string().default('.data'),
@@ -101,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
   const v = parsed.data;
   return {
     port: v.PORT,
+    host: v.HOST,
     dynamodbEndpoint: v.DYNAMODB_ENDPOINT,
     dynamodbLocalPort: v.DYNAMODB_LOCAL_PORT,
     dataDir: v.DATA_DIR,

@@ -6,6 +6,7 @@
  */
 export const CONFIG_VARIABLES = [
   'PORT',
+  'HOST',
   'DYNAMODB_ENDPOINT',
   'DYNAMODB_LOCAL_PORT',
   'DATA_DIR',

@@ -31,11 +31,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   httpServer.on('request', app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(config.port, resolve);
+    httpServer.listen(config.port, config.host, resolve);
   });
   const port = (httpServer.address() as AddressInfo).port;
   return {
-    url: `http://localhost:${port}`,
+    url: `http://${urlHost(config.host)}:${port}`,
     port,
     async close() {
       await apollo.stop();
@@ -43,4 +43,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       dynamo.client.destroy();
     },
   };
+}
+
+/** How a client on this machine reaches an address the server listens on. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeOrigins } from '../../src/server/cors.js';
 import { startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
@@ -331,6 +333,37 @@ describe('CORS_ORIGINS values', () => {
   it('refuses what could never match an Origin header', () => {
     for (const bad of ['*', 'app.example', 'https://app.example/path', 'https://app.example?x', 'https://user@app.example', 'ftp://app.example', 'null']) {
       expect(() => normalizeOrigins([bad]), bad).toThrow(/CORS_ORIGINS/);
+    }
+  });
+});
+
+/** This machine's first address that is not loopback, if it has one. */
+const outsideAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+
+describe('HOST', () => {
+  const reaches = (host: string, port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+
+  it.skipIf(!outsideAddress)('listens on this machine only by default, on every interface with 0.0.0.0', async () => {
+    const local = await startTestServer();
+    const everywhere = await startTestServer({ table: local.table, env: { HOST: '0.0.0.0' } });
+    try {
+      const port = (server: TestServer) => Number(new URL(server.url).port);
+      expect(new URL(local.url).hostname).toBe('127.0.0.1');
+      expect(await reaches('127.0.0.1', port(local))).toBe(true);
+      expect(await reaches(outsideAddress!, port(local))).toBe(false);
+      expect(await reaches(outsideAddress!, port(everywhere))).toBe(true);
+    } finally {
+      await everywhere.close();
+      await local.close();
     }
   });
 });
