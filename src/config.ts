@@ -14,6 +14,8 @@ export interface Config {
   /** Unset: start the embedded DynamoDB Local. */
   dynamodbEndpoint: string | undefined;
   dynamodbLocalPort: number;
+  /** Per attempt: how long a DynamoDB call waits for a connection, and then for its answer. */
+  dynamodbTimeouts: { connectMs: number; requestMs: number };
   dataDir: string;
   table: string;
   region: string;
@@ -70,6 +72,8 @@ const SCHEMA = z.object({
   HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1').describe('an IP address or localhost'),
   DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
   DYNAMODB_LOCAL_PORT: integer(8000, 1, 65535),
+  DYNAMODB_CONNECT_TIMEOUT_MS: integer(2000, 10, 60_000),
+  DYNAMODB_REQUEST_TIMEOUT_MS: integer(5000, 10, 600_000),
   DATA_DIR: z.string().default('.data'),
   DYNAMODB_TABLE: z
     .string()
@@ -107,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: v.HOST,
     dynamodbEndpoint: v.DYNAMODB_ENDPOINT,
     dynamodbLocalPort: v.DYNAMODB_LOCAL_PORT,
+    dynamodbTimeouts: { connectMs: v.DYNAMODB_CONNECT_TIMEOUT_MS, requestMs: v.DYNAMODB_REQUEST_TIMEOUT_MS },
     dataDir: v.DATA_DIR,
     table: v.DYNAMODB_TABLE,
     region: v.AWS_REGION,

@@ -65,7 +65,7 @@ async function main(): Promise<number> {
     local = await startDynamoLocal({ port: config.dynamodbLocalPort, dataDir: config.dataDir });
     endpoint = local.endpoint;
   }
-  const { doc, client } = createDynamo({ endpoint, region: config.region });
+  const { doc, client } = createDynamo({ endpoint, region: config.region, timeouts: config.dynamodbTimeouts });
   try {
     if (command === 'verify') {
       const strategy = strategyArg(values.strategy, config.strategy);

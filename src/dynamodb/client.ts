@@ -8,7 +8,12 @@ export interface DynamoOptions {
   region: string;
   /** Extra middleware (tests inject faults here, inside the SDK retry loop). */
   middleware?: (stack: MiddlewareStack) => void;
+  /** How long to wait for a connection, and for an answer once sent, per attempt (ms). */
+  timeouts?: { connectMs: number; requestMs: number };
 }
+
+/** The SDK's attempts per call: a timed-out or throttled call is tried this many times in all. */
+export const MAX_ATTEMPTS = 3;
 
 export interface Dynamo {
   client: DynamoDBClient;
@@ -24,18 +29,25 @@ const MAX_SOCKETS = 256;
 
 /**
  * The SDK retry policy is pinned (standard mode, 3 attempts) so that the request counts in the
- * cost report and in tests do not move with SDK defaults.
+ * cost report and in tests do not move with SDK defaults. With `timeouts`, a call that gets no
+ * connection or no answer in time fails (and is retried): after its attempts, it is
+ * SERVICE_UNAVAILABLE (serviceErrors.ts).
  */
 export function createDynamo(options: DynamoOptions): Dynamo {
   const local = options.endpoint !== undefined && /localhost|127\.0\.0\.1|\[::1\]/.test(options.endpoint);
   const client = new DynamoDBClient({
     region: options.region,
     endpoint: options.endpoint,
-    maxAttempts: 3,
+    maxAttempts: MAX_ATTEMPTS,
     retryMode: 'standard',
     requestHandler: {
       httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
       httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+      // Without them a DynamoDB that accepts connections and never answers holds every call,
+      // and every request waiting on it, for ever.
+      ...(options.timeouts
+        ? { connectionTimeout: options.timeouts.connectMs, requestTimeout: options.timeouts.requestMs, throwOnRequestTimeout: true }
+        : {}),
     },
     // DynamoDB Local accepts any credentials; real endpoints use the default provider chain.
     ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),

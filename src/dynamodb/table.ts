@@ -33,10 +33,14 @@ export async function ensureTable(client: DynamoDBClient, table: string): Promis
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: table });
 }
 
-/** True when the table answers a DescribeTable (the readiness probe). */
+/** How long the readiness probe waits for DynamoDB, retries included, before it says "not ready". */
+export const READINESS_DEADLINE_MS = 2000;
+
+/** True when the table answers a DescribeTable within READINESS_DEADLINE_MS (the readiness probe). */
 export async function tableAnswers(client: DynamoDBClient | DynamoDBDocumentClient, table: string): Promise<boolean> {
   try {
-    await callDynamo(() => (client as DynamoDBClient).send(new DescribeTableCommand({ TableName: table })));
+    const abortSignal = AbortSignal.timeout(READINESS_DEADLINE_MS);
+    await callDynamo(() => (client as DynamoDBClient).send(new DescribeTableCommand({ TableName: table }), { abortSignal }));
     return true;
   } catch {
     return false;

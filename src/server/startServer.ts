@@ -20,7 +20,12 @@ export interface StartOptions {
 
 /** Table, store, demo seed, the job sweeper (never waited for), then the HTTP server. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region, middleware: options.middleware });
+  const dynamo = createDynamo({
+    endpoint: config.dynamodbEndpoint,
+    region: config.region,
+    middleware: options.middleware,
+    timeouts: config.dynamodbTimeouts,
+  });
   await ensureTable(dynamo.client, config.table);
   const store = storeFor(config, dynamo);
   if (config.seedDemo) await seedDemoTree(store);
