@@ -22,6 +22,57 @@ const USAGE = [
   `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
   '       npm run tree -- jobs [--wait JOB_ID]',
 ].join('\n');
+const COMMON = [
+  'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
+  'DYNAMODB_TABLE, TREE_STRATEGY, ...). Without DYNAMODB_ENDPOINT it opens the embedded DynamoDB',
+  "Local's files in DATA_DIR: stop `npm start` first, or set DYNAMODB_ENDPOINT=http://localhost:8000.",
+].join('\n');
+
+/** `--help` of the tool and of each command. */
+const HELP: Record<string, string> = {
+  tree: [
+    'npm run tree -- <command> [options]: maintenance of a Canopy table.',
+    '',
+    'commands:',
+    '  verify    check the tree and a strategy\'s projection; exit 1 when there are problems',
+    '  reindex   rebuild a strategy\'s projection in place, as a resumable job',
+    '  jobs      list the jobs, or follow one until it ends',
+    '',
+    'options: -h, --help (also after a command: npm run tree -- verify --help)',
+    '',
+    COMMON,
+  ].join('\n'),
+  verify: [
+    `npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]`,
+    '',
+    'Reads the whole table and checks that the tree is a forest (no cycle, no orphan, depth within',
+    'MAX_TREE_DEPTH) with consistent edge copies and child counts, and that the projection of the',
+    'strategy (default: TREE_STRATEGY) is exactly what the tree implies. Prints each problem and',
+    'its node. Exit code 0: no problem; 1: problems found; 2: usage error.',
+    '',
+    COMMON,
+  ].join('\n'),
+  reindex: [
+    `npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
+    '',
+    "Rebuilds the strategy's projection from the tree, in place, as a job (kind REINDEX) with a",
+    'progress bar; other strategies\' projection items are removed. If this command stops, any live',
+    'process takes the job over; run again, it shows the open reindex. Safe on a live table. Then',
+    'restart the servers with TREE_STRATEGY set to the new strategy (README: switching strategies).',
+    '',
+    COMMON,
+  ].join('\n'),
+  jobs: [
+    'npm run tree -- jobs [--wait JOB_ID]',
+    '',
+    'Lists the running jobs and those finished in the last 24 hours (moves, deletes, reindexes),',
+    'with their progress; with --wait, follows one job with a progress bar until it ends (exit 1',
+    'if it failed).',
+    '',
+    COMMON,
+  ].join('\n'),
+};
+
 /** How often `jobs --wait` reads the job's progress. */
 const WAIT_POLL_MS = 500;
 const MAX_LISTED = 50;
@@ -39,7 +90,7 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { strategy: { type: 'string' }, to: { type: 'string' }, wait: { type: 'string' } },
+      options: { strategy: { type: 'string' }, to: { type: 'string' }, wait: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
@@ -47,6 +98,11 @@ async function main(): Promise<number> {
   }
   const { positionals, values } = parsed;
   const command = positionals[0];
+  if (values.help || command === 'help') {
+    const topic = command === 'help' ? positionals[1] : command;
+    console.log(HELP[topic ?? 'tree'] ?? HELP.tree);
+    return 0;
+  }
   if (command !== 'verify' && command !== 'reindex' && command !== 'jobs') {
     console.error(USAGE);
     return 2;
