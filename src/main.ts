@@ -13,7 +13,7 @@ let local: DynamoLocal | undefined;
 let server: RunningServer | undefined;
 let stopping = false;
 
-async function shutdown(signal: string): Promise<void> {
+async function shutdown(signal: string, code = 0): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: shutting down`);
@@ -21,7 +21,7 @@ async function shutdown(signal: string): Promise<void> {
     await server?.close();
   } finally {
     await local?.stop();
-    process.exit(0);
+    process.exit(code);
   }
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -30,7 +30,15 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 async function main(): Promise<void> {
   let endpoint = config.dynamodbEndpoint;
   if (endpoint === undefined) {
-    local = await startDynamoLocal({ port: config.dynamodbLocalPort, dataDir: config.dataDir });
+    local = await startDynamoLocal({
+      port: config.dynamodbLocalPort,
+      dataDir: config.dataDir,
+      // Without its database the server can only fail: say why, and stop (a supervisor restarts it).
+      onUnexpectedExit: (code, output) => {
+        console.error(`DynamoDB Local exited unexpectedly (code ${code}); stopping. Its last output:\n${output}`);
+        void shutdown('DynamoDB Local exit', 1);
+      },
+    });
     endpoint = local.endpoint;
     console.log(`DynamoDB Local on ${endpoint}, data in ${config.dataDir}`);
   }

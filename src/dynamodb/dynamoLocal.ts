@@ -23,6 +23,8 @@ export interface DynamoLocalOptions {
   dataDir?: string;
   /** How long to wait for the port to answer. */
   startTimeoutMs?: number;
+  /** Called when DynamoDB Local exits after it started, unless `stop()` was called. */
+  onUnexpectedExit?: (code: number | null, output: string) => void;
 }
 
 const WATCHDOG = [
@@ -45,6 +47,12 @@ function bundledJarDir(): string {
 }
 
 export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocal> {
+  // Otherwise the port would answer at once, and the caller would use someone else's data.
+  if (await portAnswers(options.port)) {
+    throw new Error(
+      `port ${options.port} is already in use (another DynamoDB Local, or another program): set DYNAMODB_LOCAL_PORT to a free port, or DYNAMODB_ENDPOINT to use the DynamoDB that listens there`,
+    );
+  }
   const jarDir = bundledJarDir();
   const args = [
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
@@ -74,7 +82,9 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
 
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.stdin?.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -93,6 +103,12 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  // The port answers: ours, unless our java failed to bind it (taken meanwhile) and exited.
+  await new Promise((r) => setTimeout(r, 200));
+  if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
+  void exited.then((code) => {
+    if (!stopping) options.onUnexpectedExit?.(code, output);
+  });
   return { endpoint: `http://127.0.0.1:${options.port}`, stop };
 }
 

@@ -1,5 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ const STOP_TIMEOUT_MS = 15_000;
 interface Started {
   child: ChildProcess;
   port: number;
+  dynamoPort: number;
   dataDir: string;
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -36,15 +38,16 @@ function freshDataDir(): string {
   return dir;
 }
 
-async function spawnStart(dataDir: string): Promise<Started> {
+async function spawnStart(dataDir: string, dynamoPort?: number): Promise<Started> {
   const port = await freePort();
+  const localPort = dynamoPort ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith('VITEST') || name.startsWith('DYNAMODB_') || name === 'NODE_ENV') delete env[name];
   }
   delete env.SEED_DEMO;
   delete env.TREE_STRATEGY;
-  Object.assign(env, { PORT: String(port), DYNAMODB_LOCAL_PORT: String(await freePort()), DATA_DIR: dataDir });
+  Object.assign(env, { PORT: String(port), DYNAMODB_LOCAL_PORT: String(localPort), DATA_DIR: dataDir });
 
   // detached: the process group can be killed as a whole when a test gives up on it.
   const child = spawn('npm', ['start'], { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -57,7 +60,7 @@ async function spawnStart(dataDir: string): Promise<Started> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const started: Started = { child, port, dataDir, output: () => output, exited };
+  const started: Started = { child, port, dynamoPort: localPort, dataDir, output: () => output, exited };
   everStarted.add(started);
   return started;
 }
@@ -270,6 +273,27 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       expect(stderr).toMatch(new RegExp(`^  - ${name} must be `, 'm'));
     }
     expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('refuses to start when the DynamoDB Local port is taken, instead of using what answers there', async () => {
+    const squatter = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = await spawnStart(freshDataDir(), (squatter.address() as AddressInfo).port);
+      const { code } = await started.exited;
+      expect(code).toBe(1);
+      expect(started.output()).toMatch(/port \d+ is already in use/);
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it('says so and stops when its DynamoDB Local dies', async () => {
+    const started = await startReady(freshDataDir());
+    execFileSync('pkill', ['-KILL', '-f', `DynamoDBLocal.jar -port ${started.dynamoPort} `]);
+    const { code } = await started.exited;
+    expect(code).toBe(1);
+    expect(started.output()).toMatch(/DynamoDB Local exited unexpectedly/);
   });
 
   it('answers /healthz and /readyz', async () => {
