@@ -40,7 +40,6 @@ async function main(): Promise<void> {
       },
     });
     endpoint = local.endpoint;
-    console.log(`DynamoDB Local on ${endpoint}, data in ${config.dataDir}`);
   }
   if (stopping) return;
   server = await startServer({ ...config, dynamodbEndpoint: endpoint });
@@ -48,7 +47,7 @@ async function main(): Promise<void> {
     await server.close();
     return;
   }
-  console.log(`Canopy (${config.strategy}) ready at ${server.url}/graphql`);
+  console.log(startLine(config, server, local ? `the embedded DynamoDB Local on port ${config.dynamodbLocalPort}, files in ${config.dataDir}` : endpoint));
 }
 
 main().catch(async (error) => {
@@ -66,4 +65,16 @@ function configOrExit(): Config {
     console.error(error.message);
     process.exit(1);
   }
+}
+
+/** The one line that says what started: where, on what data, how. */
+function startLine(config: Config, running: RunningServer, data: string): string {
+  const demo = !config.seedDemo ? 'not seeded (SEED_DEMO=false)' : running.seeded > 0 ? `seeded (${running.seeded} nodes)` : 'not seeded (the table has a tree)';
+  return [
+    `Canopy ready at ${running.url}/graphql`,
+    `strategy ${config.strategy}`,
+    `federation ${config.federation ? 'on' : 'off'}`,
+    `table ${config.table} on ${data}`,
+    `demo tree ${demo}`,
+  ].join('; ');
 }

@@ -10,6 +10,8 @@ import { createApp } from './createApp.js';
 export interface RunningServer {
   url: string;
   port: number;
+  /** Nodes of the demo tree this start seeded (0: not asked, or the table had a tree already). */
+  seeded: number;
   /** Stops accepting requests, finishes the ones in flight, and releases the client. */
   close(): Promise<void>;
 }
@@ -28,7 +30,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   await ensureTable(dynamo.client, config.table);
   const store = storeFor(config, dynamo);
-  if (config.seedDemo) await seedDemoTree(store);
+  const seeded = config.seedDemo ? await seedDemoTree(store) : 0;
   const jobs = store.startJobs();
 
   const httpServer = createServer();
@@ -42,6 +44,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return {
     url: `http://${urlHost(config.host)}:${port}`,
     port,
+    seeded,
     async close() {
       await apollo.stop();
       await jobs.stop();
