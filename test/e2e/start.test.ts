@@ -277,6 +277,30 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 
+  it('runs from the production build (npm run build, then node dist/src/main.js)', { timeout: 180_000 }, async () => {
+    execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
+    const port = await freePort();
+    const env = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(await freePort()), DATA_DIR: freshDataDir(), NODE_ENV: 'production' };
+    for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
+    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitUntil('the built server to be ready', () => output.includes('Canopy ready at'), START_TIMEOUT_MS);
+      const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ node(id: "catalog") { id depth } }' }),
+      });
+      expect(await response.json()).toMatchObject({ data: { node: { id: 'catalog', depth: 0 } } });
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  });
+
   it('refuses to start when the DynamoDB Local port is taken, instead of using what answers there', async () => {
     const squatter = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
