@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
 import { startServer, type RunningServer } from './server/startServer.js';
+import { VERSION } from './version.js';
 
 /**
  * `npm start`: the embedded DynamoDB Local (unless DYNAMODB_ENDPOINT is set), then the server.
@@ -56,14 +57,14 @@ main().catch(async (error) => {
   process.exit(1);
 });
 
-/** The configuration, or every problem with it on stderr (no stack) and exit code 1. */
+/** The configuration, or every problem with it on stderr (no stack) and exit code 2. */
 function configOrExit(): Config {
   try {
     return loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
-    process.exit(1);
+    process.exit(2);
   }
 }
 
@@ -71,7 +72,7 @@ function configOrExit(): Config {
 function startLine(config: Config, running: RunningServer, data: string): string {
   const demo = !config.seedDemo ? 'not seeded (SEED_DEMO=false)' : running.seeded > 0 ? `seeded (${running.seeded} nodes)` : 'not seeded (the table has a tree)';
   return [
-    `Canopy ready at ${running.url}/graphql`,
+    `Canopy ${VERSION} ready at ${running.url}/graphql`,
     `strategy ${config.strategy}`,
     `federation ${config.federation ? 'on' : 'off'}`,
     `table ${config.table} on ${data}`,

@@ -5,6 +5,7 @@ import { createDynamo } from '../dynamodb/client.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
 import { storeFor } from '../storeFor.js';
+import { VERSION } from '../version.js';
 import { STRATEGY_NAMES, type StrategyName } from '../storage/strategies/strategies.js';
 import type { Job, TreeStore } from '../storage/treeStore.js';
 
@@ -31,14 +32,17 @@ const COMMON = [
 /** `--help` of the tool and of each command. */
 const HELP: Record<string, string> = {
   tree: [
-    'npm run tree -- <command> [options]: maintenance of a Canopy table.',
+    `npm run tree -- <command> [options]: maintenance of a Canopy table (canopy ${VERSION}).`,
     '',
     'commands:',
     '  verify    check the tree and a strategy\'s projection; exit 1 when there are problems',
     '  reindex   rebuild a strategy\'s projection in place, as a resumable job',
     '  jobs      list the jobs, or follow one until it ends',
     '',
-    'options: -h, --help (also after a command: npm run tree -- verify --help)',
+    'options: -h, --help (also after a command: npm run tree -- verify --help); -v, --version',
+    '',
+    'exit codes: 0 done; 1 problems found (verify) or the job failed (jobs --wait);',
+    '            2 usage or configuration error',
     '',
     COMMON,
   ].join('\n'),
@@ -90,7 +94,13 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: { strategy: { type: 'string' }, to: { type: 'string' }, wait: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        strategy: { type: 'string' },
+        to: { type: 'string' },
+        wait: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
     });
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
@@ -98,6 +108,10 @@ async function main(): Promise<number> {
   }
   const { positionals, values } = parsed;
   const command = positionals[0];
+  if (values.version) {
+    console.log(`canopy ${VERSION}`);
+    return 0;
+  }
   if (values.help || command === 'help') {
     const topic = command === 'help' ? positionals[1] : command;
     console.log(HELP[topic ?? 'tree'] ?? HELP.tree);
@@ -113,7 +127,7 @@ async function main(): Promise<number> {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
-    return 1;
+    return 2;
   }
   let local: DynamoLocal | undefined;
   let endpoint = config.dynamodbEndpoint;

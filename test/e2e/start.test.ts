@@ -264,13 +264,13 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
 
   afterAll(() => killLeftovers((started) => started === server));
 
-  it('refuses an invalid configuration with every problem, no stack, and exit code 1', async () => {
+  it('refuses an invalid configuration with every problem, no stack, and exit code 2', async () => {
     const env = { ...process.env, TREE_STRATEGY: 'foo', PORT: 'abc', MAX_TREE_DEPTH: '200', SEED_DEMO: 'nope', DYNAMODB_ENDPOINT: 'not-a-url' };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     for (const name of ['PORT', 'DYNAMODB_ENDPOINT', 'TREE_STRATEGY', 'MAX_TREE_DEPTH', 'SEED_DEMO']) {
       expect(stderr).toMatch(new RegExp(`^  - ${name} must be `, 'm'));
     }
@@ -280,7 +280,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   it('runs from the production build (npm run build, then node dist/src/main.js)', { timeout: 180_000 }, async () => {
     execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
     const port = await freePort();
-    const env = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(await freePort()), DATA_DIR: freshDataDir(), NODE_ENV: 'production' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(await freePort()), DATA_DIR: freshDataDir(), NODE_ENV: 'production' };
     for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
     const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -339,7 +339,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     // One line says what started, and the SDK's Node version warning is not printed.
     expect(server.output()).toMatch(
       new RegExp(
-        `^Canopy ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; table tree on the embedded DynamoDB Local on port ${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
+        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; table tree on the embedded DynamoDB Local on port ${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
         'm',
       ),
     );

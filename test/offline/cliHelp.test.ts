@@ -20,6 +20,10 @@ describe('tree --help', () => {
     expect(tree('help')).toBe(help);
   });
 
+  it('prints the version', () => {
+    expect(tree('--version')).toMatch(/^canopy \d+\.\d+\.\d+\n$/);
+  });
+
   it.each(['verify', 'reindex', 'jobs'])('explains %s', (command) => {
     const help = tree(command, '--help');
     expect(help).toMatch(new RegExp(`^npm run tree -- ${command}`));
