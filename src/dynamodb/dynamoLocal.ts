@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
@@ -53,6 +53,48 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
       `port ${options.port} is already in use (another DynamoDB Local, or another program): set DYNAMODB_LOCAL_PORT to a free port, or DYNAMODB_ENDPOINT to use the DynamoDB that listens there`,
     );
   }
+  const release = options.dataDir === undefined ? () => {} : lockDataDir(resolve(options.dataDir), options.port);
+  try {
+    return await start(options, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/**
+ * Takes DATA_DIR for this process (a lock file naming it and its port), so that a second
+ * DynamoDB Local (a `tree` command while the server runs) never opens the same files: it is
+ * refused, and told where the running one answers. A lock left by a process that died is
+ * taken over. Answers the release.
+ */
+function lockDataDir(dir: string, port: number): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'canopy.lock');
+  try {
+    const holder = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: number; port?: number };
+    if (typeof holder.pid === 'number' && holder.pid !== process.pid && alive(holder.pid)) {
+      throw new Error(
+        `${dir} is in use by process ${holder.pid} (a running server or tree command): stop it, or set DYNAMODB_ENDPOINT=http://localhost:${holder.port} to use its DynamoDB Local`,
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+  }
+  writeFileSync(lock, JSON.stringify({ pid: process.pid, port }));
+  return () => rmSync(lock, { force: true });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function start(options: DynamoLocalOptions, release: () => void): Promise<DynamoLocal> {
   const jarDir = bundledJarDir();
   const args = [
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
@@ -85,11 +127,13 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   let stopping = false;
   const stop = async () => {
     stopping = true;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.stdin?.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    release();
   };
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);

@@ -288,7 +288,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      await waitUntil('the built server to be ready', () => output.includes('Canopy ready at'), START_TIMEOUT_MS);
+      await waitUntil('the built server to be ready', () => /^Canopy \S+ ready at /m.test(output), START_TIMEOUT_MS);
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -344,6 +344,16 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       ),
     );
     expect(server.output()).not.toMatch(/NodeVersionSupportWarning|DeprecationWarning/);
+  });
+
+  it('keeps a tree command off the data it holds: refused, and told where its DynamoDB Local answers', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, DYNAMODB_LOCAL_PORT: String(await freePort()) };
+    for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'DYNAMODB_ENDPOINT') delete env[name];
+    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'verify'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await new Promise<number | null>((resolve) => run.once('exit', resolve))).toBe(1);
+    expect(stderr).toMatch(new RegExp(`is in use by process \\d+ .*DYNAMODB_ENDPOINT=http://localhost:${server.dynamoPort}`));
   });
 
   it('serves GraphiQL to a browser', async () => {
