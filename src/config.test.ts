@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       transactionItems: 100,
       maxOperationRequests: 1000,
       maxOperationItemsRead: 20_000,
+      logLevel: 'info',
     });
   });
 
@@ -61,6 +62,7 @@ describe('loadConfig', () => {
       TRANSACTION_ITEMS: '10',
       MAX_OPERATION_REQUESTS: '50',
       MAX_OPERATION_ITEMS_READ: '500',
+      LOG_LEVEL: 'warn',
     });
     expect(config).toEqual({
       port: 8080,
@@ -82,6 +84,7 @@ describe('loadConfig', () => {
       transactionItems: 10,
       maxOperationRequests: 50,
       maxOperationItemsRead: 500,
+      logLevel: 'warn',
     });
   });
 

@@ -44,9 +44,15 @@ export interface Config {
    */
   maxOperationRequests: number;
   maxOperationItemsRead: number;
+  /** LOG_LEVEL: the least severe level logged (pino's levels; `silent` logs nothing). */
+  logLevel: LogLevel;
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The levels LOG_LEVEL accepts (pino's). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Every problem of a configuration, one line each, for an operator to fix at once. */
 export class ConfigError extends Error {
@@ -92,6 +98,7 @@ const SCHEMA = z.object({
   TRANSACTION_ITEMS: integer(100, 10, 100),
   MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
   MAX_OPERATION_ITEMS_READ: integer(20_000, 1, 10_000_000),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe(`one of ${LOG_LEVELS.join(', ')}`),
 } satisfies Record<ConfigVariable, z.ZodType>);
 
 /**
@@ -128,5 +135,6 @@ export function loadConfig(env: Env = process.env): Config {
     transactionItems: v.TRANSACTION_ITEMS,
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,
     maxOperationItemsRead: v.MAX_OPERATION_ITEMS_READ,
+    logLevel: v.LOG_LEVEL,
   };
 }

@@ -25,6 +25,7 @@ export const CONFIG_VARIABLES = [
   'TRANSACTION_ITEMS',
   'MAX_OPERATION_REQUESTS',
   'MAX_OPERATION_ITEMS_READ',
+  'LOG_LEVEL',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
+import { createLogger } from './server/logger.js';
 import { startServer, type RunningServer } from './server/startServer.js';
 import { VERSION } from './version.js';
 
@@ -10,6 +11,7 @@ import { VERSION } from './version.js';
  * also when they arrive while starting.
  */
 const config = configOrExit();
+const logger = createLogger(config.logLevel);
 let local: DynamoLocal | undefined;
 let server: RunningServer | undefined;
 let stopping = false;
@@ -17,7 +19,7 @@ let stopping = false;
 async function shutdown(signal: string, code = 0): Promise<void> {
   if (stopping) return;
   stopping = true;
-  console.log(`${signal}: shutting down`);
+  logger.info({ signal }, `${signal}: shutting down`);
   try {
     await server?.close();
   } finally {
@@ -36,23 +38,24 @@ async function main(): Promise<void> {
       dataDir: config.dataDir,
       // Without its database the server can only fail: say why, and stop (a supervisor restarts it).
       onUnexpectedExit: (code, output) => {
-        console.error(`DynamoDB Local exited unexpectedly (code ${code}); stopping. Its last output:\n${output}`);
+        logger.error({ code, output }, `DynamoDB Local exited unexpectedly (code ${code}); stopping`);
         void shutdown('DynamoDB Local exit', 1);
       },
     });
     endpoint = local.endpoint;
   }
   if (stopping) return;
-  server = await startServer({ ...config, dynamodbEndpoint: endpoint });
+  server = await startServer({ ...config, dynamodbEndpoint: endpoint }, { logger });
   if (stopping) {
     await server.close();
     return;
   }
-  console.log(startLine(config, server, local ? `the embedded DynamoDB Local on port ${config.dynamodbLocalPort}, files in ${config.dataDir}` : endpoint));
+  const data = local ? `the embedded DynamoDB Local on port ${config.dynamodbLocalPort}, files in ${config.dataDir}` : endpoint;
+  logger.info({ version: VERSION, url: `${server.url}/graphql`, strategy: config.strategy, seeded: server.seeded }, startLine(config, server, data));
 }
 
 main().catch(async (error) => {
-  console.error('failed to start:', error instanceof Error ? error.message : error);
+  logger.fatal({ error: error instanceof Error ? error.message : String(error) }, 'failed to start');
   await local?.stop();
   process.exit(1);
 });

@@ -1,10 +1,10 @@
 import type { Config } from './config.js';
 import type { Dynamo } from './dynamodb/client.js';
-import { createStore } from './storage/strategies/createStore.js';
+import { createStore, type StoreOptions } from './storage/strategies/createStore.js';
 import type { TreeStore } from './storage/treeStore.js';
 
 /** The store the configuration describes, over a DynamoDB client (the server's, or the CLI's). */
-export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>): TreeStore {
+export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>, onJob?: StoreOptions['onJob']): TreeStore {
   return createStore({
     doc,
     table: config.table,
@@ -13,5 +13,6 @@ export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>): TreeStor
     cursorSecret: config.cursorSecret,
     jobLeaseMs: config.jobLeaseSeconds * 1000,
     transactionItems: config.transactionItems,
+    ...(onJob ? { onJob } : {}),
   });
 }

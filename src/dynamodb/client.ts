@@ -10,6 +10,16 @@ export interface DynamoOptions {
   middleware?: (stack: MiddlewareStack) => void;
   /** How long to wait for a connection, and for an answer once sent, per attempt (ms). */
   timeouts?: { connectMs: number; requestMs: number };
+  /** Told of every attempt of every call: its command, its outcome ('ok' or the error's name), its time. */
+  onCall?: (call: DynamoCall) => void;
+}
+
+export interface DynamoCall {
+  /** The API action: BatchGetItem, Query, TransactWriteItems, ... */
+  command: string;
+  outcome: string;
+  ms: number;
+  error?: unknown;
 }
 
 /** The SDK's attempts per call: a timed-out or throttled call is tried this many times in all. */
@@ -55,6 +65,25 @@ export function createDynamo(options: DynamoOptions): Dynamo {
   // The SDK's logger middleware builds a filtered copy of every response for a logger that
   // discards it (5% of the server's CPU on a page of a thousand items): no logging here.
   client.middlewareStack.remove('loggerMiddleware');
+  const { onCall } = options;
+  if (onCall) {
+    // Inside the retry loop: one report per attempt.
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = String(context.commandName ?? '').replace(/Command$/, '');
+        const started = performance.now();
+        try {
+          const result = await next(args);
+          onCall({ command, outcome: 'ok', ms: performance.now() - started });
+          return result;
+        } catch (error) {
+          onCall({ command, outcome: (error as Error)?.name ?? 'Error', ms: performance.now() - started, error });
+          throw error;
+        }
+      },
+      { step: 'finalizeRequest', priority: 'low', name: 'canopyOnCall' },
+    );
+  }
   options.middleware?.(client.middlewareStack);
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },

@@ -16,6 +16,9 @@ import { graphqlCors } from './cors.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
 import { createLimitsPlugin, createTokenLimit, DEFAULT_LIMITS } from './limitsPlugin.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { createObservePlugin } from './observePlugin.js';
 
 /**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
@@ -28,7 +31,7 @@ import { createLimitsPlugin, createTokenLimit, DEFAULT_LIMITS } from './limitsPl
 /** What an operation's resolvers get, and its DynamoDB cost meter, for the plugins. */
 type RequestContext = Context & { cost: DynamoCost };
 
-export async function createApp(config: Config, store: TreeStore, httpServer: Server) {
+export async function createApp(config: Config, store: TreeStore, httpServer: Server, observe: { logger: Logger; metrics: Metrics }) {
   const formatError = createFormatError(config.production);
   const apollo = new ApolloServer<RequestContext>({
     schema: buildTreeSchema({ federation: config.federation }),
@@ -36,6 +39,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(DEFAULT_LIMITS, { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead }),
       createCostPlugin(),
+      createObservePlugin(observe.logger, observe.metrics),
       // No answer is cacheable (tree data changes under the client that changes it): the
       // middleware below sends `cache-control: no-store` on every /graphql response. Apollo's
       // cache-control plugin, installed unless disabled, would hook every field resolution to
@@ -63,6 +67,9 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.set('content-type', observe.metrics.registry.contentType).send(await observe.metrics.registry.metrics());
   });
   app.get('/readyz', async (_req, res) => {
     const ready = await store.ready();

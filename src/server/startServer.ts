@@ -2,12 +2,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
+import { toServiceError } from '../dynamodb/serviceErrors.js';
 import { ensureTable } from '../dynamodb/table.js';
+import { isTreeError } from '../errors.js';
 import { seedDemoTree } from '../seed/demoTree.js';
 import { storeFor } from '../storeFor.js';
+import type { TreeStore } from '../storage/treeStore.js';
 import { createApp } from './createApp.js';
+import { createLogger, type Logger } from './logger.js';
+import { createMetrics } from './metrics.js';
 
 export interface RunningServer {
+  logger: Logger;
   url: string;
   port: number;
   /** Nodes of the demo tree this start seeded (0: not asked, or the table had a tree already). */
@@ -18,23 +24,37 @@ export interface RunningServer {
 
 export interface StartOptions {
   middleware?: DynamoOptions['middleware'];
+  /** The server's logger (default: JSON lines on stdout at LOG_LEVEL). */
+  logger?: Logger;
 }
 
 /** Table, store, demo seed, the job sweeper (never waited for), then the HTTP server. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  let store: TreeStore | undefined;
+  const metrics = createMetrics(async () => (store ? store.openJobCount() : 0));
   const dynamo = createDynamo({
     endpoint: config.dynamodbEndpoint,
     region: config.region,
     middleware: options.middleware,
     timeouts: config.dynamodbTimeouts,
+    onCall: ({ command, outcome, ms, error }) => {
+      metrics.dynamodbCalls.inc({ command, outcome });
+      // Refusals of conditions are how writes work; what makes DynamoDB unavailable is news.
+      if (error !== undefined && isTreeError(toServiceError(error), 'SERVICE_UNAVAILABLE')) {
+        logger.warn({ command, error: outcome, ms: Math.round(ms) }, 'DynamoDB call failed');
+      }
+    },
   });
   await ensureTable(dynamo.client, config.table);
-  const store = storeFor(config, dynamo);
+  store = storeFor(config, dynamo, ({ event, job, error }) =>
+    logger[event === 'stopped' ? 'warn' : 'info']({ job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) }, `job ${event}`),
+  );
   const seeded = config.seedDemo ? await seedDemoTree(store) : 0;
   const jobs = store.startJobs();
 
   const httpServer = createServer();
-  const { app, apollo } = await createApp(config, store, httpServer);
+  const { app, apollo } = await createApp(config, store, httpServer, { logger, metrics });
   httpServer.on('request', app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -42,6 +62,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   const port = (httpServer.address() as AddressInfo).port;
   return {
+    logger,
     url: `http://${urlHost(config.host)}:${port}`,
     port,
     seeded,

@@ -189,6 +189,8 @@ export interface TreeStore {
   pendingJobs(nodes: readonly TreeNode[]): Promise<Array<Job | null>>;
   /** Jobs by id (finished ones included); missing ids are absent. */
   getJobs(ids: readonly string[]): Promise<Map<string, Job>>;
+  /** How many jobs are running now (one read of the list of open jobs). */
+  openJobCount(): Promise<number>;
   /** Every job, running and finished, oldest first. */
   listJobs(page: PageArgs): Promise<JobPage>;
   /**

@@ -288,7 +288,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      await waitUntil('the built server to be ready', () => /^Canopy \S+ ready at /m.test(output), START_TIMEOUT_MS);
+      await waitUntil('the built server to be ready', () => /"msg":"Canopy \S+ ready at /.test(output), START_TIMEOUT_MS);
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -336,11 +336,17 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(seeded.nodes).toBeGreaterThanOrEqual(20);
     expect(seeded.nodes).toBeLessThanOrEqual(60);
     expect(seeded.maxDepth).toBe(3);
-    // One line says what started, and the SDK's Node version warning is not printed.
-    expect(server.output()).toMatch(
+    // One log line says what started, and the SDK's Node version warning is not printed.
+    const logged = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string; level?: number });
+    const ready = logged.find((line) => line.msg?.startsWith('Canopy '));
+    expect(ready?.level).toBe(30);
+    expect(ready?.msg).toMatch(
       new RegExp(
         `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; table tree on the embedded DynamoDB Local on port ${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
-        'm',
       ),
     );
     expect(server.output()).not.toMatch(/NodeVersionSupportWarning|DeprecationWarning/);

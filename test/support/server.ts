@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../src/storage/strategies/strategies.js';
+import type { Logger } from '../../src/server/logger.js';
 import { startServer, type RunningServer } from '../../src/server/startServer.js';
 import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
@@ -41,6 +42,8 @@ export interface TestServerOptions {
   middleware?: DynamoOptions['middleware'];
   /** Run `tree verify` when the server closes and fail on any problem (default true). */
   verifyOnClose?: boolean;
+  /** The server's logger (default: none, LOG_LEVEL=silent). */
+  logger?: Logger;
 }
 
 export const uniqueTable = (): string => `t_${randomUUID().slice(0, 12)}`;
@@ -54,6 +57,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     DYNAMODB_TABLE: table,
     TREE_STRATEGY: options.strategy ?? 'adjacency',
     SEED_DEMO: 'false',
+    // Quiet unless a test asks (it then gives a logger of its own).
+    LOG_LEVEL: 'silent',
     // A sweep every 150 s: no background call meets the faults a test injects. Job tests lower it.
     JOB_LEASE_SECONDS: '300',
     // The small-transactions test project runs the suites with a budget of 10 items, so that
@@ -61,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(process.env.TEST_TRANSACTION_ITEMS ? { TRANSACTION_ITEMS: process.env.TEST_TRANSACTION_ITEMS } : {}),
     ...options.env,
   });
-  const running: RunningServer = await startServer(config, { middleware: options.middleware });
+  const running: RunningServer = await startServer(config, { middleware: options.middleware, ...(options.logger ? { logger: options.logger } : {}) });
   const verify = async () => {
     const { doc, client } = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
     try {

@@ -8,7 +8,7 @@ import type { DepthWindow, Job, Page, PageArgs, TreeNode, TreeStore } from '../t
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage } from './childrenPage.js';
 import { childrenTree } from './childrenTrees.js';
-import type { EngineContext } from './engineContext.js';
+import type { EngineContext, JobEvent } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { startSweeper } from './jobRunner.js';
@@ -29,7 +29,10 @@ export interface EngineOptions {
   transactionItems: number;
   /** Every strategy, for a reindex from one to another. */
   strategies: readonly TreeStrategy[];
+  /** Told when this process starts running a job, finishes it, or stops (the logs). */
+  onJob?: (event: JobEvent) => void;
 }
+
 
 /**
  * The storage interface over one strategy. The engine keeps the truth: node lookups, children
@@ -159,6 +162,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
       });
     },
     listJobs: (page) => jobsPage(ctx, page),
+    openJobCount: async () => (await readOpenJobs(options)).count,
     reindex: (target) => startReindex(ctx, target),
     startJobs() {
       const sweeper = startSweeper(ctx);

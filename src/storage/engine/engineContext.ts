@@ -1,4 +1,12 @@
 import type { StrategyContext, TreeStrategy } from '../strategy.js';
+import type { Job } from '../treeStore.js';
+
+/** A job run by this process: it `started` (or took it over), `ended` it, or `stopped` on an error. */
+export interface JobEvent {
+  event: 'started' | 'ended' | 'stopped';
+  job: Pick<Job, 'id' | 'kind' | 'nodeId'>;
+  error?: string;
+}
 
 /**
  * What the engine's reads and writes need: the strategy's context (client, table, limits,
@@ -17,6 +25,8 @@ export interface EngineContext extends StrategyContext {
   transactionItems: number;
   /** Runs a job this process started, beside the requests; stopping the jobs waits for it. */
   background(work: Promise<unknown>): void;
+  /** Told of the jobs this process runs (EngineOptions.onJob). */
+  onJob?: (event: JobEvent) => void;
 }
 
 /** The part of the context the truth's plain reads need. */

@@ -32,15 +32,20 @@ import { openJobsQuery } from './readPlans.js';
  * job's first transaction already committed the change.
  */
 export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<boolean> {
+  const about = { id: job.id, kind: job.kind, nodeId: job.nodeId };
+  ctx.onJob?.({ event: 'started', job: about });
   try {
     if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
     else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
     else if (job.kind === 'REINDEX') await runReindexJob(ctx, job, lease);
     else await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+    ctx.onJob?.({ event: 'ended', job: about });
     return true;
   } catch (error) {
     if (error instanceof LeaseLost) return false;
-    console.error(`job ${job.id} (${job.kind} of ${job.nodeId}) stopped; it will be resumed: ${error instanceof Error ? error.message : String(error)}`);
+    const message = `it will be resumed: ${error instanceof Error ? error.message : String(error)}`;
+    if (ctx.onJob) ctx.onJob({ event: 'stopped', job: about, error: message });
+    else console.error(`job ${job.id} (${job.kind} of ${job.nodeId}) stopped; ${message}`);
     await release(ctx, lease);
     return false;
   }

@@ -3,17 +3,23 @@ import { moveOf, openEntriesOf, openEntryValue, openJobsOf, overlappingMove, set
 
 describe('open jobs', () => {
   it('reads the list of open jobs, a move with its places', () => {
-    expect(openJobsOf(undefined)).toEqual({ rev: 0, closedAt: 0, deleting: new Set(), moves: [] });
+    expect(openJobsOf(undefined)).toEqual({ rev: 0, closedAt: 0, deleting: new Set(), moves: [], count: 0 });
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
     const item = { pk: 'JOBS', sk: 'OPEN', rev: 4, 'job:j1': { kind: 'DELETE', nodeId: 'big' }, 'job:j2': openEntryValue({ id: 'j2', ...move }) };
     expect(openEntriesOf(item)).toEqual([
       { id: 'j1', kind: 'DELETE', nodeId: 'big' },
       { id: 'j2', ...move },
     ]);
-    expect(openJobsOf(item)).toEqual({ rev: 4, closedAt: 0, deleting: new Set(['big']), moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }] });
+    expect(openJobsOf(item)).toEqual({
+      rev: 4,
+      closedAt: 0,
+      deleting: new Set(['big']),
+      moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }],
+      count: 2,
+    });
   });
 
-  const open: OpenJobs = { rev: 1, closedAt: 0, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }] };
+  const open: OpenJobs = { rev: 1, closedAt: 0, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }], count: 1 };
 
   it('settles the path of the moved node and of its subtree, whether the job rewrote it yet or not', () => {
     expect(settledPath(open, 'x', ['r', 'a'])).toEqual(['s', 'b']);

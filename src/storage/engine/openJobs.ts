@@ -30,6 +30,8 @@ export interface OpenJobs {
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
   moves: OpenMove[];
+  /** How many jobs are open, of every kind. */
+  count: number;
   /**
    * The strategy whose projection the table holds, once a reindex named one (absent before the
    * first reindex). A process of another strategy then finds none of its projection's items,
@@ -38,7 +40,7 @@ export interface OpenJobs {
   projection?: string;
 }
 
-export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [] };
+export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [], count: 0 };
 
 /** The attribute of the open-jobs item that holds OpenJobs.projection. */
 export const PROJECTION = 'projection';
@@ -86,6 +88,7 @@ export function openJobsOf(item: Item | undefined): OpenJobs {
     rev: Number(item?.rev ?? 0),
     closedAt: Number(item?.closedAt ?? 0),
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
+    count: entries.length,
     moves: entries.flatMap((e) =>
       e.kind === 'MOVE' && e.nodeId && e.from && e.to ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }] : [],
     ),

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createCursorCodec } from '../cursor.js';
-import { createEngine } from '../engine/createEngine.js';
+import { createEngine, type EngineOptions } from '../engine/createEngine.js';
 import type { TreeStore } from '../treeStore.js';
 import { STRATEGIES, strategyNamed, type StrategyName } from './strategies.js';
 
@@ -15,6 +15,8 @@ export interface StoreOptions {
   jobLeaseMs: number;
   /** The items one transaction may hold (TRANSACTION_ITEMS). */
   transactionItems: number;
+  /** Told of the jobs this process runs. */
+  onJob?: EngineOptions['onJob'];
 }
 
 /** The storage interface over the configured strategy. */
@@ -27,5 +29,6 @@ export function createStore(options: StoreOptions): TreeStore {
     jobLeaseMs: options.jobLeaseMs,
     transactionItems: options.transactionItems,
     strategies: STRATEGIES,
+    ...(options.onJob ? { onJob: options.onJob } : {}),
   });
 }

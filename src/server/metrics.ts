@@ -1,0 +1,56 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The Prometheus metrics served at /metrics (prom-client), one registry per server: GraphQL
+ * requests and their latency by operation, DynamoDB calls by command and outcome, errors by code,
+ * open jobs, and the process's own (CPU, memory, event loop).
+ */
+export interface Metrics {
+  registry: Registry;
+  requests: Counter<'operation' | 'type' | 'outcome'>;
+  latency: Histogram<'operation' | 'type'>;
+  dynamodbCalls: Counter<'command' | 'outcome'>;
+  errors: Counter<'code'>;
+}
+
+export function createMetrics(openJobs: () => Promise<number>): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics: Metrics = {
+    registry,
+    requests: new Counter({
+      name: 'canopy_graphql_requests_total',
+      help: 'GraphQL operations answered, by operation name (or "anonymous"), type and outcome (ok or error)',
+      labelNames: ['operation', 'type', 'outcome'],
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'canopy_graphql_request_duration_seconds',
+      help: 'Time from the start of a GraphQL operation to its answer, by operation name and type',
+      labelNames: ['operation', 'type'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    dynamodbCalls: new Counter({
+      name: 'canopy_dynamodb_calls_total',
+      help: 'DynamoDB calls, by command (BatchGetItem, Query, TransactWriteItems, ...) and outcome (ok, or the error name)',
+      labelNames: ['command', 'outcome'],
+      registers: [registry],
+    }),
+    errors: new Counter({
+      name: 'canopy_graphql_errors_total',
+      help: 'Errors in GraphQL answers, by code (NOT_FOUND, CONFLICT, SERVICE_UNAVAILABLE, ...)',
+      labelNames: ['code'],
+      registers: [registry],
+    }),
+  };
+  new Gauge({
+    name: 'canopy_open_jobs',
+    help: 'Jobs running (moves, deletes, reindexes), read when scraped',
+    registers: [registry],
+    async collect() {
+      this.set(await openJobs().catch(() => Number.NaN));
+    },
+  });
+  return metrics;
+}

@@ -1,0 +1,51 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { DynamoCost } from '../dynamodb/costMeter.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+
+/** Past this many distinct operation names, the others are labelled "other" (clients choose names). */
+const MAX_OPERATION_LABELS = 200;
+
+/**
+ * One log line per GraphQL request (operation name and type, duration, DynamoDB cost, HTTP
+ * status, error codes), and the request metrics. Errors are logged at `warn` when the answer
+ * holds any; unexpected ones (INTERNAL_SERVER_ERROR) at `error`.
+ */
+export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloServerPlugin<{ cost?: DynamoCost }> {
+  const labels = new Set<string>();
+  const label = (name: string): string => {
+    if (labels.has(name)) return name;
+    if (labels.size >= MAX_OPERATION_LABELS) return 'other';
+    labels.add(name);
+    return name;
+  };
+  return {
+    async requestDidStart() {
+      const started = performance.now();
+      return {
+        async willSendResponse({ response, contextValue, operationName, operation }) {
+          const seconds = (performance.now() - started) / 1000;
+          const errors = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
+          const codes = errors.map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'));
+          const name = label(operationName ?? 'anonymous');
+          const type = operation?.operation ?? 'none';
+          metrics.requests.inc({ operation: name, type, outcome: codes.length > 0 ? 'error' : 'ok' });
+          metrics.latency.observe({ operation: name, type }, seconds);
+          for (const code of codes) metrics.errors.inc({ code });
+          const level = codes.includes('INTERNAL_SERVER_ERROR') ? 'error' : codes.length > 0 ? 'warn' : 'info';
+          logger[level](
+            {
+              operation: operationName ?? null,
+              type,
+              ms: Math.round(seconds * 10_000) / 10,
+              status: response.http.status ?? 200,
+              dynamodb: contextValue.cost ? { requests: contextValue.cost.requests, itemsRead: contextValue.cost.itemsRead, itemsWritten: contextValue.cost.itemsWritten } : undefined,
+              ...(codes.length > 0 ? { errors: codes } : {}),
+            },
+            'graphql request',
+          );
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/server/logger.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+import { buildTree, okData } from '../support/tree.js';
+
+/** A log line per request, the metrics at /metrics, with their DynamoDB side. */
+describe('logs and metrics', () => {
+  let server: TestServer;
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+
+  beforeAll(async () => {
+    server = await startTestServer({ logger: createLogger('info', sink) });
+    await buildTree(server, { id: 'o-root', children: [{ id: 'o-child' }] });
+  });
+  afterAll(() => server?.close());
+
+  it('logs one JSON line per request: operation, type, duration, DynamoDB cost, status, error codes', async () => {
+    okData(await server.gql('query Lookup { node(id: "o-root") { id childCount } }'));
+    await server.gql('query Broken { node(id: "") { id } }');
+    const lookup = lines.find((line) => line.msg === 'graphql request' && line.operation === 'Lookup');
+    expect(lookup).toMatchObject({ level: 30, service: 'canopy', type: 'query', status: 200, dynamodb: { requests: 1, itemsRead: 1, itemsWritten: 0 } });
+    expect(typeof lookup?.ms).toBe('number');
+    expect(typeof lookup?.time).toBe('string');
+    const broken = lines.find((line) => line.msg === 'graphql request' && line.operation === 'Broken');
+    expect(broken).toMatchObject({ level: 40, errors: ['BAD_USER_INPUT'] });
+  });
+
+  it('serves Prometheus metrics: requests by operation, DynamoDB calls by command, errors by code, open jobs', async () => {
+    okData(await server.gql('query Counted { node(id: "o-child") { id } }'));
+    const response = await fetch(`${server.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toMatch(/^canopy_graphql_requests_total\{operation="Counted",type="query",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^canopy_graphql_request_duration_seconds_count\{operation="Counted",type="query"\} 1$/m);
+    expect(text).toMatch(/^canopy_graphql_errors_total\{code="BAD_USER_INPUT"\} [1-9]/m);
+    expect(text).toMatch(/^canopy_dynamodb_calls_total\{command="BatchGetItem",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^canopy_dynamodb_calls_total\{command="TransactWriteItems",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^canopy_open_jobs 0$/m);
+    expect(text).toMatch(/^process_cpu_seconds_total /m);
+  });
+});
