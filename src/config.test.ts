@@ -26,6 +26,8 @@ describe('loadConfig', () => {
       maxOperationRequests: 1000,
       maxOperationItemsRead: 20_000,
       logLevel: 'info',
+      tracing: 'none',
+      serviceName: 'canopy',
     });
   });
 
@@ -63,6 +65,11 @@ describe('loadConfig', () => {
       MAX_OPERATION_REQUESTS: '50',
       MAX_OPERATION_ITEMS_READ: '500',
       LOG_LEVEL: 'warn',
+      OTEL_TRACES_EXPORTER: 'console',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces',
+      OTEL_SDK_DISABLED: 'false',
+      OTEL_SERVICE_NAME: 'trees',
     });
     expect(config).toEqual({
       port: 8080,
@@ -85,6 +92,8 @@ describe('loadConfig', () => {
       maxOperationRequests: 50,
       maxOperationItemsRead: 500,
       logLevel: 'warn',
+      tracing: 'console',
+      serviceName: 'trees',
     });
   });
 
@@ -155,6 +164,13 @@ describe('loadConfig', () => {
       'SEED_DEMO must be true or false, got "nope"',
     ]);
     expect((error as Error).message).toMatch(/^invalid configuration:\n {2}- PORT/);
+  });
+
+  it('traces over OTLP when an OTLP endpoint is set, unless told otherwise', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toBe('otlp');
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toBe('otlp');
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing).toBe('none');
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' }).tracing).toBe('none');
   });
 
   it('accepts an http or https endpoint', () => {

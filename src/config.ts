@@ -46,6 +46,13 @@ export interface Config {
   maxOperationItemsRead: number;
   /** LOG_LEVEL: the least severe level logged (pino's levels; `silent` logs nothing). */
   logLevel: LogLevel;
+  /**
+   * Where spans go (the standard OTEL variables): `none` (the default), `otlp` when
+   * OTEL_TRACES_EXPORTER says so or an OTLP endpoint is set, `console` when asked.
+   */
+  tracing: 'none' | 'otlp' | 'console';
+  /** OTEL_SERVICE_NAME: the service name on the spans. */
+  serviceName: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -99,6 +106,11 @@ const SCHEMA = z.object({
   MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
   MAX_OPERATION_ITEMS_READ: integer(20_000, 1, 10_000_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe(`one of ${LOG_LEVELS.join(', ')}`),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional().describe('one of otlp, console, none'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  OTEL_SDK_DISABLED: flag(false),
+  OTEL_SERVICE_NAME: z.string().default('canopy'),
 } satisfies Record<ConfigVariable, z.ZodType>);
 
 /**
@@ -136,5 +148,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,
     maxOperationItemsRead: v.MAX_OPERATION_ITEMS_READ,
     logLevel: v.LOG_LEVEL,
+    tracing: v.OTEL_SDK_DISABLED
+      ? 'none'
+      : (v.OTEL_TRACES_EXPORTER ?? (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')),
+    serviceName: v.OTEL_SERVICE_NAME,
   };
 }

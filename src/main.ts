@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
 import { createLogger } from './server/logger.js';
+import { startTracing } from './server/tracing.js';
 import { startServer, type RunningServer } from './server/startServer.js';
 import { VERSION } from './version.js';
 
@@ -12,6 +13,7 @@ import { VERSION } from './version.js';
  */
 const config = configOrExit();
 const logger = createLogger(config.logLevel);
+const stopTracing = startTracing(config);
 let local: DynamoLocal | undefined;
 let server: RunningServer | undefined;
 let stopping = false;
@@ -22,6 +24,7 @@ async function shutdown(signal: string, code = 0): Promise<void> {
   logger.info({ signal }, `${signal}: shutting down`);
   try {
     await server?.close();
+    await stopTracing();
   } finally {
     await local?.stop();
     process.exit(code);

@@ -19,6 +19,7 @@ import { createLimitsPlugin, createTokenLimit, DEFAULT_LIMITS } from './limitsPl
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { createObservePlugin } from './observePlugin.js';
+import { traceRequest } from './tracing.js';
 
 /**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
@@ -96,6 +97,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     '/graphql',
     express.json({ limit: '1mb' }),
     createTokenLimit(DEFAULT_LIMITS, formatError),
+    traceRequest,
     expressMiddleware(apollo, {
       // Every request gets its own store, loaders and DynamoDB cost meter.
       context: async (): Promise<RequestContext> => {

@@ -2,12 +2,13 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { DynamoCost } from '../dynamodb/costMeter.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import { failOperationSpan, nameOperationSpan } from './tracing.js';
 
 /** Past this many distinct operation names, the others are labelled "other" (clients choose names). */
 const MAX_OPERATION_LABELS = 200;
 
 /**
- * One log line per GraphQL request (operation name and type, duration, DynamoDB cost, HTTP
+ * One log line per GraphQL request, its span's name and status (tracing.ts), (operation name and type, duration, DynamoDB cost, HTTP
  * status, error codes), and the request metrics. Errors are logged at `warn` when the answer
  * holds any; unexpected ones (INTERNAL_SERVER_ERROR) at `error`.
  */
@@ -23,6 +24,9 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
     async requestDidStart() {
       const started = performance.now();
       return {
+        async didResolveOperation({ operationName, operation }) {
+          if (operation) nameOperationSpan(operation.operation, operationName ?? undefined);
+        },
         async willSendResponse({ response, contextValue, operationName, operation }) {
           const seconds = (performance.now() - started) / 1000;
           const errors = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
@@ -32,6 +36,7 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
           metrics.requests.inc({ operation: name, type, outcome: codes.length > 0 ? 'error' : 'ok' });
           metrics.latency.observe({ operation: name, type }, seconds);
           for (const code of codes) metrics.errors.inc({ code });
+          if (codes.length > 0) failOperationSpan(codes);
           const level = codes.includes('INTERNAL_SERVER_ERROR') ? 'error' : codes.length > 0 ? 'warn' : 'info';
           logger[level](
             {

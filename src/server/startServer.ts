@@ -11,6 +11,7 @@ import type { TreeStore } from '../storage/treeStore.js';
 import { createApp } from './createApp.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
+import { traceDynamoCall } from './tracing.js';
 
 export interface RunningServer {
   logger: Logger;
@@ -38,8 +39,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     region: config.region,
     middleware: options.middleware,
     timeouts: config.dynamodbTimeouts,
-    onCall: ({ command, outcome, ms, error }) => {
+    onCall: (call) => {
+      const { command, outcome, ms, error } = call;
       metrics.dynamodbCalls.inc({ command, outcome });
+      traceDynamoCall(config.table, call);
       // Refusals of conditions are how writes work; what makes DynamoDB unavailable is news.
       if (error !== undefined && isTreeError(toServiceError(error), 'SERVICE_UNAVAILABLE')) {
         logger.warn({ command, error: outcome, ms: Math.round(ms) }, 'DynamoDB call failed');
