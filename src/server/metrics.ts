@@ -13,44 +13,53 @@ export interface Metrics {
   errors: Counter<'code'>;
 }
 
+/**
+ * The process's own metrics (CPU, memory, event loop lag), collected once per process: each
+ * collection keeps a timer that samples the event loop, and a process may run several servers.
+ */
+let processRegistry: Registry | undefined;
+
 export function createMetrics(openJobs: () => Promise<number>): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const metrics: Metrics = {
-    registry,
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  const own = new Registry();
+  const metrics: Omit<Metrics, 'registry'> = {
     requests: new Counter({
       name: 'canopy_graphql_requests_total',
       help: 'GraphQL operations answered, by operation name (or "anonymous"), type and outcome (ok or error)',
       labelNames: ['operation', 'type', 'outcome'],
-      registers: [registry],
+      registers: [own],
     }),
     latency: new Histogram({
       name: 'canopy_graphql_request_duration_seconds',
       help: 'Time from the start of a GraphQL operation to its answer, by operation name and type',
       labelNames: ['operation', 'type'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
+      registers: [own],
     }),
     dynamodbCalls: new Counter({
       name: 'canopy_dynamodb_calls_total',
       help: 'DynamoDB calls, by command (BatchGetItem, Query, TransactWriteItems, ...) and outcome (ok, or the error name)',
       labelNames: ['command', 'outcome'],
-      registers: [registry],
+      registers: [own],
     }),
     errors: new Counter({
       name: 'canopy_graphql_errors_total',
       help: 'Errors in GraphQL answers, by code (NOT_FOUND, CONFLICT, SERVICE_UNAVAILABLE, ...)',
       labelNames: ['code'],
-      registers: [registry],
+      registers: [own],
     }),
   };
   new Gauge({
     name: 'canopy_open_jobs',
     help: 'Jobs running (moves, deletes, reindexes), read when scraped',
-    registers: [registry],
+    registers: [own],
     async collect() {
       this.set(await openJobs().catch(() => Number.NaN));
     },
   });
-  return metrics;
+  // Merged once every metric is registered: a merge copies the metrics it is given.
+  return { ...metrics, registry: Registry.merge([processRegistry, own]) };
 }

@@ -33,8 +33,8 @@ const BUDGETS: Record<StrategyName, Budget> = {
 };
 
 const FAN = fullTree('la', [10, 10, 10]); // 1,111 nodes
-/** Too wide for one bulk read three levels deep: 10 + 10 × 250 nodes. */
-const WIDE = fullTree('lw', [10, 250]);
+/** Too wide for one bulk read three levels deep: 10 + 10 × 201 nodes (over 2,000 at level 2). */
+const WIDE = fullTree('lw', [10, 201]);
 /** Small roots, for `roots { children }` (in a table of their own). */
 const ROOTS = [fullTree('lr0', [3, 2]), fullTree('lr1', [2, 2]), { id: 'lr2' }];
 
@@ -129,7 +129,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
   it('falls back to per-parent reads when the subtree is too large for one bulk read, with the same answer', async () => {
     const response = await server.gql(NESTED('lw', 2));
     expect(okData(response).node.children).toEqual(expected(WIDE, [2, 2, 2]));
-    // A bulk read stops at its limit (2,000 items per Query): never the whole 2,510 nodes.
+    // A bulk read stops at its limit (2,000 items per Query): never the whole 2,020 nodes.
     expect(response.body.extensions!.dynamodb!.itemsRead).toBeLessThan(2 * 2001 + 100);
   });
 
