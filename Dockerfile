@@ -22,6 +22,11 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY schema ./schema
 COPY --from=build /app/dist ./dist
 
+# In a container the server listens on every interface (the port is what Docker publishes).
+ENV HOST=0.0.0.0 PORT=4000
 USER node
 EXPOSE 4000
+# Ready: the server answers and DynamoDB answers it (GET /readyz).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]
