@@ -23,7 +23,7 @@ export interface DynamoCall {
 }
 
 /** The SDK's attempts per call: a timed-out or throttled call is tried this many times in all. */
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 
 export interface Dynamo {
   client: DynamoDBClient;

@@ -34,7 +34,7 @@ export async function ensureTable(client: DynamoDBClient, table: string): Promis
 }
 
 /** How long the readiness probe waits for DynamoDB, retries included, before it says "not ready". */
-export const READINESS_DEADLINE_MS = 2000;
+const READINESS_DEADLINE_MS = 2000;
 
 /** True when the table answers a DescribeTable within READINESS_DEADLINE_MS (the readiness probe). */
 export async function tableAnswers(client: DynamoDBClient | DynamoDBDocumentClient, table: string): Promise<boolean> {

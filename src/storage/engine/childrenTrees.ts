@@ -3,7 +3,7 @@ import type { ChildrenPages, ChildrenTreeRequest, Page, TreeNode } from '../tree
 import { checkPage } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
 import { collectionPk, edgeSk } from './items.js';
-import type { OpenJobs } from './openJobs.js';
+import { projectionSettled, type OpenJobs } from './openJobs.js';
 
 /**
  * The most items one bulk read of children may read (per request): past it, children are read
@@ -23,8 +23,7 @@ export async function childrenTree(ctx: EngineContext, open: OpenJobs, request: 
   const { parent, levels } = request;
   for (const firsts of levels) for (const first of firsts) checkPage({ first });
   const pages: ChildrenPages = new Map();
-  const quiet = open.moves.length === 0 && open.deleting.size === 0 && (open.projection ?? ctx.strategy.name) === ctx.strategy.name;
-  if (!ctx.strategy.subtreeItems || !quiet || levels.length === 0 || parent.childCount > LOOKAHEAD_ITEMS) return pages;
+  if (!ctx.strategy.subtreeItems || !projectionSettled(open, ctx.strategy.name) || levels.length === 0 || parent.childCount > LOOKAHEAD_ITEMS) return pages;
   const bulk = await ctx.strategy.subtreeItems(ctx, parent, levels.length, LOOKAHEAD_ITEMS);
   if (!bulk) return pages;
   const nodes = await ctx.nodesOf(bulk.items);
@@ -35,8 +34,14 @@ export async function childrenTree(ctx: EngineContext, open: OpenJobs, request: 
     siblings.push(node);
     childrenOf.set(node.parentId, siblings);
   }
-  const order = (node: TreeNode) => edgeSk(node.position, node.id);
-  for (const siblings of childrenOf.values()) siblings.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+  // Sibling order is the order of the edge items' sort keys, each computed once.
+  const order = new Map([...nodes.values()].map((node) => [node, edgeSk(node.position, node.id)]));
+  for (const siblings of childrenOf.values()) {
+    siblings.sort((a, b) => {
+      const [x, y] = [order.get(a)!, order.get(b)!];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
 
   let level = [parent];
   for (const firsts of levels.slice(0, bulk.depth)) {

@@ -6,7 +6,7 @@ import type { TableContext } from './engineContext.js';
 import { nodeFromItem, nodeKey, storedFromItem, withPath } from './items.js';
 import { FINISH_GRACE_MS } from './commitChunk.js';
 import { OPEN_JOBS_KEY } from './jobRecord.js';
-import { NO_OPEN_JOBS, openJobsOf, settledPath, type OpenJobs } from './openJobs.js';
+import { NO_OPEN_JOBS, openJobsOf, projectionSettled, settledPath, type OpenJobs } from './openJobs.js';
 import { readStored } from './reads.js';
 
 /**
@@ -120,7 +120,7 @@ export async function nodesOfItems(
   items: readonly Item[],
   read: (ids: readonly string[]) => Promise<Map<string, TreeNode>>,
 ): Promise<Map<string, TreeNode>> {
-  const safe = open.moves.length === 0 && open.deleting.size === 0 && (open.projection ?? strategy.name) === strategy.name;
+  const safe = projectionSettled(open, strategy.name);
   const found = new Map<string, TreeNode>();
   const missing: string[] = [];
   for (const item of items) {

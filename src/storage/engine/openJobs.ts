@@ -132,3 +132,11 @@ export function moveBelow(open: OpenJobs, id: string, path: readonly string[]): 
 export function overlappingMove(open: OpenJobs, id: string, path: readonly string[]): OpenMove | undefined {
   return moveOf(open, id, path) ?? open.moves.find((move) => move.to.includes(id));
 }
+
+/**
+ * Whether the projection of strategy `name` can be answered from as it is: no subtree is being
+ * deleted (its items are still there) or moved (its items are at the old place), and no reindex
+ * gave the table another strategy's projection. Copies and bulk reads need it.
+ */
+export const projectionSettled = (open: OpenJobs, name: string): boolean =>
+  open.moves.length === 0 && open.deleting.size === 0 && (open.projection ?? name) === name;
