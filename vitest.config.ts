@@ -37,7 +37,7 @@ export default defineConfig({
             'test/integration/contract/budget.test.ts',
             'test/integration/contract/depth.test.ts',
           ],
-          env: { ...shared.env, TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '15', CONCURRENCY_ROUNDS: '1' },
+          env: { ...shared.env, TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '10', CONCURRENCY_ROUNDS: '1' },
         },
       },
     ],

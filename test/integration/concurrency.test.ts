@@ -16,7 +16,7 @@ const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $i
 const DELETE = `mutation Delete($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
 
 /** Rounds of 80 concurrent moves, each from the tree the previous round left. */
-const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 2);
 
 const TYPED_CODES = ['CYCLE', 'CONFLICT', 'VERSION_CONFLICT', 'NOT_FOUND', 'BAD_USER_INPUT', 'DEPTH_LIMIT'];
 
