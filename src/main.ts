@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   if (endpoint === undefined) {
     local = await startDynamoLocal({
       port: config.dynamodbLocalPort,
+      host: config.host,
       dataDir: config.dataDir,
       // Without its database the server can only fail: say why, and stop (a supervisor restarts it).
       onUnexpectedExit: (code, output) => {
@@ -46,6 +47,9 @@ async function main(): Promise<void> {
       },
     });
     endpoint = local.endpoint;
+    if ('everywhere' in local.listensOn) {
+      logger.warn(`the embedded DynamoDB Local listens on every interface, not only ${config.host}: ${local.listensOn.everywhere} (install a Java development kit)`);
+    }
   }
   if (stopping) return;
   server = await startServer({ ...config, dynamodbEndpoint: endpoint }, { logger });
@@ -53,7 +57,7 @@ async function main(): Promise<void> {
     await server.close();
     return;
   }
-  const data = local ? `the embedded DynamoDB Local on port ${config.dynamodbLocalPort}, files in ${config.dataDir}` : endpoint;
+  const data = local ? `the embedded DynamoDB Local at ${new URL(local.endpoint).host}, files in ${config.dataDir}` : endpoint;
   logger.info({ version: VERSION, url: `${server.url}/graphql`, strategy: config.strategy, seeded: server.seeded }, startLine(config, server, data));
 }
 

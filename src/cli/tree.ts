@@ -132,7 +132,7 @@ async function main(): Promise<number> {
   let local: DynamoLocal | undefined;
   let endpoint = config.dynamodbEndpoint;
   if (endpoint === undefined) {
-    local = await startDynamoLocal({ port: config.dynamodbLocalPort, dataDir: config.dataDir });
+    local = await startDynamoLocal({ port: config.dynamodbLocalPort, host: config.host, dataDir: config.dataDir });
     endpoint = local.endpoint;
   }
   const { doc, client } = createDynamo({ endpoint, region: config.region, timeouts: config.dynamodbTimeouts });

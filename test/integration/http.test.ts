@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeOrigins } from '../../src/server/cors.js';
+import { outsideAddress, reaches } from '../support/network.js';
 import { startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
 
 /**
@@ -337,21 +336,7 @@ describe('CORS_ORIGINS values', () => {
   });
 });
 
-/** This machine's first address that is not loopback, if it has one. */
-const outsideAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
-
 describe('HOST', () => {
-  const reaches = (host: string, port: number) =>
-    new Promise<boolean>((resolve) => {
-      const socket = connect({ host, port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-
   it.skipIf(!outsideAddress)('listens on this machine only by default, on every interface with 0.0.0.0', async () => {
     const local = await startTestServer();
     const everywhere = await startTestServer({ table: local.table, env: { HOST: '0.0.0.0' } });
