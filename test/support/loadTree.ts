@@ -1,10 +1,12 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateNKeysBetween } from 'fractional-indexing';
+import { createDynamo } from '../../src/dynamodb/client.js';
 import type { Item } from '../../src/dynamodb/keys.js';
 import { edgeItem, nodeItem } from '../../src/storage/engine/items.js';
 import { projectionItems } from '../../src/storage/engine/projectionPlans.js';
 import { strategyNamed, type StrategyName } from '../../src/storage/strategies/strategies.js';
 import type { TreeNode } from '../../src/storage/treeStore.js';
+import type { TestServer } from './server.js';
 import type { TreeSpec } from './tree.js';
 
 /**
@@ -61,4 +63,21 @@ export async function loadTree(
       }),
     );
   }
+}
+
+/**
+ * A chain `prefix-0` ── `prefix-1` ── … of `length` nodes, loaded as a new root of the server's
+ * table with the server's strategy; answers its ids, root first.
+ */
+export async function loadChain(server: TestServer, prefix: string, length: number): Promise<string[]> {
+  const ids = Array.from({ length }, (_, i) => `${prefix}-${i}`);
+  let spec: TreeSpec | undefined;
+  for (const id of [...ids].reverse()) spec = { id, children: spec ? [spec] : [] };
+  const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+  try {
+    await loadTree(doc, server.table, server.config.strategy, spec ? [spec] : []);
+  } finally {
+    client.destroy();
+  }
+  return ids;
 }

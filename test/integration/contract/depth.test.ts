@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadChain } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { buildChain, createNode, createNodeRaw, expectError, getNode, okData, snapshot } from '../../support/tree.js';
 
@@ -9,11 +10,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
     let server: TestServer;
     let chain: string[];
 
-    // c-0 ── c-1 ── ... ── c-64, created one by one (not joined by moves: the depth tests of
-    // moves must not depend on the fixture's own moves).
+    // c-0 ── c-1 ── ... ── c-64: loaded down to c-63 (not joined by moves: the depth tests of
+    // moves must not depend on the fixture's own moves), c-64 created at the limit.
     beforeAll(async () => {
       server = await startTestServer({ strategy });
-      chain = await buildChain(server, 'c', 65);
+      chain = [...(await loadChain(server, 'c', 64)), 'c-64'];
+      await createNode(server, { id: 'c-64', parentId: 'c-63' });
     }, 120_000);
     afterAll(() => server?.close());
 
@@ -52,7 +54,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
 
     beforeAll(async () => {
       server = await startTestServer({ strategy });
-      chain = await buildChain(server, prefix, 65);
+      chain = [...(await loadChain(server, prefix, 64)), `${prefix}-64`];
+      await createNode(server, { id: `${prefix}-64`, parentId: `${prefix}-63` });
     }, 120_000);
     afterAll(() => server?.close());
 
