@@ -20,6 +20,10 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    // Test files of a worker share its module cache (each still has its own tables and servers):
+    // importing the server's modules once per worker instead of once per file saves a sixth of
+    // the suite's time.
+    isolate: false,
     projects: [
       { extends: true, test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       {
