@@ -65,6 +65,10 @@ async function descendantsPage(
 ): Promise<Page> {
   checkPage(page);
   checkWindow(window);
+  // No node lies deeper below another than the tree's depth limit: such a window is empty, read
+  // nothing for it; a bound past it is the limit (the strategies' keys need not go further).
+  if (window.minDepth > ctx.maxTreeDepth) return { edges: [], hasNextPage: false };
+  if (window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth) window = { ...window, maxDepth: ctx.maxTreeDepth };
   const { strategy } = ctx;
   const found = await strategy.descendants(ctx, node, window, page);
   if (!strategy.descendantSortKey) return found;

@@ -113,6 +113,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
     }
   });
 
+  it('answers a window past the depth limit with no node, reading only the node itself', async () => {
+    const beyond = await server.gql(DESCENDANTS, { id: 'big', minDepth: 99_999 });
+    expect(okData(beyond).node.descendants).toMatchObject({ nodes: [], pageInfo: { hasNextPage: false } });
+    expect(beyond.body.extensions?.dynamodb?.requests).toBe(1);
+    const bounded = await page({ minDepth: 3, maxDepth: 99_999 }, 1000, null);
+    expect(bounded.nodes).toEqual(whole.nodes.filter((node: { id: string }) => depthOf(node.id) === 3));
+  });
+
   it('refuses a forged cursor with BAD_USER_INPUT, and still honours the real one', async () => {
     const first = await page({}, 41, null);
     const real = first.pageInfo.endCursor!;
