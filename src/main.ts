@@ -47,9 +47,7 @@ async function main(): Promise<void> {
       },
     });
     endpoint = local.endpoint;
-    if ('everywhere' in local.listensOn) {
-      logger.warn(`the embedded DynamoDB Local listens on every interface, not only ${config.host}: ${local.listensOn.everywhere} (install a Java development kit)`);
-    }
+    if (local.warning) logger.warn(local.warning);
   }
   if (stopping) return;
   server = await startServer({ ...config, dynamodbEndpoint: endpoint }, { logger });

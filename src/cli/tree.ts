@@ -133,6 +133,7 @@ async function main(): Promise<number> {
   let endpoint = config.dynamodbEndpoint;
   if (endpoint === undefined) {
     local = await startDynamoLocal({ port: config.dynamodbLocalPort, host: config.host, dataDir: config.dataDir });
+    if (local.warning) console.error(local.warning);
     endpoint = local.endpoint;
   }
   const { doc, client } = createDynamo({ endpoint, region: config.region, timeouts: config.dynamodbTimeouts });

@@ -16,10 +16,10 @@ import { compileLauncher, LAUNCHER_CLASS } from './compileLauncher.js';
 export interface DynamoLocal {
   endpoint: string;
   /**
-   * The address it listens on; or, when the launcher that binds one address could not be
-   * compiled, why it listens on every interface (the jar's own behaviour).
+   * Set when it could not be bound to its host and listens on every interface (the jar's own
+   * behaviour): the launcher could not be compiled. Says why, and what to do.
    */
-  listensOn: { host: string } | { everywhere: string };
+  warning?: string;
   stop(): Promise<void>;
 }
 
@@ -165,8 +165,10 @@ async function start(options: DynamoLocalOptions, release: () => void): Promise<
   void exited.then((code) => {
     if (!stopping) options.onUnexpectedExit?.(code, output);
   });
-  const listensOn = 'dir' in launcher ? { host } : { everywhere: launcher.problem };
-  return { endpoint: `http://${address.includes(':') ? `[${address}]` : address}:${options.port}`, listensOn, stop };
+  const endpoint = `http://${address.includes(':') ? `[${address}]` : address}:${options.port}`;
+  if ('dir' in launcher) return { endpoint, stop };
+  const warning = `the embedded DynamoDB Local listens on every interface, not only ${host}: ${launcher.problem} (install a Java development kit)`;
+  return { endpoint, warning, stop };
 }
 
 /** Where this process reaches it: its address, or loopback when it listens on every interface. */

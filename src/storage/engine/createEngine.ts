@@ -33,7 +33,6 @@ export interface EngineOptions {
   onJob?: (event: JobEvent) => void;
 }
 
-
 /**
  * The storage interface over one strategy. The engine keeps the truth: node lookups, children
  * pages and every mutation work on node and edge items, with the strategy's guards and
@@ -68,16 +67,16 @@ async function descendantsPage(
   // No node lies deeper below another than the tree's depth limit: such a window is empty, read
   // nothing for it; a bound past it is the limit (the strategies' keys need not go further).
   if (window.minDepth > ctx.maxTreeDepth) return { edges: [], hasNextPage: false };
-  if (window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth) window = { ...window, maxDepth: ctx.maxTreeDepth };
+  const bounded = window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
   const { strategy } = ctx;
-  const found = await strategy.descendants(ctx, node, window, page);
+  const found = await strategy.descendants(ctx, node, bounded, page);
   if (!strategy.descendantSortKey) return found;
   // The strategy's read loaded the open jobs into the scope (with the page's nodes).
   const open = await readOpenJobs(ctx, scope);
   if (open.moves.length === 0) return found;
   const origin = node.path ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin?.path || !moveBelow(open, origin.id, origin.path)) return found;
-  return descendantsFromTruth(ctx, { ...origin, path: origin.path }, window, page);
+  return descendantsFromTruth(ctx, { ...origin, path: origin.path }, bounded, page);
 }
 
 async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly string[]): Promise<Map<string, Job>> {
