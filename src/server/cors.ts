@@ -1,5 +1,5 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Cross-origin access to /graphql for browser apps served from other origins.
@@ -51,7 +51,7 @@ export function normalizeOrigins(origins: readonly string[]): string[] {
 }
 
 /** The CORS middleware for /graphql; answers preflights (OPTIONS) itself with 204. */
-export function graphqlCors(origins: readonly string[]): RequestHandler {
+export function graphqlCors(origins: readonly string[]): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
   const allowed = normalizeOrigins(origins);
   const handler = cors({
     // Always an array (possibly empty): the package then reflects an allowed request origin

@@ -1,25 +1,22 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import { badRequest } from '../errors.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
 import type { TreeStore } from '../storage/treeStore.js';
 import { createCostPlugin } from './costPlugin.js';
-import { graphqlCors } from './cors.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
-import { createLimitsPlugin, createTokenLimit, DEFAULT_LIMITS } from './limitsPlugin.js';
+import { createGraphqlHandler } from './graphqlHandler.js';
+import { createLimitsPlugin, DEFAULT_LIMITS } from './limitsPlugin.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { createObservePlugin } from './observePlugin.js';
-import { traceRequest } from './tracing.js';
 
 /**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
@@ -64,6 +61,18 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
   });
   await apollo.start();
 
+  const graphql = createGraphqlHandler(apollo, {
+    corsOrigins: config.corsOrigins,
+    limits: DEFAULT_LIMITS,
+    formatError,
+    // Every request gets its own store, loaders and DynamoDB cost meter.
+    context: async (): Promise<RequestContext> => {
+      const cost = newCost();
+      const scoped = store.scoped(cost);
+      return { store: scoped, loaders: createLoaders(scoped), cost };
+    },
+  });
+
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => {
@@ -76,43 +85,22 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     const ready = await store.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
-  app.use(
-    '/graphql',
-    // Before GraphiQL's router: Express's router answers an OPTIONS for a path it routes by
-    // itself, so a preflight must be handled here first.
-    graphqlCors(config.corsOrigins),
-    (_req: Request, res: Response, next: NextFunction) => {
-      // GET /graphql answers GraphiQL's page or JSON depending on Accept.
-      res.vary('Accept');
-      // Never stored by a cache, whatever answers (operations, and refusals before any
-      // operation: CSRF, malformed JSON).
-      res.setHeader('cache-control', 'no-store');
-      next();
-    },
-  );
+  // Before GraphiQL's router: Express's router answers an OPTIONS for a path it routes by itself,
+  // so a preflight must be handled here first.
+  app.use('/graphql', graphql.prepare);
   // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
   const graphiql = graphiqlRouter();
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next()));
-  app.use(
-    '/graphql',
-    express.json({ limit: '1mb' }),
-    createTokenLimit(DEFAULT_LIMITS, formatError),
-    traceRequest,
-    expressMiddleware(apollo, {
-      // Every request gets its own store, loaders and DynamoDB cost meter.
-      context: async (): Promise<RequestContext> => {
-        const cost = newCost();
-        const scoped = store.scoped(cost);
-        return { store: scoped, loaders: createLoaders(scoped), cost };
-      },
-    }),
-  );
-  // Body-parser failures (malformed JSON, too large) as JSON errors, never an HTML stack page.
-  app.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
-    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
-    const refusal =
-      status === 500 ? error : badRequest(status === 400 ? 'The request body is not valid JSON' : (error.message ?? 'Bad request'));
-    res.status(status).json({ errors: [formatError({ message: 'Internal server error' }, refusal)] });
-  });
-  return { app, apollo };
+  app.use('/graphql', graphql.execute);
+
+  /**
+   * The server's request listener. A POST to /graphql, what every operation of an app is, goes
+   * straight to the GraphQL handler; everything else (GraphiQL, GETs, probes, metrics, other
+   * paths) through the Express app, which ends in the same handler.
+   */
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method === 'POST' && (req.url === '/graphql' || req.url?.startsWith('/graphql?'))) graphql.handle(req, res);
+    else app(req, res);
+  };
+  return { listener, apollo };
 }

@@ -8,18 +8,15 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
-  type GraphQLFormattedError,
   type SelectionSetNode,
 } from 'graphql';
-import type { NextFunction, Request, Response } from 'express';
-
 import type { DynamoCost, ReadBudget } from '../dynamodb/costMeter.js';
-import { tooComplex } from '../errors.js';
+import { tooComplex, type TreeError } from '../errors.js';
 
 /**
  * Refuses, before any DynamoDB call, operations longer, deeper, wider or larger than the limits
  * (QUERY_TOO_COMPLEX). Tokens are counted before the document is parsed, so that a huge
- * document costs no parse (createTokenLimit, an HTTP middleware: Apollo answers an error thrown
+ * document costs no parse (tokenLimitRefusal, checked by the HTTP handler: Apollo answers an error thrown
  * by a plugin before parsing as a 500); nesting counts nested fields through fragments; aliases count every
  * aliased field in the operation; nodes is an estimate of how many nodes an operation may
  * return: each list field (roots, children, descendants, nodes) multiplies by its `first` (or
@@ -156,15 +153,12 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget):
 }
 
 /**
- * Express middleware in front of Apollo: a request whose query text (POST body or GET
- * parameter) has more tokens than the limit is answered 400 QUERY_TOO_COMPLEX, unparsed. A
- * persisted query sent by hash alone passed this check when it was registered with its text.
+ * The refusal of a query text (POST body or GET parameter) with more tokens than the limit,
+ * checked before Apollo parses it (HTTP 400 QUERY_TOO_COMPLEX); undefined when it is within the
+ * limit. A persisted query sent by hash alone passed this check when it was registered with its
+ * text.
  */
-export function createTokenLimit(limits: OperationLimits, formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const query: unknown = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
-    if (typeof query !== 'string' || countTokens(query, limits.maxTokens) <= limits.maxTokens) return next();
-    const refusal = tooComplex(`the document has more than ${limits.maxTokens} tokens; the limit is ${limits.maxTokens}`);
-    res.status(400).json({ errors: [formatError({ message: refusal.message }, refusal)] });
-  };
+export function tokenLimitRefusal(limits: OperationLimits, query: unknown): TreeError<'QUERY_TOO_COMPLEX'> | undefined {
+  if (typeof query !== 'string' || countTokens(query, limits.maxTokens) <= limits.maxTokens) return undefined;
+  return tooComplex(`the document has more than ${limits.maxTokens} tokens; the limit is ${limits.maxTokens}`);
 }

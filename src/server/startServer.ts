@@ -57,8 +57,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const jobs = store.startJobs();
 
   const httpServer = createServer();
-  const { app, apollo } = await createApp(config, store, httpServer, { logger, metrics });
-  httpServer.on('request', app);
+  const { listener, apollo } = await createApp(config, store, httpServer, { logger, metrics });
+  httpServer.on('request', listener);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(config.port, config.host, resolve);

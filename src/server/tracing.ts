@@ -2,7 +2,7 @@ import { context, SpanKind, SpanStatusCode, trace, type Span } from '@openteleme
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { DynamoCall } from '../dynamodb/client.js';
 import { VERSION } from '../version.js';
@@ -28,17 +28,18 @@ export function startTracing(config: Config): () => Promise<void> {
 }
 
 /**
- * Express middleware in front of the GraphQL handler (after body parsing, so that the request's
- * work runs in the span's context): the operation's span, ended with the response.
+ * Runs `work` (the GraphQL request, once its body is parsed) in the operation's span, which ends
+ * with the response.
  */
-export function traceRequest(req: Request, res: Response, next: NextFunction): void {
-  tracer().startActiveSpan('graphql', { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, (span) => {
-    res.once('finish', () => {
-      span.setAttribute('http.response.status_code', res.statusCode);
-      span.end();
-    });
-    next();
+export function traceRequest(res: ServerResponse, method: string, work: () => void): void {
+  const span = tracer().startSpan('graphql', { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } });
+  // No tracer provider: nothing records, and there is no trace for the calls inside to join.
+  if (!span.isRecording() && !trace.isSpanContextValid(span.spanContext())) return work();
+  res.once('finish', () => {
+    span.setAttribute('http.response.status_code', res.statusCode);
+    span.end();
   });
+  context.with(trace.setSpan(context.active(), span), work);
 }
 
 /** Names the current operation's span after the operation, once it is known. */

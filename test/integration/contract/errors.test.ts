@@ -64,6 +64,24 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       expect(response.status).toBe(400);
       const other = await post(server, 'not json at all');
       expect(other.status).toBe(400);
+      expect(other.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(other.headers.get('cache-control')).toBe('no-store');
+      const body = (await other.json()) as GraphQLResponse['body'];
+      expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+      expectNoStacktrace(body.errors);
+    });
+
+    it('refuses a body over 1 MiB with HTTP 413 as a JSON error, on every path to /graphql', async () => {
+      const huge = JSON.stringify({ query: '{ roots { nodes { id } } }', variables: { pad: 'x'.repeat(1024 * 1024) } });
+      for (const path of ['/graphql', '/graphql/']) {
+        const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+        expect(response.status).toBe(413);
+        const body = (await response.json()) as GraphQLResponse['body'];
+        expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+        expectNoStacktrace(body.errors);
+      }
+      const small = await fetch(`${server.url}/graphql/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ node(id: \\"e\\") { id } }"}' });
+      expect(((await small.json()) as GraphQLResponse['body']).data).toEqual({ node: { id: 'e' } });
     });
 
     it('refuses a data argument that is not a JSON object with BAD_USER_INPUT', async () => {

@@ -1,0 +1,110 @@
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import express from 'express';
+import type { GraphQLFormattedError } from 'graphql';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest } from '../errors.js';
+import { graphqlCors } from './cors.js';
+import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
+import { traceRequest } from './tracing.js';
+
+type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+type Next = (error?: unknown) => void;
+/** A request once the JSON body parser has run (`body` undefined when it was not JSON). */
+type ParsedRequest = IncomingMessage & { body?: unknown };
+
+export interface GraphqlHandlerOptions<TContext extends BaseContext> {
+  corsOrigins: readonly string[];
+  limits: OperationLimits;
+  formatError: FormatError;
+  /** Every request gets its own context (store, loaders, cost meter). */
+  context: () => Promise<TContext>;
+}
+
+/** The largest request body accepted (HTTP 413 beyond). */
+export const MAX_BODY = '1mb';
+
+/**
+ * /graphql over plain `node:http`, the way Apollo's standalone server serves it: no router and no
+ * framework objects on the path every operation takes. Two halves, so that the Express app can
+ * put GraphiQL's GET routes between them:
+ * - `prepare`: CORS (preflights answered here with 204), `Vary: Accept` (GET /graphql answers
+ *   GraphiQL's page or JSON depending on Accept) and `cache-control: no-store` on every answer,
+ *   refusals before any operation included;
+ * - `execute`: the JSON body (at most MAX_BODY), the token limit, the operation's span, Apollo.
+ *   Malformed or oversized bodies answer JSON errors, never an HTML page.
+ * `handle` runs both, for the server's fast path.
+ */
+export function createGraphqlHandler<TContext extends BaseContext>(apollo: ApolloServer<TContext>, options: GraphqlHandlerOptions<TContext>) {
+  const cors = graphqlCors(options.corsOrigins);
+  // body-parser's JSON parser (Express's own), which needs nothing of Express's request object.
+  const json = express.json({ limit: MAX_BODY }) as unknown as (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+  const { formatError } = options;
+
+  const prepare = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+    cors(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const vary = res.getHeader('vary');
+      res.setHeader('vary', vary ? `${String(vary)}, Accept` : 'Accept');
+      res.setHeader('cache-control', 'no-store');
+      next();
+    });
+  };
+
+  const refuse = (res: ServerResponse, status: number, error: unknown): void => {
+    sendJson(res, status, { errors: [formatError({ message: 'Internal server error' }, error)] });
+  };
+
+  /** A body-parser failure (malformed JSON, too large, bad charset) as a JSON error. */
+  const refuseBody = (res: ServerResponse, error: { status?: number; message?: string }): void => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+    refuse(res, status, status === 500 ? error : badRequest(status === 400 ? 'The request body is not valid JSON' : (error.message ?? 'Bad request')));
+  };
+
+  const run = async (req: ParsedRequest, search: string, res: ServerResponse): Promise<void> => {
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const answer = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search, body: req.body },
+      context: options.context,
+    });
+    for (const [key, value] of answer.headers) res.setHeader(key, value);
+    res.statusCode = answer.status ?? 200;
+    if (answer.body.kind === 'complete') {
+      res.end(answer.body.string);
+      return;
+    }
+    for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+    res.end();
+  };
+
+  const execute = (req: ParsedRequest, res: ServerResponse): void => {
+    json(req, res, (error?: unknown) => {
+      if (error) return refuseBody(res, error as { status?: number; message?: string });
+      const target = req.url ?? '/';
+      const search = target.includes('?') ? target.slice(target.indexOf('?')) : '';
+      const query: unknown = req.method === 'GET' ? new URLSearchParams(search).get('query') : (req.body as { query?: unknown } | undefined)?.query;
+      const tooLong = tokenLimitRefusal(options.limits, query);
+      if (tooLong) return refuse(res, 400, tooLong);
+      traceRequest(res, req.method ?? 'GET', () => {
+        run(req, search, res).catch((failure: unknown) => {
+          if (res.headersSent) res.destroy();
+          else refuse(res, 500, failure);
+        });
+      });
+    });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    prepare(req, res, (error?: unknown) => (error ? refuse(res, 500, error) : execute(req, res)));
+  };
+
+  return { prepare, execute, handle };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
