@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       cursorSecret: expect.any(String),
       corsOrigins: [],
       federation: false,
+      introspection: true,
+      graphiql: true,
       jobLeaseSeconds: 5,
       transactionItems: 100,
       maxOperationRequests: 1000,
@@ -60,6 +62,8 @@ describe('loadConfig', () => {
       CURSOR_SECRET: 's3cret',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       FEDERATION: 'true',
+      INTROSPECTION: 'true',
+      GRAPHIQL: 'yes',
       JOB_LEASE_SECONDS: '2',
       TRANSACTION_ITEMS: '10',
       MAX_OPERATION_REQUESTS: '50',
@@ -87,6 +91,8 @@ describe('loadConfig', () => {
       cursorSecret: 's3cret',
       corsOrigins: ['https://a.example', 'https://b.example'],
       federation: true,
+      introspection: true,
+      graphiql: true,
       jobLeaseSeconds: 2,
       transactionItems: 10,
       maxOperationRequests: 50,
@@ -95,6 +101,13 @@ describe('loadConfig', () => {
       tracing: 'console',
       serviceName: 'trees',
     });
+  });
+
+  it('turns introspection and GraphiQL off in production unless they are set', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ introspection: false, graphiql: false });
+    expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'true', GRAPHIQL: '1' })).toMatchObject({ introspection: true, graphiql: true });
+    expect(loadConfig({ INTROSPECTION: 'false', GRAPHIQL: 'no' })).toMatchObject({ introspection: false, graphiql: false });
+    expect(() => loadConfig({ GRAPHIQL: 'maybe' })).toThrow(/GRAPHIQL must be true or false, got "maybe"/);
   });
 
   it('reads exactly the variables of the one list, no other', () => {

@@ -30,6 +30,10 @@ export interface Config {
   corsOrigins: string[];
   /** Serve the schema as an Apollo Federation 2 subgraph (Node is an entity keyed by id). */
   federation: boolean;
+  /** INTROSPECTION: schema introspection and field suggestions in errors (default: off in production). */
+  introspection: boolean;
+  /** GRAPHIQL: GraphiQL's page on GET /graphql for browsers (default: off in production). */
+  graphiql: boolean;
   /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
   jobLeaseSeconds: number;
   /**
@@ -80,6 +84,15 @@ const flag = (fallback: boolean) =>
     .default(fallback)
     .describe('true or false');
 
+/** A flag whose default depends on other variables (undefined when unset). */
+const optionalFlag = () =>
+  z
+    .string()
+    .regex(/^(true|false|1|0|yes|no)$/i)
+    .transform((raw) => /^(true|1|yes)$/i.test(raw))
+    .optional()
+    .describe('true or false');
+
 const SCHEMA = z.object({
   PORT: integer(4000, 0, 65535),
   HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1').describe('an IP address or localhost'),
@@ -101,6 +114,8 @@ const SCHEMA = z.object({
   CURSOR_SECRET: z.string().default('canopy-default-cursor-secret'),
   CORS_ORIGINS: z.string().default(''),
   FEDERATION: flag(false),
+  INTROSPECTION: optionalFlag(),
+  GRAPHIQL: optionalFlag(),
   JOB_LEASE_SECONDS: integer(5, 1, 300),
   TRANSACTION_ITEMS: integer(100, 10, 100),
   MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
@@ -143,6 +158,8 @@ export function loadConfig(env: Env = process.env): Config {
       .map((origin) => origin.trim())
       .filter((origin) => origin.length > 0),
     federation: v.FEDERATION,
+    introspection: v.INTROSPECTION ?? v.NODE_ENV !== 'production',
+    graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
     transactionItems: v.TRANSACTION_ITEMS,
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,

@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -35,7 +35,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      createLimitsPlugin(DEFAULT_LIMITS, { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead }),
+      createLimitsPlugin(DEFAULT_LIMITS, { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead }, config.maxTreeDepth),
       createCostPlugin(),
       createObservePlugin(observe.logger, observe.metrics),
       // No answer is cacheable (tree data changes under the client that changes it): the
@@ -43,6 +43,9 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
       // cache-control plugin, installed unless disabled, would hook every field resolution to
       // compute a policy that is always the same.
       ApolloServerPluginCacheControlDisabled(),
+      // The server's own GraphiQL (GRAPHIQL) is the only page: none of Apollo's landing pages,
+      // whose production default would load a page from Apollo's CDN.
+      ApolloServerPluginLandingPageDisabled(),
     ],
     // Automatic persisted queries: a client may send only the query's SHA-256; an unknown hash
     // answers PERSISTED_QUERY_NOT_FOUND and the client resends it with the query, which
@@ -54,7 +57,9 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     csrfPrevention: true,
     formatError,
     includeStacktraceInErrorResponses: !config.production,
-    introspection: true,
+    introspection: config.introspection,
+    // Without introspection, "Did you mean …?" suggestions would still spell the schema out.
+    hideSchemaDetailsFromClientErrors: !config.introspection,
     // A backstop for a request shape the token limit in front of Apollo does not see: the same
     // limit, enforced by the parser (as GRAPHQL_PARSE_FAILED).
     parseOptions: { maxTokens: DEFAULT_LIMITS.maxTokens },
@@ -89,8 +94,10 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
   // so a preflight must be handled here first.
   app.use('/graphql', graphql.prepare);
   // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
-  const graphiql = graphiqlRouter();
-  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next()));
+  if (config.graphiql) {
+    const graphiql = graphiqlRouter();
+    app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next()));
+  }
   app.use('/graphql', graphql.execute);
 
   /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens, DEFAULT_LIMITS, measureOperation, type OperationMeasure } from './limitsPlugin.js';
 
 /** Measures the first operation of `source`, with every fragment it defines. */
-function measure(source: string, variables: Record<string, unknown> = {}, maxNodes?: number): OperationMeasure {
+function measure(source: string, variables: Record<string, unknown> = {}, maxNodes?: number, ancestors?: number): OperationMeasure {
   const document = parse(source);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   let operation: OperationDefinitionNode | undefined;
@@ -12,7 +12,7 @@ function measure(source: string, variables: Record<string, unknown> = {}, maxNod
     if (definition.kind === Kind.OPERATION_DEFINITION) operation ??= definition;
   }
   if (!operation) throw new Error('no operation in the source');
-  return measureOperation(operation, fragments, variables, maxNodes);
+  return measureOperation(operation, fragments, variables, maxNodes, ancestors);
 }
 
 describe('measureOperation', () => {
@@ -104,6 +104,47 @@ describe('measureOperation', () => {
     expect(measure(`{ node(id: "a") { ${nest(4)} } }`, {}, DEFAULT_LIMITS.maxNodes).nodesOverAt).toBe(
       'node.children.nodes.children.nodes.children.nodes.children',
     );
+  });
+});
+
+describe('measureOperation on hostile documents', () => {
+  /** `fragment Fk on Node { ...Fk-1 ...Fk-1 }` up to F`levels`: 2^levels leaves from a short text. */
+  const fanOut = (levels: number): string => {
+    let text = 'fragment F0 on Node { a: id }\n';
+    for (let k = 1; k <= levels; k++) text += `fragment F${k} on Node { ...F${k - 1} ...F${k - 1} }\n`;
+    return `{ node(id: "a") { ...F${levels} } }\n${text}`;
+  };
+
+  it('measures fragments spread twice over in time linear in the document, counting every spread', () => {
+    // 2^60 spreads of F0: a walk that followed every spread would never end.
+    const measured = measure(fanOut(60));
+    expect(measured.aliases).toBe(2 ** 60);
+    expect(measured.nesting).toBe(2);
+    expect(measure(fanOut(3)).aliases).toBe(8);
+  });
+
+  it('counts ancestors as a list as long as the tree may be deep', () => {
+    expect(measure('{ node(id: "a") { ancestors { id } } }').nodes).toBe(64);
+    expect(measure('{ node(id: "a") { ancestors { id } } }', {}, undefined, 10).nodes).toBe(10);
+    const nested = '{ node(id: "a") { ancestors { ancestors { ancestors { ancestors { ancestors { id } } } } } } }';
+    expect(measure(nested, {}, DEFAULT_LIMITS.maxNodes)).toMatchObject({ nodes: 64 + 64 ** 2 + 64 ** 3 + 64 ** 4 + 64 ** 5, nodesOverAt: 'node.ancestors.ancestors.ancestors.ancestors' });
+  });
+
+  it('counts variables by the defaults of their definitions when they are not sent', () => {
+    const query = 'query($f: Int = 1000) { roots(first: $f) { nodes { children(first: $f) { nodes { id } } } } }';
+    expect(measure(query).nodes).toBe(1000 + 1000 * 1000);
+    expect(measure(query, { f: 2 }).nodes).toBe(2 + 4);
+    const ids = 'query($ids: [ID!]! = ["a", "b"]) { nodes(ids: $ids) { children(first: 1000) { nodes { id } } } }';
+    expect(measure(ids).nodes).toBe(2 + 2000);
+  });
+
+  it('names the field where the estimate goes over, through fragments', () => {
+    const source = `
+      query { node(id: "a") { id ...Wide } }
+      fragment Wide on Node { small: children(first: 2) { nodes { id } } big: children(first: 1000) { nodes { ...Deeper } } }
+      fragment Deeper on Node { children(first: 1000) { nodes { id } } }
+    `;
+    expect(measure(source, {}, 500_000)).toMatchObject({ nodes: 2 + 1000 + 1_000_000, nodesOverAt: 'node.big.nodes.children' });
   });
 });
 

@@ -11,7 +11,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { DynamoCost, ReadBudget } from '../dynamodb/costMeter.js';
-import { tooComplex, type TreeError } from '../errors.js';
+import { badRequest, tooComplex, type TreeError } from '../errors.js';
 
 /**
  * Refuses, before any DynamoDB call, operations longer, deeper, wider or larger than the limits
@@ -56,6 +56,8 @@ export function countTokens(body: string, stopAfter: number): number {
 
 const LIST_FIELDS = new Set(['roots', 'children', 'descendants', 'jobs']);
 const DEFAULT_FIRST = 100;
+/** What `ancestors` may return when the tree's depth limit is not given: MAX_TREE_DEPTH's default. */
+const DEFAULT_ANCESTORS = 64;
 
 export interface OperationMeasure {
   nesting: number;
@@ -67,63 +69,150 @@ export interface OperationMeasure {
   nodesOverAt?: string;
 }
 
+/** What a selection set adds, whatever it sits under: nodes per node of the list around it. */
+interface Summary {
+  depth: number;
+  /** The path of its deepest field, relative to the set. */
+  deepest: string[];
+  aliases: number;
+  nodes: number;
+}
+
+const EMPTY: Summary = { depth: 0, deepest: [], aliases: 0, nodes: 0 };
+
+/** The operation's variables, with the defaults its definitions give to those not sent. */
+function variablesWithDefaults(operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+  const values = { ...variables };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (values[name] === undefined && definition.defaultValue) values[name] = valueFromASTUntyped(definition.defaultValue, {});
+  }
+  return values;
+}
+
+/**
+ * Measures an operation in time linear in its document: each fragment is summarised once (its
+ * depth, aliases and nodes per enclosing node), however many times it is spread, so that
+ * fragments spreading fragments twice over cannot make the walk exponential. Variables count
+ * with the defaults of their definitions. `ancestors` (the tree's depth limit) is the length of
+ * an `ancestors` list.
+ */
 export function measureOperation(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown> = {},
   maxNodes = Number.POSITIVE_INFINITY,
+  ancestors = DEFAULT_ANCESTORS,
 ): OperationMeasure {
-  let aliases = 0;
-  let nodes = 0;
-  let nodesOverAt: string | undefined;
-  let deepest = 0;
-  let deepestAt = '';
-  const listSize = (field: FieldNode, depth: number): number | null => {
+  const values = variablesWithDefaults(operation, variables);
+  /** The nodes a field lists per node it sits under; null for a field that is not a list. */
+  const listSize = (field: FieldNode, top: boolean): number | null => {
     const name = field.name.value;
+    if (name === 'ancestors') return ancestors;
     // Query.nodes(ids:) and a gateway's _entities(representations:) are lists of the given
     // length; a connection's `nodes` is the page already counted.
-    const listArg = depth === 0 ? ({ nodes: 'ids', _entities: 'representations' } as Record<string, string>)[name] : undefined;
+    const listArg = top ? ({ nodes: 'ids', _entities: 'representations' } as Record<string, string>)[name] : undefined;
     const argName = listArg ?? (LIST_FIELDS.has(name) ? 'first' : null);
     if (argName === null) return null;
     const arg = field.arguments?.find((a) => a.name.value === argName)?.value;
-    const value = arg === undefined ? undefined : valueFromASTUntyped(arg, variables);
+    const value = arg === undefined ? undefined : valueFromASTUntyped(arg, values);
     if (listArg) return Array.isArray(value) ? value.length : 0;
     return typeof value === 'number' && value > 0 ? value : DEFAULT_FIRST;
   };
-  const visit = (set: SelectionSetNode, path: string[], multiplier: number, seen: Set<string>): void => {
+  const key = (field: FieldNode) => field.alias?.value ?? field.name.value;
+
+  const summaries = new Map<string, Summary>();
+  const summarizing = new Set<string>();
+  /** A fragment's summary; a spread inside its own expansion (a cycle) adds nothing. */
+  const fragmentSummary = (name: string, top: boolean): Summary | undefined => {
+    const fragment = fragments[name];
+    const id = `${name}:${top}`;
+    if (!fragment || summarizing.has(id)) return undefined;
+    let found = summaries.get(id);
+    if (!found) {
+      summarizing.add(id);
+      found = summarize(fragment.selectionSet, top);
+      summarizing.delete(id);
+      summaries.set(id, found);
+    }
+    return found;
+  };
+  const fieldSummaries = new Map<SelectionSetNode, Summary>();
+  /** A field's selection set, summarised once (the search for nodesOverAt asks again). */
+  const summarizeField = (set: SelectionSetNode): Summary => {
+    let found = fieldSummaries.get(set);
+    if (!found) fieldSummaries.set(set, (found = summarize(set, false)));
+    return found;
+  };
+  const summarize = (set: SelectionSetNode, top: boolean): Summary => {
+    const total = { depth: 0, deepest: [] as string[], aliases: 0, nodes: 0 };
+    const add = (part: Summary, perNode: number, level: string | undefined) => {
+      total.aliases += part.aliases;
+      total.nodes += perNode * part.nodes;
+      const depth = part.depth + (level === undefined ? 0 : 1);
+      if (depth > total.depth) {
+        total.depth = depth;
+        total.deepest = level === undefined ? part.deepest : [level, ...part.deepest];
+      }
+    };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
-        if (selection.alias) aliases++;
-        const here = [...path, selection.alias?.value ?? selection.name.value];
-        const size = listSize(selection, path.length);
-        const inner = size === null ? multiplier : multiplier * size;
-        if (size !== null) nodes += inner;
-        if (nodes > maxNodes) nodesOverAt ??= here.join('.');
-        if (here.length > deepest) {
-          deepest = here.length;
-          deepestAt = here.join('.');
-        }
-        if (selection.selectionSet) visit(selection.selectionSet, here, inner, seen);
+        const size = listSize(selection, top);
+        if (selection.alias) total.aliases++;
+        if (size !== null) total.nodes += size;
+        add(selection.selectionSet ? summarizeField(selection.selectionSet) : EMPTY, size ?? 1, key(selection));
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet, path, multiplier, seen);
+        add(summarize(selection.selectionSet, top), 1, undefined);
       } else {
-        const fragment = fragments[selection.name.value];
-        if (fragment && !seen.has(fragment.name.value)) {
-          visit(fragment.selectionSet, path, multiplier, new Set([...seen, fragment.name.value]));
-        }
+        add(fragmentSummary(selection.name.value, top) ?? EMPTY, 1, undefined);
       }
     }
+    return total;
   };
-  visit(operation.selectionSet, [], 1, new Set());
-  return { nesting: deepest, aliases, nodes, deepestAt, ...(nodesOverAt ? { nodesOverAt } : {}) };
+
+  /** The path of the field at which the running count first goes over maxNodes, in document order. */
+  const overAt = (set: SelectionSetNode, top: boolean, path: string[], perNode: number, before: number): string | undefined => {
+    let count = before;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const here = [...path, key(selection)];
+        const size = listSize(selection, top);
+        const inner = size === null ? perNode : perNode * size;
+        if (size !== null) count += inner;
+        if (count > maxNodes) return here.join('.');
+        if (!selection.selectionSet) continue;
+        const below = inner * summarizeField(selection.selectionSet).nodes;
+        if (count + below > maxNodes) return overAt(selection.selectionSet, false, here, inner, count);
+        count += below;
+      } else {
+        const inner =
+          selection.kind === Kind.INLINE_FRAGMENT
+            ? { set: selection.selectionSet, summary: summarize(selection.selectionSet, top) }
+            : { set: fragments[selection.name.value]?.selectionSet, summary: fragmentSummary(selection.name.value, top) };
+        if (!inner.set || !inner.summary) continue;
+        const below = perNode * inner.summary.nodes;
+        if (count + below > maxNodes) return overAt(inner.set, top, path, perNode, count);
+        count += below;
+      }
+    }
+    return undefined;
+  };
+
+  const whole = summarize(operation.selectionSet, true);
+  const nodesOverAt = whole.nodes > maxNodes ? overAt(operation.selectionSet, true, [], 1, 0) : undefined;
+  return { nesting: whole.depth, aliases: whole.aliases, nodes: whole.nodes, deepestAt: whole.deepest.join('.'), ...(nodesOverAt ? { nodesOverAt } : {}) };
 }
 
-export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget): ApolloServerPlugin<{ cost?: DynamoCost }> {
+export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, maxTreeDepth: number): ApolloServerPlugin<{ cost?: DynamoCost }> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, request, contextValue }) {
           if (!operation) return;
+          // graphql-js would fail it as a server error: the schema has no Subscription type.
+          if (operation.operation === 'subscription') {
+            throw badRequest('subscriptions are not supported (the schema has no Subscription type); poll with a query');
+          }
           // A query has a runtime budget; a mutation's work is bounded by its own design.
           const cost = contextValue.cost;
           if (cost && operation.operation === 'query') cost.budget = budget;
@@ -131,7 +220,7 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget):
           for (const def of document.definitions) {
             if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
           }
-          const measure = measureOperation(operation, fragments, request.variables ?? {}, limits.maxNodes);
+          const measure = measureOperation(operation, fragments, request.variables ?? {}, limits.maxNodes, maxTreeDepth);
           const { nesting, aliases, nodes } = measure;
           if (nesting > limits.maxNesting) {
             throw tooComplex(

@@ -15,6 +15,14 @@ export function checkId(id: string, field = 'id'): string {
   return id;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string is well-formed Unicode (no lone surrogate), as DynamoDB's UTF-8 needs. */
+export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
+
+/** C0 and C1 control characters (tabs and line breaks included): no place in a label. */
+const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+
 export function checkName(name: string): string {
   const length = [...name].length;
   if (length < 1 || length > MAX_NAME_LENGTH || name.trim().length === 0) {
@@ -22,11 +30,55 @@ export function checkName(name: string): string {
       field: 'name',
     });
   }
+  if (CONTROL_CHARACTER.test(name) || !isWellFormed(name)) {
+    throw badInput('name must be well-formed Unicode without control characters (tabs, line breaks)', { field: 'name' });
+  }
   return name;
 }
 
+/**
+ * Levels of objects and lists in `data`, `data` itself included: DynamoDB stores an item's
+ * attributes nested 32 levels deep, the item being the first.
+ */
+export const MAX_DATA_NESTING = 31;
+/** The smallest magnitude a DynamoDB number can have, besides 0. */
+const MIN_NUMBER_MAGNITUDE = 1e-130;
+
+/**
+ * What DynamoDB can store, checked before any call: at most MAX_DATA_NESTING levels, numbers it
+ * stores exactly (integers within ±(2^53 - 1); other numbers no smaller in magnitude than 1e-130),
+ * object keys that are non-empty and not `__proto__`, well-formed Unicode, and at most
+ * MAX_DATA_BYTES once serialized. Walks without recursion, so no nesting can overflow the stack.
+ */
 export function checkData(data: JsonObject | null | undefined): void {
   if (data === null || data === undefined) return;
+  const refuse = (why: string, at: string): never => {
+    throw badInput(`data${at} ${why}`, { field: 'data' });
+  };
+  const pending: Array<{ value: unknown; level: number; at: string }> = [{ value: data, level: 1, at: '' }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, level, at } = next;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) refuse('is not a finite number', at);
+      if (Number.isInteger(value) ? !Number.isSafeInteger(value) : Math.abs(value) < MIN_NUMBER_MAGNITUDE) {
+        refuse(`is a number DynamoDB cannot store exactly (${value}); send it as a string`, at);
+      }
+    } else if (typeof value === 'string') {
+      if (!isWellFormed(value)) refuse('holds a string that is not well-formed Unicode (a lone surrogate)', at);
+    } else if (value !== null && typeof value === 'object') {
+      if (level > MAX_DATA_NESTING) refuse(`nests deeper than ${MAX_DATA_NESTING} levels`, at);
+      if (Array.isArray(value)) {
+        value.forEach((item, index) => pending.push({ value: item, level: level + 1, at: `${at}[${index}]` }));
+      } else {
+        for (const [key, item] of Object.entries(value)) {
+          if (key === '' || key === '__proto__' || !isWellFormed(key)) {
+            refuse(`has a key DynamoDB cannot store or this server will not take (${JSON.stringify(key)})`, at);
+          }
+          pending.push({ value: item, level: level + 1, at: `${at}.${key.slice(0, 40)}` });
+        }
+      }
+    }
+  }
   const bytes = Buffer.byteLength(JSON.stringify(data));
   if (bytes > MAX_DATA_BYTES) {
     throw badInput(`data must serialize to at most ${MAX_DATA_BYTES} bytes, got ${bytes}`, { field: 'data' });

@@ -165,5 +165,28 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       ]);
       for (const response of cases) expectNoStacktrace(response.body.errors);
     });
+
+    it('answers client mistakes with client codes: a subscription, a persisted query of an unknown version', async () => {
+      const subscription = await server.gql('subscription { roots { nodes { id } } }');
+      expect(subscription.status).toBe(400);
+      expect(subscription.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+      expect(subscription.body.extensions?.dynamodb?.requests).toBe(0);
+      const persisted = await post(server, JSON.stringify({ query: '{ roots { nodes { id } } }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } }));
+      expect(persisted.status).toBe(400);
+      const body = (await persisted.json()) as GraphQLResponse['body'];
+      expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+      expectNoStacktrace(body.errors);
+    });
+
+    it('keeps the schema to itself: no introspection, no field suggestions, no GraphiQL', async () => {
+      const introspection = await server.gql('{ __schema { queryType { name } } }');
+      expect(introspection.status).toBe(400);
+      expect(introspection.body.errors?.map((e) => e.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      const typo = await server.gql('{ node(id: "p") { nam } }');
+      expect(typo.body.errors?.[0]?.message).not.toMatch(/Did you mean/);
+      const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(page.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
+      await page.body?.cancel();
+    });
   });
 });

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { buildTree, createNodeRaw, okData } from '../../support/tree.js';
+
+/**
+ * Hostile input: each request is answered with a typed client error, costs no DynamoDB call,
+ * and leaves the tree as it was.
+ */
+
+/** The whole tree, as a client sees it. */
+const SNAPSHOT = '{ roots { nodes { id name data version descendants(first: 1000) { nodes { id name data version parent { id } } } } } }';
+
+/** `fragment Fk on Node { ...Fk-1 ...Fk-1 }` up to F`levels`: 2^levels spreads in a short text. */
+const fanOut = (levels: number): string => {
+  let text = 'fragment F0 on Node { id }\n';
+  for (let k = 1; k <= levels; k++) text += `fragment F${k} on Node { ...F${k - 1} ...F${k - 1} }\n`;
+  return `{ node(id: "h") { ...F${levels} } }\n${text}`;
+};
+
+/** `levels` levels of `{ "a": … }` around 1, as JSON text (no stack needed to build it). */
+const nestedJson = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+const requestsOf = (response: GraphQLResponse): number | undefined => response.body.extensions?.dynamodb?.requests;
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
+  let server: TestServer;
+  let before: unknown;
+
+  const post = async (body: string, path = '/graphql'): Promise<GraphQLResponse> => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return { status: response.status, body: (await response.json()) as GraphQLResponse['body'] };
+  };
+
+  /** A refusal with `code`, no data, and (when the operation ran at all) no DynamoDB call. */
+  const expectRefused = (response: GraphQLResponse, code: string, status?: number): void => {
+    expect(response.body.errors?.map((e) => e.extensions?.code), JSON.stringify(response.body).slice(0, 300)).toEqual([code]);
+    if (status !== undefined) expect(response.status).toBe(status);
+    expect(requestsOf(response) ?? 0).toBe(0);
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy });
+    await buildTree(server, { id: 'h', children: [{ id: 'h-1', children: [{ id: 'h-1-1' }] }, { id: 'h-2' }] });
+    before = okData(await server.gql(SNAPSHOT));
+  });
+  afterAll(async () => {
+    // The tree is what it was before any of them.
+    expect(okData(await server.gql(SNAPSHOT))).toEqual(before);
+    await server?.close();
+  });
+
+  it('refuses depth, alias and directive bombs before any call', async () => {
+    let deep = 'id';
+    for (let i = 0; i < 200; i++) deep = `parent { ${deep} }`;
+    expectRefused(await server.gql(`{ node(id: "h") { ${deep} } }`), 'QUERY_TOO_COMPLEX', 400);
+    const aliases = Array.from({ length: 1000 }, (_, i) => `a${i}: id`).join(' ');
+    expectRefused(await server.gql(`{ node(id: "h") { ${aliases} } }`), 'QUERY_TOO_COMPLEX', 400);
+    const directives = Array.from({ length: 500 }, () => '@include(if: true)').join(' ');
+    const directiveBomb = await server.gql(`{ node(id: "h") { id ${directives} } }`);
+    expect(directiveBomb.status).toBe(400);
+    expect(new Set(directiveBomb.body.errors?.map((e) => e.extensions?.code))).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED']));
+    expect(requestsOf(directiveBomb) ?? 0).toBe(0);
+  });
+
+  it('measures fragments spread twice over without following every spread', async () => {
+    // 2^40 spreads of F0: a limits walk that followed each would never answer.
+    const response = await server.gql(fanOut(40));
+    expect(okData(response)).toEqual({ node: { id: 'h' } });
+    expect(requestsOf(response)).toBe(1);
+    const aliased = fanOut(20).replace('fragment F0 on Node { id }', 'fragment F0 on Node { x: id }');
+    expectRefused(await server.gql(aliased), 'QUERY_TOO_COMPLEX', 400);
+  });
+
+  it('counts nested ancestors, and variables by their defaults, in the node estimate', async () => {
+    expectRefused(
+      await server.gql('{ node(id: "h-1-1") { ancestors { ancestors { ancestors { ancestors { ancestors { id } } } } } } }'),
+      'QUERY_TOO_COMPLEX',
+      400,
+    );
+    const byDefault = 'query($f: Int = 1000) { roots(first: $f) { nodes { children(first: $f) { nodes { children(first: $f) { nodes { id } } } } } } }';
+    expectRefused(await server.gql(byDefault), 'QUERY_TOO_COMPLEX', 400);
+    const ids = JSON.stringify(Array.from({ length: 1000 }, (_, i) => `n${i}`));
+    const idsByDefault = `query($ids: [ID!]! = ${ids}) { nodes(ids: $ids) { children(first: 1000) { nodes { children(first: 1000) { nodes { id } } } } } }`;
+    expectRefused(await server.gql(idsByDefault), 'QUERY_TOO_COMPLEX', 400);
+  });
+
+  it('refuses batched operations and oversized bodies; survives JSON nested 100,000 deep', async () => {
+    const batch = await post(JSON.stringify([{ query: '{ roots { nodes { id } } }' }, { query: '{ roots { nodes { id } } }' }]));
+    expect(batch.status).toBe(400);
+    expect(batch.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+    const huge = await post(JSON.stringify({ query: '{ roots { nodes { id } } }', variables: { pad: 'x'.repeat(2 * 1024 * 1024) } }));
+    expect(huge.status).toBe(413);
+    expect(huge.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
+    // JSON nested 100,000 deep in a variable the operation does not declare: parsed, ignored.
+    const deepJson = await post(`{"query":"{ node(id: \\"h\\") { id } }","variables":{"v":${nestedJson(100_000)}}}`);
+    expect(deepJson.body.data).toEqual({ node: { id: 'h' } });
+  });
+
+  it('refuses data DynamoDB cannot store, on create and on update, with BAD_USER_INPUT and no call', async () => {
+    const bad: Array<[string, string]> = [
+      ['a number past the DynamoDB range', '{"x":1e200}'],
+      ['an integer JavaScript cannot hold exactly', '{"x":9007199254740993}'],
+      ['a number below the DynamoDB range', '{"x":5e-324}'],
+      ['an empty key', '{"":1}'],
+      ['a __proto__ key', '{"__proto__":{"polluted":true}}'],
+      ['a lone surrogate', '{"s":"\\ud800"}'],
+      ['32 levels', nestedJson(32)],
+      ['1,000 levels', nestedJson(1000)],
+      ['10,000 levels', nestedJson(10_000)],
+    ];
+    for (const [what, data] of bad) {
+      const create = await post(`{"query":"mutation($d: JSONObject) { createNode(input: { id: \\"bad\\", parentId: \\"h\\", name: \\"x\\", data: $d }) { id } }","variables":{"d":${data}}}`);
+      expect(create.body.errors?.map((e) => e.extensions?.code), what).toEqual(['BAD_USER_INPUT']);
+      expect(requestsOf(create), what).toBe(0);
+      const update = await post(`{"query":"mutation($d: JSONObject) { updateNode(id: \\"h-2\\", data: $d) { id } }","variables":{"d":${data}}}`);
+      expect(update.body.errors?.map((e) => e.extensions?.code), what).toEqual(['BAD_USER_INPUT']);
+      expect(requestsOf(update), what).toBe(0);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('stores what DynamoDB can: 31 levels, tiny numbers and safe integers', async () => {
+    const data = JSON.parse(`{"a":${nestedJson(30)},"tiny":1.5e-130,"safe":9007199254740991}`) as Record<string, unknown>;
+    const created = await createNodeRaw(server, { id: 'stored', parentId: 'h-1-1', name: 'stored', data });
+    expect(okData(created)).toBeTruthy();
+    const read = okData(await server.gql('{ node(id: "stored") { data } }'));
+    expect(read).toEqual({ node: { data } });
+    okData(await server.gql('mutation { deleteNode(id: "stored") { deletedCount } }'));
+  });
+
+  it('refuses names with control characters or lone surrogates, and forged cursors', async () => {
+    for (const name of ['tab\there', 'line\nbreak', 'nul\u0000', 'half \uD800']) {
+      const response = await createNodeRaw(server, { id: 'named', parentId: 'h', name });
+      expectRefused(response, 'BAD_USER_INPUT');
+    }
+    for (const after of ['garbage', 'eyJkIjowfQ', 'x'.repeat(5000)]) {
+      const response = await server.gql('query($a: String) { node(id: "h") { children(after: $a) { nodes { id } } } }', { a: after });
+      expect(response.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+      expect(response.body.data).toEqual({ node: null });
+      // The node lookup only: the cursor is refused before any read of children.
+      expect(requestsOf(response)).toBe(1);
+    }
+  });
+});
