@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js';
 import { CONFIG_VARIABLES } from './configVariables.js';
 
@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
       host: '127.0.0.1',
+      auth: { mode: 'none', explicit: false },
       dynamodbEndpoint: undefined,
       dynamodbLocalPort: 8000,
       dynamodbTimeouts: { connectMs: 2000, requestMs: 5000 },
@@ -48,6 +49,11 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       HOST: '0.0.0.0',
+      AUTH: 'jwt',
+      JWT_SECRET: 'x'.repeat(32),
+      JWT_ISSUER: 'https://issuer.example',
+      JWT_AUDIENCE: 'canopy',
+      JWT_CLOCK_SKEW_SECONDS: '5',
       DYNAMODB_ENDPOINT: 'http://localhost:9000',
       DYNAMODB_LOCAL_PORT: '9001',
       DYNAMODB_CONNECT_TIMEOUT_MS: '100',
@@ -78,6 +84,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '0.0.0.0',
+      auth: { mode: 'jwt', key: { secret: 'x'.repeat(32) }, issuer: 'https://issuer.example', audience: 'canopy', clockSkewSeconds: 5 },
       dynamodbEndpoint: 'http://localhost:9000',
       dynamodbLocalPort: 9001,
       dynamodbTimeouts: { connectMs: 100, requestMs: 200 },
@@ -101,6 +108,32 @@ describe('loadConfig', () => {
       tracing: 'console',
       serviceName: 'trees',
     });
+  });
+
+  it('reads the authentication modes, and refuses incomplete or contradictory ones', () => {
+    expect(loadConfig({ AUTH: 'none' }).auth).toEqual({ mode: 'none', explicit: true });
+    expect(loadConfig({ AUTH: 'apikey' }).auth).toEqual({ mode: 'apikey' });
+    expect(loadConfig({ AUTH: 'jwt', JWT_JWKS_URL: 'https://issuer.example/jwks.json' }).auth).toEqual({
+      mode: 'jwt',
+      key: { jwksUrl: 'https://issuer.example/jwks.json' },
+      issuer: undefined,
+      audience: undefined,
+      clockSkewSeconds: 30,
+    });
+    expect(() => loadConfig({ AUTH: 'jwt' })).toThrow(/AUTH=jwt needs exactly one of JWT_SECRET .* and JWT_JWKS_URL/);
+    expect(() => loadConfig({ AUTH: 'jwt', JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URL: 'https://i.example/jwks' })).toThrow(/exactly one/);
+    expect(() => loadConfig({ AUTH: 'jwt', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 bytes/);
+    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32) })).toThrow(/JWT_SECRET apply to AUTH=jwt only; AUTH is none/);
+    expect(() => loadConfig({ AUTH: 'basic' })).toThrow(/AUTH must be one of none, jwt, apikey, got "basic"/);
+  });
+
+  it('lists what production refuses: no AUTH, and the built-in cursor secret', () => {
+    expect(productionProblems(loadConfig({ NODE_ENV: 'production' }))).toEqual([
+      expect.stringMatching(/^AUTH must be set with NODE_ENV=production/),
+      expect.stringMatching(/^CURSOR_SECRET must be set with NODE_ENV=production/),
+    ]);
+    expect(productionProblems(loadConfig({ NODE_ENV: 'production', AUTH: 'none', CURSOR_SECRET: 's3cret' }))).toEqual([]);
+    expect(productionProblems(loadConfig({ AUTH: undefined }))).toEqual([]);
   });
 
   it('turns introspection and GraphiQL off in production unless they are set', () => {

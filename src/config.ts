@@ -11,6 +11,8 @@ export interface Config {
   port: number;
   /** The address the server listens on (HOST). */
   host: string;
+  /** Who may call the API (AUTH and the JWT_ variables). */
+  auth: AuthConfig;
   /** Unset: start the embedded DynamoDB Local. */
   dynamodbEndpoint: string | undefined;
   dynamodbLocalPort: number;
@@ -61,6 +63,25 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
+/** How callers authenticate. */
+export type AuthConfig =
+  | { mode: 'none'; explicit: boolean }
+  | { mode: 'apikey' }
+  | {
+      mode: 'jwt';
+      /** HS256 shared secret (JWT_SECRET), or the JWKS URL of asymmetric keys (JWT_JWKS_URL). */
+      key: { secret: string } | { jwksUrl: string };
+      issuer: string | undefined;
+      audience: string | undefined;
+      clockSkewSeconds: number;
+    };
+
+export const AUTH_MODES = ['none', 'jwt', 'apikey'] as const;
+/** The shortest JWT_SECRET taken: HS256 wants a key of at least 256 bits. */
+export const MIN_JWT_SECRET_BYTES = 32;
+/** CURSOR_SECRET when unset: fine on a laptop, refused in production. */
+export const BUILT_IN_CURSOR_SECRET = 'canopy-default-cursor-secret';
+
 /** The levels LOG_LEVEL accepts (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -96,6 +117,12 @@ const optionalFlag = () =>
 const SCHEMA = z.object({
   PORT: integer(4000, 0, 65535),
   HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1').describe('an IP address or localhost'),
+  AUTH: z.enum(AUTH_MODES).optional().describe(`one of ${AUTH_MODES.join(', ')}`),
+  JWT_SECRET: z.string().optional(),
+  JWT_JWKS_URL: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  JWT_ISSUER: z.string().optional(),
+  JWT_AUDIENCE: z.string().optional(),
+  JWT_CLOCK_SKEW_SECONDS: integer(30, 0, 300),
   DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
   DYNAMODB_LOCAL_PORT: integer(8000, 1, 65535),
   DYNAMODB_CONNECT_TIMEOUT_MS: integer(2000, 10, 60_000),
@@ -111,7 +138,7 @@ const SCHEMA = z.object({
   MAX_TREE_DEPTH: integer(64, 1, 90),
   SEED_DEMO: flag(true),
   NODE_ENV: z.string().optional(),
-  CURSOR_SECRET: z.string().default('canopy-default-cursor-secret'),
+  CURSOR_SECRET: z.string().default(BUILT_IN_CURSOR_SECRET),
   CORS_ORIGINS: z.string().default(''),
   FEDERATION: flag(false),
   INTROSPECTION: optionalFlag(),
@@ -140,9 +167,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(names.map((name) => `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"`));
   }
   const v = parsed.data;
+  const auth = authConfig(v);
+  if (typeof auth === 'string') throw new ConfigError([auth]);
   return {
     port: v.PORT,
     host: v.HOST,
+    auth,
     dynamodbEndpoint: v.DYNAMODB_ENDPOINT,
     dynamodbLocalPort: v.DYNAMODB_LOCAL_PORT,
     dynamodbTimeouts: { connectMs: v.DYNAMODB_CONNECT_TIMEOUT_MS, requestMs: v.DYNAMODB_REQUEST_TIMEOUT_MS },
@@ -170,4 +200,42 @@ export function loadConfig(env: Env = process.env): Config {
       : (v.OTEL_TRACES_EXPORTER ?? (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')),
     serviceName: v.OTEL_SERVICE_NAME,
   };
+}
+
+/** The authentication the variables describe, or what is wrong with them. */
+function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
+  const mode = v.AUTH ?? 'none';
+  const jwtOnly = (['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE'] as const).filter((name) => v[name] !== undefined);
+  if (mode !== 'jwt' && jwtOnly.length > 0) return `${jwtOnly.join(', ')} apply to AUTH=jwt only; AUTH is ${mode}`;
+  if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
+  if (mode === 'apikey') return { mode };
+  if ((v.JWT_SECRET === undefined) === (v.JWT_JWKS_URL === undefined)) {
+    return 'AUTH=jwt needs exactly one of JWT_SECRET (an HS256 shared secret) and JWT_JWKS_URL (the JWKS URL of the issuer\'s keys)';
+  }
+  if (v.JWT_SECRET !== undefined && Buffer.byteLength(v.JWT_SECRET) < MIN_JWT_SECRET_BYTES) {
+    return `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes (HS256 wants a 256-bit key), got ${Buffer.byteLength(v.JWT_SECRET)}`;
+  }
+  return {
+    mode,
+    key: v.JWT_SECRET !== undefined ? { secret: v.JWT_SECRET } : { jwksUrl: v.JWT_JWKS_URL! },
+    issuer: v.JWT_ISSUER,
+    audience: v.JWT_AUDIENCE,
+    clockSkewSeconds: v.JWT_CLOCK_SKEW_SECONDS,
+  };
+}
+
+/**
+ * What production refuses to start with, one line each: no AUTH (serving without
+ * authentication must be asked for, with AUTH=none), and the built-in CURSOR_SECRET.
+ */
+export function productionProblems(config: Config): string[] {
+  if (!config.production) return [];
+  const problems: string[] = [];
+  if (config.auth.mode === 'none' && !config.auth.explicit) {
+    problems.push('AUTH must be set with NODE_ENV=production: jwt, apikey, or none to serve without authentication');
+  }
+  if (config.cursorSecret === BUILT_IN_CURSOR_SECRET) {
+    problems.push('CURSOR_SECRET must be set with NODE_ENV=production (the built-in one is public); the same secret for every process behind the endpoint');
+  }
+  return problems;
 }

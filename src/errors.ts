@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'SUBTREE_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
   'BAD_REQUEST',
+  'UNAUTHENTICATED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -37,6 +38,7 @@ export interface ErrorDetails {
   /** `jobId`: a delete applied whose job is still counting its subtree (docs/contract.md). */
   SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number; jobId?: string };
   BAD_REQUEST: Record<string, never>;
+  UNAUTHENTICATED: Record<string, never>;
 }
 
 export class TreeError<C extends ErrorCode = ErrorCode> extends Error {
@@ -78,3 +80,7 @@ export const tooComplex = (message: string): TreeError<'QUERY_TOO_COMPLEX'> =>
 /** A request that is not a GraphQL request at all (HTTP 400). */
 export const badRequest = (message: string): TreeError<'BAD_REQUEST'> =>
   new TreeError('BAD_REQUEST', message, undefined, { httpStatus: 400 });
+
+/** Missing, expired or invalid credentials (HTTP 401), refused before any operation runs. */
+export const unauthenticated = (message: string): TreeError<'UNAUTHENTICATED'> =>
+  new TreeError('UNAUTHENTICATED', message, undefined, { httpStatus: 401 });

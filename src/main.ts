@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, productionProblems, type Config } from './config.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
 import { createLogger } from './server/logger.js';
 import { startTracing } from './server/tracing.js';
@@ -68,7 +68,10 @@ main().catch(async (error) => {
 /** The configuration, or every problem with it on stderr (no stack) and exit code 2. */
 function configOrExit(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    const problems = productionProblems(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -83,6 +86,7 @@ function startLine(config: Config, running: RunningServer, data: string): string
     `Canopy ${VERSION} ready at ${running.url}/graphql`,
     `strategy ${config.strategy}`,
     `federation ${config.federation ? 'on' : 'off'}`,
+    `auth ${config.auth.mode === 'none' ? 'none (anyone who reaches the port may read and change every tree)' : config.auth.mode}`,
     `table ${config.table} on ${data}`,
     `demo tree ${demo}`,
   ].join('; ');

@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { createDynamo } from '../dynamodb/client.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../auth/apiKeys.js';
+import { signDevToken } from '../auth/devToken.js';
+import { createDynamo, type Dynamo } from '../dynamodb/client.js';
+import { ensureTable } from '../dynamodb/table.js';
+import { isTreeError } from '../errors.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
 import { storeFor } from '../storeFor.js';
@@ -15,6 +19,8 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
  * `npm run tree -- reindex --to S`: rebuilds the projections of S in place, as a job that any
  * live process resumes if this one stops; run again, it shows the open reindex's progress.
  * `npm run tree -- jobs [--wait ID]`: lists the jobs, or shows one's progress until it ends.
+ * `npm run tree -- keys create|list|revoke`: the API keys of AUTH=apikey.
+ * `npm run tree -- token`: a development token for AUTH=jwt with JWT_SECRET.
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
@@ -22,6 +28,8 @@ const USAGE = [
   `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]`,
   `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
   '       npm run tree -- jobs [--wait JOB_ID]',
+  '       npm run tree -- keys create [--name NAME] | keys list | keys revoke KEY_ID',
+  '       npm run tree -- token [--sub NAME] [--hours N]',
 ].join('\n');
 const COMMON = [
   'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
@@ -38,10 +46,12 @@ const HELP: Record<string, string> = {
     '  verify    check the tree and a strategy\'s projection; exit 1 when there are problems',
     '  reindex   rebuild a strategy\'s projection in place, as a resumable job',
     '  jobs      list the jobs, or follow one until it ends',
+    '  keys      create, list and revoke the API keys of AUTH=apikey',
+    '  token     print a development token for AUTH=jwt with JWT_SECRET',
     '',
     'options: -h, --help (also after a command: npm run tree -- verify --help); -v, --version',
     '',
-    'exit codes: 0 done; 1 problems found (verify) or the job failed (jobs --wait);',
+    'exit codes: 0 done; 1 problems found (verify), the job failed (jobs --wait) or no such key (keys revoke);',
     '            2 usage or configuration error',
     '',
     COMMON,
@@ -75,6 +85,26 @@ const HELP: Record<string, string> = {
     '',
     COMMON,
   ].join('\n'),
+  keys: [
+    'npm run tree -- keys create [--name NAME]',
+    '       npm run tree -- keys list',
+    '       npm run tree -- keys revoke KEY_ID',
+    '',
+    'API keys for AUTH=apikey. `create` prints a new key once (canopy_<id>_<secret>): the table keeps',
+    'only the SHA-256 of its secret, so a lost key cannot be shown again (create another). `list`',
+    'shows each key\'s id, name, creation and revocation. `revoke` ends a key for good; servers',
+    'stop taking it within 30 s (how long a server trusts what it read of a key).',
+    '',
+    COMMON,
+  ].join('\n'),
+  token: [
+    'npm run -s tree -- token [--sub NAME] [--hours N]',
+    '',
+    'Prints a JWT that this configuration (AUTH=jwt with JWT_SECRET, and JWT_ISSUER/JWT_AUDIENCE',
+    'when set) accepts: subject NAME (default "developer"), valid for N hours (default 8). For',
+    'development tools: the example app (VITE_CANOPY_TOKEN), curl, GraphiQL\'s Headers tab. With',
+    'JWT_JWKS_URL, tokens come from your identity provider instead. Touches no table.',
+  ].join('\n'),
 };
 
 /** How often `jobs --wait` reads the job's progress. */
@@ -98,6 +128,9 @@ async function main(): Promise<number> {
         strategy: { type: 'string' },
         to: { type: 'string' },
         wait: { type: 'string' },
+        name: { type: 'string' },
+        sub: { type: 'string' },
+        hours: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -117,7 +150,15 @@ async function main(): Promise<number> {
     console.log(HELP[topic ?? 'tree'] ?? HELP.tree);
     return 0;
   }
-  if (command !== 'verify' && command !== 'reindex' && command !== 'jobs') {
+  if (command === 'keys' && !['create', 'list', 'revoke'].includes(positionals[1] ?? '')) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (command === 'keys' && positionals[1] === 'revoke' && !positionals[2]) {
+    console.error(`keys revoke needs the key's id (npm run tree -- keys list)\n${USAGE}`);
+    return 2;
+  }
+  if (command !== 'verify' && command !== 'reindex' && command !== 'jobs' && command !== 'keys' && command !== 'token') {
     console.error(USAGE);
     return 2;
   }
@@ -128,6 +169,20 @@ async function main(): Promise<number> {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     return 2;
+  }
+  if (command === 'token') {
+    const hours = values.hours === undefined ? undefined : Number(values.hours);
+    if (hours !== undefined && !(hours > 0 && hours <= 24 * 366)) {
+      console.error(`--hours must be a number of hours above 0, got ${JSON.stringify(values.hours)}\n${USAGE}`);
+      return 2;
+    }
+    try {
+      console.log(await signDevToken(config.auth, values.sub ?? 'developer', hours));
+      return 0;
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+      return 2;
+    }
   }
   let local: DynamoLocal | undefined;
   let endpoint = config.dynamodbEndpoint;
@@ -147,6 +202,7 @@ async function main(): Promise<number> {
       if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
       return report.problems.length === 0 ? 0 : 1;
     }
+    if (command === 'keys') return await keys({ doc, client }, config.table, positionals.slice(1), values.name);
     const store = storeFor(config, { doc });
     if (command === 'jobs') {
       if (values.wait === undefined) return listJobs(store);
@@ -170,6 +226,35 @@ async function main(): Promise<number> {
   } finally {
     client.destroy();
     await local?.stop();
+  }
+}
+
+/** `keys create|list|revoke`. */
+async function keys({ doc, client }: Dynamo, table: string, args: string[], name: string | undefined): Promise<number> {
+  const [action, id] = args;
+  if (action === 'create') {
+    await ensureTable(client, table);
+    const created = await createApiKey(doc, table, name ?? '');
+    console.log(`API key ${created.id}${created.name ? ` (${created.name})` : ''} created; it is shown once, keep it now:`);
+    console.log(created.key);
+    return 0;
+  }
+  if (action === 'list') {
+    const listed = await listApiKeys(doc, table);
+    for (const key of listed) {
+      console.log(`${key.id}  ${key.name || '-'}  created ${key.createdAt}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
+    }
+    if (listed.length === 0) console.log('no API keys');
+    return 0;
+  }
+  try {
+    const revoked = await revokeApiKey(doc, table, id!);
+    console.log(`API key ${revoked.id} revoked at ${revoked.revokedAt}`);
+    return 0;
+  } catch (error) {
+    if (!isTreeError(error, 'NOT_FOUND')) throw error;
+    console.error(`no API key ${id}`);
+    return 1;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  API_KEYS_PK,
   CLOSURE_SK_PREFIX,
   EDGE_SK_END,
   EDGE_SK_PREFIX,
@@ -20,7 +21,7 @@ const collide = (values: string[]) =>
 
 describe('the key layout', () => {
   it('gives every kind of partition its own prefix', () => {
-    expect(collide([NODE_PK_PREFIX, ROOTS_PK, LEVEL_PK_PREFIX, JOBS_PK, REINDEX_PK])).toEqual([]);
+    expect(collide([NODE_PK_PREFIX, ROOTS_PK, LEVEL_PK_PREFIX, JOBS_PK, REINDEX_PK, API_KEYS_PK])).toEqual([]);
   });
 
   it('gives every kind of item in a node collection its own sort key prefix', () => {

@@ -11,6 +11,7 @@
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
  *   JOBS                   OPEN                    the list of open jobs             the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
+ *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
  *
  * docs/design.md explains each kind; a prefix added here must not be a prefix of another one
  * sharing its key (keys.test.ts checks it).
@@ -44,3 +45,5 @@ export const OPEN_JOBS_SK = 'OPEN';
 export const LEGACY_DELETE_SK_PREFIX = 'DELETE#';
 /** pk of the reindex checkpoints. */
 export const REINDEX_PK = 'REINDEX';
+/** pk of the API keys (AUTH=apikey), one item per key, sk its id. */
+export const API_KEYS_PK = 'APIKEYS';

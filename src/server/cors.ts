@@ -14,12 +14,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 
 /**
- * What a browser app sends: JSON bodies, the headers of Apollo's CSRF prevention, and the client
+ * What a browser app sends: JSON bodies, its credentials (AUTH), the headers of Apollo's CSRF prevention, and the client
  * name and version Apollo Client sends when its `clientAwareness` is set.
  */
 export const CORS_ALLOWED_METHODS = ['GET', 'POST'] as const;
 export const CORS_ALLOWED_HEADERS = [
   'content-type',
+  'authorization',
+  'x-api-key',
   'apollo-require-preflight',
   'x-apollo-operation-name',
   'apollographql-client-name',

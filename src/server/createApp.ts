@@ -3,6 +3,8 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Authenticate } from '../auth/authenticate.js';
+import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
@@ -27,9 +29,15 @@ import { createObservePlugin } from './observePlugin.js';
  * no response stored by any cache (tree data changes under the client that changes it).
  */
 /** What an operation's resolvers get, and its DynamoDB cost meter, for the plugins. */
-type RequestContext = Context & { cost: DynamoCost };
+type RequestContext = Context & { cost: DynamoCost; caller: Caller };
 
-export async function createApp(config: Config, store: TreeStore, httpServer: Server, observe: { logger: Logger; metrics: Metrics }) {
+export async function createApp(
+  config: Config,
+  store: TreeStore,
+  authenticate: Authenticate,
+  httpServer: Server,
+  observe: { logger: Logger; metrics: Metrics },
+) {
   const formatError = createFormatError(config.production);
   const apollo = new ApolloServer<RequestContext>({
     schema: buildTreeSchema({ federation: config.federation }),
@@ -70,11 +78,12 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
     corsOrigins: config.corsOrigins,
     limits: DEFAULT_LIMITS,
     formatError,
+    authenticate,
     // Every request gets its own store, loaders and DynamoDB cost meter.
-    context: async (): Promise<RequestContext> => {
+    context: async (caller): Promise<RequestContext> => {
       const cost = newCost();
       const scoped = store.scoped(cost);
-      return { store: scoped, loaders: createLoaders(scoped), cost };
+      return { caller, store: scoped, loaders: createLoaders(scoped), cost };
     },
   });
 
@@ -95,7 +104,7 @@ export async function createApp(config: Config, store: TreeStore, httpServer: Se
   app.use('/graphql', graphql.prepare);
   // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
   if (config.graphiql) {
-    const graphiql = graphiqlRouter();
+    const graphiql = graphiqlRouter(config.auth.mode !== 'none');
     app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next()));
   }
   app.use('/graphql', graphql.execute);

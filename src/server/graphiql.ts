@@ -137,8 +137,17 @@ function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-export function graphiqlPage(assets: Assets, basePath: string): string {
+/** What the headers editor of each example tab holds when the server asks for credentials. */
+export const CREDENTIALS_HEADERS = '{\n  "Authorization": "Bearer <your token or API key>"\n}';
+
+/**
+ * The page. With `credentials` (AUTH is not `none`), every example tab opens with an
+ * Authorization header to fill in (the Headers tab under the query), kept in the browser's
+ * storage from one visit to the next.
+ */
+export function graphiqlPage(assets: Assets, basePath: string, credentials = false): string {
   const url = (asset: Asset) => `${basePath}${GRAPHIQL_ASSET_PREFIX}${asset.urlPath}`;
+  const tabs = credentials ? EXAMPLE_TABS.map((tab) => ({ ...tab, headers: CREDENTIALS_HEADERS })) : EXAMPLE_TABS;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -157,7 +166,7 @@ export function graphiqlPage(assets: Assets, basePath: string): string {
     <script src="${url(assets.graphiqlJs)}"></script>
     <script>
       (function () {
-        var tabs = ${scriptJson(EXAMPLE_TABS)};
+        var tabs = ${scriptJson(tabs)};
         // The page is served at the GraphQL endpoint itself, so the endpoint is this path.
         var fetcher = GraphiQL.createFetcher({ url: window.location.pathname });
         var root = ReactDOM.createRoot(document.getElementById('graphiql'));
@@ -165,7 +174,8 @@ export function graphiqlPage(assets: Assets, basePath: string): string {
           React.createElement(GraphiQL, {
             fetcher: fetcher,
             defaultTabs: tabs,
-            defaultEditorToolsVisibility: true,
+            defaultEditorToolsVisibility: ${credentials ? "'headers'" : 'true'},
+            shouldPersistHeaders: ${credentials},${credentials ? `\n            defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},` : ''}
           }),
         );
       })();
@@ -180,7 +190,8 @@ function prefersHtml(req: Request): boolean {
   return req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
 }
 
-export function graphiqlRouter(): express.Router {
+/** GraphiQL's page and assets; `credentials`: the server asks for them (AUTH is not `none`). */
+export function graphiqlRouter(credentials = false): express.Router {
   const assets = resolveAssets();
   const router = express.Router();
 
@@ -206,7 +217,7 @@ export function graphiqlRouter(): express.Router {
       .status(200)
       .type('html')
       .set('cache-control', 'no-cache')
-      .send(graphiqlPage(assets, req.baseUrl));
+      .send(graphiqlPage(assets, req.baseUrl, credentials));
   });
 
   return router;

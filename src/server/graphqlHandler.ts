@@ -2,7 +2,9 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import express from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest } from '../errors.js';
+import type { Authenticate } from '../auth/authenticate.js';
+import type { Caller } from '../auth/caller.js';
+import { badRequest, isTreeError } from '../errors.js';
 import { graphqlCors } from './cors.js';
 import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
 import { traceRequest } from './tracing.js';
@@ -16,8 +18,10 @@ export interface GraphqlHandlerOptions<TContext extends BaseContext> {
   corsOrigins: readonly string[];
   limits: OperationLimits;
   formatError: FormatError;
-  /** Every request gets its own context (store, loaders, cost meter). */
-  context: () => Promise<TContext>;
+  /** Who the request comes from (AUTH), before its body is read. */
+  authenticate: Authenticate;
+  /** Every request gets its own context (caller, store, loaders, cost meter). */
+  context: (caller: Caller) => Promise<TContext>;
 }
 
 /** The largest request body accepted (HTTP 413 beyond). */
@@ -30,8 +34,9 @@ export const MAX_BODY = '1mb';
  * - `prepare`: CORS (preflights answered here with 204), `Vary: Accept` (GET /graphql answers
  *   GraphiQL's page or JSON depending on Accept) and `cache-control: no-store` on every answer,
  *   refusals before any operation included;
- * - `execute`: the JSON body (at most MAX_BODY), the token limit, the operation's span, Apollo.
- *   Malformed or oversized bodies answer JSON errors, never an HTML page.
+ * - `execute`: authentication (HTTP 401 UNAUTHENTICATED, with `WWW-Authenticate`, before the
+ *   body is read), the JSON body (at most MAX_BODY), the token limit, the operation's span,
+ *   Apollo. Malformed or oversized bodies answer JSON errors, never an HTML page.
  * `handle` runs both, for the server's fast path.
  */
 export function createGraphqlHandler<TContext extends BaseContext>(apollo: ApolloServer<TContext>, options: GraphqlHandlerOptions<TContext>) {
@@ -60,14 +65,14 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
     refuse(res, status, status === 500 ? error : badRequest(status === 400 ? 'The request body is not valid JSON' : (error.message ?? 'Bad request')));
   };
 
-  const run = async (req: ParsedRequest, search: string, res: ServerResponse): Promise<void> => {
+  const run = async (req: ParsedRequest, search: string, res: ServerResponse, caller: Caller): Promise<void> => {
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
     const answer = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search, body: req.body },
-      context: options.context,
+      context: () => options.context(caller),
     });
     for (const [key, value] of answer.headers) res.setHeader(key, value);
     res.statusCode = answer.status ?? 200;
@@ -79,7 +84,23 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
     res.end();
   };
 
+  /** Authentication's refusal: 401 with the scheme to use, or 503 when its keys cannot be read. */
+  const refuseCaller = (res: ServerResponse, error: unknown): void => {
+    if (isTreeError(error, 'UNAUTHENTICATED')) {
+      res.setHeader('www-authenticate', 'Bearer realm="canopy"');
+      return refuse(res, 401, error);
+    }
+    refuse(res, isTreeError(error, 'SERVICE_UNAVAILABLE') ? 503 : 500, error);
+  };
+
   const execute = (req: ParsedRequest, res: ServerResponse): void => {
+    options.authenticate(req.headers).then(
+      (caller) => parseAndRun(req, res, caller),
+      (error: unknown) => refuseCaller(res, error),
+    );
+  };
+
+  const parseAndRun = (req: ParsedRequest, res: ServerResponse, caller: Caller): void => {
     json(req, res, (error?: unknown) => {
       if (error) return refuseBody(res, error as { status?: number; message?: string });
       const target = req.url ?? '/';
@@ -88,7 +109,7 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
       const tooLong = tokenLimitRefusal(options.limits, query);
       if (tooLong) return refuse(res, 400, tooLong);
       traceRequest(res, req.method ?? 'GET', () => {
-        run(req, search, res).catch((failure: unknown) => {
+        run(req, search, res, caller).catch((failure: unknown) => {
           if (res.headersSent) res.destroy();
           else refuse(res, 500, failure);
         });

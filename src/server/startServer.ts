@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAuthenticator } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
 import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
 import { toServiceError } from '../dynamodb/serviceErrors.js';
@@ -57,7 +58,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const jobs = store.startJobs();
 
   const httpServer = createServer();
-  const { listener, apollo } = await createApp(config, store, httpServer, { logger, metrics });
+  const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
+  const { listener, apollo } = await createApp(config, store, authenticate, httpServer, { logger, metrics });
   httpServer.on('request', listener);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

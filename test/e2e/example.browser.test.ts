@@ -1,3 +1,4 @@
+import { signDevToken } from '../../src/auth/devToken.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,9 @@ async function withEnv<T>(vars: Record<string, string>, action: () => Promise<T>
   }
 }
 
+/** The JWT_SECRET of the example's server. */
+const EXAMPLE_SECRET = 'the-example-app-secret-of-32-bytes-or-more';
+
 const row = (page: Page, id: string) => page.locator(`li[data-node-id="${id}"] > .tree-row`);
 
 interface Example {
@@ -120,11 +124,16 @@ async function startExample(options: TestServerOptions, tree: typeof TREE): Prom
   try {
     // The app's origin must be known before the server starts: it is the one CORS origin allowed.
     site = await serveStatic(outDir);
-    server = await startTestServer({ ...options, env: { ...options.env, CORS_ORIGINS: site.origin } });
+    // The app signs in with a development token (`npm run -s tree -- token`) to a server that
+    // asks for one.
+    const started = await startTestServer({ ...options, env: { ...options.env, CORS_ORIGINS: site.origin, AUTH: 'jwt', JWT_SECRET: EXAMPLE_SECRET } });
+    const token = await signDevToken(started.config.auth, 'example-app');
+    server = { ...started, gql: (query, variables, headers) => started.gql(query, variables, { authorization: `Bearer ${token}`, ...headers }) };
 
-    // As `VITE_GRAPHQL_URL=... npm run example:build` does; NODE_ENV is vitest's `test` here, and
-    // Vite would keep it (React's development build), so the build gets `production` back.
-    await withEnv({ VITE_GRAPHQL_URL: `${server.url}/graphql`, NODE_ENV: 'production' }, () =>
+    // As `VITE_GRAPHQL_URL=... VITE_CANOPY_TOKEN=... npm run example:build` does; NODE_ENV is
+    // vitest's `test` here, and Vite would keep it (React's development build), so the build gets
+    // `production` back.
+    await withEnv({ VITE_GRAPHQL_URL: `${server.url}/graphql`, VITE_CANOPY_TOKEN: token, NODE_ENV: 'production' }, () =>
       build({ configFile: EXAMPLE_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } }),
     );
 

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, nonLocalRequests, recordRequests, saveScreenshot, type HeadlessBrowser } from '../support/browser.js';
@@ -107,5 +108,45 @@ describe('GraphiQL in a browser', () => {
     await saveScreenshot(page, 'graphiql.png');
     expect(nonLocalRequests(requests)).toEqual([]);
     expect(browser.problems).toEqual([]);
+  });
+});
+
+describe('GraphiQL in a browser, with AUTH=jwt', () => {
+  const secret = 'a-graphiql-secret-of-32-bytes-or-more';
+  let server: TestServer;
+  let browser: HeadlessBrowser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer({ env: { AUTH: 'jwt', JWT_SECRET: secret } }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('opens the headers editor with an Authorization header to fill in, and sends it', async () => {
+    const token = await new SignJWT({ sub: 'explorer', exp: Math.floor(Date.now() / 1000) + 300 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(secret));
+    const created = await server.gql('mutation { createNode(input: { id: "vault", name: "Vault" }) { id } }', {}, { authorization: `Bearer ${token}` });
+    expect(created.body.data).toEqual({ createNode: { id: 'vault' } });
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/graphql`);
+    await waitForEditorText(page, '.graphiql-query-editor', ['query Roots']);
+    // The headers editor is the one that holds the placeholder; the token goes in its place.
+    await page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')].some((e: any) => e.CodeMirror.getValue().includes('Authorization')),
+    );
+    await page.evaluate((value) => {
+      const editors = [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')];
+      editors.find((e: any) => e.CodeMirror.getValue().includes('Authorization')).CodeMirror.setValue(value);
+    }, JSON.stringify({ Authorization: `Bearer ${token}` }));
+    // Before the token, the schema fetch was refused: only 401s from /graphql, nothing else.
+    expect(browser.problems.filter((problem) => !/\b401\b.*\/graphql/.test(problem))).toEqual([]);
+    const refusedBefore = browser.problems.length;
+    await page.locator('.graphiql-execute-button').click();
+    const result = await waitForEditorText(page, '.graphiql-response', ['"vault"']);
+    expect(JSON.parse(result).data.roots.nodes.map((node: { id: string }) => node.id)).toEqual(['vault']);
+    expect(browser.problems.length).toBe(refusedBefore);
   });
 });

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/globalSetup.js';
 import { outsideAddress, reaches } from '../support/network.js';
@@ -16,6 +17,8 @@ import { outsideAddress, reaches } from '../support/network.js';
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A start takes 5-10 s on an idle machine; a busy one (parallel test files) can take several times that.
 const START_TIMEOUT_MS = 90_000;
+/** JWT_SECRET of the production-build server. */
+const SECRET = 'a-production-secret-of-32-bytes-or-more';
 const STOP_TIMEOUT_MS = 15_000;
 
 interface Started {
@@ -278,11 +281,24 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 
+  it('refuses to start in production without AUTH, or with the built-in cursor secret', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(await freePort()), DATA_DIR: freshDataDir() };
+    delete env.AUTH;
+    delete env.CURSOR_SECRET;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^  - AUTH must be set with NODE_ENV=production: jwt, apikey, or none/m);
+    expect(stderr).toMatch(/^  - CURSOR_SECRET must be set with NODE_ENV=production/m);
+  });
+
   it('runs from the production build (npm run build, then node dist/src/main.js)', { timeout: 180_000 }, async () => {
     execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
     const port = await freePort();
     const dynamoPort = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort), DATA_DIR: freshDataDir(), NODE_ENV: 'production', HOST: '0.0.0.0' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort), DATA_DIR: freshDataDir(), NODE_ENV: 'production', HOST: '0.0.0.0', AUTH: 'jwt', JWT_SECRET: SECRET, CURSOR_SECRET: 'a-cursor-secret' };
     for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
     const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -291,12 +307,16 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       await waitUntil('the built server to be ready', () => /"msg":"Canopy \S+ ready at /.test(output), START_TIMEOUT_MS);
+      const query = JSON.stringify({ query: '{ node(id: "catalog") { id depth } }' });
+      const token = await new SignJWT({ sub: 'ops', exp: Math.floor(Date.now() / 1000) + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ node(id: "catalog") { id depth } }' }),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: query,
       });
       expect(await response.json()).toMatchObject({ data: { node: { id: 'catalog', depth: 0 } } });
+      const anonymous = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query });
+      expect(anonymous.status).toBe(401);
       // HOST=0.0.0.0 (a container's setting): both listen on every interface.
       if (outsideAddress) {
         expect(await reaches(outsideAddress, port)).toBe(true);
@@ -360,7 +380,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(ready?.level).toBe(30);
     expect(ready?.msg).toMatch(
       new RegExp(
-        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; table tree on the embedded DynamoDB Local at 127\\.0\\.0\\.1:${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
+        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; auth none \\(anyone who reaches the port may read and change every tree\\); table tree on the embedded DynamoDB Local at 127\\.0\\.0\\.1:${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
       ),
     );
     expect(server.output()).not.toMatch(/NodeVersionSupportWarning|DeprecationWarning/);

@@ -14,38 +14,9 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTreeSchema, printSubgraphSdl } from '../../src/graphql/buildSchema.js';
 import { printTreeSubgraphSchema } from '../../src/graphql/federation.js';
-import type { DynamoOptions } from '../../src/dynamodb/client.js';
+import { CallCounter } from '../support/callCounter.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { buildTree, okData } from '../support/tree.js';
-
-type MiddlewareStack = Parameters<NonNullable<DynamoOptions['middleware']>>[0];
-
-/** Counts SDK calls per command (once per call, before the retry loop). */
-class CallCounter {
-  readonly calls = new Map<string, number>();
-  readonly install = (stack: MiddlewareStack): void => {
-    stack.add(
-      (next, context) => async (args) => {
-        const command = String(context.commandName ?? 'unknown');
-        this.calls.set(command, (this.calls.get(command) ?? 0) + 1);
-        return next(args);
-      },
-      { step: 'initialize', name: 'testCallCounter' },
-    );
-  };
-  snapshot(): Map<string, number> {
-    return new Map(this.calls);
-  }
-  /** Calls per command since `before`. */
-  since(before: Map<string, number>): Record<string, number> {
-    const delta: Record<string, number> = {};
-    for (const [command, count] of this.calls) {
-      const diff = count - (before.get(command) ?? 0);
-      if (diff > 0) delta[command] = diff;
-    }
-    return delta;
-  }
-}
 
 const BULK = Array.from({ length: 100 }, (_, i) => `item-${String(i).padStart(3, '0')}`);
 

@@ -2,6 +2,8 @@ import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import type { FieldMergeFunction } from '@apollo/client/cache';
 
 export const GRAPHQL_URL = import.meta.env.VITE_GRAPHQL_URL || 'http://localhost:4000/graphql';
+/** A bearer credential for a server with AUTH=jwt or apikey (`npm run -s tree -- token`); none by default. */
+export const TOKEN = import.meta.env.VITE_CANOPY_TOKEN || '';
 
 interface Page {
   nodes: unknown[];
@@ -18,9 +20,9 @@ const mergePages: FieldMergeFunction<Page, Page> = (existing, incoming, { args }
   return { ...incoming, nodes: [...existing.nodes, ...incoming.nodes] };
 };
 
-export function createClient(uri: string = GRAPHQL_URL) {
+export function createClient(uri: string = GRAPHQL_URL, token: string = TOKEN) {
   return new ApolloClient({
-    link: new HttpLink({ uri }),
+    link: new HttpLink({ uri, headers: token ? { authorization: `Bearer ${token}` } : {} }),
     cache: new InMemoryCache({
       typePolicies: {
         Query: { fields: { roots: { keyArgs: false, merge: mergePages } } },

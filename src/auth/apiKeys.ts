@@ -1,0 +1,81 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { batchGetItems } from '../dynamodb/batchGet.js';
+import type { Dynamo } from '../dynamodb/client.js';
+import { keyQuery } from '../dynamodb/keyQuery.js';
+import { API_KEYS_PK, keyString, type Key } from '../dynamodb/keys.js';
+import { queryItems } from '../dynamodb/query.js';
+import { TransactionBuilder } from '../dynamodb/transactionBuilder.js';
+import { transactWrite } from '../dynamodb/transactWrite.js';
+import { notFound } from '../errors.js';
+
+type Doc = Dynamo['doc'];
+const keyOf = (id: string): Key => ({ pk: API_KEYS_PK, sk: id });
+
+/**
+ * API keys (AUTH=apikey): `canopy_<id>_<secret>`. The table keeps, per key, its id, a name, when
+ * it was created and revoked, and the SHA-256 of its secret, never the secret itself: whoever
+ * reads the table cannot call the API with what they read. `npm run tree -- keys` manages them.
+ */
+export interface ApiKey {
+  id: string;
+  name: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+const KEY_PATTERN = /^canopy_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+/** Pure: the id and secret of a presented key, or null when it is not shaped like one. */
+export function parseApiKey(presented: string): { id: string; secret: string } | null {
+  const match = KEY_PATTERN.exec(presented);
+  return match ? { id: match[1]!, secret: match[2]! } : null;
+}
+
+/** Pure: what the table keeps of a secret. */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Pure: whether a presented secret is the one whose hash is kept, in constant time. */
+export function secretMatches(secret: string, hash: string): boolean {
+  const presented = Buffer.from(hashSecret(secret), 'hex');
+  const kept = Buffer.from(hash, 'hex');
+  return presented.length === kept.length && timingSafeEqual(presented, kept);
+}
+
+const publicKey = (item: Record<string, unknown>): ApiKey => ({
+  id: String(item.sk),
+  name: String(item.name ?? ''),
+  createdAt: String(item.createdAt),
+  revokedAt: typeof item.revokedAt === 'string' ? item.revokedAt : null,
+});
+
+/** A new key: stored by its hash; the whole key is in the answer, and nowhere else. */
+export async function createApiKey(doc: Doc, table: string, name: string): Promise<ApiKey & { key: string }> {
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const createdAt = new Date().toISOString();
+  const tx = new TransactionBuilder(table).put({ ...keyOf(id), name, hash: hashSecret(secret), createdAt }, { notExists: true });
+  await transactWrite(doc, tx.build());
+  return { id, name, createdAt, revokedAt: null, key: `canopy_${id}_${secret}` };
+}
+
+export async function listApiKeys(doc: Doc, table: string): Promise<ApiKey[]> {
+  const { items } = await queryItems(doc, { ...keyQuery(table, { pk: API_KEYS_PK }), ConsistentRead: true });
+  return items.map(publicKey);
+}
+
+/** Revokes a key for good (its record stays, for the list). NOT_FOUND for an unknown id. */
+export async function revokeApiKey(doc: Doc, table: string, id: string): Promise<ApiKey> {
+  const found = await findApiKey(doc, table, id);
+  if (!found) throw notFound('API key', id);
+  if (found.revokedAt !== null) return publicKey({ sk: id, ...found });
+  const revokedAt = new Date().toISOString();
+  const tx = new TransactionBuilder(table).update(keyOf(id), { set: { revokedAt } }, { exists: true });
+  await transactWrite(doc, tx.build());
+  return { ...publicKey({ sk: id, ...found }), revokedAt };
+}
+
+/** The stored record of a key id (strongly consistent), or null. */
+export async function findApiKey(doc: Doc, table: string, id: string): Promise<(ApiKey & { hash: string }) | null> {
+  const item = (await batchGetItems(doc, table, [keyOf(id)])).get(keyString(keyOf(id)));
+  return item ? { ...publicKey(item), hash: String(item.hash) } : null;
+}

@@ -1,0 +1,66 @@
+import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { TreeError, unauthenticated } from '../errors.js';
+import type { Caller } from './caller.js';
+
+export interface JwtOptions {
+  key: { secret: string } | { jwksUrl: string };
+  issuer: string | undefined;
+  audience: string | undefined;
+  clockSkewSeconds: number;
+}
+
+/** What a shared secret verifies: HS256 only. */
+export const SECRET_ALGORITHMS = ['HS256'];
+/** What a JWKS verifies: asymmetric algorithms only (no HS/RS confusion, never `none`). */
+export const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/** Why a token is refused, in words a client developer can act on. */
+function reasonOf(error: errors.JOSEError): string {
+  if (error instanceof errors.JWTExpired) return 'the token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'nbf') return 'the token is not valid yet (nbf)';
+    if (error.claim === 'iss') return 'the token is from another issuer (iss)';
+    if (error.claim === 'aud') return 'the token is for another audience (aud)';
+    if (error.claim === 'exp') return 'the token has no expiry (exp)';
+    return `the token's ${error.claim} claim is not accepted`;
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return "the token's algorithm is not accepted";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
+  if (error instanceof errors.JWKSNoMatchingKey) return "no key of the issuer's JWKS matches the token";
+  return 'the token is not a valid JWT';
+}
+
+/**
+ * Verifies bearer tokens (jose): the signature (HS256 with JWT_SECRET, or an asymmetric key of
+ * the JWKS at JWT_JWKS_URL, fetched when an unknown `kid` arrives and cached), `exp` (required),
+ * `nbf`, and `iss` and `aud` when configured, each within the clock skew. Answers the caller, or
+ * throws UNAUTHENTICATED; a JWKS that cannot be fetched is SERVICE_UNAVAILABLE.
+ */
+export function createJwtVerifier(options: JwtOptions): (token: string) => Promise<Caller> {
+  const bySecret = 'secret' in options.key;
+  const key: Uint8Array | JWTVerifyGetKey =
+    'secret' in options.key
+      ? new TextEncoder().encode(options.key.secret)
+      : createRemoteJWKSet(new URL(options.key.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+  const verifyOptions = {
+    algorithms: bySecret ? SECRET_ALGORITHMS : JWKS_ALGORITHMS,
+    clockTolerance: options.clockSkewSeconds,
+    requiredClaims: ['exp'],
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
+  };
+  return async (token) => {
+    try {
+      const { payload } = await (typeof key === 'function' ? jwtVerify(token, key, verifyOptions) : jwtVerify(token, key, verifyOptions));
+      return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null };
+    } catch (error) {
+      if (error instanceof errors.JWKSTimeout || (error instanceof Error && !(error instanceof errors.JOSEError))) {
+        throw new TreeError('SERVICE_UNAVAILABLE', "the issuer's signing keys (JWT_JWKS_URL) cannot be fetched; try again later", {
+          cause: error.name,
+        });
+      }
+      if (error instanceof errors.JOSEError) throw unauthenticated(reasonOf(error));
+      throw error;
+    }
+  };
+}
