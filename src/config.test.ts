@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       port: 4000,
       host: '127.0.0.1',
       auth: { mode: 'none', explicit: false },
+      rateLimit: null,
       dynamodbEndpoint: undefined,
       dynamodbLocalPort: 8000,
       dynamodbTimeouts: { connectMs: 2000, requestMs: 5000 },
@@ -54,6 +55,8 @@ describe('loadConfig', () => {
       JWT_ISSUER: 'https://issuer.example',
       JWT_AUDIENCE: 'canopy',
       JWT_CLOCK_SKEW_SECONDS: '5',
+      RATE_LIMIT_PER_SECOND: '20',
+      RATE_LIMIT_BURST: '50',
       DYNAMODB_ENDPOINT: 'http://localhost:9000',
       DYNAMODB_LOCAL_PORT: '9001',
       DYNAMODB_CONNECT_TIMEOUT_MS: '100',
@@ -85,6 +88,7 @@ describe('loadConfig', () => {
       port: 8080,
       host: '0.0.0.0',
       auth: { mode: 'jwt', key: { secret: 'x'.repeat(32) }, issuer: 'https://issuer.example', audience: 'canopy', clockSkewSeconds: 5 },
+      rateLimit: { perSecond: 20, burst: 50 },
       dynamodbEndpoint: 'http://localhost:9000',
       dynamodbLocalPort: 9001,
       dynamodbTimeouts: { connectMs: 100, requestMs: 200 },
@@ -125,6 +129,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUTH: 'jwt', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 bytes/);
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32) })).toThrow(/JWT_SECRET apply to AUTH=jwt only; AUTH is none/);
     expect(() => loadConfig({ AUTH: 'basic' })).toThrow(/AUTH must be one of none, jwt, apikey, got "basic"/);
+  });
+
+  it('limits each caller in production by default, elsewhere only when asked', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).rateLimit).toEqual({ perSecond: 50, burst: 100 });
+    expect(loadConfig({ NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '0' }).rateLimit).toBeNull();
+    expect(loadConfig({ RATE_LIMIT_PER_SECOND: '5' }).rateLimit).toEqual({ perSecond: 5, burst: 10 });
+    expect(() => loadConfig({ RATE_LIMIT_PER_SECOND: '-1' })).toThrow(/RATE_LIMIT_PER_SECOND must be a number of requests per second/);
   });
 
   it('lists what production refuses: no AUTH, and the built-in cursor secret', () => {

@@ -13,6 +13,11 @@ export interface Config {
   host: string;
   /** Who may call the API (AUTH and the JWT_ variables). */
   auth: AuthConfig;
+  /**
+   * Requests per second and burst per caller (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST), per
+   * process; null: no limit (the default outside production).
+   */
+  rateLimit: { perSecond: number; burst: number } | null;
   /** Unset: start the embedded DynamoDB Local. */
   dynamodbEndpoint: string | undefined;
   dynamodbLocalPort: number;
@@ -123,6 +128,8 @@ const SCHEMA = z.object({
   JWT_ISSUER: z.string().optional(),
   JWT_AUDIENCE: z.string().optional(),
   JWT_CLOCK_SKEW_SECONDS: integer(30, 0, 300),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).optional().describe('a number of requests per second in 0..100000 (0: no limit)'),
+  RATE_LIMIT_BURST: integer(0, 0, 1_000_000),
   DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
   DYNAMODB_LOCAL_PORT: integer(8000, 1, 65535),
   DYNAMODB_CONNECT_TIMEOUT_MS: integer(2000, 10, 60_000),
@@ -173,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: v.PORT,
     host: v.HOST,
     auth,
+    rateLimit: rateLimitOf(v),
     dynamodbEndpoint: v.DYNAMODB_ENDPOINT,
     dynamodbLocalPort: v.DYNAMODB_LOCAL_PORT,
     dynamodbTimeouts: { connectMs: v.DYNAMODB_CONNECT_TIMEOUT_MS, requestMs: v.DYNAMODB_REQUEST_TIMEOUT_MS },
@@ -222,6 +230,16 @@ function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
     audience: v.JWT_AUDIENCE,
     clockSkewSeconds: v.JWT_CLOCK_SKEW_SECONDS,
   };
+}
+
+/** Production's rate limit when none is set: per caller, per process. */
+export const PRODUCTION_RATE_LIMIT = { perSecond: 50, burst: 100 };
+
+/** The rate limit: RATE_LIMIT_PER_SECOND (0: none), a burst of twice the rate unless set. */
+function rateLimitOf(v: z.infer<typeof SCHEMA>): Config['rateLimit'] {
+  const perSecond = v.RATE_LIMIT_PER_SECOND ?? (v.NODE_ENV === 'production' ? PRODUCTION_RATE_LIMIT.perSecond : 0);
+  if (perSecond === 0) return null;
+  return { perSecond, burst: v.RATE_LIMIT_BURST || Math.max(1, Math.ceil(perSecond * 2)) };
 }
 
 /**

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   'BAD_REQUEST',
   'UNAUTHENTICATED',
+  'RATE_LIMITED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -39,6 +40,8 @@ export interface ErrorDetails {
   SERVICE_UNAVAILABLE: { cause?: string; unprocessed?: number; jobId?: string };
   BAD_REQUEST: Record<string, never>;
   UNAUTHENTICATED: Record<string, never>;
+  /** `retryAfterSeconds`: also in the Retry-After header. */
+  RATE_LIMITED: { retryAfterSeconds: number };
 }
 
 export class TreeError<C extends ErrorCode = ErrorCode> extends Error {
@@ -84,3 +87,7 @@ export const badRequest = (message: string): TreeError<'BAD_REQUEST'> =>
 /** Missing, expired or invalid credentials (HTTP 401), refused before any operation runs. */
 export const unauthenticated = (message: string): TreeError<'UNAUTHENTICATED'> =>
   new TreeError('UNAUTHENTICATED', message, undefined, { httpStatus: 401 });
+
+/** A caller over its rate limit (HTTP 429, Retry-After), refused before any operation runs. */
+export const rateLimited = (retryAfterSeconds: number): TreeError<'RATE_LIMITED'> =>
+  new TreeError('RATE_LIMITED', `too many requests from this caller; retry in ${retryAfterSeconds} s`, { retryAfterSeconds }, { httpStatus: 429 });

@@ -79,6 +79,7 @@ export async function createApp(
     limits: DEFAULT_LIMITS,
     formatError,
     authenticate,
+    rateLimit: config.rateLimit,
     // Every request gets its own store, loaders and DynamoDB cost meter.
     context: async (caller): Promise<RequestContext> => {
       const cost = newCost();

@@ -4,9 +4,10 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
-import { badRequest, isTreeError } from '../errors.js';
+import { badRequest, isTreeError, rateLimited } from '../errors.js';
 import { graphqlCors } from './cors.js';
 import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
+import { createRateLimiter, type RateLimitSettings } from './rateLimit.js';
 import { traceRequest } from './tracing.js';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -20,6 +21,8 @@ export interface GraphqlHandlerOptions<TContext extends BaseContext> {
   formatError: FormatError;
   /** Who the request comes from (AUTH), before its body is read. */
   authenticate: Authenticate;
+  /** Per-caller rate limit (null: none). */
+  rateLimit: RateLimitSettings | null;
   /** Every request gets its own context (caller, store, loaders, cost meter). */
   context: (caller: Caller) => Promise<TContext>;
 }
@@ -35,7 +38,7 @@ export const MAX_BODY = '1mb';
  *   GraphiQL's page or JSON depending on Accept) and `cache-control: no-store` on every answer,
  *   refusals before any operation included;
  * - `execute`: authentication (HTTP 401 UNAUTHENTICATED, with `WWW-Authenticate`, before the
- *   body is read), the JSON body (at most MAX_BODY), the token limit, the operation's span,
+ *   body is read), the caller's rate limit (HTTP 429 RATE_LIMITED, with `Retry-After`), the JSON body (at most MAX_BODY), the token limit, the operation's span,
  *   Apollo. Malformed or oversized bodies answer JSON errors, never an HTML page.
  * `handle` runs both, for the server's fast path.
  */
@@ -93,9 +96,19 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
     refuse(res, isTreeError(error, 'SERVICE_UNAVAILABLE') ? 503 : 500, error);
   };
 
+  const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
+  /** A caller is its subject when authenticated, else its address. */
+  const overLimit = (req: IncomingMessage, caller: Caller): number | null =>
+    limiter ? limiter.take(caller.subject !== null ? `${caller.via}:${caller.subject}` : `address:${req.socket.remoteAddress ?? '?'}`) : null;
+
   const execute = (req: ParsedRequest, res: ServerResponse): void => {
     options.authenticate(req.headers).then(
-      (caller) => parseAndRun(req, res, caller),
+      (caller) => {
+        const retryAfter = overLimit(req, caller);
+        if (retryAfter === null) return parseAndRun(req, res, caller);
+        res.setHeader('retry-after', String(retryAfter));
+        refuse(res, 429, rateLimited(retryAfter));
+      },
       (error: unknown) => refuseCaller(res, error),
     );
   };

@@ -217,3 +217,30 @@ describe('AUTH=apikey', () => {
     await expect(tree('revoke', 'ffffffffffffffff')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/no API key ffffffffffffffff/) });
   });
 });
+
+describe('the per-caller rate limit', () => {
+  const counter = new CallCounter();
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      middleware: counter.install,
+      env: { AUTH: 'jwt', JWT_SECRET: SECRET, RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '3' },
+    });
+  });
+  afterAll(() => server?.close());
+
+  it('answers a burst past the limit with 429 and Retry-After, and leaves other callers alone', async () => {
+    const busy = { authorization: `Bearer ${await hsToken({ sub: 'busy', iss: undefined, aud: undefined })}` };
+    const calm = { authorization: `Bearer ${await hsToken({ sub: 'calm', iss: undefined, aud: undefined })}` };
+    for (let i = 0; i < 3; i++) expect((await call(server, busy)).status).toBe(200);
+    const before = counter.snapshot();
+    const refused = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...busy }, body: JSON.stringify({ query: QUERY }) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    const body = (await refused.json()) as any;
+    expect(body.errors.map((e: any) => [e.extensions.code, e.extensions.retryAfterSeconds])).toEqual([['RATE_LIMITED', 2]]);
+    expect(counter.since(before)).toEqual({});
+    expect((await call(server, calm)).status).toBe(200);
+  });
+});
