@@ -51,12 +51,14 @@ export function createJwtVerifier(options: JwtOptions): (token: string) => Promi
   };
   return async (token) => {
     try {
+      // One call per overload of jwtVerify: a key, or the JWKS's key function.
       const { payload } = await (typeof key === 'function' ? jwtVerify(token, key, verifyOptions) : jwtVerify(token, key, verifyOptions));
       return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null };
     } catch (error) {
-      if (error instanceof errors.JWKSTimeout || (error instanceof Error && !(error instanceof errors.JOSEError))) {
+      // The JWKS could not be fetched (a timeout, a refused connection, an answer that is no JWKS).
+      if (!bySecret && (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError))) {
         throw new TreeError('SERVICE_UNAVAILABLE', "the issuer's signing keys (JWT_JWKS_URL) cannot be fetched; try again later", {
-          cause: error.name,
+          cause: error instanceof Error ? error.name : String(error),
         });
       }
       if (error instanceof errors.JOSEError) throw unauthenticated(reasonOf(error));

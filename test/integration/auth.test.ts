@@ -157,6 +157,25 @@ describe('AUTH=jwt with a JWKS', () => {
   });
 });
 
+describe('AUTH=jwt with a JWKS that cannot be fetched', () => {
+  it('answers 503 SERVICE_UNAVAILABLE, not 401: the token may well be good', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const server = await startTestServer({ env: { AUTH: 'jwt', JWT_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` } });
+    try {
+      const { privateKey } = await generateKeyPair('RS256');
+      const token = await new SignJWT({ sub: 'u', exp: now() + 300 }).setProtectedHeader({ alg: 'RS256', kid: 'k9' }).sign(privateKey);
+      const answer = await call(server, { authorization: `Bearer ${token}` });
+      expect(answer.status).toBe(503);
+      expect(answer.body.errors.map((e: any) => e.extensions.code)).toEqual(['SERVICE_UNAVAILABLE']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('AUTH=apikey', () => {
   const counter = new CallCounter();
   const root = fileURLToPath(new URL('../../', import.meta.url));
