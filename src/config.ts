@@ -79,6 +79,8 @@ export type AuthConfig =
       issuer: string | undefined;
       audience: string | undefined;
       clockSkewSeconds: number;
+      /** The claim that grants trees (PERMISSIONS_CLAIM). */
+      permissionsClaim: string;
     };
 
 export const AUTH_MODES = ['none', 'jwt', 'apikey'] as const;
@@ -128,6 +130,7 @@ const SCHEMA = z.object({
   JWT_ISSUER: z.string().optional(),
   JWT_AUDIENCE: z.string().optional(),
   JWT_CLOCK_SKEW_SECONDS: integer(30, 0, 300),
+  PERMISSIONS_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,128}$/).optional().describe('a claim name'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).optional().describe('a number of requests per second in 0..100000 (0: no limit)'),
   RATE_LIMIT_BURST: integer(0, 0, 1_000_000),
   DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
@@ -213,7 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
 /** The authentication the variables describe, or what is wrong with them. */
 function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
   const mode = v.AUTH ?? 'none';
-  const jwtOnly = (['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE'] as const).filter((name) => v[name] !== undefined);
+  const jwtOnly = (['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'PERMISSIONS_CLAIM'] as const).filter((name) => v[name] !== undefined);
   if (mode !== 'jwt' && jwtOnly.length > 0) return `${jwtOnly.join(', ')} apply to AUTH=jwt only; AUTH is ${mode}`;
   if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
   if (mode === 'apikey') return { mode };
@@ -229,6 +232,7 @@ function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
     issuer: v.JWT_ISSUER,
     audience: v.JWT_AUDIENCE,
     clockSkewSeconds: v.JWT_CLOCK_SKEW_SECONDS,
+    permissionsClaim: v.PERMISSIONS_CLAIM ?? 'trees',
   };
 }
 

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'BAD_REQUEST',
   'UNAUTHENTICATED',
   'RATE_LIMITED',
+  'FORBIDDEN',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -42,6 +43,8 @@ export interface ErrorDetails {
   UNAUTHENTICATED: Record<string, never>;
   /** `retryAfterSeconds`: also in the Retry-After header. */
   RATE_LIMITED: { retryAfterSeconds: number };
+  /** `id`: the node whose tree the caller may read but not change. */
+  FORBIDDEN: { id?: string };
 }
 
 export class TreeError<C extends ErrorCode = ErrorCode> extends Error {

@@ -7,6 +7,7 @@ import { queryItems } from '../dynamodb/query.js';
 import { TransactionBuilder } from '../dynamodb/transactionBuilder.js';
 import { transactWrite } from '../dynamodb/transactWrite.js';
 import { notFound } from '../errors.js';
+import type { Level } from './grants.js';
 
 type Doc = Dynamo['doc'];
 const keyOf = (id: string): Key => ({ pk: API_KEYS_PK, sk: id });
@@ -21,6 +22,22 @@ export interface ApiKey {
   name: string;
   createdAt: string;
   revokedAt: string | null;
+  /** The trees it may read or write, as a permissions claim (`{ rootId | "*": level }`); absent: write everything. */
+  trees?: Record<string, Level>;
+}
+
+/** A key as stored: with its secret's hash. */
+export type StoredApiKey = ApiKey & { hash: string };
+
+/** Pure: `catalog=write,*=read` as a trees map; throws on anything else. */
+export function parseTrees(text: string): Record<string, Level> {
+  const trees: Record<string, Level> = {};
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([A-Za-z0-9_.:-]{1,64}|\*)=(read|write)$/.exec(part);
+    if (!match) throw new Error(`--trees takes ROOT_ID=read|write (or *=read|write), comma-separated; got "${part}"`);
+    trees[match[1]!] = match[2] as Level;
+  }
+  return trees;
 }
 
 const KEY_PATTERN = /^canopy_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
@@ -46,16 +63,17 @@ const publicKey = (item: Record<string, unknown>): ApiKey => ({
   name: String(item.name ?? ''),
   createdAt: String(item.createdAt),
   revokedAt: typeof item.revokedAt === 'string' ? item.revokedAt : null,
+  ...(item.trees && typeof item.trees === 'object' ? { trees: item.trees as Record<string, Level> } : {}),
 });
 
 /** A new key: stored by its hash; the whole key is in the answer, and nowhere else. */
-export async function createApiKey(doc: Doc, table: string, name: string): Promise<ApiKey & { key: string }> {
+export async function createApiKey(doc: Doc, table: string, name: string, trees?: Record<string, Level>): Promise<ApiKey & { key: string }> {
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const createdAt = new Date().toISOString();
-  const tx = new TransactionBuilder(table).put({ ...keyOf(id), name, hash: hashSecret(secret), createdAt }, { notExists: true });
+  const tx = new TransactionBuilder(table).put({ ...keyOf(id), name, hash: hashSecret(secret), createdAt, ...(trees ? { trees } : {}) }, { notExists: true });
   await transactWrite(doc, tx.build());
-  return { id, name, createdAt, revokedAt: null, key: `canopy_${id}_${secret}` };
+  return { id, name, createdAt, revokedAt: null, ...(trees ? { trees } : {}), key: `canopy_${id}_${secret}` };
 }
 
 export async function listApiKeys(doc: Doc, table: string): Promise<ApiKey[]> {
@@ -75,7 +93,7 @@ export async function revokeApiKey(doc: Doc, table: string, id: string): Promise
 }
 
 /** The stored record of a key id (strongly consistent), or null. */
-export async function findApiKey(doc: Doc, table: string, id: string): Promise<(ApiKey & { hash: string }) | null> {
+export async function findApiKey(doc: Doc, table: string, id: string): Promise<StoredApiKey | null> {
   const item = (await batchGetItems(doc, table, [keyOf(id)])).get(keyString(keyOf(id)));
   return item ? { ...publicKey(item), hash: String(item.hash) } : null;
 }

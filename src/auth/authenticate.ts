@@ -2,8 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthConfig } from '../config.js';
 import type { Dynamo } from '../dynamodb/client.js';
 import { unauthenticated } from '../errors.js';
-import { findApiKey, parseApiKey, secretMatches, type ApiKey } from './apiKeys.js';
+import { findApiKey, parseApiKey, secretMatches, type StoredApiKey } from './apiKeys.js';
 import { ANONYMOUS, type Caller } from './caller.js';
+import { grantsFrom } from './grants.js';
 import { createJwtVerifier } from './verifyJwt.js';
 
 /** How long this process trusts what it read of an API key: a revocation takes effect within it. */
@@ -41,7 +42,7 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
       return verify(token);
     };
   }
-  const cache = new Map<string, { record: (ApiKey & { hash: string }) | null; readAt: number }>();
+  const cache = new Map<string, { record: StoredApiKey | null; readAt: number }>();
   const recordOf = async (id: string) => {
     const cached = cache.get(id);
     if (cached && Date.now() - cached.readAt < API_KEY_CACHE_MS) return cached.record;
@@ -59,6 +60,6 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
     const record = await recordOf(parsed.id);
     if (!record || !secretMatches(parsed.secret, record.hash)) throw unauthenticated('the API key is not valid');
     if (record.revokedAt !== null) throw unauthenticated('the API key has been revoked');
-    return { via: 'apikey', subject: record.id };
+    return { via: 'apikey', subject: record.id, grants: grantsFrom(record.trees) };
   };
 }

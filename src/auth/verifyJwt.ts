@@ -1,12 +1,15 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { TreeError, unauthenticated } from '../errors.js';
 import type { Caller } from './caller.js';
+import { grantsFrom } from './grants.js';
 
 export interface JwtOptions {
   key: { secret: string } | { jwksUrl: string };
   issuer: string | undefined;
   audience: string | undefined;
   clockSkewSeconds: number;
+  /** The claim that carries the caller's grants (PERMISSIONS_CLAIM). */
+  permissionsClaim: string;
 }
 
 /** What a shared secret verifies: HS256 only. */
@@ -53,8 +56,10 @@ export function createJwtVerifier(options: JwtOptions): (token: string) => Promi
     try {
       // One call per overload of jwtVerify: a key, or the JWKS's key function.
       const { payload } = await (typeof key === 'function' ? jwtVerify(token, key, verifyOptions) : jwtVerify(token, key, verifyOptions));
-      return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null };
+      const grants = grantsFrom(payload[options.permissionsClaim], options.permissionsClaim);
+      return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null, grants };
     } catch (error) {
+      if (error instanceof TreeError) throw error;
       // The JWKS could not be fetched (a timeout, a refused connection, an answer that is no JWKS).
       if (!bySecret && (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError))) {
         throw new TreeError('SERVICE_UNAVAILABLE', "the issuer's signing keys (JWT_JWKS_URL) cannot be fetched; try again later", {

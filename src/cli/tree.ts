@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../auth/apiKeys.js';
+import { createApiKey, listApiKeys, parseTrees, revokeApiKey } from '../auth/apiKeys.js';
 import { signDevToken } from '../auth/devToken.js';
 import { createDynamo, type Dynamo } from '../dynamodb/client.js';
 import { ensureTable } from '../dynamodb/table.js';
@@ -28,7 +28,7 @@ const USAGE = [
   `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]`,
   `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
   '       npm run tree -- jobs [--wait JOB_ID]',
-  '       npm run tree -- keys create [--name NAME] | keys list | keys revoke KEY_ID',
+  '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] | keys list | keys revoke KEY_ID',
   '       npm run tree -- token [--sub NAME] [--hours N]',
 ].join('\n');
 const COMMON = [
@@ -86,13 +86,15 @@ const HELP: Record<string, string> = {
     COMMON,
   ].join('\n'),
   keys: [
-    'npm run tree -- keys create [--name NAME]',
+    'npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...]',
     '       npm run tree -- keys list',
     '       npm run tree -- keys revoke KEY_ID',
     '',
     'API keys for AUTH=apikey. `create` prints a new key once (canopy_<id>_<secret>): the table keeps',
-    'only the SHA-256 of its secret, so a lost key cannot be shown again (create another). `list`',
-    'shows each key\'s id, name, creation and revocation. `revoke` ends a key for good; servers',
+    'only the SHA-256 of its secret, so a lost key cannot be shown again (create another). --trees',
+    'limits the key to some trees by their root ids (`*` for all), e.g. catalog=write,*=read;',
+    'without it the key may write every tree. `list`',
+    'shows each key\'s id, name, trees, creation and revocation. `revoke` ends a key for good; servers',
     'stop taking it within 30 s (how long a server trusts what it read of a key).',
     '',
     COMMON,
@@ -129,6 +131,7 @@ async function main(): Promise<number> {
         to: { type: 'string' },
         wait: { type: 'string' },
         name: { type: 'string' },
+        trees: { type: 'string' },
         sub: { type: 'string' },
         hours: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -202,7 +205,7 @@ async function main(): Promise<number> {
       if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
       return report.problems.length === 0 ? 0 : 1;
     }
-    if (command === 'keys') return await keys({ doc, client }, config.table, positionals.slice(1), values.name);
+    if (command === 'keys') return await keys({ doc, client }, config.table, positionals.slice(1), values.name, values.trees);
     const store = storeFor(config, { doc });
     if (command === 'jobs') {
       if (values.wait === undefined) return listJobs(store);
@@ -230,11 +233,18 @@ async function main(): Promise<number> {
 }
 
 /** `keys create|list|revoke`. */
-async function keys({ doc, client }: Dynamo, table: string, args: string[], name: string | undefined): Promise<number> {
+async function keys({ doc, client }: Dynamo, table: string, args: string[], name: string | undefined, trees: string | undefined): Promise<number> {
   const [action, id] = args;
   if (action === 'create') {
+    let grants;
+    try {
+      grants = trees === undefined ? undefined : parseTrees(trees);
+    } catch (error) {
+      console.error(`${error instanceof Error ? error.message : error}\n${USAGE}`);
+      return 2;
+    }
     await ensureTable(client, table);
-    const created = await createApiKey(doc, table, name ?? '');
+    const created = await createApiKey(doc, table, name ?? '', grants);
     console.log(`API key ${created.id}${created.name ? ` (${created.name})` : ''} created; it is shown once, keep it now:`);
     console.log(created.key);
     return 0;
@@ -242,7 +252,8 @@ async function keys({ doc, client }: Dynamo, table: string, args: string[], name
   if (action === 'list') {
     const listed = await listApiKeys(doc, table);
     for (const key of listed) {
-      console.log(`${key.id}  ${key.name || '-'}  created ${key.createdAt}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
+      const trees = key.trees ? Object.entries(key.trees).map(([root, level]) => `${root}=${level}`).join(',') : '*=write';
+      console.log(`${key.id}  ${key.name || '-'}  ${trees}  created ${key.createdAt}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
     }
     if (listed.length === 0) console.log('no API keys');
     return 0;

@@ -22,8 +22,8 @@ export function toSubgraphSchema(schema: GraphQLSchema): GraphQLSchema {
   const resolvers = createResolversMap(schema) as Resolvers;
   resolvers.Node = {
     ...(resolvers.Node as Record<string, never>),
-    __resolveReference: (reference: { id: string }, { loaders }: Context): Promise<TreeNode | null> =>
-      loaders.nodeById.load(checkId(reference.id)),
+    __resolveReference: async (reference: { id: string }, { loaders, access }: Context): Promise<TreeNode | null> =>
+      access.visible(await loaders.nodeById.load(checkId(reference.id))),
   };
   return buildSubgraphSchema({
     typeDefs: parse(`${FEDERATION_LINK}\n\n${printWithAppliedDirectives(schema)}`),

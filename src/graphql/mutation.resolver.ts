@@ -1,23 +1,28 @@
 import { Arg, Args, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { TreeNode } from '../storage/treeStore.js';
+import { checkId } from '../storage/validation.js';
 import { DeleteResult } from './deleteResult.type.js';
 import type { Context } from './context.js';
 import { CreateNodeInput, DeleteNodeArgs, ReparentArgs, UpdateNodeArgs } from './node.args.js';
 import { Node } from './node.type.js';
 
 /**
- * Every mutation is one call to the store, which commits it whole or not at all. The request's
- * loaders are cleared afterwards: what they cached may describe the tree before the change.
+ * Every mutation is one call to the store, which commits it whole or not at all, after the
+ * caller's grants allow it (access.ts). The request's loaders are cleared afterwards: what they
+ * cached may describe the tree before the change.
  */
 @Resolver()
 export class MutationResolver {
   @Mutation(() => Node)
   async createNode(@Arg('input', () => CreateNodeInput) input: CreateNodeInput, @Ctx() ctx: Context): Promise<TreeNode> {
+    if (input.parentId == null) ctx.access.requireWriteAll('creating a root');
+    else await ctx.access.requireWrite(checkId(input.parentId, 'parentId'), 'parent');
     return settle(ctx, await ctx.store.createNode(input));
   }
 
   @Mutation(() => Node)
   async updateNode(@Args(() => UpdateNodeArgs) args: UpdateNodeArgs, @Ctx() ctx: Context): Promise<TreeNode> {
+    await ctx.access.requireWrite(checkId(args.id), 'node');
     return settle(ctx, await ctx.store.updateNode(args));
   }
 
@@ -26,11 +31,15 @@ export class MutationResolver {
       'Moves the node and its whole subtree. newParentId null (or absent) makes it a root; newParentId = the current parent with before/after reorders among the same siblings. before/after place it among its new siblings (default: last).',
   })
   async reparent(@Args(() => ReparentArgs) args: ReparentArgs, @Ctx() ctx: Context): Promise<TreeNode> {
+    await ctx.access.requireWrite(checkId(args.id), 'node');
+    if (args.newParentId == null) ctx.access.requireWriteAll('making a node a root');
+    else await ctx.access.requireWrite(checkId(args.newParentId, 'newParentId'), 'new parent');
     return settle(ctx, await ctx.store.moveNode(args));
   }
 
   @Mutation(() => DeleteResult, { description: 'Deletes the node and its whole subtree.' })
   async deleteNode(@Args(() => DeleteNodeArgs) args: DeleteNodeArgs, @Ctx() ctx: Context): Promise<DeleteResult> {
+    await ctx.access.requireWrite(checkId(args.id), 'node');
     const result = await ctx.store.deleteNode(args);
     ctx.loaders.clearAll();
     return { deletedCount: result.deletedCount, job: result.job ?? null };

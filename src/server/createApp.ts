@@ -7,6 +7,7 @@ import type { Authenticate } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
+import { createAccess } from '../graphql/access.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
@@ -84,7 +85,8 @@ export async function createApp(
     context: async (caller): Promise<RequestContext> => {
       const cost = newCost();
       const scoped = store.scoped(cost);
-      return { caller, store: scoped, loaders: createLoaders(scoped), cost };
+      const loaders = createLoaders(scoped);
+      return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
     },
   });
 

@@ -202,7 +202,7 @@ describe('AUTH=apikey', () => {
     expect((await call(server, { authorization: `Bearer ${key}` })).body.data).toEqual({ node: { id: 'a' } });
     expect((await call(server, { 'x-api-key': key })).body.data).toEqual({ node: { id: 'a' } });
     const listed = await tree('list');
-    expect(listed.stdout).toMatch(new RegExp(`^${key.split('_')[1]}  the example app  created \\S+  active$`, 'm'));
+    expect(listed.stdout).toMatch(new RegExp(`^${key.split('_')[1]}  the example app  \\*=write  created \\S+  active$`, 'm'));
     expect(listed.stdout).not.toContain(key.split('_')[2]);
   });
 
@@ -216,6 +216,17 @@ describe('AUTH=apikey', () => {
     await expectRefused(server, counter, { authorization: `Bearer ${unknown}` }, /not valid/);
     const [prefix, id] = key.split('_');
     await expectRefused(server, counter, { authorization: `Bearer ${prefix}_${id}_${'B'.repeat(43)}` }, /not valid/);
+  });
+
+  it('limits a key made with --trees to those trees', async () => {
+    const created = await tree('create', '--name', 'reader', '--trees', 'a=read');
+    const limited = /^(canopy_\S+)$/m.exec(created.stdout)![1]!;
+    expect((await tree('list')).stdout).toMatch(new RegExp(`^${limited.split('_')[1]}  reader  a=read  created `, 'm'));
+    const read = await server.gql('{ node(id: "a") { id } }', {}, { authorization: `Bearer ${limited}` });
+    expect(read.body.data).toEqual({ node: { id: 'a' } });
+    const write = await server.gql('mutation { updateNode(id: "a", name: "renamed") { id } }', {}, { authorization: `Bearer ${limited}` });
+    expect(write.body.errors?.map((e) => e.extensions?.code)).toEqual(['FORBIDDEN']);
+    await expect(tree('create', '--trees', 'a=admin')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--trees takes ROOT_ID=read\|write/) });
   });
 
   it('stops taking a revoked key (a server that reads it after the revocation)', async () => {

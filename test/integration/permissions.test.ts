@@ -1,0 +1,102 @@
+import { SignJWT, type JWTPayload } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../support/server.js';
+import { buildTree } from '../support/tree.js';
+
+/**
+ * Per-tree permissions: a token's `trees` claim grants read or write on trees by their root ids.
+ * What a caller may not read does not exist for it; what it may read but not write is FORBIDDEN.
+ */
+
+const SECRET = 'a-permissions-secret-of-32-bytes-or-more';
+
+const token = (trees?: Record<string, string>, claims: JWTPayload = {}) =>
+  new SignJWT({ sub: 'u', exp: Math.floor(Date.now() / 1000) + 300, ...(trees ? { trees } : {}), ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(SECRET));
+
+const codes = (response: GraphQLResponse) => response.body.errors?.map((e) => e.extensions?.code) ?? [];
+const requestsOf = (response: GraphQLResponse) => response.body.extensions?.dynamodb?.requests;
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
+  let server: TestServer;
+  let as: (trees?: Record<string, string>) => Promise<(query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>>;
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET } });
+    as = async (trees) => {
+      const authorization = `Bearer ${await token(trees)}`;
+      return (query, variables) => server.gql(query, variables, { authorization });
+    };
+    const admin = await as();
+    const build = { ...server, gql: (query: string, variables?: Record<string, unknown>) => admin(query, variables) };
+    await buildTree(build, { id: 'a', children: [{ id: 'a1', children: [{ id: 'a11' }] }, { id: 'a2' }] });
+    await buildTree(build, { id: 'b', children: [{ id: 'b1' }] });
+    await buildTree(build, { id: 'c' });
+  });
+  afterAll(() => server?.close());
+
+  it('hides the trees a caller may not read: lookups, lists, references', async () => {
+    const reader = await as({ a: 'read', c: 'read' });
+    expect((await reader('{ node(id: "a11") { id rootId ancestors { id } } }')).body.data).toEqual({
+      node: { id: 'a11', rootId: 'a', ancestors: [{ id: 'a' }, { id: 'a1' }] },
+    });
+    expect((await reader('{ node(id: "b1") { id } }')).body.data).toEqual({ node: null });
+    expect((await reader('{ nodes(ids: ["a1", "b", "b1", "c"]) { id } }')).body.data).toEqual({ nodes: [{ id: 'a1' }, null, null, { id: 'c' }] });
+    expect((await reader('{ roots { nodes { id } pageInfo { hasNextPage } } }')).body.data).toEqual({
+      roots: { nodes: [{ id: 'a' }, { id: 'c' }], pageInfo: { hasNextPage: false } },
+    });
+    const first = (await reader('{ roots(first: 1) { nodes { id } pageInfo { hasNextPage endCursor } } }')).body.data.roots;
+    expect(first.nodes).toEqual([{ id: 'a' }]);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const next = await reader('query($after: String) { roots(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage } } }', { after: first.pageInfo.endCursor });
+    expect(next.body.data.roots).toEqual({ nodes: [{ id: 'c' }], pageInfo: { hasNextPage: false } });
+    expect(codes(await reader('{ roots(after: "eyJyb290IjoiYiJ9") { nodes { id } } }'))).toEqual(['BAD_USER_INPUT']);
+    expect((await reader('{ jobs { nodes { id } } }')).body.data).toEqual({ jobs: { nodes: [] } });
+  });
+
+  it('refuses writes: NOT_FOUND outside what it may read, FORBIDDEN where it may only read', async () => {
+    const writer = await as({ a: 'write', b: 'read' });
+    expect(codes(await writer('mutation { createNode(input: { id: "x1", parentId: "b1", name: "x" }) { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await writer('mutation { createNode(input: { id: "x2", parentId: "c", name: "x" }) { id } }'))).toEqual(['NOT_FOUND']);
+    expect(codes(await writer('mutation { createNode(input: { id: "x3", name: "a new root" }) { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await writer('mutation { updateNode(id: "b1", name: "renamed") { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await writer('mutation { updateNode(id: "c", name: "renamed") { id } }'))).toEqual(['NOT_FOUND']);
+    expect(codes(await writer('mutation { deleteNode(id: "b1") { deletedCount } }'))).toEqual(['FORBIDDEN']);
+    // A move needs write on both trees; making a root needs write on every tree.
+    expect(codes(await writer('mutation { reparent(id: "a2", newParentId: "b1") { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await writer('mutation { reparent(id: "b1", newParentId: "a") { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await writer('mutation { reparent(id: "a2", newParentId: "c") { id } }'))).toEqual(['NOT_FOUND']);
+    expect(codes(await writer('mutation { reparent(id: "a2") { id } }'))).toEqual(['FORBIDDEN']);
+    // Within its tree, it writes.
+    expect((await writer('mutation { reparent(id: "a2", newParentId: "a1") { id parentId } }')).body.data).toEqual({ reparent: { id: 'a2', parentId: 'a1' } });
+    expect((await writer('mutation { reparent(id: "a2", newParentId: "a") { id parentId } }')).body.data).toEqual({ reparent: { id: 'a2', parentId: 'a' } });
+    // Nothing else changed.
+    const admin = await as();
+    expect((await admin('{ nodes(ids: ["x1", "x2", "x3"]) { id } b1: node(id: "b1") { name parentId } c: node(id: "c") { name } }')).body.data).toEqual({
+      nodes: [null, null, null],
+      b1: { name: 'b1', parentId: 'b' },
+      c: { name: 'c' },
+    });
+  });
+
+  it('refuses a malformed permissions claim as UNAUTHENTICATED', async () => {
+    const bad = `Bearer ${await token(undefined, { trees: { a: 'admin' } })}`;
+    const response = await server.gql('{ node(id: "a") { id } }', {}, { authorization: bad });
+    expect(response.status).toBe(401);
+    expect(codes(response)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it('costs no extra call where the strategy keeps the root, and the chain under adjacency', async () => {
+    const open = await as();
+    const limited = await as({ a: 'read' });
+    const query = '{ node(id: "a11") { id } }';
+    const unrestricted = requestsOf(await open(query));
+    const restricted = requestsOf(await limited(query));
+    expect(unrestricted).toBe(1);
+    // a11 is two levels below its root: adjacency reads its parent, then the root.
+    expect(restricted).toBe(strategy === 'adjacency' ? 3 : 1);
+    // A caller who may read every tree pays nothing, even with some trees named.
+    expect(requestsOf(await (await as({ '*': 'read', b: 'write' }))(query))).toBe(1);
+  });
+});
