@@ -41,6 +41,8 @@ export interface Config {
   introspection: boolean;
   /** GRAPHIQL: GraphiQL's page on GET /graphql for browsers (default: off in production). */
   graphiql: boolean;
+  /** TRUSTED_DOCUMENTS: the manifest of the only operations that run; unset: any operation. */
+  trustedDocuments: string | undefined;
   /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
   jobLeaseSeconds: number;
   /**
@@ -153,6 +155,7 @@ const SCHEMA = z.object({
   FEDERATION: flag(false),
   INTROSPECTION: optionalFlag(),
   GRAPHIQL: optionalFlag(),
+  TRUSTED_DOCUMENTS: z.string().optional(),
   JOB_LEASE_SECONDS: integer(5, 1, 300),
   TRANSACTION_ITEMS: integer(100, 10, 100),
   MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
@@ -201,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     federation: v.FEDERATION,
     introspection: v.INTROSPECTION ?? v.NODE_ENV !== 'production',
     graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
+    trustedDocuments: v.TRUSTED_DOCUMENTS,
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
     transactionItems: v.TRANSACTION_ITEMS,
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'UNAUTHENTICATED',
   'RATE_LIMITED',
   'FORBIDDEN',
+  'PERSISTED_QUERY_NOT_IN_LIST',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -45,6 +46,7 @@ export interface ErrorDetails {
   RATE_LIMITED: { retryAfterSeconds: number };
   /** `id`: the node whose tree the caller may read but not change. */
   FORBIDDEN: { id?: string };
+  PERSISTED_QUERY_NOT_IN_LIST: Record<string, never>;
 }
 
 export class TreeError<C extends ErrorCode = ErrorCode> extends Error {

@@ -20,6 +20,7 @@ import { createLimitsPlugin, DEFAULT_LIMITS } from './limitsPlugin.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { createObservePlugin } from './observePlugin.js';
+import type { TrustedDocuments } from './trustedDocuments.js';
 
 /**
  * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
@@ -35,7 +36,7 @@ type RequestContext = Context & { cost: DynamoCost; caller: Caller };
 export async function createApp(
   config: Config,
   store: TreeStore,
-  authenticate: Authenticate,
+  http: { authenticate: Authenticate; trusted: TrustedDocuments | null },
   httpServer: Server,
   observe: { logger: Logger; metrics: Metrics },
 ) {
@@ -79,8 +80,9 @@ export async function createApp(
     corsOrigins: config.corsOrigins,
     limits: DEFAULT_LIMITS,
     formatError,
-    authenticate,
+    authenticate: http.authenticate,
     rateLimit: config.rateLimit,
+    trusted: http.trusted,
     // Every request gets its own store, loaders and DynamoDB cost meter.
     context: async (caller): Promise<RequestContext> => {
       const cost = newCost();

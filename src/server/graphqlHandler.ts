@@ -8,6 +8,7 @@ import { badRequest, isTreeError, rateLimited } from '../errors.js';
 import { graphqlCors } from './cors.js';
 import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
 import { createRateLimiter, type RateLimitSettings } from './rateLimit.js';
+import { trustedQuery, type TrustedDocuments } from './trustedDocuments.js';
 import { traceRequest } from './tracing.js';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -23,6 +24,8 @@ export interface GraphqlHandlerOptions<TContext extends BaseContext> {
   authenticate: Authenticate;
   /** Per-caller rate limit (null: none). */
   rateLimit: RateLimitSettings | null;
+  /** Trusted documents: the only operations that run (null: any). */
+  trusted: TrustedDocuments | null;
   /** Every request gets its own context (caller, store, loaders, cost meter). */
   context: (caller: Caller) => Promise<TContext>;
 }
@@ -117,8 +120,13 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
     json(req, res, (error?: unknown) => {
       if (error) return refuseBody(res, error as { status?: number; message?: string });
       const target = req.url ?? '/';
-      const search = target.includes('?') ? target.slice(target.indexOf('?')) : '';
-      const query: unknown = req.method === 'GET' ? new URLSearchParams(search).get('query') : (req.body as { query?: unknown } | undefined)?.query;
+      let search = target.includes('?') ? target.slice(target.indexOf('?')) : '';
+      let query: unknown = req.method === 'GET' ? new URLSearchParams(search).get('query') : (req.body as { query?: unknown } | undefined)?.query;
+      if (options.trusted) {
+        const allowed = trustedQuery(options.trusted, query, persistedHashOf(req, search));
+        if (typeof allowed !== 'string') return refuse(res, 400, allowed);
+        if (query !== allowed) [query, search] = runText(req, search, allowed);
+      }
       const tooLong = tokenLimitRefusal(options.limits, query);
       if (tooLong) return refuse(res, 400, tooLong);
       traceRequest(res, req.method ?? 'GET', () => {
@@ -141,4 +149,28 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.statusCode = status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(body));
+}
+
+/** The persisted query hash a request names (POST body or GET parameter), if any. */
+function persistedHashOf(req: ParsedRequest, search: string): unknown {
+  let extensions: unknown = (req.body as { extensions?: unknown } | undefined)?.extensions;
+  if (req.method === 'GET') {
+    try {
+      extensions = JSON.parse(new URLSearchParams(search).get('extensions') ?? 'null');
+    } catch {
+      return undefined;
+    }
+  }
+  return (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
+}
+
+/** A request sent by hash alone gets its trusted text, for Apollo to run (in the body, or the URL). */
+function runText(req: ParsedRequest, search: string, text: string): [string, string] {
+  if (req.method === 'GET') {
+    const params = new URLSearchParams(search);
+    params.set('query', text);
+    return [text, `?${params}`];
+  }
+  (req.body as { query?: string }).query = text;
+  return [text, search];
 }

@@ -13,6 +13,7 @@ import { createApp } from './createApp.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { traceDynamoCall } from './tracing.js';
+import { loadTrustedDocuments } from './trustedDocuments.js';
 
 export interface RunningServer {
   logger: Logger;
@@ -32,6 +33,8 @@ export interface StartOptions {
 
 /** Table, store, demo seed, the job sweeper (never waited for), then the HTTP server. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  // Read before anything starts: a bad manifest stops the start with nothing to clean up.
+  const trusted = config.trustedDocuments === undefined ? null : loadTrustedDocuments(config.trustedDocuments);
   const logger = options.logger ?? createLogger(config.logLevel);
   let store: TreeStore | undefined;
   const metrics = createMetrics(async () => (store ? store.openJobCount() : 0));
@@ -59,7 +62,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const httpServer = createServer();
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
-  const { listener, apollo } = await createApp(config, store, authenticate, httpServer, { logger, metrics });
+  const { listener, apollo } = await createApp(config, store, { authenticate, trusted }, httpServer, { logger, metrics });
   httpServer.on('request', listener);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

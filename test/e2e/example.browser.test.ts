@@ -1,4 +1,4 @@
-import { signDevToken } from '../../src/auth/devToken.js';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signDevToken } from '../../src/auth/devToken.js';
 import {
   launchBrowser,
   nonLocalRequests,
@@ -16,7 +17,7 @@ import {
   type StaticServer,
 } from '../support/browser.js';
 import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.js';
+import { startTestServer, uniqueTable, type TestServer, type TestServerOptions } from '../support/server.js';
 
 /**
  * The example app (examples/tree-explorer) as a user runs it: built by Vite, served from its own
@@ -331,5 +332,42 @@ describe('the tree explorer example while a move runs as a job', () => {
       jobs: { nodes: [{ kind: 'MOVE', status: 'DONE' }, { kind: 'DELETE', status: 'DONE' }] },
     });
     expect(browser.problems).toEqual([]);
+  });
+});
+
+describe('the tree explorer against a server that runs only its registered operations', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canopy-trusted-app-'));
+  let example: Example;
+  let browser: HeadlessBrowser;
+
+  beforeAll(async () => {
+    const manifest = join(dir, 'manifest.json');
+    execFileSync('npm', ['run', '-s', 'example:manifest', '--', manifest], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' });
+    // The tree is made through a server without the manifest, on the same table.
+    const table = uniqueTable();
+    const setup = await startTestServer({ table });
+    for (const node of TREE.slice(0, 4)) await setup.gql('mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }', { input: node });
+    await setup.close();
+    [example, browser] = await Promise.all([startExample({ table, env: { TRUSTED_DOCUMENTS: manifest } }, []), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await example?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists, expands and selects with the operations it registered, and nothing is refused', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${example.site.origin}/`);
+    const roots = TREE.slice(0, 4).filter((node) => !node.parentId).map((node) => node.id);
+    await waitForChildren(page, null, roots);
+    const first = TREE.slice(0, 4).find((node) => node.parentId === roots[0])!;
+    await page.getByRole('button', { name: `Expand ${TREE.find((node) => node.id === roots[0])!.name}` }).click();
+    await waitForChildren(page, roots[0]!, TREE.slice(0, 4).filter((node) => node.parentId === roots[0]).map((node) => node.id));
+    await row(page, first.id).getByRole('button', { name: first.name }).click();
+    await waitForBreadcrumbs(page, [TREE.find((node) => node.id === roots[0])!.name, first.name]);
+    expect(browser.problems).toEqual([]);
+    const other = await example.server.gql('{ roots { nodes { id } } }');
+    expect(other.body.errors?.map((e) => e.extensions?.code)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
   });
 });
