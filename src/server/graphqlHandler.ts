@@ -41,8 +41,9 @@ export const MAX_BODY = '1mb';
  *   GraphiQL's page or JSON depending on Accept) and `cache-control: no-store` on every answer,
  *   refusals before any operation included;
  * - `execute`: authentication (HTTP 401 UNAUTHENTICATED, with `WWW-Authenticate`, before the
- *   body is read), the caller's rate limit (HTTP 429 RATE_LIMITED, with `Retry-After`), the JSON body (at most MAX_BODY), the token limit, the operation's span,
- *   Apollo. Malformed or oversized bodies answer JSON errors, never an HTML page.
+ *   body is read), the caller's rate limit (HTTP 429 RATE_LIMITED, with `Retry-After`), the JSON
+ *   body (at most MAX_BODY), trusted documents when configured, the token limit, the operation's
+ *   span, Apollo. Malformed or oversized bodies answer JSON errors, never an HTML page.
  * `handle` runs both, for the server's fast path.
  */
 export function createGraphqlHandler<TContext extends BaseContext>(apollo: ApolloServer<TContext>, options: GraphqlHandlerOptions<TContext>) {

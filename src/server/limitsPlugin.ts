@@ -16,11 +16,12 @@ import { badRequest, tooComplex, type TreeError } from '../errors.js';
 /**
  * Refuses, before any DynamoDB call, operations longer, deeper, wider or larger than the limits
  * (QUERY_TOO_COMPLEX). Tokens are counted before the document is parsed, so that a huge
- * document costs no parse (tokenLimitRefusal, checked by the HTTP handler: Apollo answers an error thrown
- * by a plugin before parsing as a 500); nesting counts nested fields through fragments; aliases count every
- * aliased field in the operation; nodes is an estimate of how many nodes an operation may
- * return: each list field (roots, children, descendants, nodes) multiplies by its `first` (or
- * the number of ids) the count of the list it sits in.
+ * document costs no parse (tokenLimitRefusal, checked by the HTTP handler: Apollo answers an
+ * error thrown by a plugin before parsing as a 500); nesting counts nested fields through
+ * fragments; aliases count every aliased field in the operation; nodes is an estimate of how
+ * many nodes an operation may return: each list field (roots, children, descendants, jobs,
+ * ancestors, nodes) multiplies by its `first` (the number of ids; MAX_TREE_DEPTH for ancestors)
+ * the count of the list it sits in.
  */
 export interface OperationLimits {
   maxTokens: number;
