@@ -101,19 +101,30 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
   };
 
   const limiter = options.rateLimit ? createRateLimiter(options.rateLimit) : null;
-  /** A caller is its subject when authenticated, else its address. */
-  const overLimit = (req: IncomingMessage, caller: Caller): number | null =>
-    limiter ? limiter.take(caller.subject !== null ? `${caller.via}:${caller.subject}` : `address:${req.socket.remoteAddress ?? '?'}`) : null;
+  const addressOf = (req: IncomingMessage) => `address:${req.socket.remoteAddress ?? '?'}`;
+  const tooMany = (res: ServerResponse, retryAfter: number): void => {
+    res.setHeader('retry-after', String(retryAfter));
+    refuse(res, 429, rateLimited(retryAfter));
+  };
 
+  /**
+   * A caller is its subject when authenticated, else its address. Failed authentications count
+   * against the address: once its bucket is empty, the address is refused before authentication
+   * (no token verified, no API key read).
+   */
   const execute = (req: ParsedRequest, res: ServerResponse): void => {
+    const blocked = limiter?.blocked(addressOf(req)) ?? null;
+    if (blocked !== null) return tooMany(res, blocked);
     options.authenticate(req.headers).then(
       (caller) => {
-        const retryAfter = overLimit(req, caller);
+        const retryAfter = limiter?.take(caller.subject !== null ? `${caller.via}:${caller.subject}` : addressOf(req)) ?? null;
         if (retryAfter === null) return parseAndRun(req, res, caller);
-        res.setHeader('retry-after', String(retryAfter));
-        refuse(res, 429, rateLimited(retryAfter));
+        tooMany(res, retryAfter);
       },
-      (error: unknown) => refuseCaller(res, error),
+      (error: unknown) => {
+        if (isTreeError(error, 'UNAUTHENTICATED')) limiter?.take(addressOf(req));
+        refuseCaller(res, error);
+      },
     );
   };
 

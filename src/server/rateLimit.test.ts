@@ -33,4 +33,13 @@ describe('createRateLimiter', () => {
     now = 1000;
     expect(limiter.take('a')).toBeNull();
   });
+
+  it('tells a caller is blocked without taking a token', () => {
+    const limiter = createRateLimiter({ perSecond: 1, burst: 1 }, () => 0);
+    expect(limiter.blocked('a')).toBeNull();
+    expect(limiter.take('a')).toBeNull();
+    expect(limiter.blocked('a')).toBe(1);
+    expect(limiter.blocked('a')).toBe(1);
+    expect(limiter.blocked('b')).toBeNull();
+  });
 });

@@ -27,16 +27,26 @@ export function takeToken(bucket: Bucket | undefined, now: number, settings: Rat
 /** Callers whose buckets are kept at most; past it the least recently seen are forgotten (full again). */
 const MAX_BUCKETS = 100_000;
 
-/** The process's buckets: `take(caller)` answers null (go on) or the seconds to wait. */
+/**
+ * The process's buckets: `take(caller)` answers null (go on) or the seconds to wait;
+ * `blocked(caller)` answers the same without taking a token.
+ */
 export function createRateLimiter(settings: RateLimitSettings, clock: () => number = Date.now) {
   const buckets = new Map<string, Bucket>();
+  const keep = (caller: string, bucket: Bucket) => {
+    buckets.delete(caller);
+    if (buckets.size >= MAX_BUCKETS) buckets.delete(buckets.keys().next().value!);
+    buckets.set(caller, bucket);
+  };
   return {
     take(caller: string): number | null {
       const { bucket, retryAfterSeconds } = takeToken(buckets.get(caller), clock(), settings);
-      buckets.delete(caller);
-      if (buckets.size >= MAX_BUCKETS) buckets.delete(buckets.keys().next().value!);
-      buckets.set(caller, bucket);
+      keep(caller, bucket);
       return retryAfterSeconds;
+    },
+    blocked(caller: string): number | null {
+      const existing = buckets.get(caller);
+      return existing ? takeToken(existing, clock(), settings).retryAfterSeconds : null;
     },
   };
 }

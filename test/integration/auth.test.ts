@@ -273,4 +273,22 @@ describe('the per-caller rate limit', () => {
     expect(counter.since(before)).toEqual({});
     expect((await call(server, calm)).status).toBe(200);
   });
+
+  it('counts failed authentications against the address, then refuses it before any verification or read', async () => {
+    const limited = await startTestServer({ middleware: counter.install, env: { AUTH: 'apikey', RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '2' } });
+    try {
+      const guess = (i: number) => ({ authorization: `Bearer canopy_${String(i).padStart(16, '0')}_${'A'.repeat(43)}` });
+      const before = counter.snapshot();
+      expect((await call(limited, guess(1))).status).toBe(401);
+      expect((await call(limited, guess(2))).status).toBe(401);
+      expect(counter.since(before)).toEqual({ BatchGetItemCommand: 2 });
+      const after = counter.snapshot();
+      const refused = await call(limited, guess(3));
+      expect(refused.status).toBe(429);
+      expect(refused.body.errors.map((e: any) => e.extensions.code)).toEqual(['RATE_LIMITED']);
+      expect(counter.since(after)).toEqual({});
+    } finally {
+      await limited.close();
+    }
+  });
 });
