@@ -16,12 +16,15 @@ export interface Grants {
 
 export const WRITE_ALL: Grants = { all: 'write', trees: new Map() };
 
+/** Trees one caller may be granted by name (`roots` reads each of them by id). */
+export const MAX_GRANTS = 1000;
+
 /** Grants from a claim's value; a claim that is not a map of ids to levels is UNAUTHENTICATED. */
 export function grantsFrom(claim: unknown, name = 'trees'): Grants {
   if (claim === undefined) return WRITE_ALL;
   const entries = claim !== null && typeof claim === 'object' && !Array.isArray(claim) ? Object.entries(claim) : null;
-  if (!entries || entries.some(([, level]) => level !== 'read' && level !== 'write')) {
-    throw unauthenticated(`the ${name} claim must map root ids (or "*") to "read" or "write"`);
+  if (!entries || entries.length > MAX_GRANTS || entries.some(([, level]) => level !== 'read' && level !== 'write')) {
+    throw unauthenticated(`the ${name} claim must map at most ${MAX_GRANTS} root ids (or "*") to "read" or "write"`);
   }
   const trees = new Map(entries as Array<[string, Level]>);
   const all = trees.get('*') ?? null;

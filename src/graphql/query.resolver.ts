@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { badInput } from '../errors.js';
-import type { Job as StoredJob, Page, TreeNode } from '../storage/treeStore.js';
-import { checkId, checkPage, MAX_PAGE_SIZE } from '../storage/validation.js';
+import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
+import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
 import { Job, JobConnection } from './job.type.js';
@@ -38,42 +38,11 @@ export class QueryResolver {
   }
 
   @Query(() => NodeConnection, { description: 'The roots of every tree, in order.' })
-  async roots(@Args(() => PageArgs) args: PageArgs, @Ctx() { loaders, access }: Context) {
-    const first = args.first ?? 100;
-    if (access.grants.all !== null) return toConnection(await loaders.childrenByParent.load({ parentId: null, first, after: args.after }));
-    return toConnection(await grantedRoots([...access.grants.trees.keys()], first, args.after, loaders));
+  async roots(@Args(() => PageArgs) args: PageArgs, @Ctx() { store, loaders, access }: Context) {
+    const page = { first: args.first ?? 100, after: args.after };
+    if (access.grants.all !== null) return toConnection(await loaders.childrenByParent.load({ parentId: null, ...page }));
+    // A caller limited to some trees sees the roots of its grants, and nothing of the others.
+    return toConnection(await store.rootsAmong([...access.grants.trees.keys()], page));
   }
 }
 
-/**
- * The roots a caller limited to some trees may read: those its grants name that exist and are
- * roots, in sibling order, paged by a cursor naming the last root returned. Read from the grants
- * (one batched read), never by filtering the table's roots: no count of the others leaks.
- */
-async function grantedRoots(ids: string[], first: number, after: string | null | undefined, loaders: Context['loaders']): Promise<Page> {
-  checkPage({ first });
-  const roots = (await Promise.all(ids.map((id) => loaders.nodeById.load(id))))
-    .filter((node): node is TreeNode => node !== null && node.parentId === null)
-    .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
-  let start = 0;
-  if (after != null) {
-    const last = grantedRootsCursor.decode(after);
-    start = roots.findIndex((root) => root.id === last) + 1;
-    if (start === 0) throw badInput('after is not a cursor of these roots');
-  }
-  const page = roots.slice(start, start + first);
-  return { edges: page.map((node) => ({ node, cursor: grantedRootsCursor.encode(node.id) })), hasNextPage: start + first < roots.length };
-}
-
-/** Cursors over granted roots: the root's id, as opaque as every cursor. */
-const grantedRootsCursor = {
-  encode: (id: string): string => Buffer.from(JSON.stringify({ root: id })).toString('base64url'),
-  decode(cursor: string): string | null {
-    try {
-      const { root } = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { root?: unknown };
-      return typeof root === 'string' ? root : null;
-    } catch {
-      return null;
-    }
-  },
-};

@@ -161,6 +161,11 @@ export interface TreeStore {
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs): Promise<Page>;
   /**
+   * The roots among `ids` (ids that are no root, or no node, are left out), in sibling order,
+   * paged with the cursors of `children(null)`; read by id, never by reading the other roots.
+   */
+  rootsAmong(ids: readonly string[], page: PageArgs): Promise<Page>;
+  /**
    * For each request, the children pages of its levels that the strategy reads in bulk (one
    * Query of closure rows, a wave of level Queries), exactly the pages `children` would give;
    * a page it leaves out (a level too deep, a subtree too large for one bulk read, an open job,

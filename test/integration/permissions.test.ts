@@ -52,6 +52,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     const next = await reader('query($after: String) { roots(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage } } }', { after: first.pageInfo.endCursor });
     expect(next.body.data.roots).toEqual({ nodes: [{ id: 'c' }], pageInfo: { hasNextPage: false } });
     expect(codes(await reader('{ roots(after: "eyJyb290IjoiYiJ9") { nodes { id } } }'))).toEqual(['BAD_USER_INPUT']);
+    // A cursor of the whole roots list (after "a") pages the granted roots from that place on.
+    const admin = await as();
+    const afterA = (await admin('{ roots(first: 1) { pageInfo { endCursor } } }')).body.data.roots.pageInfo.endCursor;
+    expect((await reader('query($after: String) { roots(after: $after) { nodes { id } } }', { after: afterA })).body.data).toEqual({ roots: { nodes: [{ id: 'c' }] } });
     expect((await reader('{ jobs { nodes { id } } }')).body.data).toEqual({ jobs: { nodes: [] } });
   });
 

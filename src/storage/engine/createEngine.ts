@@ -6,7 +6,7 @@ import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { DepthWindow, Job, Page, PageArgs, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
-import { childrenPage } from './childrenPage.js';
+import { childrenPage, rootsAmong } from './childrenPage.js';
 import { childrenTree } from './childrenTrees.js';
 import type { EngineContext, JobEvent } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
@@ -131,6 +131,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     scoped: (cost) => storeOver(strategy, cost ? { ...options, doc: meteredDoc(options.doc, cost) } : options, {}),
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
+    rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
     async childrenTrees(requests) {
       if (!strategy.subtreeItems) return requests.map(() => new Map());
       const open = await readOpenJobs(options, scope);
