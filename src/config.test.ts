@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       JWT_ISSUER: 'https://issuer.example',
       JWT_AUDIENCE: 'canopy',
       JWT_CLOCK_SKEW_SECONDS: '5',
+      TENANT_CLAIM: 'org',
       PERMISSIONS_CLAIM: 'https://canopy/trees',
       RATE_LIMIT_PER_SECOND: '20',
       RATE_LIMIT_BURST: '50',
@@ -90,7 +91,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '0.0.0.0',
-      auth: { mode: 'jwt', key: { secret: 'x'.repeat(32) }, issuer: 'https://issuer.example', audience: 'canopy', clockSkewSeconds: 5, permissionsClaim: 'https://canopy/trees' },
+      auth: { mode: 'jwt', key: { secret: 'x'.repeat(32) }, issuer: 'https://issuer.example', audience: 'canopy', clockSkewSeconds: 5, tenantClaim: 'org', permissionsClaim: 'https://canopy/trees' },
       rateLimit: { perSecond: 20, burst: 50 },
       dynamodbEndpoint: 'http://localhost:9000',
       dynamodbLocalPort: 9001,
@@ -127,6 +128,7 @@ describe('loadConfig', () => {
       issuer: undefined,
       audience: undefined,
       clockSkewSeconds: 30,
+      tenantClaim: 'tenant',
       permissionsClaim: 'trees',
     });
     expect(() => loadConfig({ AUTH: 'jwt' })).toThrow(/AUTH=jwt needs exactly one of JWT_SECRET .* and JWT_JWKS_URL/);

@@ -81,6 +81,8 @@ export type AuthConfig =
       issuer: string | undefined;
       audience: string | undefined;
       clockSkewSeconds: number;
+      /** The claim that names the caller's tenant (TENANT_CLAIM). */
+      tenantClaim: string;
       /** The claim that grants trees (PERMISSIONS_CLAIM). */
       permissionsClaim: string;
     };
@@ -132,6 +134,7 @@ const SCHEMA = z.object({
   JWT_ISSUER: z.string().optional(),
   JWT_AUDIENCE: z.string().optional(),
   JWT_CLOCK_SKEW_SECONDS: integer(30, 0, 300),
+  TENANT_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,128}$/).optional().describe('a claim name'),
   PERMISSIONS_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,128}$/).optional().describe('a claim name'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).optional().describe('a number of requests per second in 0..100000 (0: no limit)'),
   RATE_LIMIT_BURST: integer(0, 0, 1_000_000),
@@ -220,7 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
 /** The authentication the variables describe, or what is wrong with them. */
 function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
   const mode = v.AUTH ?? 'none';
-  const jwtOnly = (['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'PERMISSIONS_CLAIM'] as const).filter((name) => v[name] !== undefined);
+  const jwtOnly = (['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'TENANT_CLAIM', 'PERMISSIONS_CLAIM'] as const).filter((name) => v[name] !== undefined);
   if (mode !== 'jwt' && jwtOnly.length > 0) return `${jwtOnly.join(', ')} apply to AUTH=jwt only; AUTH is ${mode}`;
   if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
   if (mode === 'apikey') return { mode };
@@ -236,6 +239,7 @@ function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
     issuer: v.JWT_ISSUER,
     audience: v.JWT_AUDIENCE,
     clockSkewSeconds: v.JWT_CLOCK_SKEW_SECONDS,
+    tenantClaim: v.TENANT_CLAIM ?? 'tenant',
     permissionsClaim: v.PERMISSIONS_CLAIM ?? 'trees',
   };
 }

@@ -24,6 +24,8 @@ export interface ApiKey {
   revokedAt: string | null;
   /** The trees it may read or write, as a permissions claim (`{ rootId | "*": level }`); absent: write everything. */
   trees?: Record<string, Level>;
+  /** The tenant whose trees it reaches; absent: the default tenant. */
+  tenant?: string;
 }
 
 /** A key as stored: with its secret's hash. */
@@ -64,16 +66,24 @@ const publicKey = (item: Record<string, unknown>): ApiKey => ({
   createdAt: String(item.createdAt),
   revokedAt: typeof item.revokedAt === 'string' ? item.revokedAt : null,
   ...(item.trees && typeof item.trees === 'object' ? { trees: item.trees as Record<string, Level> } : {}),
+  ...(typeof item.tenant === 'string' ? { tenant: item.tenant } : {}),
 });
 
 /** A new key: stored by its hash; the whole key is in the answer, and nowhere else. */
-export async function createApiKey(doc: Doc, table: string, name: string, trees?: Record<string, Level>): Promise<ApiKey & { key: string }> {
+export async function createApiKey(
+  doc: Doc,
+  table: string,
+  name: string,
+  scope: Pick<ApiKey, 'trees' | 'tenant'> = {},
+): Promise<ApiKey & { key: string }> {
   const id = randomBytes(8).toString('hex');
   const secret = randomBytes(32).toString('base64url');
   const createdAt = new Date().toISOString();
-  const tx = new TransactionBuilder(table).put({ ...keyOf(id), name, hash: hashSecret(secret), createdAt, ...(trees ? { trees } : {}) }, { notExists: true });
+  const { trees, tenant } = scope;
+  const scoping = { ...(trees ? { trees } : {}), ...(tenant ? { tenant } : {}) };
+  const tx = new TransactionBuilder(table).put({ ...keyOf(id), name, hash: hashSecret(secret), createdAt, ...scoping }, { notExists: true });
   await transactWrite(doc, tx.build());
-  return { id, name, createdAt, revokedAt: null, ...(trees ? { trees } : {}), key: `canopy_${id}_${secret}` };
+  return { id, name, createdAt, revokedAt: null, ...scoping, key: `canopy_${id}_${secret}` };
 }
 
 export async function listApiKeys(doc: Doc, table: string): Promise<ApiKey[]> {

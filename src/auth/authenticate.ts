@@ -60,6 +60,6 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
     const record = await recordOf(parsed.id);
     if (!record || !secretMatches(parsed.secret, record.hash)) throw unauthenticated('the API key is not valid');
     if (record.revokedAt !== null) throw unauthenticated('the API key has been revoked');
-    return { via: 'apikey', subject: record.id, grants: grantsFrom(record.trees) };
+    return { via: 'apikey', subject: record.id, tenant: record.tenant ?? null, grants: grantsFrom(record.trees) };
   };
 }

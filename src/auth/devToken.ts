@@ -6,11 +6,12 @@ export const DEV_TOKEN_HOURS = 8;
 
 /**
  * A token this server's AUTH=jwt configuration accepts, signed with its JWT_SECRET, for a
- * developer's tools (the example app, curl, GraphiQL): `sub`, `exp` in `hours`, and the `iss` and
- * `aud` the server checks. Throws when the configuration cannot sign one (not AUTH=jwt, or a JWKS,
- * whose private keys belong to the identity provider).
+ * developer's tools (the example app, curl, GraphiQL): `sub`, `exp` in `hours`, the `iss` and
+ * `aud` the server checks, and the tenant claim when a tenant is given. Throws when the
+ * configuration cannot sign one (not AUTH=jwt, or a JWKS, whose private keys belong to the
+ * identity provider).
  */
-export async function signDevToken(auth: AuthConfig, subject: string, hours = DEV_TOKEN_HOURS): Promise<string> {
+export async function signDevToken(auth: AuthConfig, subject: string, hours = DEV_TOKEN_HOURS, tenant?: string): Promise<string> {
   if (auth.mode !== 'jwt' || !('secret' in auth.key)) {
     throw new Error('a development token needs AUTH=jwt with JWT_SECRET (with JWT_JWKS_URL, tokens come from your identity provider)');
   }
@@ -21,6 +22,7 @@ export async function signDevToken(auth: AuthConfig, subject: string, hours = DE
     exp: now + Math.round(hours * 3600),
     ...(auth.issuer ? { iss: auth.issuer } : {}),
     ...(auth.audience ? { aud: auth.audience } : {}),
+    ...(tenant ? { [auth.tenantClaim]: tenant } : {}),
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(auth.key.secret));

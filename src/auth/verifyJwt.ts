@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { TreeError, unauthenticated } from '../errors.js';
-import type { Caller } from './caller.js';
+import { tenantFrom, type Caller } from './caller.js';
 import { grantsFrom } from './grants.js';
 
 export interface JwtOptions {
@@ -8,6 +8,8 @@ export interface JwtOptions {
   issuer: string | undefined;
   audience: string | undefined;
   clockSkewSeconds: number;
+  /** The claim that names the caller's tenant (TENANT_CLAIM). */
+  tenantClaim: string;
   /** The claim that carries the caller's grants (PERMISSIONS_CLAIM). */
   permissionsClaim: string;
 }
@@ -57,7 +59,8 @@ export function createJwtVerifier(options: JwtOptions): (token: string) => Promi
       // One call per overload of jwtVerify: a key, or the JWKS's key function.
       const { payload } = await (typeof key === 'function' ? jwtVerify(token, key, verifyOptions) : jwtVerify(token, key, verifyOptions));
       const grants = grantsFrom(payload[options.permissionsClaim], options.permissionsClaim);
-      return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null, grants };
+      const tenant = tenantFrom(payload[options.tenantClaim], options.tenantClaim);
+      return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null, tenant, grants };
     } catch (error) {
       if (error instanceof TreeError) throw error;
       // The JWKS could not be fetched (a timeout, a refused connection, an answer that is no JWKS).

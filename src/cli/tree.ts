@@ -7,6 +7,8 @@ import { createDynamo, type Dynamo } from '../dynamodb/client.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { isTreeError } from '../errors.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
+import { TENANT_PATTERN } from '../dynamodb/keys.js';
+import { tenantDoc } from '../dynamodb/tenantDoc.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
 import { storeFor } from '../storeFor.js';
 import { VERSION } from '../version.js';
@@ -25,16 +27,17 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
 const USAGE = [
-  `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]`,
-  `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
-  '       npm run tree -- jobs [--wait JOB_ID]',
-  '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] | keys list | keys revoke KEY_ID',
-  '       npm run tree -- token [--sub NAME] [--hours N]',
+  `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}] [--tenant T]`,
+  `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')} [--tenant T]`,
+  '       npm run tree -- jobs [--wait JOB_ID] [--tenant T]',
+  '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T] | keys list | keys revoke KEY_ID',
+  '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
 ].join('\n');
 const COMMON = [
   'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
   'DYNAMODB_TABLE, TREE_STRATEGY, ...). Without DYNAMODB_ENDPOINT it opens the embedded DynamoDB',
   "Local's files in DATA_DIR: stop `npm start` first, or set DYNAMODB_ENDPOINT=http://localhost:8000.",
+  '--tenant T works on tenant T\'s trees (TENANT_CLAIM); without it, on the default tenant\'s.',
 ].join('\n');
 
 /** `--help` of the tool and of each command. */
@@ -57,7 +60,7 @@ const HELP: Record<string, string> = {
     COMMON,
   ].join('\n'),
   verify: [
-    `npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}]`,
+    `npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}] [--tenant T]`,
     '',
     'Reads the whole table and checks that the tree is a forest (no cycle, no orphan, depth within',
     'MAX_TREE_DEPTH) with consistent edge copies and child counts, and that the projection of the',
@@ -67,7 +70,7 @@ const HELP: Record<string, string> = {
     COMMON,
   ].join('\n'),
   reindex: [
-    `npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')}`,
+    `npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')} [--tenant T]`,
     '',
     "Rebuilds the strategy's projection from the tree, in place, as a job (kind REINDEX) with a",
     'progress bar; other strategies\' projection items are removed. If this command stops, any live',
@@ -77,7 +80,7 @@ const HELP: Record<string, string> = {
     COMMON,
   ].join('\n'),
   jobs: [
-    'npm run tree -- jobs [--wait JOB_ID]',
+    'npm run tree -- jobs [--wait JOB_ID] [--tenant T]',
     '',
     'Lists the running jobs and those finished in the last 24 hours (moves, deletes, reindexes),',
     'with their progress; with --wait, follows one job with a progress bar until it ends (exit 1',
@@ -86,26 +89,28 @@ const HELP: Record<string, string> = {
     COMMON,
   ].join('\n'),
   keys: [
-    'npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...]',
+    'npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T]',
     '       npm run tree -- keys list',
     '       npm run tree -- keys revoke KEY_ID',
     '',
     'API keys for AUTH=apikey. `create` prints a new key once (canopy_<id>_<secret>): the table keeps',
     'only the SHA-256 of its secret, so a lost key cannot be shown again (create another). --trees',
     'limits the key to some trees by their root ids (`*` for all), e.g. catalog=write,*=read;',
-    'without it the key may write every tree. `list` shows each key\'s id, name, trees, creation and',
+    'without it the key may write every tree. --tenant binds the key to tenant T\'s trees (default:',
+    'the default tenant\'s). `list` shows each key\'s id, name, tenant, trees, creation and',
     'revocation. `revoke` ends a key for good; servers stop taking it within 30 s (how long a server',
     'trusts what it read of a key).',
     '',
     COMMON,
   ].join('\n'),
   token: [
-    'npm run -s tree -- token [--sub NAME] [--hours N]',
+    'npm run -s tree -- token [--sub NAME] [--hours N] [--tenant T]',
     '',
     'Prints a JWT that this configuration (AUTH=jwt with JWT_SECRET, and JWT_ISSUER/JWT_AUDIENCE',
-    'when set) accepts: subject NAME (default "developer"), valid for N hours (default 8). For',
-    'development tools: the example app (VITE_CANOPY_TOKEN), curl, GraphiQL\'s Headers tab. With',
-    'JWT_JWKS_URL, tokens come from your identity provider instead. Touches no table.',
+    'when set) accepts: subject NAME (default "developer"), valid for N hours (default 8), in',
+    'tenant T (the TENANT_CLAIM claim; default: the default tenant). For development tools: the',
+    'example app (VITE_CANOPY_TOKEN), curl, GraphiQL\'s Headers tab. With JWT_JWKS_URL, tokens come',
+    'from your identity provider instead. Touches no table.',
   ].join('\n'),
 };
 
@@ -134,6 +139,7 @@ async function main(): Promise<number> {
         trees: { type: 'string' },
         sub: { type: 'string' },
         hours: { type: 'string' },
+        tenant: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -165,6 +171,11 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  const tenant = values.tenant ?? null;
+  if (tenant !== null && !TENANT_PATTERN.test(tenant)) {
+    console.error(`--tenant takes a tenant name of 1 to 64 letters, digits, '_', '.', ':' or '-', got ${JSON.stringify(tenant)}\n${USAGE}`);
+    return 2;
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -180,7 +191,7 @@ async function main(): Promise<number> {
       return 2;
     }
     try {
-      console.log(await signDevToken(config.auth, values.sub ?? 'developer', hours));
+      console.log(await signDevToken(config.auth, values.sub ?? 'developer', hours, tenant ?? undefined));
       return 0;
     } catch (error) {
       console.error(error instanceof Error ? error.message : error);
@@ -198,15 +209,16 @@ async function main(): Promise<number> {
   try {
     if (command === 'verify') {
       const strategy = strategyArg(values.strategy, config.strategy);
-      const report = await verifyTable(doc, config.table, strategy, config.maxTreeDepth);
+      const report = await verifyTable(tenantDoc(doc, tenant), config.table, strategy, config.maxTreeDepth);
       const nodes = new Set(report.problems.map((p) => p.nodeId));
       console.log(`${report.nodes} nodes checked against the truth and the ${strategy} projection: ${report.problems.length} problem(s) in ${nodes.size} node(s)`);
       for (const p of report.problems.slice(0, MAX_LISTED)) console.log(`  ${p.nodeId}: ${p.problem}`);
       if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
       return report.problems.length === 0 ? 0 : 1;
     }
-    if (command === 'keys') return await keys({ doc, client }, config.table, positionals.slice(1), values.name, values.trees);
-    const store = storeFor(config, { doc });
+    if (command === 'keys') return await keys({ doc, client }, config.table, positionals.slice(1), { ...values, tenant });
+    const root = storeFor(config, { doc });
+    const store = root.scoped(undefined, tenant);
     if (command === 'jobs') {
       if (values.wait === undefined) return listJobs(store);
       const job = await waitForJob(store, values.wait);
@@ -214,7 +226,7 @@ async function main(): Promise<number> {
     }
     const target = strategyArg(values.to);
     // This process runs the reindex, and takes over any job whose runner stopped.
-    const jobs = store.startJobs();
+    const jobs = root.startJobs();
     try {
       const job = await waitForJob(store, (await store.reindex(target)).id);
       if (job?.status !== 'DONE') {
@@ -233,7 +245,12 @@ async function main(): Promise<number> {
 }
 
 /** `keys create|list|revoke`. */
-async function keys({ doc, client }: Dynamo, table: string, args: string[], name: string | undefined, trees: string | undefined): Promise<number> {
+async function keys(
+  { doc, client }: Dynamo,
+  table: string,
+  args: string[],
+  { name, trees, tenant }: { name?: string | undefined; trees?: string | undefined; tenant: string | null },
+): Promise<number> {
   const [action, id] = args;
   if (action === 'create') {
     let grants;
@@ -244,7 +261,7 @@ async function keys({ doc, client }: Dynamo, table: string, args: string[], name
       return 2;
     }
     await ensureTable(client, table);
-    const created = await createApiKey(doc, table, name ?? '', grants);
+    const created = await createApiKey(doc, table, name ?? '', { ...(grants ? { trees: grants } : {}), ...(tenant ? { tenant } : {}) });
     console.log(`API key ${created.id}${created.name ? ` (${created.name})` : ''} created; it is shown once, keep it now:`);
     console.log(created.key);
     return 0;
@@ -253,7 +270,7 @@ async function keys({ doc, client }: Dynamo, table: string, args: string[], name
     const listed = await listApiKeys(doc, table);
     for (const key of listed) {
       const trees = key.trees ? Object.entries(key.trees).map(([root, level]) => `${root}=${level}`).join(',') : '*=write';
-      console.log(`${key.id}  ${key.name || '-'}  ${trees}  created ${key.createdAt}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
+      console.log(`${key.id}  ${key.name || '-'}  ${key.tenant ? `tenant ${key.tenant}  ` : ''}${trees}  created ${key.createdAt}  ${key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}`);
     }
     if (listed.length === 0) console.log('no API keys');
     return 0;

@@ -14,6 +14,8 @@ import {
   NODE_SK,
   REINDEX_PK,
   ROOTS_PK,
+  TENANT_PK_PREFIX,
+  TENANTS_PK,
 } from './keys.js';
 
 const collide = (values: string[]) =>
@@ -21,7 +23,7 @@ const collide = (values: string[]) =>
 
 describe('the key layout', () => {
   it('gives every kind of partition its own prefix', () => {
-    expect(collide([NODE_PK_PREFIX, ROOTS_PK, LEVEL_PK_PREFIX, JOBS_PK, REINDEX_PK, API_KEYS_PK])).toEqual([]);
+    expect(collide([NODE_PK_PREFIX, ROOTS_PK, LEVEL_PK_PREFIX, JOBS_PK, REINDEX_PK, API_KEYS_PK, TENANT_PK_PREFIX, TENANTS_PK])).toEqual([]);
   });
 
   it('gives every kind of item in a node collection its own sort key prefix', () => {

@@ -12,6 +12,9 @@
  *   JOBS                   OPEN                    the list of open jobs             the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
+ *   TENANTS                <tenant>                a tenant with open jobs           the engine
+ *   T#<tenant>#<pk above>  <sk above>              a tenant's items (all but the two   tenantDoc.ts
+ *                                                  above, which are global)
  *
  * docs/design.md explains each kind; a prefix added here must not be a prefix of another one
  * sharing its key (keys.test.ts checks it).
@@ -47,3 +50,14 @@ export const LEGACY_DELETE_SK_PREFIX = 'DELETE#';
 export const REINDEX_PK = 'REINDEX';
 /** pk of the API keys (AUTH=apikey), one item per key, sk its id. */
 export const API_KEYS_PK = 'APIKEYS';
+/**
+ * pk prefix of a tenant's items (TENANT_CLAIM): `T#<tenant>#` before every pk above, so that a
+ * tenant's items are its own item collections (tenantDoc.ts). The default tenant's are unprefixed.
+ */
+export const TENANT_PK_PREFIX = 'T#';
+/** pk of the tenants with open jobs (one item per tenant, sk its name), for the job sweep. */
+export const TENANTS_PK = 'TENANTS';
+/** The pks no tenant prefix applies to: what the server reads before it knows a tenant, or across tenants. */
+export const GLOBAL_PKS: ReadonlySet<string> = new Set([API_KEYS_PK, TENANTS_PK]);
+/** What a tenant's name may be: it becomes part of every key of the tenant. */
+export const TENANT_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;

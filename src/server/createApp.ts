@@ -83,10 +83,10 @@ export async function createApp(
     authenticate: http.authenticate,
     rateLimit: config.rateLimit,
     trusted: http.trusted,
-    // Every request gets its own store, loaders and DynamoDB cost meter.
+    // Every request gets its own store (its caller's tenant), loaders and DynamoDB cost meter.
     context: async (caller): Promise<RequestContext> => {
       const cost = newCost();
-      const scoped = store.scoped(cost);
+      const scoped = store.scoped(cost, caller.tenant);
       const loaders = createLoaders(scoped);
       return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
     },

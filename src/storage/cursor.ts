@@ -12,13 +12,18 @@ import type { DepthWindow } from './treeStore.js';
 export interface CursorCodec {
   encode(payload: Record<string, unknown>): string;
   decode(cursor: string): Record<string, unknown>;
+  /** The codec of one tenant: its cursors are signed for it, and refused from any other tenant. */
+  forTenant(tenant: string): CursorCodec;
 }
 
 const MAX_CURSOR_LENGTH = 16384;
 
-export function createCursorCodec(secret: string): CursorCodec {
-  const sign = (body: string) => createHmac('sha256', secret).update(body).digest().subarray(0, 16);
+export function createCursorCodec(secret: string, tenant?: string): CursorCodec {
+  // A tenant's cursors sign the tenant's name with the body; the default tenant's sign the body alone.
+  const signed = tenant === undefined ? '' : `${tenant}\u0000`;
+  const sign = (body: string) => createHmac('sha256', secret).update(signed).update(body).digest().subarray(0, 16);
   return {
+    forTenant: (other) => createCursorCodec(secret, other),
     encode(payload) {
       const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
       return `${body}.${sign(body).toString('base64url')}`;

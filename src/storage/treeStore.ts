@@ -154,8 +154,9 @@ export interface TreeStore {
    * The store for one request: it reads the list of open jobs once, with its first read of
    * nodes by id, and again after a mutation, and adds every DynamoDB call it makes (the jobs it
    * starts included) to `cost` when given. Like the loaders, never shared between requests.
+   * With `tenant`, the store of that tenant: its own keys (dynamodb/tenantDoc.ts) and cursors.
    */
-  scoped(cost?: OperationCost): TreeStore;
+  scoped(cost?: OperationCost, tenant?: string | null): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */

@@ -446,7 +446,7 @@ describe('npm run tree', () => {
       child.once('close', (code) => resolve({ code, stdout, stderr }));
     });
 
-  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure/;
+  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\] \[--tenant T\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure \[--tenant T\]/;
 
   it('verifies, reports problems by node, refuses bad arguments and reindexes', async () => {
     const tree = fullTree('c', [2, 2]);

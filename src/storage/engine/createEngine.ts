@@ -1,10 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { meteredDoc } from '../../dynamodb/costMeter.js';
+import { tenantDoc } from '../../dynamodb/tenantDoc.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { DepthWindow, Job, Page, PageArgs, TreeNode, TreeStore } from '../treeStore.js';
+import type { DepthWindow, Job, OperationCost, Page, PageArgs, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage, rootsAmong } from './childrenPage.js';
 import { childrenTree } from './childrenTrees.js';
@@ -48,7 +49,12 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
   const settle = async () => {
     while (running.size > 0) await Promise.allSettled([...running]);
   };
-  return storeOver(strategy, { ...options, background, settle }, undefined);
+  const root: EngineParts = { ...options, doc: tenantDoc(options.doc, null), tenant: null, background, settle, forTenant };
+  function forTenant(tenant: string | null, cost?: OperationCost): EngineParts {
+    const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
+    return { ...root, doc: tenantDoc(doc, tenant), tenant, cursors: tenant === null ? options.cursors : options.cursors.forTenant(tenant) };
+  }
+  return storeOver(strategy, root, undefined);
 }
 
 /**
@@ -84,23 +90,35 @@ async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly 
   return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
 }
 
-type EngineParts = EngineOptions & Pick<EngineContext, 'background'> & { settle(): Promise<void> };
+type EngineParts = EngineOptions &
+  Pick<EngineContext, 'background' | 'tenant'> & {
+    settle(): Promise<void>;
+    /** The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when given. */
+    forTenant(tenant: string | null, cost?: OperationCost): EngineParts;
+  };
 
-/** The store; with a scope, the request-scoped view that `scoped()` gives. */
-function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): TreeStore {
+const nodesOfWith =
+  (strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined, read: EngineContext['getNodes']): EngineContext['nodesOf'] =>
+  async (items) =>
+    nodesOfItems(strategy, await readOpenJobs(options, scope), items, read);
+
+/** The context of the engine's reads and writes, over the parts of one tenant. */
+function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): EngineContext {
   const getNodes = (ids: readonly string[]) => readLiveNodes(options, ids, scope);
-  const nodesOfWith =
-    (read: typeof getNodes): EngineContext['nodesOf'] =>
-    async (items) =>
-      nodesOfItems(strategy, await readOpenJobs(options, scope), items, read);
-  const ctx: EngineContext = {
+  return {
     ...options,
     strategy,
     readStored: (ids) => readStored(options, ids),
     readChildren: (parentId) => readChildren(options, parentId),
     getNodes,
-    nodesOf: nodesOfWith(getNodes),
+    nodesOf: nodesOfWith(strategy, options, scope, getNodes),
   };
+}
+
+/** The store; with a scope, the request-scoped view that `scoped()` gives. */
+function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): TreeStore {
+  const ctx = contextOf(strategy, options, scope);
+  const { getNodes } = ctx;
   /** A mutation may open a job: the scope reads the open jobs again. */
   const mutating =
     <A, R>(mutation: (ctx: EngineContext, args: A) => Promise<R>) =>
@@ -113,7 +131,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     };
   const descendantsOfMany: TreeStore['descendantsOfMany'] = async (requests) => {
     const barrier = readBarrier(requests.length, getNodes);
-    const shared: EngineContext = { ...ctx, getNodes: barrier.getNodes, nodesOf: nodesOfWith(barrier.getNodes) };
+    const shared: EngineContext = { ...ctx, getNodes: barrier.getNodes, nodesOf: nodesOfWith(strategy, options, scope, barrier.getNodes) };
     return Promise.all(
       requests.map(async ({ node, window, page }) => {
         try {
@@ -128,7 +146,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
   };
   return {
     strategy: strategy.name,
-    scoped: (cost) => storeOver(strategy, cost ? { ...options, doc: meteredDoc(options.doc, cost) } : options, {}),
+    scoped: (cost, tenant = null) => storeOver(strategy, options.forTenant(tenant, cost), {}),
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
@@ -169,7 +187,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     openJobCount: async () => (await readOpenJobs(options)).count,
     reindex: (target) => startReindex(ctx, target),
     startJobs() {
-      const sweeper = startSweeper(ctx);
+      const sweeper = startSweeper(ctx, (tenant) => contextOf(strategy, options.forTenant(tenant), undefined));
       return {
         async stop() {
           await sweeper.stop();

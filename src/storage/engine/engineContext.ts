@@ -25,6 +25,8 @@ export interface EngineContext extends StrategyContext {
   transactionItems: number;
   /** Runs a job this process started, beside the requests; stopping the jobs waits for it. */
   background(work: Promise<unknown>): void;
+  /** The tenant whose items the context reads and writes (null: the default tenant). */
+  tenant: string | null;
   /** Told of the jobs this process runs (EngineOptions.onJob). */
   onJob?: (event: JobEvent) => void;
 }

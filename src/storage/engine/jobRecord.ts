@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, type Item, type Key } from '../../dynamodb/keys.js';
+import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, TENANTS_PK, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../treeStore.js';
 import { openEntryName, openEntryValue, PROJECTION, type OpenEntry } from './openJobs.js';
@@ -90,12 +90,24 @@ export interface Lease {
   durationMs: number;
 }
 
+/** The item that tells the job sweep of every process that a tenant has open jobs. */
+export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant });
+
 /**
  * Writes the record of a new running job, leased to its starter, and lists it among the open
  * jobs; with `openRev` (OpenJobs.rev as read), on the condition that no job opened or closed
- * since, so that two jobs that would overlap cannot start together.
+ * since, so that two jobs that would overlap cannot start together. A job of a tenant other than
+ * the default one also lists the tenant among those the sweep looks into (TENANTS).
  */
-export function planJobStart(tx: TransactionBuilder, job: Job & OpenEntry, lease: Lease, now: number, openRev?: number): void {
+export function planJobStart(
+  tx: TransactionBuilder,
+  job: Job & OpenEntry,
+  lease: Lease,
+  now: number,
+  openRev?: number,
+  tenant: string | null = null,
+): void {
+  if (tenant !== null) tx.put({ ...tenantKey(tenant), since: now });
   tx.put(
     {
       ...jobKey(job.id),

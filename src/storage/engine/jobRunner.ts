@@ -4,7 +4,8 @@
  * Every chunk a job commits goes through commitChunk, fenced by the lease.
  */
 import { randomUUID } from 'node:crypto';
-import { JOB_SK_PREFIX, LEGACY_DELETE_SK_PREFIX, type Item } from '../../dynamodb/keys.js';
+import { batchGetItems } from '../../dynamodb/batchGet.js';
+import { JOB_SK_PREFIX, keyString, LEGACY_DELETE_SK_PREFIX, TENANT_PATTERN, TENANTS_PK, type Item } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { queryItems } from '../../dynamodb/query.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
@@ -18,12 +19,15 @@ import type { EngineContext } from './engineContext.js';
 import {
   jobFromItem,
   jobKey,
+  OPEN_JOBS_KEY,
   planJobStart,
   planRelease,
   planTakeOver,
   type JobRecord,
+  tenantKey,
   type Lease,
 } from './jobRecord.js';
+import { openJobsOf } from './openJobs.js';
 import { openJobsQuery } from './readPlans.js';
 
 /**
@@ -124,17 +128,42 @@ export async function sweepJobs(ctx: EngineContext): Promise<number> {
 }
 
 /**
+ * Sweeps the default tenant's jobs, then those of every tenant listed with open jobs (through
+ * `tenantContext`, its own keys), and takes off the list a tenant whose jobs are all finished:
+ * on the condition that its list of open jobs did not change since it was read, so that a job
+ * opening meanwhile (which lists the tenant in its first transaction) keeps it listed.
+ */
+export async function sweepTenants(ctx: EngineContext, tenantContext: (tenant: string) => EngineContext): Promise<number> {
+  const [own, { items }] = await Promise.all([sweepJobs(ctx), queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }))]);
+  let ran = own;
+  for (const tenant of items.map((item) => String(item.sk)).filter((name) => TENANT_PATTERN.test(name))) {
+    const own = tenantContext(tenant);
+    ran += await sweepJobs(own);
+    const openItem = (await batchGetItems(own.doc, own.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+    const open = openJobsOf(openItem);
+    if (open.count > 0) continue;
+    const tx = new TransactionBuilder(own.table)
+      .check(OPEN_JOBS_KEY, { equalsOrMissing: ['rev', open.rev === 0 ? null : open.rev] })
+      .delete(tenantKey(tenant));
+    await transactWrite(own.doc, tx.build()).catch((error: unknown) => {
+      if (!(error instanceof ConditionFailed)) throw error;
+    });
+  }
+  return ran;
+}
+
+/**
  * A sweep now, then every half lease (skipped while one is still running a job), until stopped.
  * `stop` waits for the sweep in progress, and so for a job it is running.
  */
-export function startSweeper(ctx: EngineContext): JobSweeper {
+export function startSweeper(ctx: EngineContext, tenantContext: (tenant: string) => EngineContext): JobSweeper {
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
   let stopped = false;
   const sweep = () => {
     if (busy || stopped) return;
     busy = true;
-    running = sweepJobs(ctx)
+    running = sweepTenants(ctx, tenantContext)
       .catch((error: unknown) => console.error('job sweep failed; the next one retries:', error))
       .finally(() => (busy = false));
   };

@@ -242,7 +242,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     planMoveJobStarted(truth, oldPath[0] ?? args.id);
     const job = newJob('MOVE', args.id, null, { from: oldPath, to: newPath });
     const lease = newLease(ctx, job.id);
-    planJobStart(truth, job, lease, Date.now(), open.rev);
+    planJobStart(truth, job, lease, Date.now(), open.rev, ctx.tenant);
     await transactWrite(ctx.doc, truth.build());
     return { node: withPath(moved, newPath), job, lease };
   });
@@ -386,7 +386,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     const lease = newLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, scope) });
-    planJobStart(detach, job, lease, Date.now(), scope.open?.rev);
+    planJobStart(detach, job, lease, Date.now(), scope.open?.rev, ctx.tenant);
     await transactWrite(ctx.doc, detach.build());
     return { job, lease };
   });

@@ -31,7 +31,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
     const job = newJob('REINDEX', null, null, { target: targetName });
     const lease = newLease(ctx, job.id);
     const tx = new TransactionBuilder(ctx.table);
-    planJobStart(tx, job, lease, Date.now(), Number(openItem?.rev ?? 0));
+    planJobStart(tx, job, lease, Date.now(), Number(openItem?.rev ?? 0), ctx.tenant);
     try {
       await transactWrite(ctx.doc, tx.build());
     } catch (error) {

@@ -1,0 +1,120 @@
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { GLOBAL_PKS, TENANT_PATTERN, TENANT_PK_PREFIX } from './keys.js';
+
+type Keyed = Record<string, unknown> & { pk?: unknown };
+type Input = Record<string, any>;
+type Output = Record<string, any>;
+
+/** The tenant's pk prefix; null (the default tenant) has none. */
+export const tenantPrefix = (tenant: string): string => `${TENANT_PK_PREFIX}${tenant}#`;
+
+/**
+ * The document client of one tenant (TENANT_CLAIM): every key it sends gets the tenant's prefix
+ * (`T#<tenant>#`) and every key it receives loses it, so that the layers above never see a
+ * tenant and cannot reach another tenant's items, whatever key, cursor or id they are handed.
+ * Only the global partitions (GLOBAL_PKS: API keys, the tenants with open jobs) are shared. A
+ * Scan reads the tenant's items only. Commands other than the five the storage layer sends are
+ * refused, and a received key without the prefix is an error: it fails closed.
+ *
+ * The default tenant (null) keeps unprefixed keys, so that a table written before tenants keeps
+ * working; its Scans leave out the other tenants' items and the global ones.
+ */
+export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): DynamoDBDocumentClient {
+  if (tenant !== null && !TENANT_PATTERN.test(tenant)) throw new Error(`"${tenant}" is no tenant name`);
+  const prefix = tenant === null ? '' : tenantPrefix(tenant);
+  const inKey = (key: Keyed | undefined): Keyed | undefined => {
+    if (!key || tenant === null) return key;
+    const pk = String(key.pk);
+    return GLOBAL_PKS.has(pk) ? key : { ...key, pk: prefix + pk };
+  };
+  const outKey = (key: Keyed | undefined): void => {
+    if (!key || tenant === null) return;
+    const pk = String(key.pk);
+    if (GLOBAL_PKS.has(pk)) return;
+    if (!pk.startsWith(prefix)) throw new Error(`an item outside tenant "${tenant}" reached its client`);
+    key.pk = pk.slice(prefix.length);
+  };
+  const translate = (command: { input: Input }): [{ input: Input }, (out: Output) => void] => {
+    const input = command.input;
+    if (command instanceof QueryCommand) {
+      if (!/^#pk = :pk( |$)/.test(String(input.KeyConditionExpression)) || input.ExpressionAttributeNames?.['#pk'] !== 'pk') {
+        throw new Error('a tenant client only runs Queries built by keyQuery');
+      }
+      const values = { ...input.ExpressionAttributeValues, ':pk': inKey({ pk: input.ExpressionAttributeValues[':pk'] })!.pk };
+      return [
+        new QueryCommand({ ...input, ExpressionAttributeValues: values, ExclusiveStartKey: inKey(input.ExclusiveStartKey) } as never),
+        (out) => {
+          for (const item of out.Items ?? []) outKey(item);
+          outKey(out.LastEvaluatedKey);
+        },
+      ];
+    }
+    if (command instanceof BatchGetCommand) {
+      const requests = Object.fromEntries(
+        Object.entries(input.RequestItems as Input).map(([table, request]) => [table, { ...request, Keys: request.Keys.map(inKey) }]),
+      );
+      return [
+        new BatchGetCommand({ ...input, RequestItems: requests } as never),
+        (out) => {
+          for (const items of Object.values(out.Responses ?? {}) as Keyed[][]) for (const item of items) outKey(item);
+          for (const request of Object.values(out.UnprocessedKeys ?? {}) as Input[]) for (const key of request.Keys ?? []) outKey(key);
+        },
+      ];
+    }
+    if (command instanceof BatchWriteCommand) {
+      const inWrite = (w: Input) => (w.PutRequest ? { PutRequest: { Item: inKey(w.PutRequest.Item) } } : { DeleteRequest: { Key: inKey(w.DeleteRequest.Key) } });
+      const requests = Object.fromEntries(Object.entries(input.RequestItems as Record<string, Input[]>).map(([table, writes]) => [table, writes.map(inWrite)]));
+      return [
+        new BatchWriteCommand({ ...input, RequestItems: requests } as never),
+        (out) => {
+          for (const writes of Object.values(out.UnprocessedItems ?? {}) as Input[][]) {
+            for (const w of writes) outKey(w.PutRequest?.Item ?? w.DeleteRequest?.Key);
+          }
+        },
+      ];
+    }
+    if (command instanceof TransactWriteCommand) {
+      const items = (input.TransactItems as Input[]).map((action) => {
+        const [[kind, body]] = Object.entries(action) as [[string, Input]];
+        return { [kind]: kind === 'Put' ? { ...body, Item: inKey(body.Item) } : { ...body, Key: inKey(body.Key) } };
+      });
+      return [new TransactWriteCommand({ ...input, TransactItems: items } as never), () => {}];
+    }
+    if (command instanceof ScanCommand) {
+      if (input.FilterExpression || input.IndexName) throw new Error('a tenant client only runs whole-table Scans');
+      const filter =
+        tenant === null
+          ? { FilterExpression: 'NOT begins_with(#pk, :tenants) AND NOT #pk IN (:g0, :g1)', values: { ':tenants': TENANT_PK_PREFIX, ':g0': [...GLOBAL_PKS][0], ':g1': [...GLOBAL_PKS][1] } }
+          : { FilterExpression: 'begins_with(#pk, :tenant)', values: { ':tenant': prefix } };
+      return [
+        new ScanCommand({
+          ...input,
+          FilterExpression: filter.FilterExpression,
+          ExpressionAttributeNames: { '#pk': 'pk' },
+          ExpressionAttributeValues: filter.values,
+          ExclusiveStartKey: inKey(input.ExclusiveStartKey),
+        } as never),
+        (out) => {
+          for (const item of out.Items ?? []) outKey(item);
+          outKey(out.LastEvaluatedKey);
+        },
+      ];
+    }
+    throw new Error(`a tenant client does not send ${command.constructor.name}`);
+  };
+  const send = async (command: { input: Input }, ...rest: unknown[]): Promise<unknown> => {
+    if (tenant === null && !(command instanceof ScanCommand)) return (doc.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+    const [translated, received] = translate(command);
+    const output = (await (doc.send as (...args: unknown[]) => Promise<Output>)(translated, ...rest)) ?? {};
+    received(output);
+    return output;
+  };
+  return new Proxy(doc, { get: (target, property, receiver) => (property === 'send' ? send : Reflect.get(target, property, receiver)) });
+}
