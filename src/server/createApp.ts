@@ -16,6 +16,7 @@ import { createCostPlugin } from './costPlugin.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
 import { createGraphqlHandler } from './graphqlHandler.js';
+import { armorRules } from './armorRules.js';
 import { createLimitsPlugin, DEFAULT_LIMITS } from './limitsPlugin.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -65,6 +66,8 @@ export async function createApp(
     // carry `apollo-require-preflight` or `x-apollo-operation-name`; otherwise HTTP 400 before
     // anything runs. A cross-site page cannot add those headers without a CORS preflight.
     csrfPrevention: true,
+    // Nesting, aliases and directives: graphql-armor's rules, while the document is validated.
+    validationRules: armorRules(DEFAULT_LIMITS),
     formatError,
     includeStacktraceInErrorResponses: !config.production,
     introspection: config.introspection,

@@ -97,7 +97,7 @@ describe('measureOperation', () => {
   });
 
   it('has limits that a reasonable client stays within: three nested children with defaults, not four', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 2_000_000 });
+    expect(DEFAULT_LIMITS).toEqual({ maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxDirectives: 50, maxNodes: 2_000_000 });
     const nest = (levels: number): string => (levels === 0 ? 'id' : `children { nodes { ${nest(levels - 1)} } }`);
     expect(measure(`{ node(id: "a") { ${nest(3)} } }`).nodes).toBe(1_010_100);
     expect(measure(`{ node(id: "a") { ${nest(3)} } }`, {}, DEFAULT_LIMITS.maxNodes)).not.toHaveProperty('nodesOverAt');

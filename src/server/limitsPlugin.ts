@@ -14,20 +14,23 @@ import type { DynamoCost, ReadBudget } from '../dynamodb/costMeter.js';
 import { badRequest, tooComplex, type TreeError } from '../errors.js';
 
 /**
- * Refuses, before any DynamoDB call, operations longer, deeper, wider or larger than the limits
- * (QUERY_TOO_COMPLEX). Tokens are counted before the document is parsed, so that a huge
+ * Refuses, before any DynamoDB call, operations longer or larger than the limits
+ * (QUERY_TOO_COMPLEX); nesting, aliases and directives are graphql-armor's rules (armorRules.ts).
+ * Tokens are counted before the document is parsed, so that a huge
  * document costs no parse (tokenLimitRefusal, checked by the HTTP handler: Apollo answers an
- * error thrown by a plugin before parsing as a 500); nesting counts nested fields through
- * fragments; aliases count every aliased field in the operation; nodes is an estimate of how
+ * error thrown by a plugin before parsing as a 500); nodes is an estimate of how
  * many nodes an operation may return: each list field (roots, children, descendants, jobs,
  * ancestors, nodes) multiplies by its `first` (the number of ids; MAX_TREE_DEPTH for ancestors)
  * the count of the list it sits in.
  */
 export interface OperationLimits {
   maxTokens: number;
-  /** Fields nested in fields (not the tree's depth, nor a descendants window). */
+  /** Fields nested in fields (not the tree's depth, nor a descendants window): graphql-armor's. */
   maxNesting: number;
+  /** graphql-armor's. */
   maxAliases: number;
+  /** graphql-armor's. */
+  maxDirectives: number;
   maxNodes: number;
 }
 
@@ -37,7 +40,7 @@ export interface OperationLimits {
  * `children(first: 1000)` twice nested in a third; what a tree really holds is the runtime
  * budget's business (ReadBudget: MAX_OPERATION_REQUESTS, MAX_OPERATION_ITEMS_READ).
  */
-export const DEFAULT_LIMITS: OperationLimits = { maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxNodes: 2_000_000 };
+export const DEFAULT_LIMITS: OperationLimits = { maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxDirectives: 50, maxNodes: 2_000_000 };
 
 /**
  * The tokens of a GraphQL document, counted as graphql-js's parser counts them for its own
@@ -222,15 +225,8 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, 
             if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
           }
           const measure = measureOperation(operation, fragments, request.variables ?? {}, limits.maxNodes, maxTreeDepth);
-          const { nesting, aliases, nodes } = measure;
-          if (nesting > limits.maxNesting) {
-            throw tooComplex(
-              `operation depth ${nesting} is over the limit of ${limits.maxNesting} (at ${measure.deepestAt}); nest fewer fields`,
-            );
-          }
-          if (aliases > limits.maxAliases) {
-            throw tooComplex(`operation uses ${aliases} aliases; the limit is ${limits.maxAliases}: split it into several operations`);
-          }
+          // Nesting, aliases and directives were checked while Apollo validated (armorRules.ts).
+          const { nodes } = measure;
           if (nodes > limits.maxNodes) {
             throw tooComplex(
               `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,

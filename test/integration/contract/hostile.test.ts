@@ -52,14 +52,22 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
   it('refuses depth, alias and directive bombs before any call', async () => {
     let deep = 'id';
     for (let i = 0; i < 200; i++) deep = `parent { ${deep} }`;
-    expectRefused(await server.gql(`{ node(id: "h") { ${deep} } }`), 'QUERY_TOO_COMPLEX', 400);
+    const tooDeep = await server.gql(`{ node(id: "h") { ${deep} } }`);
+    expectRefused(tooDeep, 'QUERY_TOO_COMPLEX', 400);
+    expect(tooDeep.body.errors?.[0]?.message).toBe(`operation depth 202 is over the limit of 16 (at node.${'parent.'.repeat(200)}id); nest fewer fields`);
     const aliases = Array.from({ length: 1000 }, (_, i) => `a${i}: id`).join(' ');
     expectRefused(await server.gql(`{ node(id: "h") { ${aliases} } }`), 'QUERY_TOO_COMPLEX', 400);
+    // Repeated directives: graphql-js refuses each repetition, and the directive limit the whole.
     const directives = Array.from({ length: 500 }, () => '@include(if: true)').join(' ');
     const directiveBomb = await server.gql(`{ node(id: "h") { id ${directives} } }`);
     expect(directiveBomb.status).toBe(400);
-    expect(new Set(directiveBomb.body.errors?.map((e) => e.extensions?.code))).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED']));
+    expect(new Set(directiveBomb.body.errors?.map((e) => e.extensions?.code))).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED', 'QUERY_TOO_COMPLEX']));
     expect(requestsOf(directiveBomb) ?? 0).toBe(0);
+    // One directive on each of 60 fields: within the alias limit, over the directive limit.
+    const spread = Array.from({ length: 60 }, (_, i) => `a${i}: id @include(if: true)`).join(' ');
+    const manyDirectives = await server.gql(`{ node(id: "h") { ${spread} } }`);
+    expectRefused(manyDirectives, 'QUERY_TOO_COMPLEX', 400);
+    expect(manyDirectives.body.errors?.[0]?.message).toMatch(/more than 50 directives/);
   });
 
   it('measures fragments spread twice over without following every spread', async () => {
