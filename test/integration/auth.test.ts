@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { createDynamo } from '../../src/dynamodb/client.js';
@@ -98,13 +98,17 @@ describe('AUTH=jwt with a shared secret', () => {
   });
 
   it('takes a development token from `npm run tree -- token`, and the command refuses what cannot sign one', async () => {
-    const run = (env: Record<string, string>) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'token', '--sub', 'dev-1', '--hours', '1'], {
+    const run = (env: Record<string, string>, extra: string[] = []) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'token', '--sub', 'dev-1', '--hours', '1', ...extra], {
         cwd: fileURLToPath(new URL('../../', import.meta.url)),
         env: { ...process.env, ...env },
       });
     const { stdout } = await run({ AUTH: 'jwt', JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
     expect((await call(server, { authorization: `Bearer ${stdout.trim()}` })).body.data).toEqual({ node: { id: 'a' } });
+    // With --tenant, the token carries the tenant claim: in tenant acme, "a" does not exist.
+    const inAcme = await run({ AUTH: 'jwt', JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE }, ['--tenant', 'acme']);
+    expect(decodeJwt(inAcme.stdout.trim())).toMatchObject({ sub: 'dev-1', tenant: 'acme' });
+    expect((await call(server, { authorization: `Bearer ${inAcme.stdout.trim()}` })).body.data).toEqual({ node: null });
     await expect(run({ AUTH: 'apikey' })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/needs AUTH=jwt with JWT_SECRET/) });
   });
 
@@ -203,7 +207,8 @@ describe('AUTH=apikey', () => {
     expect((await call(server, { 'x-api-key': key })).body.data).toEqual({ node: { id: 'a' } });
     const listed = await tree('list');
     expect(listed.stdout).toMatch(new RegExp(`^${key.split('_')[1]}  the example app  \\*=write  created \\S+  active$`, 'm'));
-    expect(listed.stdout).not.toContain(key.split('_')[2]);
+    // The secret (which may itself hold '_') is never listed.
+    expect(listed.stdout).not.toContain(key.slice('canopy_'.length + 17));
   });
 
   it('refuses malformed keys with no call, and unknown ones with one read, remembered', async () => {
@@ -227,6 +232,19 @@ describe('AUTH=apikey', () => {
     const write = await server.gql('mutation { updateNode(id: "a", name: "renamed") { id } }', {}, { authorization: `Bearer ${limited}` });
     expect(write.body.errors?.map((e) => e.extensions?.code)).toEqual(['FORBIDDEN']);
     await expect(tree('create', '--trees', 'a=admin')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--trees takes ROOT_ID=read\|write/) });
+  });
+
+  it("binds a key made with --tenant to that tenant's trees", async () => {
+    const created = await tree('create', '--name', 'acme sync', '--tenant', 'acme');
+    const acme = /^(canopy_\S+)$/m.exec(created.stdout)![1]!;
+    expect((await tree('list')).stdout).toMatch(new RegExp(`^${acme.split('_')[1]}  acme sync  tenant acme  \\*=write  created `, 'm'));
+    const as = (query: string) => server.gql(query, {}, { authorization: `Bearer ${acme}` });
+    // The default tenant's tree "a" is not acme's; acme's own "a" is another node.
+    expect((await as('{ node(id: "a") { id } roots { nodes { id } } }')).body.data).toEqual({ node: null, roots: { nodes: [] } });
+    expect((await as('mutation { createNode(input: { id: "a", name: "acme a" }) { id name } }')).body.data).toEqual({ createNode: { id: 'a', name: 'acme a' } });
+    expect((await as('{ node(id: "a") { name } }')).body.data).toEqual({ node: { name: 'acme a' } });
+    expect((await server.gql('{ node(id: "a") { name } }', {}, { authorization: `Bearer ${key}` })).body.data).toEqual({ node: { name: 'a' } });
+    await expect(tree('create', '--tenant', 'a#b')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--tenant takes a tenant name/) });
   });
 
   it('stops taking a revoked key (a server that reads it after the revocation)', async () => {
