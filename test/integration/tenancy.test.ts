@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../src/dynamodb/client.js';
@@ -205,6 +208,34 @@ describe.each(STRATEGIES_UNDER_TEST)("%s: a tenant's jobs", (strategy) => {
       pause.release();
       await other.close();
       await writer.close();
+    }
+  });
+});
+
+describe('maintenance per tenant', () => {
+  it('reindexes and verifies one tenant with --tenant, leaving the others as they are', async () => {
+    const server = await startTestServer({ strategy: 'adjacency', env: ENV });
+    try {
+      const [acme, globex] = await Promise.all([caller(server, 'acme'), caller(server, 'globex')]);
+      await buildTree({ ...server, gql: acme }, fullTree('p', [2, 2]));
+      await buildTree({ ...server, gql: globex }, fullTree('p', [3]));
+      const tree = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+          cwd: fileURLToPath(new URL('../../', import.meta.url)),
+          env: { ...process.env, DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint, DYNAMODB_TABLE: server.table, TREE_STRATEGY: 'adjacency', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
+        });
+      const reindexed = await tree('reindex', '--to', 'closure', '--tenant', 'acme');
+      expect(reindexed.stdout).toContain('7 nodes reindexed for closure');
+      expect((await tree('verify', '--strategy', 'closure', '--tenant', 'acme')).stdout).toContain('7 nodes checked against the truth and the closure projection: 0 problem(s)');
+      // globex was not reindexed: its 4 nodes lack the closure projection.
+      await expect(tree('verify', '--strategy', 'closure', '--tenant', 'globex')).rejects.toMatchObject({
+        code: 1,
+        stdout: expect.stringContaining('4 nodes checked against the truth and the closure projection'),
+      });
+      expect((await verifyTenant(server, 'globex')).problems).toEqual([]);
+      expect((await verifyTenant(server, null)).nodes).toBe(0);
+    } finally {
+      await server.close();
     }
   });
 });
