@@ -88,6 +88,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
     expect((await plain(query)).body.data).toEqual({ roots: { nodes: [{ id: 'd', name: 'd' }] }, node: null });
   });
 
+  it('costs no DynamoDB call of its own', async () => {
+    // The same shapes in acme and in the default tenant: a node with one leaf child.
+    const requests = async (gql: Gql, id: string) =>
+      (await gql(`{ node(id: "${id}") { id children { nodes { id childCount } } } }`)).body.extensions?.dynamodb?.requests;
+    expect(await requests(acme, 'a1')).toBe(await requests(plain, 'd'));
+    expect((await acme('{ node(id: "a1") { id } }')).body.extensions?.dynamodb?.requests).toBe(1);
+  });
+
   it("never answers another tenant's ids: lookups, lists, ancestors, entities", async () => {
     expect((await globex('{ node(id: "a11") { id } z: node(id: "z") { id } }')).body.data).toEqual({ node: null, z: null });
     expect((await globex('{ nodes(ids: ["a1", "g1", "d1"]) { id ancestors { id } } }')).body.data).toEqual({
