@@ -1,18 +1,11 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { AuthConfig } from '../config.js';
 import { TreeError, unauthenticated } from '../errors.js';
 import { tenantFrom, type Caller } from './caller.js';
 import { grantsFrom } from './grants.js';
 
-export interface JwtOptions {
-  key: { secret: string } | { jwksUrl: string };
-  issuer: string | undefined;
-  audience: string | undefined;
-  clockSkewSeconds: number;
-  /** The claim that names the caller's tenant (TENANT_CLAIM). */
-  tenantClaim: string;
-  /** The claim that carries the caller's grants (PERMISSIONS_CLAIM). */
-  permissionsClaim: string;
-}
+/** What verifies a token: AUTH=jwt's configuration (config.ts). */
+export type JwtOptions = Omit<Extract<AuthConfig, { mode: 'jwt' }>, 'mode'>;
 
 /** What a shared secret verifies: HS256 only. */
 export const SECRET_ALGORITHMS = ['HS256'];
