@@ -23,8 +23,8 @@ import {
   planJobStart,
   planRelease,
   planTakeOver,
-  type JobRecord,
   tenantKey,
+  type JobRecord,
   type Lease,
 } from './jobRecord.js';
 import { openJobsOf } from './openJobs.js';
@@ -134,18 +134,18 @@ export async function sweepJobs(ctx: EngineContext): Promise<number> {
  * opening meanwhile (which lists the tenant in its first transaction) keeps it listed.
  */
 export async function sweepTenants(ctx: EngineContext, tenantContext: (tenant: string) => EngineContext): Promise<number> {
-  const [own, { items }] = await Promise.all([sweepJobs(ctx), queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }))]);
-  let ran = own;
+  const [ranOwn, { items }] = await Promise.all([sweepJobs(ctx), queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }))]);
+  let ran = ranOwn;
   for (const tenant of items.map((item) => String(item.sk)).filter((name) => TENANT_PATTERN.test(name))) {
-    const own = tenantContext(tenant);
-    ran += await sweepJobs(own);
-    const openItem = (await batchGetItems(own.doc, own.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+    const tenantCtx = tenantContext(tenant);
+    ran += await sweepJobs(tenantCtx);
+    const openItem = (await batchGetItems(tenantCtx.doc, tenantCtx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
     const open = openJobsOf(openItem);
     if (open.count > 0) continue;
-    const tx = new TransactionBuilder(own.table)
+    const tx = new TransactionBuilder(tenantCtx.table)
       .check(OPEN_JOBS_KEY, { equalsOrMissing: ['rev', open.rev === 0 ? null : open.rev] })
       .delete(tenantKey(tenant));
-    await transactWrite(own.doc, tx.build()).catch((error: unknown) => {
+    await transactWrite(tenantCtx.doc, tx.build()).catch((error: unknown) => {
       if (!(error instanceof ConditionFailed)) throw error;
     });
   }
