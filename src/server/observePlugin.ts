@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { Caller } from '../auth/caller.js';
 import type { DynamoCost } from '../dynamodb/costMeter.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -8,11 +9,12 @@ import { failOperationSpan, nameOperationSpan } from './tracing.js';
 const MAX_OPERATION_LABELS = 200;
 
 /**
- * One log line per GraphQL request, its span's name and status (tracing.ts), (operation name and type, duration, DynamoDB cost, HTTP
- * status, error codes), and the request metrics. Errors are logged at `warn` when the answer
+ * One log line per GraphQL request (operation name and type, the caller's tenant unless it is
+ * the default one, duration, DynamoDB cost, HTTP status, error codes), its span's name and status
+ * (tracing.ts), and the request metrics. Errors are logged at `warn` when the answer
  * holds any; unexpected ones (INTERNAL_SERVER_ERROR) at `error`.
  */
-export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloServerPlugin<{ cost?: DynamoCost }> {
+export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloServerPlugin<{ cost?: DynamoCost; caller?: Caller }> {
   const labels = new Set<string>();
   const label = (name: string): string => {
     if (labels.has(name)) return name;
@@ -42,6 +44,7 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
             {
               operation: operationName ?? null,
               type,
+              ...(contextValue.caller?.tenant ? { tenant: contextValue.caller.tenant } : {}),
               ms: Math.round(seconds * 10_000) / 10,
               status: response.http.status ?? 200,
               dynamodb: contextValue.cost ? { requests: contextValue.cost.requests, itemsRead: contextValue.cost.itemsRead, itemsWritten: contextValue.cost.itemsWritten } : undefined,

@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../src/dynamodb/client.js';
 import { GLOBAL_PKS, TENANTS_PK } from '../../src/dynamodb/keys.js';
 import { scanTable } from '../../src/dynamodb/scan.js';
 import { tenantDoc } from '../../src/dynamodb/tenantDoc.js';
+import { createLogger } from '../../src/server/logger.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
 import { CallCounter } from '../support/callCounter.js';
 import { eventually } from '../support/eventually.js';
@@ -63,9 +65,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   let globex: Gql;
   let plain: Gql;
   const counter = new CallCounter();
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
 
   beforeAll(async () => {
-    server = await startTestServer({ strategy, env: ENV, middleware: counter.install });
+    server = await startTestServer({ strategy, env: ENV, middleware: counter.install, logger: createLogger('info', sink) });
     [acme, globex, plain] = await Promise.all([caller(server, 'acme'), caller(server, 'globex'), caller(server, undefined)]);
     const as = (gql: Gql) => ({ ...server, gql });
     await buildTree(as(acme), { id: 'a', name: 'acme root', children: [{ id: 'a1', children: [{ id: 'a11' }] }, { id: 'a2' }] });
@@ -94,6 +103,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
       (await gql(`{ node(id: "${id}") { id children { nodes { id childCount } } } }`)).body.extensions?.dynamodb?.requests;
     expect(await requests(acme, 'a1')).toBe(await requests(plain, 'd'));
     expect((await acme('{ node(id: "a1") { id } }')).body.extensions?.dynamodb?.requests).toBe(1);
+  });
+
+  it("names a tenant's requests in the log", async () => {
+    await acme('query AcmeLookup { node(id: "a") { id } }');
+    await plain('query PlainLookup { node(id: "d") { id } }');
+    const line = (operation: string) => lines.find((l) => l.msg === 'graphql request' && l.operation === operation);
+    expect(line('AcmeLookup')).toMatchObject({ tenant: 'acme', status: 200 });
+    expect(line('PlainLookup')).not.toHaveProperty('tenant');
   });
 
   it("never answers another tenant's ids: lookups, lists, ancestors, entities", async () => {
