@@ -12,7 +12,14 @@ type Keyed = Record<string, unknown> & { pk?: unknown };
 type Input = Record<string, any>;
 type Output = Record<string, any>;
 
-/** The tenant's pk prefix; null (the default tenant) has none. */
+/** What a default tenant's Scan keeps: no tenant's item, no global one. */
+const globals = [...GLOBAL_PKS];
+const DEFAULT_TENANT_SCAN = {
+  FilterExpression: `NOT begins_with(#pk, :tenants) AND NOT #pk IN (${globals.map((_, i) => `:g${i}`).join(', ')})`,
+  values: Object.fromEntries([[':tenants', TENANT_PK_PREFIX], ...globals.map((pk, i) => [`:g${i}`, pk])]) as Record<string, string>,
+};
+
+/** The pk prefix of a tenant other than the default one (whose keys have none). */
 export const tenantPrefix = (tenant: string): string => `${TENANT_PK_PREFIX}${tenant}#`;
 
 /**
@@ -89,10 +96,7 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
     }
     if (command instanceof ScanCommand) {
       if (input.FilterExpression || input.IndexName) throw new Error('a tenant client only runs whole-table Scans');
-      const filter =
-        tenant === null
-          ? { FilterExpression: 'NOT begins_with(#pk, :tenants) AND NOT #pk IN (:g0, :g1)', values: { ':tenants': TENANT_PK_PREFIX, ':g0': [...GLOBAL_PKS][0], ':g1': [...GLOBAL_PKS][1] } }
-          : { FilterExpression: 'begins_with(#pk, :tenant)', values: { ':tenant': prefix } };
+      const filter = tenant === null ? DEFAULT_TENANT_SCAN : { FilterExpression: 'begins_with(#pk, :tenant)', values: { ':tenant': prefix } };
       return [
         new ScanCommand({
           ...input,

@@ -1,24 +1,17 @@
-import { Writable } from 'node:stream';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/server/logger.js';
+import { capturedLogger } from '../support/capturedLogger.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { buildTree, okData } from '../support/tree.js';
 
 /** A log line per request, the metrics at /metrics and the spans, with their DynamoDB side. */
 describe('logs and metrics', () => {
   let server: TestServer;
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { logger, lines } = capturedLogger();
 
   beforeAll(async () => {
-    server = await startTestServer({ logger: createLogger('info', sink) });
+    server = await startTestServer({ logger });
     await buildTree(server, { id: 'o-root', children: [{ id: 'o-child' }] });
   });
   afterAll(() => server?.close());

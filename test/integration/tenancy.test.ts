@@ -1,17 +1,16 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Writable } from 'node:stream';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../src/dynamodb/client.js';
 import { GLOBAL_PKS, TENANTS_PK } from '../../src/dynamodb/keys.js';
 import { scanTable } from '../../src/dynamodb/scan.js';
 import { tenantDoc } from '../../src/dynamodb/tenantDoc.js';
-import { createLogger } from '../../src/server/logger.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
 import { CallCounter } from '../support/callCounter.js';
 import { eventually } from '../support/eventually.js';
+import { capturedLogger } from '../support/capturedLogger.js';
 import { pauseTransaction } from '../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type GraphQLResponse, type TestServer } from '../support/server.js';
 import { buildTree, fullTree } from '../support/tree.js';
@@ -65,16 +64,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   let globex: Gql;
   let plain: Gql;
   const counter = new CallCounter();
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { logger, lines } = capturedLogger();
 
   beforeAll(async () => {
-    server = await startTestServer({ strategy, env: ENV, middleware: counter.install, logger: createLogger('info', sink) });
+    server = await startTestServer({ strategy, env: ENV, middleware: counter.install, logger });
     [acme, globex, plain] = await Promise.all([caller(server, 'acme'), caller(server, 'globex'), caller(server, undefined)]);
     const as = (gql: Gql) => ({ ...server, gql });
     await buildTree(as(acme), { id: 'a', name: 'acme root', children: [{ id: 'a1', children: [{ id: 'a11' }] }, { id: 'a2' }] });
