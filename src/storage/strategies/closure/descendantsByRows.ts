@@ -48,5 +48,5 @@ function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, windo
 /** A node read from a row `distance` below `origin`: its depth and root, when the origin knows its own. */
 function placedBelow(origin: TreeNode, node: TreeNode, distance: number): TreeNode {
   if (node.depth !== undefined || origin.depth === undefined) return node;
-  return { ...node, depth: origin.depth + distance, rootId: origin.rootId ?? origin.id };
+  return Object.assign({}, node, { depth: origin.depth + distance, rootId: origin.rootId ?? origin.id });
 }
