@@ -1,5 +1,5 @@
-import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
-import type { JsonObject } from '../storage/treeStore.js';
+import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
+import type { DescendantsOrder as Order, JsonObject } from '../storage/treeStore.js';
 import { JSONObjectScalar } from './scalars.js';
 
 @ArgsType()
@@ -12,6 +12,15 @@ export class PageArgs {
   after?: string | null;
 }
 
+const DescendantsOrder = { BY_DEPTH: 'BY_DEPTH', PREORDER: 'PREORDER' } as const satisfies Record<Order, Order>;
+registerEnumType(DescendantsOrder, {
+  name: 'DescendantsOrder',
+  valuesConfig: {
+    BY_DEPTH: { description: 'By depth ascending; within one depth in a stable order that the storage strategy defines.' },
+    PREORDER: { description: "Document order: a node, then its first child's whole subtree, then its next child's, siblings in sibling order." },
+  },
+});
+
 @ArgsType()
 export class DescendantsArgs extends PageArgs {
   @Field(() => Int, { nullable: true, defaultValue: 1 })
@@ -19,6 +28,9 @@ export class DescendantsArgs extends PageArgs {
 
   @Field(() => Int, { nullable: true })
   maxDepth?: number | null;
+
+  @Field(() => DescendantsOrder, { nullable: true, defaultValue: 'BY_DEPTH' })
+  order!: Order;
 }
 
 @InputType('CreateNodeInput')

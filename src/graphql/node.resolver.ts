@@ -61,7 +61,7 @@ export class NodeResolver {
 
   @FieldResolver(() => NodeConnection, {
     description:
-      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth (maxDepth null: no bound; minDepth 0 includes this node). Ordered by depth ascending; within one depth in a stable order that the storage strategy defines. Cursor pagination across the whole window.',
+      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth (maxDepth null: no bound; minDepth 0 includes this node). In `order`: BY_DEPTH (the default) by depth ascending, within one depth in a stable order that the storage strategy defines; PREORDER in document order. Cursor pagination across the whole window; a cursor belongs to its order.',
   })
   async descendants(
     @Root() node: TreeNode,
@@ -72,6 +72,7 @@ export class NodeResolver {
       node,
       window: { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
       page: { first: args.first ?? 100, after: args.after },
+      order: args.order ?? 'BY_DEPTH',
     });
     return toConnection(page);
   }

@@ -133,7 +133,7 @@ export function createLoaders(store: TreeStore): Loaders {
       for (const page of pages) if (!(page instanceof Error)) prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
       return pages;
     },
-    { cacheKeyFn: ({ node, window, page }) => JSON.stringify([node.id, window.minDepth, window.maxDepth, page.first, page.after ?? null]) },
+    { cacheKeyFn: ({ node, window, page, order }) => JSON.stringify([node.id, window.minDepth, window.maxDepth, page.first, page.after ?? null, order ?? 'BY_DEPTH']) },
   );
   const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
     cacheKeyFn: (node) => node.id,

@@ -61,10 +61,18 @@ export interface DepthWindow {
   maxDepth: number | null;
 }
 
+/**
+ * BY_DEPTH: by depth, then in an order the strategy defines and keeps stable. PREORDER: document
+ * order (a node, then each child's subtree in sibling order), the same under every strategy.
+ */
+export type DescendantsOrder = 'BY_DEPTH' | 'PREORDER';
+
 export interface DescendantsRequest {
   node: TreeNode;
   window: DepthWindow;
   page: PageArgs;
+  /** BY_DEPTH when absent. */
+  order?: DescendantsOrder;
 }
 
 /**
@@ -176,8 +184,8 @@ export interface TreeStore {
   childrenTrees(requests: readonly ChildrenTreeRequest[]): Promise<Array<ChildrenPages | Error>>;
   /** For each node, its ancestors root first, parent last (empty for a root). */
   ancestors(nodes: readonly TreeNode[], read: NodeReader): Promise<TreeNode[][]>;
-  /** Nodes at relative depth minDepth..maxDepth below `node`, by depth, cursor-paginated. */
-  descendants(node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
+  /** Nodes at relative depth minDepth..maxDepth below `node`, in `order` (BY_DEPTH when absent), cursor-paginated. */
+  descendants(node: TreeNode, window: DepthWindow, page: PageArgs, order?: DescendantsOrder): Promise<Page>;
   /**
    * Several descendants pages at once (the descendants of every node of a list): their Queries
    * in one wave, and the nodes they read by id in one BatchGet wave. In order; a request that

@@ -15,6 +15,8 @@ export interface NodeSnapshot extends Omit<NodeView, 'createdAt' | 'updatedAt'> 
   children: Array<{ id: string; position: string; parentId: string | null }>;
   /** Every descendant (minDepth 1, no maxDepth), every page, in the order the API gave. */
   descendants: Array<{ id: string; depth: number }>;
+  /** The same in document order (`order: PREORDER`), every page. */
+  preorder: Array<{ id: string; depth: number }>;
 }
 
 /** id -> view, or null where the API says the node does not exist. */
@@ -36,6 +38,7 @@ const SNAPSHOT = `query Snapshot($ids: [ID!]!, $cf: Int!, $df: Int!) {
     ancestors { id }
     children(first: $cf) { nodes { id position parentId } pageInfo { hasNextPage endCursor } }
     descendants(first: $df) { nodes { id depth } pageInfo { hasNextPage endCursor } }
+    preorder: descendants(first: $df, order: PREORDER) { nodes { id depth } pageInfo { hasNextPage endCursor } }
   }
 }`;
 
@@ -48,6 +51,12 @@ const CHILDREN_PAGE = `query ChildrenPage($id: ID!, $first: Int!, $after: String
 const DESCENDANTS_PAGE = `query DescendantsPage($id: ID!, $first: Int!, $after: String) {
   node(id: $id) {
     descendants(first: $first, after: $after) { nodes { id depth } pageInfo { hasNextPage endCursor } }
+  }
+}`;
+
+const PREORDER_PAGE = `query PreorderPage($id: ID!, $first: Int!, $after: String) {
+  node(id: $id) {
+    descendants(first: $first, after: $after, order: PREORDER) { nodes { id depth } pageInfo { hasNextPage endCursor } }
   }
 }`;
 
@@ -111,6 +120,7 @@ export async function snapshot(
       if (raw.id !== id) throw new Error(`nodes(ids)[${index}] is "${raw.id}", expected "${id}"`);
       const children = [...raw.children.nodes];
       const descendants = [...raw.descendants.nodes];
+      const preorder = [...raw.preorder.nodes];
       await Promise.all([
         followPages(raw.children.pageInfo, async (after) => {
           const page = await read(server, `children of ${id}`, CHILDREN_PAGE, { id, first: follow, after });
@@ -122,6 +132,12 @@ export async function snapshot(
           const page = await read(server, `descendants of ${id}`, DESCENDANTS_PAGE, { id, first: follow, after });
           if (!page.node) throw new Error(`node "${id}" vanished while paging its descendants`);
           descendants.push(...page.node.descendants.nodes);
+          return page.node.descendants.pageInfo;
+        }),
+        followPages(raw.preorder.pageInfo, async (after) => {
+          const page = await read(server, `descendants of ${id} in preorder`, PREORDER_PAGE, { id, first: follow, after });
+          if (!page.node) throw new Error(`node "${id}" vanished while paging its descendants in preorder`);
+          preorder.push(...page.node.descendants.nodes);
           return page.node.descendants.pageInfo;
         }),
       ]);
@@ -138,6 +154,7 @@ export async function snapshot(
         ancestors: raw.ancestors.map((a: { id: string }) => a.id),
         children,
         descendants,
+        preorder,
       });
     }),
   );
@@ -217,8 +234,26 @@ export function compareWithModel(snap: Snapshot, model: TreeModel, maxProblems =
     expect('descendants (by depth, as sets)', groupByDepth(view.descendants, base), levels.map((l) => [...l].sort()));
     const depthOrder = view.descendants.map((d) => d.depth);
     if (!isNonDecreasing(depthOrder)) say(`${id}.descendants: not ordered by depth: ${JSON.stringify(view.descendants)}`);
+    expect('descendants in preorder', view.preorder, preorderOf(id, base, (each) => model.children(each)));
   }
   return problems;
+}
+
+/**
+ * The descendants of `id` (at depth `depth`) in document order, children listed by `childrenOf`;
+ * a node listed twice (children lists that loop) is not followed again.
+ */
+export function preorderOf(
+  id: string,
+  depth: number,
+  childrenOf: (id: string) => readonly string[],
+  seen = new Set([id]),
+): Array<{ id: string; depth: number }> {
+  return childrenOf(id).flatMap((child) => {
+    if (seen.has(child)) return [{ id: child, depth: depth + 1 }];
+    seen.add(child);
+    return [{ id: child, depth: depth + 1 }, ...preorderOf(child, depth + 1, childrenOf, seen)];
+  });
 }
 
 /**
@@ -298,6 +333,10 @@ export function checkForest(snap: Snapshot, maxProblems = 30): string[] {
     if (!isDeepStrictEqual(got, levels)) say(`${id}.descendants: ${JSON.stringify(got)}, pointers say ${JSON.stringify(levels)}`);
     if (!isNonDecreasing(view.descendants.map((d) => d.depth))) say(`${id}.descendants not ordered by depth`);
     for (const d of view.descendants) if (!snap.has(d.id)) say(`${id}.descendants: unknown node ${d.id}`);
+    // Document order, by the children lists the API gave (their order checked above).
+    const listed = (each: string) => live.get(each)?.children.map((c) => c.id) ?? [];
+    const preorder = preorderOf(id, view.depth, listed);
+    if (!isDeepStrictEqual(view.preorder, preorder)) say(`${id}.descendants in preorder: ${JSON.stringify(view.preorder)}, children lists say ${JSON.stringify(preorder)}`);
   }
   return problems;
 }

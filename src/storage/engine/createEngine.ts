@@ -5,7 +5,7 @@ import { tenantDoc } from '../../dynamodb/tenantDoc.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { DepthWindow, Job, OperationCost, Page, PageArgs, TreeNode, TreeStore } from '../treeStore.js';
+import type { DescendantsRequest, Job, OperationCost, Page, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage, rootsAmong } from './childrenPage.js';
 import { childrenTree } from './childrenTrees.js';
@@ -16,6 +16,7 @@ import { startSweeper } from './jobRunner.js';
 import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
+import { preorderPage } from './preorderPage.js';
 import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
 import { moveBelow, moveOf } from './openJobs.js';
 import { readChildren, readStored } from './reads.js';
@@ -58,21 +59,21 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
 }
 
 /**
- * One page of descendants: the strategy's read; while a move job is open below the node, from
- * the truth (descendantsFromTruth.ts), which answers as if the job were done.
+ * One page of descendants. By depth: the strategy's read; while a move job is open below the
+ * node, from the truth (descendantsFromTruth.ts), which answers as if the job were done. In
+ * document order: from the truth's edges under every strategy (preorderPage.ts).
  */
 async function descendantsPage(
   ctx: EngineContext,
   scope: ReadScope | undefined,
-  node: TreeNode,
-  window: DepthWindow,
-  page: PageArgs,
+  { node, window, page, order }: DescendantsRequest,
 ): Promise<Page> {
   checkPage(page);
   checkWindow(window);
   // No node lies deeper below another than the tree's depth limit: such a window is empty, read
   // nothing for it; a bound past it is the limit (the strategies' keys need not go further).
   if (window.minDepth > ctx.maxTreeDepth) return { edges: [], hasNextPage: false };
+  if (order === 'PREORDER') return preorderPage(ctx, node, window, page);
   const bounded = window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
   const { strategy } = ctx;
   const found = await strategy.descendants(ctx, node, bounded, page);
@@ -134,9 +135,9 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     const barrier = readBarrier(requests.length, getNodes);
     const shared: EngineContext = Object.assign({}, ctx, { getNodes: barrier.getNodes, nodesOf: nodesOfWith(strategy, options, scope, barrier.getNodes) });
     return Promise.all(
-      requests.map(async ({ node, window, page }) => {
+      requests.map(async (request) => {
         try {
-          return await descendantsPage(shared, scope, node, window, page);
+          return await descendantsPage(shared, scope, request);
         } catch (error) {
           return error instanceof Error ? error : new Error(String(error));
         } finally {
@@ -161,8 +162,8 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
       );
     },
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
-    async descendants(node, window, page) {
-      const [found] = await descendantsOfMany([{ node, window, page }]);
+    async descendants(node, window, page, order) {
+      const [found] = await descendantsOfMany([{ node, window, page, order }]);
       if (found instanceof Error) throw found;
       return found!;
     },
