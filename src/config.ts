@@ -46,6 +46,12 @@ export interface Config {
   /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
   jobLeaseSeconds: number;
   /**
+   * JOB_RUNNER: `process` (the process that starts a job runs it, and every server sweeps for
+   * jobs whose runner stopped) or `worker` (servers only record jobs; the stream worker, `npm run
+   * tree -- worker` or the Lambda handler, runs them).
+   */
+  jobRunner: JobRunner;
+  /**
    * The items one transaction may hold (DynamoDB's limit, 100, by default). A move or delete
    * whose writes do not fit runs as a job, in chunks of this size; lower it only to run the
    * job paths on small trees (tests).
@@ -92,6 +98,10 @@ export const AUTH_MODES = ['none', 'jwt', 'apikey'] as const;
 export const MIN_JWT_SECRET_BYTES = 32;
 /** CURSOR_SECRET when unset: fine on a laptop, refused in production. */
 export const BUILT_IN_CURSOR_SECRET = 'canopy-default-cursor-secret';
+
+/** The values JOB_RUNNER accepts. */
+export const JOB_RUNNERS = ['process', 'worker'] as const;
+export type JobRunner = (typeof JOB_RUNNERS)[number];
 
 /** The levels LOG_LEVEL accepts (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -160,6 +170,7 @@ const SCHEMA = z.object({
   GRAPHIQL: optionalFlag(),
   TRUSTED_DOCUMENTS: z.string().optional(),
   JOB_LEASE_SECONDS: integer(5, 1, 300),
+  JOB_RUNNER: z.enum(JOB_RUNNERS).default('process').describe(`one of ${JOB_RUNNERS.join(', ')}`),
   TRANSACTION_ITEMS: integer(100, 10, 100),
   MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
   MAX_OPERATION_ITEMS_READ: integer(20_000, 1, 10_000_000),
@@ -209,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
     trustedDocuments: v.TRUSTED_DOCUMENTS,
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
+    jobRunner: v.JOB_RUNNER,
     transactionItems: v.TRANSACTION_ITEMS,
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,
     maxOperationItemsRead: v.MAX_OPERATION_ITEMS_READ,

@@ -13,6 +13,7 @@ export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>, onJob?: S
     cursorSecret: config.cursorSecret,
     jobLeaseMs: config.jobLeaseSeconds * 1000,
     transactionItems: config.transactionItems,
+    runsJobs: config.jobRunner === 'process',
     ...(onJob ? { onJob } : {}),
   });
 }

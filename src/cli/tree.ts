@@ -3,7 +3,9 @@ import { SingleBar, Presets } from 'cli-progress';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createApiKey, listApiKeys, parseTrees, revokeApiKey } from '../auth/apiKeys.js';
 import { signDevToken } from '../auth/devToken.js';
-import { createDynamo, type Dynamo } from '../dynamodb/client.js';
+import { createDynamo, createStreamsClient, type Dynamo } from '../dynamodb/client.js';
+import { createLogger } from '../server/logger.js';
+import { startStreamWorker } from '../worker/streamWorker.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { isTreeError } from '../errors.js';
 import { startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
@@ -23,6 +25,7 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
  * `npm run tree -- jobs [--wait ID]`: lists the jobs, or shows one's progress until it ends.
  * `npm run tree -- keys create|list|revoke`: the API keys of AUTH=apikey.
  * `npm run tree -- token`: a development token for AUTH=jwt with JWT_SECRET.
+ * `npm run tree -- worker`: runs the jobs of JOB_RUNNER=worker, told of them by the table's stream.
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
@@ -32,6 +35,7 @@ const USAGE = [
   '       npm run tree -- jobs [--wait JOB_ID] [--tenant T]',
   '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T] | keys list | keys revoke KEY_ID',
   '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
+  '       npm run tree -- worker',
 ].join('\n');
 const COMMON = [
   'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
@@ -51,6 +55,7 @@ const HELP: Record<string, string> = {
     '  jobs      list the jobs, or follow one until it ends',
     '  keys      create, list and revoke the API keys of AUTH=apikey',
     '  token     print a development token for AUTH=jwt with JWT_SECRET',
+    '  worker    run the jobs (moves, deletes, reindexes) as the table\'s stream announces them',
     '',
     'options: -h, --help (also after a command: npm run tree -- verify --help); -v, --version',
     '',
@@ -112,6 +117,19 @@ const HELP: Record<string, string> = {
     'example app (VITE_CANOPY_TOKEN), curl, GraphiQL\'s Headers tab. With JWT_JWKS_URL, tokens come',
     'from your identity provider instead. Touches no table.',
   ].join('\n'),
+  worker: [
+    'npm run tree -- worker',
+    '',
+    'Runs until stopped (SIGTERM or Ctrl-C: it stops reading, lets the jobs it runs finish, then exits):',
+    "reads the table's stream (DynamoDB Streams; schema/table.json enables it) and takes up every",
+    'job a server records (moves, deletes and reindexes of every tenant) as soon as it is written,',
+    'under the same leases as a server; every half JOB_LEASE_SECONDS it also sweeps for jobs whose',
+    'runner stopped. Run servers with JOB_RUNNER=worker so that they leave their jobs to it; run as',
+    'many workers as you like (a lease lets one run each job). Logs JSON lines on stdout like the',
+    'server. On AWS Lambda, dist/src/worker/lambda.handler does the same (README: Jobs).',
+    '',
+    COMMON,
+  ].join('\n'),
 };
 
 /** How often `jobs --wait` reads the job's progress. */
@@ -167,7 +185,7 @@ async function main(): Promise<number> {
     console.error(`keys revoke needs the key's id (npm run tree -- keys list)\n${USAGE}`);
     return 2;
   }
-  if (command !== 'verify' && command !== 'reindex' && command !== 'jobs' && command !== 'keys' && command !== 'token') {
+  if (!['verify', 'reindex', 'jobs', 'keys', 'token', 'worker'].includes(command ?? '')) {
     console.error(USAGE);
     return 2;
   }
@@ -217,6 +235,7 @@ async function main(): Promise<number> {
       return report.problems.length === 0 ? 0 : 1;
     }
     if (command === 'keys') return await keys({ doc, client }, config.table, positionals.slice(1), { ...values, tenant });
+    if (command === 'worker') return await worker(config, { doc, client }, endpoint);
     const root = storeFor(config, { doc });
     const store = root.scoped(undefined, tenant);
     if (command === 'jobs') {
@@ -242,6 +261,32 @@ async function main(): Promise<number> {
     client.destroy();
     await local?.stop();
   }
+}
+
+/** `worker`: the stream worker, until SIGTERM or SIGINT. */
+async function worker(config: Config, dynamo: Dynamo, endpoint: string): Promise<number> {
+  const logger = createLogger(config.logLevel);
+  const streams = createStreamsClient(endpoint, config.region);
+  await ensureTable(dynamo.client, config.table, { stream: true });
+  const store = storeFor(config, dynamo, ({ event, job, error }) =>
+    logger[event === 'stopped' ? 'warn' : 'info']({ job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) }, `job ${event}`),
+  );
+  const running = await startStreamWorker({
+    dynamo,
+    streams,
+    table: config.table,
+    store,
+    onError: (what, error) => logger.warn({ error: error instanceof Error ? error.message : String(error) }, `worker: ${what} failed; it goes on`),
+  });
+  logger.info({ version: VERSION, table: config.table, strategy: config.strategy }, `Canopy ${VERSION} worker reading the stream of table ${config.table}`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  logger.info({ signal }, `${signal}: the worker stops after its jobs' current chunks`);
+  await running.stop();
+  streams.destroy();
+  return 0;
 }
 
 /** `keys create|list|revoke`. */

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 type MiddlewareStack = DynamoDBClient['middlewareStack'];
@@ -44,7 +45,7 @@ const MAX_SOCKETS = 256;
  * SERVICE_UNAVAILABLE (serviceErrors.ts).
  */
 export function createDynamo(options: DynamoOptions): Dynamo {
-  const local = options.endpoint !== undefined && /localhost|127\.0\.0\.1|\[::1\]/.test(options.endpoint);
+  const local = isLocal(options.endpoint);
   const client = new DynamoDBClient({
     region: options.region,
     endpoint: options.endpoint,
@@ -89,4 +90,20 @@ export function createDynamo(options: DynamoOptions): Dynamo {
     marshallOptions: { removeUndefinedValues: true },
   });
   return { client, doc };
+}
+
+/** DynamoDB Local accepts any credentials; real endpoints use the default provider chain. */
+const isLocal = (endpoint: string | undefined): boolean => endpoint !== undefined && /localhost|127\.0\.0\.1|\[::1\]/.test(endpoint);
+
+/** The client of the table's stream (the stream worker). */
+export type StreamsClient = DynamoDBStreamsClient;
+
+/** The client of the table's stream, at the same endpoint as the table's. */
+export function createStreamsClient(endpoint: string | undefined, region: string): DynamoDBStreamsClient {
+  return new DynamoDBStreamsClient({
+    region,
+    endpoint,
+    maxAttempts: MAX_ATTEMPTS,
+    ...(isLocal(endpoint) ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
 }

@@ -53,12 +53,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }
     },
   });
-  await ensureTable(dynamo.client, config.table);
+  // JOB_RUNNER=worker: the worker reads the table's stream.
+  await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
   store = storeFor(config, dynamo, ({ event, job, error }) =>
     logger[event === 'stopped' ? 'warn' : 'info']({ job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) }, `job ${event}`),
   );
   const seeded = config.seedDemo ? await seedDemoTree(store) : 0;
-  const jobs = store.startJobs();
+  // JOB_RUNNER=worker: the stream worker runs the jobs, and sweeps for them.
+  const jobs = config.jobRunner === 'process' ? store.startJobs() : { stop: async () => {} };
 
   const httpServer = createServer();
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);

@@ -219,6 +219,13 @@ export interface TreeStore {
    * over any running job whose runner stopped renewing its lease. Never waits for a job.
    */
   startJobs(): JobSweeper;
+  /**
+   * Takes up the job `jobId` of this store's tenant and runs it to its end, when it is running
+   * and no live process holds its lease; false otherwise (a stream worker, told of a job record).
+   */
+  takeUpJob(jobId: string): Promise<boolean>;
+  /** One sweep of every tenant's jobs (startJobs' periodic pass): how many it ran. */
+  sweepJobs(): Promise<number>;
   /** True once the table answers. */
   ready(): Promise<boolean>;
 }

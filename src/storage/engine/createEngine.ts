@@ -12,7 +12,7 @@ import { childrenTree } from './childrenTrees.js';
 import type { EngineContext, JobEvent } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
-import { startSweeper } from './jobRunner.js';
+import { startSweeper, sweepTenants, takeUpJob } from './jobRunner.js';
 import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
@@ -33,6 +33,8 @@ export interface EngineOptions {
   strategies: readonly TreeStrategy[];
   /** Told when this process starts running a job, finishes it, or stops (the logs). */
   onJob?: (event: JobEvent) => void;
+  /** Whether this process runs the jobs it starts (default); false: a worker runs them (JOB_RUNNER=worker). */
+  runsJobs?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
   const settle = async () => {
     while (running.size > 0) await Promise.allSettled([...running]);
   };
-  const root: EngineParts = { ...options, doc: tenantDoc(options.doc, null), tenant: null, background, settle, forTenant };
+  const root: EngineParts = { ...options, doc: tenantDoc(options.doc, null), tenant: null, runsJobs: options.runsJobs ?? true, background, settle, forTenant };
   function forTenant(tenant: string | null, cost?: OperationCost): EngineParts {
     const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
     return Object.assign({}, root, { doc: tenantDoc(doc, tenant), tenant, cursors: tenant === null ? options.cursors : options.cursors.forTenant(tenant) });
@@ -92,7 +94,7 @@ async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly 
 }
 
 type EngineParts = EngineOptions &
-  Pick<EngineContext, 'background' | 'tenant'> & {
+  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs'> & {
     settle(): Promise<void>;
     /** The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when given. */
     forTenant(tenant: string | null, cost?: OperationCost): EngineParts;
@@ -121,6 +123,7 @@ function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
 function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): TreeStore {
   const ctx = contextOf(strategy, options, scope);
   const { getNodes } = ctx;
+  const tenantContext = (tenant: string) => contextOf(strategy, options.forTenant(tenant), undefined);
   /** A mutation may open a job: the scope reads the open jobs again. */
   const mutating =
     <A, R>(mutation: (ctx: EngineContext, args: A) => Promise<R>) =>
@@ -188,8 +191,10 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     listJobs: (page) => jobsPage(ctx, page),
     openJobCount: async () => (await readOpenJobs(options)).count,
     reindex: (target) => startReindex(ctx, target),
+    takeUpJob: (jobId) => takeUpJob(ctx, jobId),
+    sweepJobs: () => sweepTenants(ctx, tenantContext),
     startJobs() {
-      const sweeper = startSweeper(ctx, (tenant) => contextOf(strategy, options.forTenant(tenant), undefined));
+      const sweeper = startSweeper(ctx, tenantContext);
       return {
         async stop() {
           await sweeper.stop();

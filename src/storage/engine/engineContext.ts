@@ -25,6 +25,11 @@ export interface EngineContext extends StrategyContext {
   transactionItems: number;
   /** Runs a job this process started, beside the requests; stopping the jobs waits for it. */
   background(work: Promise<unknown>): void;
+  /**
+   * Whether this process runs the jobs it starts (JOB_RUNNER=process). When not, a job starts
+   * with an expired lease, for a worker to take up (JOB_RUNNER=worker).
+   */
+  runsJobs: boolean;
   /** The tenant whose items the context reads and writes (null: the default tenant). */
   tenant: string | null;
   /** Told of the jobs this process runs (EngineOptions.onJob). */

@@ -69,6 +69,18 @@ export const newLease = (ctx: EngineContext, jobId: string): Lease => ({
   durationMs: ctx.jobLeaseMs,
 });
 
+/**
+ * The lease a job starts with: this process's, when it runs the jobs it starts; otherwise one
+ * that has already expired, so that a worker (or a sweep) takes the job up at once.
+ */
+export const startingLease = (ctx: EngineContext, jobId: string): Lease =>
+  ctx.runsJobs ? newLease(ctx, jobId) : { jobId, token: randomUUID(), durationMs: 0 };
+
+/** Runs a job that this process just started, in its background, when this process runs jobs. */
+export function runStarted(ctx: EngineContext, job: JobRecord, lease: Lease): void {
+  if (ctx.runsJobs) ctx.background(runLeased(ctx, job, lease));
+}
+
 /** Every job record, running and finished, in key order (oldest first: ids sort by time). */
 export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
@@ -111,20 +123,34 @@ export async function sweepJobs(ctx: EngineContext): Promise<number> {
       if (Date.parse(job.startedAt) < Date.now() - FINISHED_JOB_RETENTION_MS) await forget(ctx, job);
       continue;
     }
-    if (job.leaseExpiresAt > Date.now()) continue;
-    const lease = newLease(ctx, job.id);
-    const tx = new TransactionBuilder(ctx.table);
-    planTakeOver(tx, job, lease, Date.now());
-    try {
-      await transactWrite(ctx.doc, tx.build());
-    } catch (error) {
-      if (error instanceof ConditionFailed) continue; // another process took it first
-      throw error;
-    }
-    await runLeased(ctx, job, lease);
-    ran++;
+    if (await takeOver(ctx, job)) ran++;
   }
   return ran;
+}
+
+/**
+ * Takes a running job over when its lease has expired (or it started with none: JOB_RUNNER=worker)
+ * and runs it to its end; false when it is not running, or another process holds or took it.
+ */
+async function takeOver(ctx: EngineContext, job: JobRecord): Promise<boolean> {
+  if (job.status !== 'RUNNING' || job.leaseExpiresAt > Date.now()) return false;
+  const lease = newLease(ctx, job.id);
+  const tx = new TransactionBuilder(ctx.table);
+  planTakeOver(tx, job, lease, Date.now());
+  try {
+    await transactWrite(ctx.doc, tx.build());
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false; // another process took it first
+    throw error;
+  }
+  await runLeased(ctx, job, lease);
+  return true;
+}
+
+/** Takes up one job by id (a worker told of it by the table's stream): see takeOver. */
+export async function takeUpJob(ctx: EngineContext, jobId: string): Promise<boolean> {
+  const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).get(keyString(jobKey(jobId)));
+  return item ? takeOver(ctx, jobFromItem(item)) : false;
 }
 
 /**

@@ -6,7 +6,7 @@ import { TreeError } from '../../errors.js';
 import type { Job } from '../treeStore.js';
 import type { EngineContext } from './engineContext.js';
 import { jobFromItem, jobKey, newJob, OPEN_JOBS_KEY, planJobStart, publicJob } from './jobRecord.js';
-import { newLease, runLeased } from './jobRunner.js';
+import { runStarted, startingLease } from './jobRunner.js';
 import { openEntriesOf } from './openJobs.js';
 
 /**
@@ -29,7 +29,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
       throw new TreeError('CONFLICT', `a reindex to ${job?.target ?? 'another strategy'} is running (job ${open.id}); wait for it`, { jobId: open.id });
     }
     const job = newJob('REINDEX', null, null, { target: targetName });
-    const lease = newLease(ctx, job.id);
+    const lease = startingLease(ctx, job.id);
     const tx = new TransactionBuilder(ctx.table);
     planJobStart(tx, job, lease, Date.now(), Number(openItem?.rev ?? 0), ctx.tenant);
     try {
@@ -38,7 +38,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
       if (error instanceof ConditionFailed) continue; // a job opened or closed meanwhile
       throw error;
     }
-    ctx.background(runLeased(ctx, job, lease));
+    runStarted(ctx, job, lease);
     return publicJob(job);
   }
   throw new TreeError('CONFLICT', 'the list of open jobs kept changing; try again');

@@ -17,6 +17,8 @@ export interface StoreOptions {
   transactionItems: number;
   /** Told of the jobs this process runs. */
   onJob?: EngineOptions['onJob'];
+  /** Whether this process runs the jobs it starts (default true; JOB_RUNNER). */
+  runsJobs?: boolean;
 }
 
 /** The storage interface over the configured strategy. */
@@ -30,5 +32,6 @@ export function createStore(options: StoreOptions): TreeStore {
     transactionItems: options.transactionItems,
     strategies: STRATEGIES,
     ...(options.onJob ? { onJob: options.onJob } : {}),
+    ...(options.runsJobs === undefined ? {} : { runsJobs: options.runsJobs }),
   });
 }
