@@ -123,4 +123,83 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
       { id: 'src.x', depth: 2 },
     ]);
   });
+
+  it('refuses a move planned from a list of open jobs read before a job opened and a node read after it', async () => {
+    // One BatchGetItem reads the list of open jobs and the nodes at slightly different instants:
+    // a fault serves the writer the list as it was before the job opened, with the nodes as they are.
+    const table = uniqueTable();
+    const pause = pauseTransaction(2);
+    const mover = await start(SMALL_BUDGET, table, pause.middleware);
+    for (const spec of FIXTURE) await buildTree(mover, spec);
+    const stale = staleOpenJobs();
+    const writer = await start({}, table, stale.middleware);
+    stale.capture();
+    okData(await writer.gql('{ node(id: "m") { id } }'));
+
+    pause.arm();
+    if (strategy === 'adjacency') pause.release();
+    okData(await mover.gql(REPARENT));
+    if (strategy === 'adjacency') return;
+    await pause.reached;
+    // The job is open, m already under d2 in the truth, its path not yet rewritten.
+    stale.replay();
+    const moved = await writer.gql('mutation { reparent(id: "m", newParentId: "src.x") { id } }');
+    expect(stale.replayed()).toBe(true);
+    // Planned again from a fresh list, it meets the job: it waits, then answers CONFLICT.
+    expectError(moved, 'CONFLICT');
+    pause.release();
+    await eventually(
+      'the move job done',
+      async () => okData(await writer.gql('{ jobs { nodes { status } } }')).jobs.nodes,
+      (nodes: Array<{ status: string }>) => nodes.every((n) => n.status === 'DONE'),
+    );
+    expect(okData(await writer.gql('{ node(id: "m.2.2") { depth ancestors { id } } }')).node).toEqual({
+      depth: 5,
+      ancestors: ['dst', 'd1', 'd2', 'm', 'm.2'].map((id) => ({ id })),
+    });
+  });
 });
+
+/**
+ * A fault middleware: once `capture()`d, keeps the list of open jobs (JOBS/OPEN) of the next
+ * BatchGetItem that reads it; once `replay()`ed, serves that old list in place of the current one
+ * to the next BatchGetItem that reads it (the rest of the answer as DynamoDB gave it).
+ */
+function staleOpenJobs() {
+  // Items as the middleware meets them: plain values, or DynamoDB's attribute values.
+  type Raw = Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'object' && value !== null ? (value as { S?: string }).S : value);
+  let mode: 'off' | 'capture' | 'replay' = 'off';
+  /** The list as captured; null: there was none yet (no job ever opened). */
+  let kept: Raw | null = null;
+  let served = false;
+  const isOpenList = (item: Raw) => text(item.pk) === 'JOBS' && text(item.sk) === 'OPEN';
+  const middleware: NonNullable<Parameters<typeof startTestServer>[0]>['middleware'] = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName !== 'BatchGetItemCommand' || mode === 'off') return result;
+        const requested = (args.input as { RequestItems: Record<string, { Keys: Raw[] }> }).RequestItems;
+        const table = Object.keys(requested).find((name) => requested[name]!.Keys.some(isOpenList));
+        if (table === undefined) return result;
+        const output = result.output as { Responses?: Record<string, Raw[]> };
+        const items = ((output.Responses ??= {})[table] ??= []);
+        const at = items.findIndex(isOpenList);
+        if (mode === 'capture') kept = at >= 0 ? items[at]! : null;
+        else {
+          if (at >= 0) items.splice(at, 1);
+          if (kept) items.push(kept);
+          served = true;
+        }
+        mode = 'off';
+        return result;
+      },
+      { step: 'initialize', name: 'staleOpenJobs' },
+    );
+  return {
+    middleware,
+    capture: () => (mode = 'capture'),
+    replay: () => (mode = 'replay'),
+    replayed: () => served,
+  };
+}

@@ -99,6 +99,20 @@ export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant 
  * since, so that two jobs that would overlap cannot start together. A job of a tenant other than
  * the default one also lists the tenant among those the sweep looks into (TENANTS).
  */
+/**
+ * The condition that the list of open jobs is the one a write read (its `rev`; 0: never written).
+ * A structural write carries it: the list and the nodes come in one BatchGetItem, whose items
+ * DynamoDB reads at slightly different instants, so a write could otherwise read the list from
+ * before a move job's first transaction and a node from after it (moved, its path not yet
+ * rewritten), and write the node's projection from that stale path under the job's nose.
+ */
+export const openJobsUnchanged = (rev: number): Condition => ({ equalsOrMissing: ['rev', rev === 0 ? null : rev] });
+
+/** Conditions `tx` on the list of open jobs being the one read (openJobsUnchanged). */
+export function planOpenJobsUnchanged(tx: TransactionBuilder, rev: number): void {
+  tx.check(OPEN_JOBS_KEY, openJobsUnchanged(rev));
+}
+
 export function planJobStart(
   tx: TransactionBuilder,
   job: Job & OpenEntry,
@@ -122,7 +136,7 @@ export function planJobStart(
   tx.update(
     OPEN_JOBS_KEY,
     { set: { [openEntryName(job.id)]: openEntryValue(job), ...target }, add: { rev: 1 } },
-    ...(openRev === undefined ? [] : [{ equalsOrMissing: ['rev', openRev === 0 ? null : openRev] } satisfies Condition]),
+    ...(openRev === undefined ? [] : [openJobsUnchanged(openRev)]),
   );
 }
 

@@ -16,7 +16,7 @@ import type {
 import { checkData, checkId, checkName } from '../validation.js';
 import type { EngineContext, TableContext } from './engineContext.js';
 import { live, withPath } from './items.js';
-import { jobFromItem, jobKey, newJob, planJobStart, publicJob, type JobRecord, type Lease } from './jobRecord.js';
+import { jobFromItem, jobKey, newJob, planJobStart, planOpenJobsUnchanged, publicJob, type JobRecord, type Lease } from './jobRecord.js';
 import { runLeased, runStarted, startingLease } from './jobRunner.js';
 import {
   copyKeys,
@@ -140,6 +140,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     planCreate(tx, { node, chain, slot, copies: copiesIn(ctx, scope) });
     ctx.strategy.guardChain(tx, chain, Date.now());
     planProjectionCreate(tx, ctx.strategy, node, path);
+    planOpenJobsUnchanged(tx, (scope.open ?? NO_OPEN_JOBS).rev);
     await transactWrite(ctx.doc, tx.build());
     return placed(node, chain);
   });
@@ -202,6 +203,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const reorder = moving.node.parentId === parentId;
     const moved = planMove(tx, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: reorder });
     ctx.strategy.guardChain(tx, chain, Date.now());
+    planOpenJobsUnchanged(tx, open.rev);
     const newPath = chain.map((c) => c.node.id);
     if (reorder) return { node: await commitMove(ctx, tx, moved, chain) };
     if (!keepsPath(ctx)) {
@@ -377,6 +379,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       const tx = new TransactionBuilder(ctx.table);
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies: copiesIn(ctx, scope) });
       planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
+      planOpenJobsUnchanged(tx, (scope.open ?? NO_OPEN_JOBS).rev);
       if (tx.size <= ctx.transactionItems) {
         await transactWrite(ctx.doc, tx.build());
         return { deletedCount: levels.flat().length + 1 };
