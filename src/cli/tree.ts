@@ -4,7 +4,9 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createApiKey, listApiKeys, parseTrees, revokeApiKey } from '../auth/apiKeys.js';
 import { signDevToken } from '../auth/devToken.js';
 import { createDynamo, createStreamsClient, type Dynamo } from '../dynamodb/client.js';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { createLogger } from '../server/logger.js';
+import { CSV_HEADER, EXPORT_FORMATS, exportedNodes, writeExport, type ExportFormat } from './exportTree.js';
 import { startStreamWorker } from '../worker/streamWorker.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { isTreeError } from '../errors.js';
@@ -26,6 +28,7 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
  * `npm run tree -- keys create|list|revoke`: the API keys of AUTH=apikey.
  * `npm run tree -- token`: a development token for AUTH=jwt with JWT_SECRET.
  * `npm run tree -- worker`: runs the jobs of JOB_RUNNER=worker, told of them by the table's stream.
+ * `npm run tree -- export [--root ID] [--format json|csv] [--out FILE]`: the trees as records.
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
@@ -36,6 +39,7 @@ const USAGE = [
   '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T] | keys list | keys revoke KEY_ID',
   '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
   '       npm run tree -- worker',
+  '       npm run -s tree -- export [--root ID] [--format json|csv] [--out FILE] [--tenant T]',
 ].join('\n');
 const COMMON = [
   'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
@@ -56,6 +60,7 @@ const HELP: Record<string, string> = {
     '  keys      create, list and revoke the API keys of AUTH=apikey',
     '  token     print a development token for AUTH=jwt with JWT_SECRET',
     '  worker    run the jobs (moves, deletes, reindexes) as the table\'s stream announces them',
+    '  export    write every tree, or one subtree, as JSON or CSV records',
     '',
     'options: -h, --help (also after a command: npm run tree -- verify --help); -v, --version',
     '',
@@ -117,6 +122,19 @@ const HELP: Record<string, string> = {
     'example app (VITE_CANOPY_TOKEN), curl, GraphiQL\'s Headers tab. With JWT_JWKS_URL, tokens come',
     'from your identity provider instead. Touches no table.',
   ].join('\n'),
+  export: [
+    'npm run -s tree -- export [--root ID] [--format json|csv] [--out FILE] [--tenant T]',
+    '',
+    'Writes every tree (or the subtree of ID, which becomes a root of the export) as records',
+    '{id, parentId, name, position, data}: parents before their children, each tree in document',
+    'order. JSON (the default): an array, one record per line. CSV: the header',
+    `${CSV_HEADER}, then one line per node (data as JSON, empty when none).`,
+    'To stdout (npm run -s keeps npm\'s own lines out of it), or to FILE with --out; a progress',
+    'count on stderr. It streams: memory stays flat whatever the size of the tree. Reads as a',
+    'client does, so it is consistent per page, not a snapshot of a table being written.',
+    '',
+    COMMON,
+  ].join('\n'),
   worker: [
     'npm run tree -- worker',
     '',
@@ -158,6 +176,9 @@ async function main(): Promise<number> {
         sub: { type: 'string' },
         hours: { type: 'string' },
         tenant: { type: 'string' },
+        root: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -185,8 +206,12 @@ async function main(): Promise<number> {
     console.error(`keys revoke needs the key's id (npm run tree -- keys list)\n${USAGE}`);
     return 2;
   }
-  if (!['verify', 'reindex', 'jobs', 'keys', 'token', 'worker'].includes(command ?? '')) {
+  if (!['verify', 'reindex', 'jobs', 'keys', 'token', 'worker', 'export'].includes(command ?? '')) {
     console.error(USAGE);
+    return 2;
+  }
+  if (values.format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(values.format)) {
+    console.error(`--format takes ${EXPORT_FORMATS.join(' or ')}, got ${JSON.stringify(values.format)}\n${USAGE}`);
     return 2;
   }
   const tenant = values.tenant ?? null;
@@ -238,6 +263,9 @@ async function main(): Promise<number> {
     if (command === 'worker') return await worker(config, { doc, client }, endpoint);
     const root = storeFor(config, { doc });
     const store = root.scoped(undefined, tenant);
+    if (command === 'export') {
+      return await exportTrees(store, values.root ?? null, (values.format ?? 'json') as ExportFormat, values.out);
+    }
     if (command === 'jobs') {
       if (values.wait === undefined) return listJobs(store);
       const job = await waitForJob(store, values.wait);
@@ -287,6 +315,30 @@ async function worker(config: Config, dynamo: Dynamo, endpoint: string): Promise
   await running.stop();
   streams.destroy();
   return 0;
+}
+
+/** `export`: the records to stdout or a file, a count of them on stderr. */
+async function exportTrees(store: TreeStore, root: string | null, format: ExportFormat, out: string | undefined): Promise<number> {
+  const target = out === undefined ? process.stdout : createWriteStream(out);
+  const write = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (target.write(text)) resolve();
+      else target.once('drain', resolve).once('error', reject);
+    });
+  const bar = new SingleBar({ format: 'export {value} nodes', stream: process.stderr }, Presets.shades_classic);
+  bar.start(0, 0);
+  try {
+    const count = await writeExport(exportedNodes(store, root), format, write, () => bar.increment());
+    bar.stop();
+    if (out !== undefined) await new Promise<void>((resolve, reject) => (target as WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
+    console.error(`${count} node(s) exported${out === undefined ? '' : ` to ${out}`}`);
+    return 0;
+  } catch (error) {
+    bar.stop();
+    if (!isTreeError(error, 'NOT_FOUND')) throw error;
+    console.error(error instanceof Error ? error.message : error);
+    return 1;
+  }
 }
 
 /** `keys create|list|revoke`. */

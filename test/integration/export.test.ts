@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvLine, type ExportRecord } from '../../src/cli/exportTree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
+import { buildTree, fullTree, okData } from '../support/tree.js';
+
+/** `npm run tree -- export`: every tree, or one subtree, as records an import can rebuild. */
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The tree command (what `npm run -s tree` runs), on the server's table. */
+function runTree(server: TestServer, args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint!,
+        DYNAMODB_TABLE: server.table,
+        TREE_STRATEGY: server.config.strategy,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Pure: CSV lines back to records (RFC 4180 quoting), for the test to read what it wrote. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else field += c;
+  }
+  return rows;
+}
+
+describe('csvLine', () => {
+  it('quotes fields with commas, quotes or line breaks, and writes data as JSON', () => {
+    const record: ExportRecord = { id: 'a', parentId: null, name: 'Tables, "chairs"', position: 'a0', data: { note: 'x,y' } };
+    expect(csvLine(record)).toBe('a,,"Tables, ""chairs""",a0,"{""note"":""x,y""}"');
+    expect(parseCsv(`${csvLine(record)}\n`)).toEqual([['a', '', 'Tables, "chairs"', 'a0', '{"note":"x,y"}']]);
+    expect(csvLine({ ...record, name: 'plain', data: null })).toBe('a,,plain,a0,');
+  });
+});
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
+  let server: TestServer;
+  /** Every node in document order, as the API reads it (the export must agree). */
+  let expected: ExportRecord[];
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy });
+    await buildTree(server, { ...fullTree('shop', [3, 2]), name: 'Shop, "main"', data: { currency: 'EUR', tags: ['a', 'b'] } });
+    await buildTree(server, fullTree('archive', [2]));
+    // Sibling order is positions: shop.0 goes last among its siblings.
+    okData(await server.gql('mutation { reparent(id: "shop.0", newParentId: "shop", after: "shop.2") { id } }'));
+    const read = async (id: string): Promise<ExportRecord[]> => {
+      const nodes = okData(
+        await server.gql(`{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) { nodes { id parentId name position data } } } }`),
+      ).node.descendants.nodes as ExportRecord[];
+      return nodes.map((n) => ({ id: n.id, parentId: n.parentId, name: n.name, position: n.position, data: n.data ?? null }));
+    };
+    const roots = okData(await server.gql('{ roots { nodes { id } } }')).roots.nodes.map((n: { id: string }) => n.id);
+    expected = (await Promise.all(roots.map(read))).flat();
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('writes every tree as JSON records, parents first, each tree in document order', async () => {
+    const run = await runTree(server, ['export']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('13 node(s) exported');
+    const records = JSON.parse(run.stdout) as ExportRecord[];
+    expect(records).toEqual(expected);
+    expect(records.map((r) => r.id).slice(0, 4)).toEqual(['shop', 'shop.1', 'shop.1.0', 'shop.1.1']);
+    expect(records[0]).toMatchObject({ parentId: null, name: 'Shop, "main"', data: { currency: 'EUR', tags: ['a', 'b'] } });
+    const seen = new Set<string>();
+    for (const record of records) {
+      if (record.parentId !== null) expect(seen.has(record.parentId)).toBe(true);
+      seen.add(record.id);
+    }
+  });
+
+  it('writes one subtree as CSV to a file, its top a root of the export', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'canopy-export-')), 'shop.csv');
+    const run = await runTree(server, ['export', '--root', 'shop.1', '--format', 'csv', '--out', out]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('');
+    const [header, ...rows] = parseCsv(readFileSync(out, 'utf8'));
+    expect(header).toEqual(['id', 'parentId', 'name', 'position', 'data']);
+    const subtree = expected.filter((r) => r.id === 'shop.1' || r.id.startsWith('shop.1.'));
+    expect(rows).toEqual(subtree.map((r) => [r.id, r.id === 'shop.1' ? '' : r.parentId!, r.name, r.position, r.data === null ? '' : JSON.stringify(r.data)]));
+  });
+
+  it('answers an unknown root with exit code 1, and a bad format with 2', async () => {
+    const [missing, format] = await Promise.all([runTree(server, ['export', '--root', 'nowhere']), runTree(server, ['export', '--format', 'xml'])]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nowhere/);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toMatch(/--format takes json or csv/);
+  });
+});
