@@ -4,9 +4,11 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createApiKey, listApiKeys, parseTrees, revokeApiKey } from '../auth/apiKeys.js';
 import { signDevToken } from '../auth/devToken.js';
 import { createDynamo, createStreamsClient, type Dynamo } from '../dynamodb/client.js';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { createLogger } from '../server/logger.js';
 import { CSV_HEADER, EXPORT_FORMATS, exportedNodes, writeExport, type ExportFormat } from './exportTree.js';
+import { ImportProblems, parseImport } from './importRecords.js';
+import { importTree } from './importTree.js';
 import { startStreamWorker } from '../worker/streamWorker.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { isTreeError } from '../errors.js';
@@ -29,6 +31,7 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
  * `npm run tree -- token`: a development token for AUTH=jwt with JWT_SECRET.
  * `npm run tree -- worker`: runs the jobs of JOB_RUNNER=worker, told of them by the table's stream.
  * `npm run tree -- export [--root ID] [--format json|csv] [--out FILE]`: the trees as records.
+ * `npm run tree -- import FILE [--format json|csv]`: creates the nodes a file describes.
  * Uses the same configuration as the server; without DYNAMODB_ENDPOINT it opens the embedded
  * DynamoDB Local's files in DATA_DIR (stop the server first, or point DYNAMODB_ENDPOINT at it).
  */
@@ -40,6 +43,7 @@ const USAGE = [
   '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
   '       npm run tree -- worker',
   '       npm run -s tree -- export [--root ID] [--format json|csv] [--out FILE] [--tenant T]',
+  '       npm run tree -- import FILE [--format json|csv] [--tenant T]',
 ].join('\n');
 const COMMON = [
   'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
@@ -61,6 +65,7 @@ const HELP: Record<string, string> = {
     '  token     print a development token for AUTH=jwt with JWT_SECRET',
     '  worker    run the jobs (moves, deletes, reindexes) as the table\'s stream announces them',
     '  export    write every tree, or one subtree, as JSON or CSV records',
+    '  import    create the nodes of a JSON or CSV file (what export writes), checked whole first',
     '',
     'options: -h, --help (also after a command: npm run tree -- verify --help); -v, --version',
     '',
@@ -135,6 +140,24 @@ const HELP: Record<string, string> = {
     '',
     COMMON,
   ].join('\n'),
+  import: [
+    'npm run tree -- import FILE [--format json|csv] [--tenant T]',
+    '',
+    'Creates the nodes a file describes: JSON (an array of {id, parentId, name, data, position}',
+    'records, or of nested {id, name, data, children} records) or CSV (a header naming id, parentId',
+    'and name, optionally position and data, data as JSON); the format comes from the file\'s',
+    'extension unless --format says. What export writes, import reads. Records may come in any',
+    'order; a parent is either in the file or already in the table.',
+    '',
+    'The whole file is checked first, and nothing is written if anything is wrong: each problem',
+    'with its line (CSV) or record number (JSON): bad ids, names or data, duplicate ids, cycles,',
+    'unknown parents, depth past MAX_TREE_DEPTH, an id taken elsewhere in the table. Then the nodes',
+    'are created level by level, siblings in order (by their positions when the file has them),',
+    'the children of 16 parents at a time, with a progress bar. Run again, it skips what exists:',
+    'an interrupted import is resumed, a finished one changes nothing. Exit code 1: problems.',
+    '',
+    COMMON,
+  ].join('\n'),
   worker: [
     'npm run tree -- worker',
     '',
@@ -206,8 +229,12 @@ async function main(): Promise<number> {
     console.error(`keys revoke needs the key's id (npm run tree -- keys list)\n${USAGE}`);
     return 2;
   }
-  if (!['verify', 'reindex', 'jobs', 'keys', 'token', 'worker', 'export'].includes(command ?? '')) {
+  if (!['verify', 'reindex', 'jobs', 'keys', 'token', 'worker', 'export', 'import'].includes(command ?? '')) {
     console.error(USAGE);
+    return 2;
+  }
+  if (command === 'import' && !positionals[1]) {
+    console.error(`import needs the file to read\n${USAGE}`);
     return 2;
   }
   if (values.format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(values.format)) {
@@ -263,6 +290,12 @@ async function main(): Promise<number> {
     if (command === 'worker') return await worker(config, { doc, client }, endpoint);
     const root = storeFor(config, { doc });
     const store = root.scoped(undefined, tenant);
+    if (command === 'import') {
+      await ensureTable(client, config.table);
+      const file = positionals[1]!;
+      const format = (values.format ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : 'json')) as ExportFormat;
+      return await importFile(store, file, format, config.maxTreeDepth);
+    }
     if (command === 'export') {
       return await exportTrees(store, values.root ?? null, (values.format ?? 'json') as ExportFormat, values.out);
     }
@@ -337,6 +370,31 @@ async function exportTrees(store: TreeStore, root: string | null, format: Export
     bar.stop();
     if (!isTreeError(error, 'NOT_FOUND')) throw error;
     console.error(error instanceof Error ? error.message : error);
+    return 1;
+  }
+}
+
+/** `import FILE`: checked whole, then created with a progress bar; problems on stderr, exit 1. */
+async function importFile(store: TreeStore, file: string, format: ExportFormat, maxTreeDepth: number): Promise<number> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    console.error(`cannot read ${file}: ${error instanceof Error ? error.message : error}`);
+    return 2;
+  }
+  const bar = new SingleBar({ format: 'import [{bar}] {value}/{total} nodes', stream: process.stderr }, Presets.shades_classic);
+  try {
+    const records = parseImport(text, format);
+    bar.start(records.length, 0);
+    const { created, skipped } = await importTree(store, records, { maxTreeDepth, onRecord: () => bar.increment() });
+    bar.stop();
+    console.log(`${created} node(s) created, ${skipped} already there`);
+    return 0;
+  } catch (error) {
+    bar.stop();
+    if (!(error instanceof ImportProblems)) throw error;
+    console.error(error.message);
     return 1;
   }
 }

@@ -1,44 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvLine, type ExportRecord } from '../../src/cli/exportTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData } from '../support/tree.js';
+import { runTree } from '../support/treeCli.js';
 
 /** `npm run tree -- export`: every tree, or one subtree, as records an import can rebuild. */
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The tree command (what `npm run -s tree` runs), on the server's table. */
-function runTree(server: TestServer, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint!,
-        DYNAMODB_TABLE: server.table,
-        TREE_STRATEGY: server.config.strategy,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Pure: CSV lines back to records (RFC 4180 quoting), for the test to read what it wrote. */
 function parseCsv(text: string): string[][] {

@@ -1,0 +1,126 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExportRecord } from '../../src/cli/exportTree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
+import { buildTree, fullTree, okData } from '../support/tree.js';
+import { runTree } from '../support/treeCli.js';
+
+/**
+ * `npm run tree -- import FILE`: checked whole (nothing written on any problem), then created
+ * through the store's own creates; what export writes, import reads; run again, it resumes.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'canopy-import-'));
+const file = (name: string, text: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+/** Every tree as the API reads it: records in document order, positions left out (they may differ). */
+async function trees(server: TestServer): Promise<Array<Omit<ExportRecord, 'position'>>> {
+  const roots = okData(await server.gql('{ roots { nodes { id } } }')).roots.nodes.map((n: { id: string }) => n.id);
+  const all = [];
+  for (const id of roots) {
+    const nodes = okData(
+      await server.gql(`{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) { nodes { id parentId name data } } } }`),
+    ).node.descendants.nodes as ExportRecord[];
+    all.push(...nodes.map((n) => ({ id: n.id, parentId: n.parentId, name: n.name, data: n.data ?? null })));
+  }
+  return all;
+}
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: tree import', (strategy) => {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+  });
+  const server = async (env: Record<string, string> = {}) => {
+    const started = await startTestServer({ strategy, env });
+    servers.push(started);
+    return started;
+  };
+
+  it('imports what export writes, JSON and CSV, into an empty table: the same trees', async () => {
+    const source = await server();
+    await buildTree(source, { ...fullTree('shop', [3, 3]), data: { currency: 'EUR' } });
+    await buildTree(source, { id: 'archive', name: 'Archive, "old"', children: [{ id: 'a.1' }] });
+    okData(await source.gql('mutation { reparent(id: "shop.0", newParentId: "shop", after: "shop.2") { id } }'));
+    okData(await source.gql('mutation { updateNode(id: "shop.1.1", data: { size: 3, tags: ["x"] }) { id } }'));
+    const expected = await trees(source);
+    expect(expected).toHaveLength(15);
+
+    for (const format of ['json', 'csv']) {
+      const exported = await runTree(source, ['export', '--format', format]);
+      expect(exported.code).toBe(0);
+      const target = await server();
+      const imported = await runTree(target, ['import', file(`trees.${format}`, exported.stdout)]);
+      expect(imported.stdout).toContain('15 node(s) created, 0 already there');
+      expect(imported.code).toBe(0);
+      expect(await trees(target)).toEqual(expected);
+      // Run again: nothing to do, nothing changed.
+      const again = await runTree(target, ['import', file(`trees.${format}`, exported.stdout)]);
+      expect(again.stdout).toContain('0 node(s) created, 15 already there');
+      expect(await trees(target)).toEqual(expected);
+    }
+  });
+
+  it('resumes an import that stopped partway, siblings in the order of the file', async () => {
+    const target = await server();
+    // Flat records in any order (children before parents), sibling order from the file.
+    const records = [
+      { id: 'c.2', parentId: 'c', name: 'second' },
+      { id: 'c', parentId: null, name: 'catalog' },
+      { id: 'c.2.1', parentId: 'c.2', name: 'deep' },
+      { id: 'c.1', parentId: 'c', name: 'first', data: { note: 'kept' } },
+      { id: 'c.3', parentId: 'c', name: 'third' },
+    ];
+    // The first records of each level, as an interrupted run leaves them.
+    const partial = await runTree(target, ['import', file('partial.json', JSON.stringify(records.slice(0, 2)))]);
+    expect(partial.stdout).toContain('2 node(s) created');
+    const whole = await runTree(target, ['import', file('whole.json', JSON.stringify(records))]);
+    expect(whole.stdout).toContain('3 node(s) created, 2 already there');
+    expect(await trees(target)).toEqual([
+      { id: 'c', parentId: null, name: 'catalog', data: null },
+      { id: 'c.2', parentId: 'c', name: 'second', data: null },
+      { id: 'c.2.1', parentId: 'c.2', name: 'deep', data: null },
+      { id: 'c.1', parentId: 'c', name: 'first', data: { note: 'kept' } },
+      { id: 'c.3', parentId: 'c', name: 'third', data: null },
+    ]);
+  });
+
+  it('attaches records under a node of the table, and refuses a file with any problem, writing nothing', async () => {
+    const target = await server({ MAX_TREE_DEPTH: '3' });
+    await buildTree(target, { id: 'home', children: [{ id: 'home.1' }] });
+    const under = await runTree(target, ['import', file('under.csv', 'id,parentId,name\nn.1,home.1,one\nn.2,n.1,two\n')], { MAX_TREE_DEPTH: '3' });
+    expect(under.code).toBe(0);
+    expect(okData(await target.gql('{ node(id: "n.2") { depth ancestors { id } } }')).node).toEqual({
+      depth: 3,
+      ancestors: [{ id: 'home' }, { id: 'home.1' }, { id: 'n.1' }],
+    });
+    const before = await trees(target);
+
+    const bad = [
+      'id,parentId,name',
+      'x.1,home.1,fine',
+      'x.2,n.2,too deep',
+      'x.3,nowhere,orphan',
+      'home.1,,moved',
+      'x.4,x.4,self',
+      'x.5,,"bad\tname"',
+    ].join('\n');
+    const refused = await runTree(target, ['import', file('bad.csv', bad)], { MAX_TREE_DEPTH: '3' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('nothing was written');
+    expect(refused.stderr).toContain('line 6: "x.4" names itself as its parent');
+    expect(refused.stderr).toMatch(/line 7: name must be well-formed Unicode/);
+    const fileOk = bad.split('\n').slice(0, 6).filter((line) => !line.startsWith('x.4')).join('\n');
+    const checked = await runTree(target, ['import', file('bad2.csv', fileOk)], { MAX_TREE_DEPTH: '3' });
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain('line 3: "x.2" would lie at depth 4, past MAX_TREE_DEPTH (3)');
+    expect(checked.stderr).toContain('line 4: parent "nowhere" is neither in the file nor in the table');
+    expect(checked.stderr).toContain('line 5: id "home.1" is taken by a node under "home"');
+    expect(await trees(target)).toEqual(before);
+  });
+});

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TestServer } from './server.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface TreeRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The tree command (what `npm run -s tree` runs) on the server's table, with `env` on top. */
+export function runTree(server: TestServer, args: string[], env: Record<string, string> = {}): Promise<TreeRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint!,
+        DYNAMODB_TABLE: server.table,
+        TREE_STRATEGY: server.config.strategy,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
