@@ -102,6 +102,29 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strat
     expect(okData(await writer.gql('{ node(id: "src") { childCount } m: node(id: "m.2.2") { id } }'))).toEqual({ node: { childCount: 1 }, m: null });
   });
 
+  it.skipIf(strategy === 'adjacency')("takes up a tenant's job from its record in the tenant's keys", async () => {
+    const writer = await server(uniqueTable());
+    const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
+    cleanups.push(() => dynamo.client.destroy());
+    // The servers' store, as a request of tenant acme has it (JOB_RUNNER=worker: it runs no job).
+    const acme = storeFor(writer.config, dynamo).scoped(undefined, 'acme');
+    const create = (id: string, parentId: string | null) => acme.createNode({ id, parentId, name: id });
+    for (const id of ['src', 'dst']) await create(id, null);
+    await create('m', 'src');
+    for (const i of [0, 1, 2]) {
+      await create(`m.${i}`, 'm');
+      for (const j of [0, 1, 2]) await create(`m.${i}.${j}`, `m.${i}`);
+    }
+    await worker(writer);
+    await acme.moveNode({ id: 'm', newParentId: 'dst' });
+    const acmeJobs = async () => (await acme.listJobs({ first: 10 })).edges.map((edge) => edge.node);
+    await eventually('the worker to finish acme\'s move', acmeJobs, (all) => all.length === 1 && all[0]!.status === 'DONE', 5000);
+    const [chain] = await acme.ancestors([(await acme.getNodes(['m.2.2'])).get('m.2.2')!], async (ids) => [...(await acme.getNodes(ids)).values()]);
+    expect(chain!.map((node) => node.id)).toEqual(['dst', 'm', 'm.2']);
+    // The default tenant has none of it.
+    expect(await jobs(writer)).toEqual([]);
+  });
+
   it('runs the jobs of a stream batch in the Lambda handler, and sweeps on a scheduled event', async () => {
     const writer = await server(uniqueTable());
     for (const spec of FIXTURE) await buildTree(writer, spec);
