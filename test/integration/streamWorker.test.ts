@@ -198,6 +198,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strat
     await eventually('the second worker to finish the move', () => jobs(writer), ([j]) => j?.status === 'DONE', 60_000);
     expect(okData(await writer.gql('{ node(id: "big.3.3.3.3") { depth rootId ancestors { id } } }')).node).toEqual(during);
     expect(await writer.verify()).toEqual([]);
+
+    // SIGTERM: it says so, stops, and exits 0.
+    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+    second.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect((second as ChildProcess & { output: () => string }).output()).toMatch(/SIGTERM: the worker stops/);
   });
 });
 
