@@ -203,7 +203,7 @@ export interface TreeStore {
   pendingJobs(nodes: readonly TreeNode[]): Promise<Array<Job | null>>;
   /** Jobs by id (finished ones included); missing ids are absent. */
   getJobs(ids: readonly string[]): Promise<Map<string, Job>>;
-  /** How many jobs are running now (one read of the list of open jobs). */
+  /** How many jobs are running now, in every tenant (the lists of open jobs of the tenants listed with some). */
   openJobCount(): Promise<number>;
   /** Every job, running and finished, oldest first. */
   listJobs(page: PageArgs): Promise<JobPage>;

@@ -115,12 +115,22 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strat
       await create(`m.${i}`, 'm');
       for (const j of [0, 1, 2]) await create(`m.${i}.${j}`, `m.${i}`);
     }
-    await worker(writer);
-    await acme.moveNode({ id: 'm', newParentId: 'dst' });
     const acmeJobs = async () => (await acme.listJobs({ first: 10 })).edges.map((edge) => edge.node);
-    await eventually('the worker to finish acme\'s move', acmeJobs, (all) => all.length === 1 && all[0]!.status === 'DONE', 5000);
-    const [chain] = await acme.ancestors([(await acme.getNodes(['m.2.2'])).get('m.2.2')!], async (ids) => [...(await acme.getNodes(ids)).values()]);
-    expect(chain!.map((node) => node.id)).toEqual(['dst', 'm', 'm.2']);
+    const chainOf = async (id: string) => {
+      const [chain] = await acme.ancestors([(await acme.getNodes([id])).get(id)!], async (ids) => [...(await acme.getNodes(ids)).values()]);
+      return chain!.map((node) => node.id);
+    };
+    await acme.moveNode({ id: 'm', newParentId: 'dst' });
+    // Open with no runner, and counted among the open jobs that /metrics reports.
+    expect(await (await fetch(`${writer.url}/metrics`)).text()).toMatch(/^canopy_open_jobs 1$/m);
+    // The worker's first sweep looks into the tenants listed with open jobs.
+    await worker(writer);
+    await eventually("the worker to finish acme's move", acmeJobs, (all) => all.length === 1 && all[0]!.status === 'DONE', 5000);
+    expect(await chainOf('m.2.2')).toEqual(['dst', 'm', 'm.2']);
+    // The next one reaches it by the stream, under acme's prefix.
+    await acme.moveNode({ id: 'm', newParentId: 'src' });
+    await eventually("the worker to finish acme's move back", acmeJobs, (all) => all.length === 2 && all.every((job) => job.status === 'DONE'), 5000);
+    expect(await chainOf('m.2.2')).toEqual(['src', 'm', 'm.2']);
     // The default tenant has none of it.
     expect(await jobs(writer)).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { childrenTree } from './childrenTrees.js';
 import type { EngineContext, JobEvent } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
-import { startSweeper, sweepTenants, takeUpJob } from './jobRunner.js';
+import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobRunner.js';
 import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
@@ -189,7 +189,11 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
       });
     },
     listJobs: (page) => jobsPage(ctx, page),
-    openJobCount: async () => (await readOpenJobs(options)).count,
+    async openJobCount() {
+      const [own, tenants] = await Promise.all([readOpenJobs(options), listedTenants(ctx)]);
+      const theirs = await Promise.all(tenants.map(async (tenant) => (await readOpenJobs(options.forTenant(tenant))).count));
+      return theirs.reduce((sum, count) => sum + count, own.count);
+    },
     reindex: (target) => startReindex(ctx, target),
     takeUpJob: (jobId) => takeUpJob(ctx, jobId),
     sweepJobs: () => sweepTenants(ctx, tenantContext),

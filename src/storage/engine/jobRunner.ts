@@ -160,9 +160,9 @@ export async function takeUpJob(ctx: EngineContext, jobId: string): Promise<bool
  * opening meanwhile (which lists the tenant in its first transaction) keeps it listed.
  */
 export async function sweepTenants(ctx: EngineContext, tenantContext: (tenant: string) => EngineContext): Promise<number> {
-  const [ranOwn, { items }] = await Promise.all([sweepJobs(ctx), queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }))]);
+  const [ranOwn, tenants] = await Promise.all([sweepJobs(ctx), listedTenants(ctx)]);
   let ran = ranOwn;
-  for (const tenant of items.map((item) => String(item.sk)).filter((name) => TENANT_PATTERN.test(name))) {
+  for (const tenant of tenants) {
     const tenantCtx = tenantContext(tenant);
     ran += await sweepJobs(tenantCtx);
     const openItem = (await batchGetItems(tenantCtx.doc, tenantCtx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
@@ -176,6 +176,12 @@ export async function sweepTenants(ctx: EngineContext, tenantContext: (tenant: s
     });
   }
   return ran;
+}
+
+/** The tenants listed with open jobs (TENANTS), in one Query. */
+export async function listedTenants(ctx: EngineContext): Promise<string[]> {
+  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }));
+  return items.map((item) => String(item.sk)).filter((name) => TENANT_PATTERN.test(name));
 }
 
 /**
