@@ -147,6 +147,8 @@ describe('GraphiQL in a browser, with AUTH=jwt', () => {
     await page.locator('.graphiql-execute-button').click();
     const result = await waitForEditorText(page, '.graphiql-response', ['"vault"']);
     expect(JSON.parse(result).data.roots.nodes.map((node: { id: string }) => node.id)).toEqual(['vault']);
-    expect(browser.problems.length).toBe(refusedBefore);
+    // GraphiQL may still have been refetching the schema with the old headers as they changed:
+    // such a 401 may land late; nothing else may.
+    expect(browser.problems.slice(refusedBefore).filter((problem) => !/\b401\b.*\/graphql/.test(problem))).toEqual([]);
   });
 });
