@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDynamo, createStreamsClient } from '../../src/dynamodb/client.js';
 import { storeFor } from '../../src/storeFor.js';
@@ -13,13 +12,13 @@ import { snapshot } from '../support/invariants.js';
 import { loadTree } from '../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
+import { spawnTree } from '../support/treeCli.js';
 
 /**
  * JOB_RUNNER=worker: the servers record jobs and leave them; the stream worker (DynamoDB Streams
  * of DynamoDB Local) takes each up as its record is written, and its sweep takes over a job
  * whose worker died. Reads answer as if every job were done all along.
  */
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WORKER_MODE = { JOB_RUNNER: 'worker', TRANSACTION_ITEMS: '10', JOB_LEASE_SECONDS: '2' };
 const MOVED = fullTree('m', [3, 3]); // 13 nodes: a job under path and closure
 const FIXTURE = [
@@ -217,24 +216,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strat
   });
 });
 
-/** `npm run tree -- worker` on the server's table, as its own process (what `npm run tree` runs). */
+/** `npm run tree -- worker` on the server's table, as its own process; `output()` keeps its last lines. */
 function spawnWorker(of: TestServer): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'worker'], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      DYNAMODB_ENDPOINT: of.config.dynamodbEndpoint!,
-      DYNAMODB_TABLE: of.table,
-      TREE_STRATEGY: of.config.strategy,
-      ...WORKER_MODE,
-    },
-  });
+  const child = spawnTree(of, ['worker'], WORKER_MODE);
+  child.stdin.end();
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   (child as ChildProcess & { output: () => string }).output = () => output;
   return child;
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestServer } from './server.js';
 
@@ -10,21 +10,27 @@ export interface TreeRun {
   stderr: string;
 }
 
-/** The tree command (what `npm run -s tree` runs) on the server's table, with `env` on top. */
+/** The tree command (what `npm run -s tree` runs) as a process of its own, on the server's table, with `env` on top. */
+export function spawnTree(server: TestServer, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint!,
+      DYNAMODB_TABLE: server.table,
+      TREE_STRATEGY: server.config.strategy,
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the tree command to its end: its exit code and output. */
 export function runTree(server: TestServer, args: string[], env: Record<string, string> = {}): Promise<TreeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint!,
-        DYNAMODB_TABLE: server.table,
-        TREE_STRATEGY: server.config.strategy,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnTree(server, args, env);
+    child.stdin.end();
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
