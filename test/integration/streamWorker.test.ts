@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startDynamoLocal, type DynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
 import { createDynamo, createStreamsClient } from '../../src/dynamodb/client.js';
 import { storeFor } from '../../src/storeFor.js';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
@@ -8,6 +9,7 @@ import type { StreamRecord } from '../../src/worker/jobRecords.js';
 import { createWorkerHandler, type WorkerEvent } from '../../src/worker/lambda.js';
 import { startStreamWorker, type StreamWorker } from '../../src/worker/streamWorker.js';
 import { eventually } from '../support/eventually.js';
+import { freePort } from '../support/globalSetup.js';
 import { snapshot } from '../support/invariants.js';
 import { loadTree } from '../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
@@ -30,6 +32,14 @@ const JOBS = '{ jobs { nodes { id kind status done } } }';
 
 type JobView = { id: string; kind: string; status: string; done: number };
 
+// A DynamoDB Local of its own: streams make the emulator slower for every table it holds, and the
+// other test files share the run's.
+let local: DynamoLocal;
+beforeAll(async () => {
+  local = await startDynamoLocal({ port: await freePort() });
+}, 60_000);
+afterAll(() => local?.stop());
+
 describe.each(STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strategy) => {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   afterEach(async () => {
@@ -38,7 +48,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strat
   });
 
   async function server(table: string): Promise<TestServer> {
-    const started = await startTestServer({ strategy, table, env: WORKER_MODE });
+    const started = await startTestServer({ strategy, table, env: { ...WORKER_MODE, DYNAMODB_ENDPOINT: local.endpoint } });
     cleanups.push(() => started.close());
     return started;
   }
