@@ -10,6 +10,9 @@ export interface AnnouncedJob {
   jobId: string;
 }
 
+/** Pure. One string per job of any tenant (a job id is unique within its tenant only). */
+export const announcedKey = (job: AnnouncedJob): string => `${job.tenant ?? ''}\u0000${job.jobId}`;
+
 /**
  * Pure. The running job whose record a stream record wrote (a job starts, renews its lease or
  * is released), or null for any other item: nodes, edges, projections, finished jobs, removals.

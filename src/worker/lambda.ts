@@ -2,7 +2,7 @@ import { loadConfig } from '../config.js';
 import { createDynamo } from '../dynamodb/client.js';
 import { storeFor } from '../storeFor.js';
 import type { TreeStore } from '../storage/treeStore.js';
-import { announcedJob, type StreamRecord } from './jobRecords.js';
+import { announcedJob, announcedKey, type StreamRecord } from './jobRecords.js';
 
 /** An event the handler takes: a DynamoDB Streams batch, or anything else (a schedule). */
 export interface WorkerEvent {
@@ -29,7 +29,7 @@ export function createWorkerHandler(store: TreeStore): (event: WorkerEvent) => P
     const jobs = new Map(
       event.Records.flatMap((record) => {
         const job = announcedJob(record);
-        return job ? [[`${job.tenant ?? ''}\u0000${job.jobId}`, job] as const] : [];
+        return job ? [[announcedKey(job), job] as const] : [];
       }),
     );
     const ran = await Promise.all([...jobs.values()].map((job) => store.scoped(undefined, job.tenant).takeUpJob(job.jobId)));

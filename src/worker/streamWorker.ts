@@ -1,7 +1,7 @@
 import type { Dynamo, StreamsClient } from '../dynamodb/client.js';
 import { tailTableStream } from '../dynamodb/tableStream.js';
 import type { TreeStore } from '../storage/treeStore.js';
-import { announcedJob, type StreamRecord } from './jobRecords.js';
+import { announcedJob, announcedKey, type StreamRecord } from './jobRecords.js';
 
 export interface StreamWorkerOptions {
   dynamo: Pick<Dynamo, 'client'>;
@@ -35,7 +35,7 @@ export async function startStreamWorker(options: StreamWorkerOptions): Promise<S
   const takeUp = (record: StreamRecord) => {
     const job = announcedJob(record);
     if (!job) return;
-    const key = `${job.tenant ?? ''}\u0000${job.jobId}`;
+    const key = announcedKey(job);
     if (running.has(key)) return;
     const work = store
       .scoped(undefined, job.tenant)

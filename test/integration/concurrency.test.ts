@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
 import { allRoots, checkForest, snapshot } from '../support/invariants.js';
+import { prng } from '../support/prng.js';
 
 const REPARENT = `mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $after: ID) {
   reparent(id: $id, newParentId: $newParentId, before: $before, after: $after) { id parentId depth version }
@@ -22,18 +23,6 @@ const TYPED_CODES = ['CYCLE', 'CONFLICT', 'VERSION_CONFLICT', 'NOT_FOUND', 'BAD_
 
 /** A fresh seed per run (CONCURRENCY_SEED replays one); every failure message names it. */
 const baseSeed = Number(process.env.CONCURRENCY_SEED ?? Date.now() % 2 ** 31);
-
-/** Small seeded PRNG (mulberry32), so that a failing interleaving's inputs can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Write {
   kind: 'reparent' | 'create' | 'delete';

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../../test/support/prng.js';
 import { positionBetween } from './position.js';
 
-/** A seeded PRNG (mulberry32) for the keys' random tails, so that their lengths are the same every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(20_261_123);
+/** The keys' random tails from a seeded PRNG, so that their lengths are the same every run. */
+const random = prng(20_261_123);
 
 /** Asserts before < key < after as plain strings (null: no bound) and returns the key. */
 function between(before: string | null, after: string | null): string {
