@@ -21,22 +21,23 @@ export interface TreeStrategy<Name extends string = string> {
   readonly name: Name;
 
   /**
-   * Pure. The attributes the node item keeps about the node's place, for a node whose ancestors
-   * are `path` (root first, parent last): `{ path }` to keep the path, `{}` to keep nothing.
-   * What is kept here is all the engine knows of an existing node's place without a read: it
-   * calls `itemsFor` with the kept path, or with [] when no path is kept. A kept field is
-   * written with the node item and rewritten on every move of the node or of an ancestor.
+   * Pure. The attributes the node item keeps about the node's place: `{ path }` to keep the
+   * ancestors, `{ path, lineage }` to keep the sibling positions of the chain too, `{}` to keep
+   * nothing. What is kept here is all the engine knows of an existing node's place without a
+   * read: it calls `itemsFor` with the kept place (empty lists for what is not kept). A kept
+   * field is written with the node item and rewritten on every move of the node or of an
+   * ancestor; a strategy that keeps the lineage has a reorder rewrite the moved subtree too.
    */
-  nodeFields(path: readonly string[]): PlaceFields;
+  nodeFields(place: Place): PlaceFields;
 
   /**
-   * Pure. The projection items of node `id` whose ancestors are `path`: [] when the strategy
-   * keeps nothing beyond the truth. Must depend on `path` only as far as `nodeFields` keeps it.
-   * The engine puts them with a create, deletes them with a delete, writes the difference
-   * between the old and the new place's items with a move, and verify/reindex compare a table
-   * with them. Every key must satisfy `owns`.
+   * Pure. The projection items of node `id` at `place`: [] when the strategy keeps nothing
+   * beyond the truth. Must depend on `place` only as far as `nodeFields` keeps it. The engine
+   * puts them with a create, deletes them with a delete, writes the difference between the old
+   * and the new place's items with a move, and verify/reindex compare a table with them. Every
+   * key must satisfy `owns`.
    */
-  itemsFor(id: string, path: readonly string[]): Array<Item & Key>;
+  itemsFor(id: string, place: Place): Array<Item & Key>;
 
   /** Pure. Whether a table item belongs to this strategy's projection (verify, reindex). */
   owns(key: Key): boolean;
@@ -109,13 +110,21 @@ export interface TreeStrategy<Name extends string = string> {
 
   /**
    * Pure; required when `nodeFields` keeps a path (such a strategy's big moves run as jobs).
-   * Where node `id` (ancestors `path`), `depth` levels below the origin, sorts among the
+   * Where node `id` (at `place`), `depth` levels below the origin, sorts among the
    * origin's descendants at that depth: `descendants` orders each depth by this key, and its
    * cursors carry `{ d: depth, s: key }` (`{ d: 0, s: '' }` for the origin itself). While a
    * move job rewrites the projection, the engine answers descendants that the move touches
    * from the truth, in this same order and with the same cursors.
    */
-  descendantSortKey?(path: readonly string[], id: string, depth: number): string;
+  descendantSortKey?(place: Place, id: string, depth: number): string;
+}
+
+/** Where a node is, as the engine hands it to a strategy's pure members. */
+export interface Place {
+  /** Ancestor ids, root first, parent last. */
+  path: readonly string[];
+  /** The sibling positions of the chain: the ancestors', root first, then the node's own. */
+  lineage: readonly string[];
 }
 
 /** What TreeStrategy.subtreeItems read: every node 1 to `depth` levels below, as items. */
@@ -128,6 +137,8 @@ export interface SubtreeItems {
 export interface PlaceFields {
   /** Ancestor ids, root first. */
   path?: string[];
+  /** Sibling positions of the chain, root first, the node's own last (Place.lineage). */
+  lineage?: string[];
 }
 
 /** A node as read for a write: the node plus the internal attributes a writer conditions on. */
@@ -146,15 +157,15 @@ export interface StoredNode {
   moves?: number;
 }
 
-/** A node of a subtree, with its ancestors as the write computed them. */
+/** A node of a subtree, with its place as the write computed it. */
 export interface PlacedNode {
   stored: StoredNode;
-  path: string[];
+  place: Place;
 }
 
-/** A node of a moved subtree, with its ancestors before and after the move. */
+/** A node of a moved subtree, with its place before and after the move. */
 export interface MovedNode extends PlacedNode {
-  newPath: string[];
+  newPlace: Place;
   /** The node's fields after the move, when the move changes them (the moved node itself). */
   moved?: TreeNode;
 }

@@ -40,6 +40,8 @@ export interface TreeNode {
   rootId?: string;
   /** Ancestor ids, root first: kept by the path and closure strategies. */
   path?: string[];
+  /** Sibling positions of the chain, root first, its own last: kept by the nested-set strategy. */
+  lineage?: string[];
 }
 
 export interface PageArgs {

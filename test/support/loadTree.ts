@@ -3,7 +3,8 @@ import { generateNKeysBetween } from 'fractional-indexing';
 import { createDynamo } from '../../src/dynamodb/client.js';
 import type { Item } from '../../src/dynamodb/keys.js';
 import { edgeItem, nodeItem } from '../../src/storage/engine/items.js';
-import { projectionItems } from '../../src/storage/engine/projectionPlans.js';
+import { childPlace, projectionItems } from '../../src/storage/engine/projectionPlans.js';
+import type { Place } from '../../src/storage/strategy.js';
 import { strategyNamed, type StrategyName } from '../../src/storage/strategies/strategies.js';
 import type { TreeNode } from '../../src/storage/treeStore.js';
 import type { TestServer } from './server.js';
@@ -24,8 +25,8 @@ export async function loadTree(
   const descriptor = strategyNamed(strategy);
   const items: Item[] = [];
   const now = new Date().toISOString();
-  const add = (spec: TreeSpec, parent: { id: string; path: string[] } | null, position: string) => {
-    const path = parent ? [...parent.path, parent.id] : [];
+  const add = (spec: TreeSpec, parent: { id: string; place: Place } | null, position: string) => {
+    const place = parent ? childPlace(parent.place, parent.id, position) : { path: [], lineage: [position] };
     const children = spec.children ?? [];
     const node: TreeNode = {
       id: spec.id,
@@ -37,11 +38,11 @@ export async function loadTree(
       data: spec.data ?? null,
       createdAt: now,
       updatedAt: now,
-      ...descriptor.nodeFields(path),
+      ...descriptor.nodeFields(place),
     };
-    items.push(nodeItem(node, 1), edgeItem(node, 1), ...projectionItems(descriptor, node, path));
+    items.push(nodeItem(node, 1), edgeItem(node, 1), ...projectionItems(descriptor, node, place));
     const positions = generateNKeysBetween(null, null, children.length);
-    children.forEach((child, i) => add(child, { id: spec.id, path }, positions[i]!));
+    children.forEach((child, i) => add(child, { id: spec.id, place }, positions[i]!));
   };
   const positions = generateNKeysBetween(null, null, roots.length);
   roots.forEach((spec, i) => add(spec, null, positions[i]!));

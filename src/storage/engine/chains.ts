@@ -1,4 +1,5 @@
 import type { Item } from '../../dynamodb/keys.js';
+import type { Place } from '../strategy.js';
 
 /** Pure: what the truth implies, every node's chain from its parent pointers. */
 export interface NodeFacts {
@@ -47,4 +48,9 @@ export function chainsOf(nodes: Map<string, Item>, maxTreeDepth: number): Map<st
   };
   for (const id of nodes.keys()) resolve(id);
   return facts;
+}
+
+/** The place of the node `item` whose ancestors are `chain`, positions from the nodes' items. */
+export function chainPlace(nodes: ReadonlyMap<string, Item>, chain: readonly string[], item: Item): Place {
+  return { path: [...chain], lineage: [...chain.map((id) => String(nodes.get(id)?.position)), String(item.position)] };
 }

@@ -5,7 +5,7 @@ import type { StoredNode } from '../strategy.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
-import { placeOf, planProjectionDelete, subtreePaths } from './projectionPlans.js';
+import { placeOf, planProjectionDelete, subtreePlaces } from './projectionPlans.js';
 import { readChildren, readStored } from './reads.js';
 import { planDeleteMarked, planMark } from './writePlans.js';
 
@@ -43,7 +43,7 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     if (frontier.length > 0) levels.push(frontier);
   }
   const placed = new Map(
-    subtreePaths(root, placeOf(ctx.strategy, root), levels.slice(1)).map((p) => [p.stored.node.id, p]),
+    subtreePlaces(root, placeOf(ctx.strategy, root), levels.slice(1)).map((p) => [p.stored.node.id, p]),
   );
   const deleteActions = (tx: TransactionBuilder, stored: StoredNode) => {
     planDeleteMarked(tx, { nodes: [stored], jobId: job.id, rootId });

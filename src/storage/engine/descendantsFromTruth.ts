@@ -1,6 +1,8 @@
 import { decodeWindowCursor, windowEdge } from '../cursor.js';
+import type { Place } from '../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../treeStore.js';
 import type { EngineContext } from './engineContext.js';
+import { childPlace } from './projectionPlans.js';
 import { readChildren } from './reads.js';
 
 /**
@@ -19,7 +21,7 @@ interface Entry {
 
 interface Placed {
   id: string;
-  path: string[];
+  place: Place;
   childCount: number;
 }
 
@@ -36,19 +38,19 @@ export async function descendantsFromTruth(
   const entries: Entry[] = [];
   if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sort: '', id: origin.id });
   const deepest = window.maxDepth ?? ctx.maxTreeDepth + 1;
-  let level: Placed[] = [{ id: origin.id, path: origin.path, childCount: origin.childCount }];
+  let level: Placed[] = [{ id: origin.id, place: { path: origin.path, lineage: origin.lineage ?? [] }, childCount: origin.childCount }];
   for (let depth = 1; depth <= deepest && level.length > 0 && entries.length <= page.first; depth++) {
     const parents = level.filter((p) => p.childCount > 0);
     const children = await Promise.all(
       parents.map(async (parent) =>
         (await readChildren(ctx, parent.id)).map(
-          ({ node }): Placed => ({ id: node.id, path: [...parent.path, parent.id], childCount: node.childCount }),
+          ({ node }): Placed => ({ id: node.id, place: childPlace(parent.place, parent.id, node.position), childCount: node.childCount }),
         ),
       ),
     );
     level = children.flat();
     if (depth < window.minDepth) continue;
-    const found = level.map((p) => ({ depth, sort: sortKey(p.path, p.id, depth), id: p.id })).filter(isAfter);
+    const found = level.map((p) => ({ depth, sort: sortKey(p.place, p.id, depth), id: p.id })).filter(isAfter);
     entries.push(...found.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0)));
   }
   const pageEntries = entries.slice(0, page.first);

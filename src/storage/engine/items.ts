@@ -21,7 +21,7 @@ import type { TreeNode } from '../treeStore.js';
  * node item and edge copy always carry the same rev) and lets a writer condition on "nothing
  * changed since I read it"; `deleting` marks
  * a node of a subtree that a delete job is removing: such a node reads as absent and accepts no
- * new children. A node item may also keep place fields (`path`), when the strategy keeps them
+ * new children. A node item may also keep place fields (`path`, `lineage`), when the strategy keeps them
  * (TreeStrategy.nodeFields).
  */
 export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
@@ -50,9 +50,9 @@ export function nodeAttributes(node: TreeNode): Item {
   };
 }
 
-/** The node item; it also keeps the node's path when the strategy keeps one. */
+/** The node item; it also keeps the node's place fields (path, lineage) when the strategy keeps them. */
 export function nodeItem(node: TreeNode, rev: number): Item & Key {
-  return { ...nodeKey(node.id), ...nodeAttributes(node), path: node.path, rev };
+  return { ...nodeKey(node.id), ...nodeAttributes(node), path: node.path, lineage: node.lineage, rev };
 }
 
 export function edgeItem(node: TreeNode, rev: number): Item & Key {
@@ -78,6 +78,7 @@ export function nodeFromItem(item: Item): TreeNode {
     depth: path?.length,
     rootId: path ? (path[0] ?? id) : undefined,
     path,
+    lineage: Array.isArray(item.lineage) ? (item.lineage as string[]) : undefined,
   };
 }
 

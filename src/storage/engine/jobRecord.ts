@@ -15,6 +15,8 @@ export interface JobRecord extends Job {
   /** A move's ancestors of the moved node, before and after (openJobs.ts, OpenMove). */
   from?: string[];
   to?: string[];
+  /** A move's sibling positions of the moved node's new chain, its own last (Place.lineage). */
+  toLineage?: string[];
   /** A reindex's target strategy, and the last node id it placed (nodes go in id order). */
   target?: string;
   after?: string | null;
@@ -52,12 +54,13 @@ export function jobFromItem(item: Item): JobRecord {
     leaseToken: typeof item.leaseToken === 'string' ? item.leaseToken : null,
     leaseExpiresAt: Number(item.leaseExpiresAt ?? 0),
     ...(Array.isArray(item.from) && Array.isArray(item.to) ? { from: item.from.map(String), to: item.to.map(String) } : {}),
+    ...(Array.isArray(item.toLineage) ? { toLineage: item.toLineage.map(String) } : {}),
     ...(typeof item.target === 'string' ? { target: item.target, after: typeof item.after === 'string' ? item.after : null } : {}),
   };
 }
 
 /** The job as clients see it, without its lease. */
-export const publicJob = ({ leaseToken: _t, leaseExpiresAt: _e, from: _f, to: _to, target: _g, after: _a, ...job }: JobRecord): Job =>
+export const publicJob = ({ leaseToken: _t, leaseExpiresAt: _e, from: _f, to: _to, toLineage: _l, target: _g, after: _a, ...job }: JobRecord): Job =>
   job;
 
 /** A new running job, not yet leased (planJobStart leases it). */
@@ -65,7 +68,7 @@ export function newJob(
   kind: JobKind,
   nodeId: string | null,
   total: number | null,
-  extra: Pick<JobRecord, 'from' | 'to' | 'target'> = {},
+  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target'> = {},
 ): JobRecord {
   const now = Date.now();
   return {
@@ -94,12 +97,6 @@ export interface Lease {
 export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant });
 
 /**
- * Writes the record of a new running job, leased to its starter, and lists it among the open
- * jobs; with `openRev` (OpenJobs.rev as read), on the condition that no job opened or closed
- * since, so that two jobs that would overlap cannot start together. A job of a tenant other than
- * the default one also lists the tenant among those the sweep looks into (TENANTS).
- */
-/**
  * The condition that the list of open jobs is the one a write read (its `rev`; 0: never written).
  * A structural write carries it: the list and the nodes come in one BatchGetItem, whose items
  * DynamoDB reads at slightly different instants, so a write could otherwise read the list from
@@ -113,6 +110,12 @@ export function planOpenJobsUnchanged(tx: TransactionBuilder, rev: number): void
   tx.check(OPEN_JOBS_KEY, openJobsUnchanged(rev));
 }
 
+/**
+ * Writes the record of a new running job, leased to its starter, and lists it among the open
+ * jobs; with `openRev` (OpenJobs.rev as read), on the condition that no job opened or closed
+ * since, so that two jobs that would overlap cannot start together. A job of a tenant other than
+ * the default one also lists the tenant among those the sweep looks into (TENANTS).
+ */
 export function planJobStart(
   tx: TransactionBuilder,
   job: Job & OpenEntry,
@@ -139,7 +142,6 @@ export function planJobStart(
     ...(openRev === undefined ? [] : [openJobsUnchanged(openRev)]),
   );
 }
-
 
 /**
  * The fence: the lease is still ours. Renews it, adds `done` to the progress and sets `record`

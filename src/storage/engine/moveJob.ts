@@ -1,14 +1,14 @@
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import type { MovedNode, StoredNode } from '../strategy.js';
+import type { MovedNode, Place, StoredNode } from '../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
-import { placeOf, planKeepsPlace, planPlaceFields, planProjectionRewrite, projectionSteps } from './projectionPlans.js';
+import { childPlace, placeOf, planKeepsPlace, planPlaceFields, planProjectionRewrite, projectionSteps } from './projectionPlans.js';
 import { readChildren, readStored } from './reads.js';
 
 /**
  * Rewrites the projection of a subtree whose move committed the truth (the moved node's parent,
- * edges and counts) with the job record: every node's kept path and projection items, from the
+ * edges and counts) with the job record: every node's kept place and projection items, from the
  * moved node down, level by level. Run under the job's lease by the process that started it, or
  * by any process that took it over; every transaction is fenced by the lease (commitChunk).
  *
@@ -20,7 +20,7 @@ import { readChildren, readStored } from './reads.js';
  */
 interface Placing {
   stored: StoredNode;
-  newPath: string[];
+  newPlace: Place;
 }
 
 export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
@@ -30,10 +30,10 @@ export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Leas
 
 async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const rootId = job.nodeId;
-  const to = job.to;
-  if (rootId === null || to === undefined) throw new Error(`move job ${job.id} has no node or destination`);
+  if (rootId === null || job.to === undefined) throw new Error(`move job ${job.id} has no node or destination`);
+  const to: Place = { path: job.to, lineage: job.toLineage ?? [] };
   const root = (await readStored(ctx, [rootId])).get(rootId);
-  let level: Placing[] = root && root.deleting === undefined ? [{ stored: root, newPath: to }] : [];
+  let level: Placing[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
     await rewriteLevel(ctx, level, lease);
@@ -47,10 +47,10 @@ async function rewriteLevel(ctx: EngineContext, level: Placing[], lease: Lease):
   const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
   let tx = new TransactionBuilder(ctx.table);
   let nodes = 0;
-  for (const { stored, newPath } of level) {
-    const path = placeOf(ctx.strategy, stored);
-    if (sameIds(path, newPath)) continue;
-    const moved: MovedNode[] = [{ stored, path, newPath }];
+  for (const { stored, newPlace } of level) {
+    const place = placeOf(ctx.strategy, stored);
+    if (samePlace(place, newPlace)) continue;
+    const moved: MovedNode[] = [{ stored, place, newPlace }];
     const alone = new TransactionBuilder(ctx.table);
     planProjectionRewrite(alone, ctx.strategy, moved);
     if (nodes > 0 && tx.size + alone.size > chunk) {
@@ -91,14 +91,17 @@ async function nextLevel(ctx: EngineContext, level: Placing[]): Promise<Placing[
   const parents = level.filter((p) => p.stored.node.childCount > 0);
   const edges = (await Promise.all(parents.map((p) => readChildren(ctx, p.stored.node.id)))).flat();
   const stored = await readStored(ctx, edges.map((e) => e.node.id));
-  const pathOf = new Map(parents.map((p) => [p.stored.node.id, p.newPath]));
+  const placeOfParent = new Map(parents.map((p) => [p.stored.node.id, p.newPlace]));
   return edges.flatMap((edge) => {
     const child = stored.get(edge.node.id);
     const parentId = edge.node.parentId;
     // Moved away since the edge was read, or being deleted (its delete job owns it).
     if (!child || parentId === null || child.node.parentId !== parentId || child.deleting !== undefined) return [];
-    return [{ stored: child, newPath: [...pathOf.get(parentId)!, parentId] }];
+    return [{ stored: child, newPlace: childPlace(placeOfParent.get(parentId)!, parentId, child.node.position) }];
   });
 }
 
-const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** A place the strategy does not keep compares equal: the node then needs no rewrite. */
+const samePlace = (a: Place, b: Place): boolean => same(a.path, b.path) && same(a.lineage, b.lineage);

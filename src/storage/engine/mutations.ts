@@ -4,7 +4,7 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { sleep } from '../../dynamodb/backoff.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
 import { TreeError, notFound } from '../../errors.js';
-import type { StoredNode } from '../strategy.js';
+import type { Place, StoredNode } from '../strategy.js';
 import type {
   CreateNodeArgs,
   DeleteNodeArgs,
@@ -20,11 +20,13 @@ import { jobFromItem, jobKey, newJob, planJobStart, planOpenJobsUnchanged, publi
 import { runLeased, runStarted, startingLease } from './jobRunner.js';
 import {
   copyKeys,
+  keptFields,
   placeOf,
+  rebased,
   planProjectionCreate,
   planProjectionDelete,
   planProjectionMove,
-  subtreePaths,
+  subtreePlaces,
 } from './projectionPlans.js';
 import { readVisible, type ReadScope } from './liveNodes.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
@@ -121,8 +123,8 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     const overlap = parent && moveOf(scope.open ?? NO_OPEN_JOBS, parent.node.id, settledPlace(ctx, scope, parent));
     if (overlap) await waitForJob(ctx, overlap.id, `creating "${id}"`);
     checkDepth(ctx, chain.length);
-    const path = chain.map((c) => c.node.id);
     const slot = await findSlot(ctx, { parentId, placingId: id, before: args.before, after: args.after, known });
+    const place = chainPlace(chain, slot.position);
     const now = new Date().toISOString();
     const node: TreeNode = {
       id,
@@ -134,12 +136,12 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       data: args.data ?? null,
       createdAt: now,
       updatedAt: now,
-      ...ctx.strategy.nodeFields(path),
+      ...ctx.strategy.nodeFields(place),
     };
     const tx = new TransactionBuilder(ctx.table);
     planCreate(tx, { node, chain, slot, copies: copiesIn(ctx, scope) });
     ctx.strategy.guardChain(tx, chain, Date.now());
-    planProjectionCreate(tx, ctx.strategy, node, path);
+    planProjectionCreate(tx, ctx.strategy, node, place);
     planOpenJobsUnchanged(tx, (scope.open ?? NO_OPEN_JOBS).rev);
     await transactWrite(ctx.doc, tx.build());
     return placed(node, chain);
@@ -180,7 +182,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     if (chain.some((c) => c.node.id === args.id)) {
       throw new TreeError('CYCLE', `cannot move "${args.id}" under its own descendant "${parentId}"`);
     }
-    const oldPath = placeOf(ctx.strategy, moving);
+    const oldPlace = placeOf(ctx.strategy, moving);
     const newParent = chain[chain.length - 1];
     const overlap =
       overlappingMove(open, args.id, settledPlace(ctx, scope, moving)) ??
@@ -201,12 +203,15 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const tx = new TransactionBuilder(ctx.table);
     const now = new Date().toISOString();
     const reorder = moving.node.parentId === parentId;
-    const moved = planMove(tx, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: reorder });
+    const kept = keptFields(ctx.strategy);
+    // A reorder leaves the node's place as it was, unless the strategy keeps sibling positions.
+    const samePlace = reorder && !kept.lineage;
+    const moved = planMove(tx, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: samePlace });
     ctx.strategy.guardChain(tx, chain, Date.now());
     planOpenJobsUnchanged(tx, open.rev);
-    const newPath = chain.map((c) => c.node.id);
-    if (reorder) return { node: await commitMove(ctx, tx, moved, chain) };
-    if (!keepsPath(ctx)) {
+    const newPlace = chainPlace(chain, slot.position);
+    if (samePlace) return { node: await commitMove(ctx, tx, moved, chain) };
+    if (!kept.path) {
       let held = 0;
       await checkMoveDepth(ctx, moving, chain, (until) => {
         held = until;
@@ -226,14 +231,14 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const parents = new Set([newParent?.node.id, oldParentId]);
     if (below?.some((level) => level.some((s) => parents.has(s.node.id)))) throw new ConditionFailed([]);
     if (below) {
-      const levels = subtreePaths(moving, placeOf(ctx.strategy, moving), below).map((p) => ({
+      const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
         ...p,
-        newPath: [...newPath, ...p.path.slice(oldPath.length)],
+        newPlace: rebased(p.place, oldPlace, newPlace),
         ...(p.stored === moving ? { moved } : {}),
       }));
       planProjectionMove(tx, ctx.strategy, levels);
       if (tx.size <= ctx.transactionItems) {
-        Object.assign(moved, ctx.strategy.nodeFields(newPath));
+        Object.assign(moved, ctx.strategy.nodeFields(newPlace));
         return { node: await commitMove(ctx, tx, moved, chain) };
       }
     }
@@ -241,12 +246,12 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: true });
     ctx.strategy.guardChain(truth, chain, Date.now());
-    planMoveJobStarted(truth, oldPath[0] ?? args.id);
-    const job = newJob('MOVE', args.id, null, { from: oldPath, to: newPath });
+    planMoveJobStarted(truth, oldPlace.path[0] ?? args.id);
+    const job = newJob('MOVE', args.id, null, { from: [...oldPlace.path], to: [...newPlace.path], toLineage: [...newPlace.lineage] });
     const lease = startingLease(ctx, job.id);
     planJobStart(truth, job, lease, Date.now(), open.rev, ctx.tenant);
     await transactWrite(ctx.doc, truth.build());
-    return { node: withPath(moved, newPath), job, lease };
+    return { node: withPath(moved, [...newPlace.path]), job, lease };
   });
   const { node, job, lease } = started;
   if (job && lease) runStarted(ctx, job, lease);
@@ -255,9 +260,15 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
 
 /** The node's path once the open moves are done ([] for a strategy that keeps none). */
 const settledPlace = (ctx: EngineContext, scope: ReadScope, stored: StoredNode): string[] =>
-  settledPath(scope.open ?? NO_OPEN_JOBS, stored.node.id, placeOf(ctx.strategy, stored));
+  settledPath(scope.open ?? NO_OPEN_JOBS, stored.node.id, [...placeOf(ctx.strategy, stored).path]);
 
-const keepsPath = (ctx: EngineContext): boolean => ctx.strategy.nodeFields([]).path !== undefined;
+const keepsPath = (ctx: EngineContext): boolean => keptFields(ctx.strategy).path;
+
+/** The place of a node under `chain` (root first, parent last) at sibling position `position`. */
+const chainPlace = (chain: readonly StoredNode[], position: string): Place => ({
+  path: chain.map((c) => c.node.id),
+  lineage: [...chain.map((c) => c.node.position), position],
+});
 
 async function commitMove(ctx: EngineContext, tx: TransactionBuilder, moved: TreeNode, chain: StoredNode[]): Promise<TreeNode> {
   await transactWrite(ctx.doc, tx.build());
@@ -283,7 +294,7 @@ async function checkMoveDepth(
   const newDepth = chain.length;
   checkDepth(ctx, newDepth);
   const oldDepth = keepsPath(ctx)
-    ? placeOf(ctx.strategy, moving).length
+    ? placeOf(ctx.strategy, moving).path.length
     : (await ctx.strategy.readChain(ctx, moving)).length - 1;
   if (newDepth <= oldDepth) return;
   const until = held ? await hold(ctx, moving) : 0;
@@ -378,7 +389,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     if (levels) {
       const tx = new TransactionBuilder(ctx.table);
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies: copiesIn(ctx, scope) });
-      planProjectionDelete(tx, ctx.strategy, subtreePaths(root, placeOf(ctx.strategy, root), levels));
+      planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
       planOpenJobsUnchanged(tx, (scope.open ?? NO_OPEN_JOBS).rev);
       if (tx.size <= ctx.transactionItems) {
         await transactWrite(ctx.doc, tx.build());

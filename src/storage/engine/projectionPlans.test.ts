@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../../test/support/transactionSteps.js';
-import type { MovedNode, StoredNode } from '../strategy.js';
+import type { MovedNode, Place, StoredNode } from '../strategy.js';
 import { adjacency } from '../strategies/adjacency/adjacency.js';
 import { closure } from '../strategies/closure/closure.js';
 import { levelKey } from '../strategies/path/levelKeys.js';
 import { path } from '../strategies/path/path.js';
 import type { TreeNode } from '../treeStore.js';
-import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePaths } from './projectionPlans.js';
+import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePlaces } from './projectionPlans.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
+
+/** A place of path-keeping strategies (they keep no lineage). */
+const at = (path: string[]): Place => ({ path, lineage: [] });
 
 function stored(id: string, parentId: string | null, rev: number, nodePath?: string[]): StoredNode {
   const node: TreeNode = {
@@ -32,8 +35,8 @@ function stored(id: string, parentId: string | null, rev: number, nodePath?: str
 const x = stored('x', 'm', 4, ['r', 'm']);
 const y = stored('y', 'x', 2, ['r', 'm', 'x']);
 const moved: MovedNode[] = [
-  { stored: x, path: ['r', 'm'], newPath: ['q'] },
-  { stored: y, path: ['r', 'm', 'x'], newPath: ['q', 'x'] },
+  { stored: x, place: at(['r', 'm']), newPlace: at(['q']) },
+  { stored: y, place: at(['r', 'm', 'x']), newPlace: at(['q', 'x']) },
 ];
 const level = (p: string[], id: string) => {
   const key = levelKey(p, id);
@@ -87,16 +90,16 @@ describe('planProjectionCreate and planProjectionDelete', () => {
   const n = stored('n', 'm', 1).node;
 
   it("put a new node's items", () => {
-    expect(plan((tx) => planProjectionCreate(tx, closure, n, ['r', 'm'])).steps.map((s) => `${s.kind} ${s.key}`)).toEqual([
+    expect(plan((tx) => planProjectionCreate(tx, closure, n, at(['r', 'm']))).steps.map((s) => `${s.kind} ${s.key}`)).toEqual([
       'Put N#r D#002#n',
       'Put N#m D#001#n',
     ]);
-    expect(plan((tx) => planProjectionCreate(tx, adjacency, n, ['r', 'm'])).steps).toEqual([]);
+    expect(plan((tx) => planProjectionCreate(tx, adjacency, n, at(['r', 'm']))).steps).toEqual([]);
   });
 
   it('put a copy of the node in the items that carry one: closure rows up to distance 3, level items', () => {
     const puts = (items: unknown[]) => items.map((item) => (item as { Put: { Item: Record<string, unknown> } }).Put.Item);
-    const rows = puts(plan((tx) => planProjectionCreate(tx, closure, n, ['a', 'b', 'c', 'd'])).items);
+    const rows = puts(plan((tx) => planProjectionCreate(tx, closure, n, at(['a', 'b', 'c', 'd']))).items);
     expect(rows.map((row) => `${String(row.sk)} ${String(row.name ?? '-')}`)).toEqual([
       'D#004#n -',
       'D#003#n n',
@@ -104,34 +107,35 @@ describe('planProjectionCreate and planProjectionDelete', () => {
       'D#001#n n',
     ]);
     expect(rows[1]).toMatchObject({ parentId: 'm', position: 'a0', childCount: 0, version: 1 });
-    const [levelItem] = puts(plan((tx) => planProjectionCreate(tx, path, n, ['r', 'm'])).items);
+    const [levelItem] = puts(plan((tx) => planProjectionCreate(tx, path, n, at(['r', 'm']))).items);
     expect(levelItem).toMatchObject({ name: 'n', path: ['r', 'm'] });
   });
 
   it('delete the items of a place, on the condition that the node still keeps that place', () => {
-    const { steps } = plan((tx) => planProjectionDelete(tx, path, [{ stored: y, path: ['r', 'm', 'x'] }]));
+    const { steps } = plan((tx) => planProjectionDelete(tx, path, [{ stored: y, place: at(['r', 'm', 'x']) }]));
     expect(steps).toEqual([
       { kind: 'ConditionCheck', key: 'N#y NODE', condition: 'path = ["r","m","x"]' },
       { kind: 'Delete', key: level(['r', 'm', 'x'], 'y') },
     ]);
-    expect(plan((tx) => planProjectionDelete(tx, adjacency, [{ stored: y, path: [] }])).steps).toEqual([]);
+    expect(plan((tx) => planProjectionDelete(tx, adjacency, [{ stored: y, place: at([]) }])).steps).toEqual([]);
   });
 });
 
 describe('places', () => {
-  it("reads a node's place from its kept path, or [] where the strategy keeps none", () => {
-    expect(placeOf(path, y)).toEqual(['r', 'm', 'x']);
-    expect(placeOf(adjacency, stored('z', 'x', 1))).toEqual([]);
-    expect(() => placeOf(closure, stored('z', 'x', 1))).toThrow('node "z" has no stored path; rebuild the projections');
+  it("reads a node's place from its kept path, or empty where the strategy keeps none", () => {
+    expect(placeOf(path, y)).toEqual(at(['r', 'm', 'x']));
+    expect(placeOf(adjacency, stored('z', 'x', 1))).toEqual(at([]));
+    expect(() => placeOf(closure, stored('z', 'x', 1))).toThrow('node "z" has no stored place; rebuild the projections');
   });
 
-  it('derives the paths of a subtree read level by level from its root', () => {
+  it('derives the places of a subtree read level by level from its root: ancestors and their positions', () => {
     const z = stored('z', 'y', 1);
-    expect(subtreePaths(x, ['r', 'm'], [[y], [z]]).map((p) => [p.stored.node.id, p.path])).toEqual([
-      ['x', ['r', 'm']],
-      ['y', ['r', 'm', 'x']],
-      ['z', ['r', 'm', 'x', 'y']],
+    const xPlace = { path: ['r', 'm'], lineage: ['a1', 'a2', 'a3'] };
+    expect(subtreePlaces(x, xPlace, [[y], [z]]).map((p) => [p.stored.node.id, p.place])).toEqual([
+      ['x', xPlace],
+      ['y', { path: ['r', 'm', 'x'], lineage: ['a1', 'a2', 'a3', 'a0'] }],
+      ['z', { path: ['r', 'm', 'x', 'y'], lineage: ['a1', 'a2', 'a3', 'a0', 'a0'] }],
     ]);
-    expect(() => subtreePaths(x, [], [[z]])).toThrow('subtree read out of order at z');
+    expect(() => subtreePlaces(x, at([]), [[z]])).toThrow('subtree read out of order at z');
   });
 });

@@ -1,6 +1,6 @@
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import type { MovedNode, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../strategy.js';
+import type { MovedNode, Place, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 import { nodeAttributes, nodeKey } from './items.js';
 
@@ -10,44 +10,70 @@ import { nodeAttributes, nodeKey } from './items.js';
  * `tree verify` expects. They ride in the truth's transactions (writePlans.ts).
  */
 
-/**
- * A stored node's ancestors as far as the strategy keeps them: its kept path, or [] when the
- * strategy keeps none (its items then do not depend on the path; TreeStrategy.itemsFor).
- */
-export function placeOf(strategy: TreeStrategy, stored: StoredNode): string[] {
-  const path = stored.node.path;
-  if (path) return path;
-  if (strategy.nodeFields([]).path === undefined) return [];
-  throw new Error(
-    `node "${stored.node.id}" has no stored path; rebuild the projections with: npm run tree -- reindex --to ${strategy.name}`,
-  );
-}
+/** No place: what a strategy that keeps nothing is handed for every node. */
+export const NOWHERE: Place = { path: [], lineage: [] };
 
 /**
- * Paths of every node of a subtree read breadth first from its edges, given the root's path:
- * a child's path is its parent's path plus the parent.
+ * A stored node's place as far as the strategy keeps it: its kept path (and lineage), or empty
+ * lists when the strategy keeps none (its items then do not depend on it; TreeStrategy.itemsFor).
  */
-export function subtreePaths(root: StoredNode, rootPath: string[], levels: StoredNode[][]): PlacedNode[] {
-  const paths = new Map<string, string[]>([[root.node.id, rootPath]]);
-  const placed: PlacedNode[] = [{ stored: root, path: rootPath }];
+export function placeOf(strategy: TreeStrategy, stored: StoredNode): Place {
+  const { path, lineage } = stored.node;
+  const kept = keptFields(strategy);
+  if ((kept.path && !path) || (kept.lineage && !lineage)) {
+    throw new Error(
+      `node "${stored.node.id}" has no stored place; rebuild the projections with: npm run tree -- reindex --to ${strategy.name}`,
+    );
+  }
+  return { path: kept.path ? path! : [], lineage: kept.lineage ? lineage! : [] };
+}
+
+/** Which place fields the strategy keeps on node items. */
+export function keptFields(strategy: TreeStrategy): { path: boolean; lineage: boolean } {
+  const fields = strategy.nodeFields(NOWHERE);
+  return { path: fields.path !== undefined, lineage: fields.lineage !== undefined };
+}
+
+/** The place of a child of the node at `parent`, whose own sibling position is `position`. */
+export const childPlace = (parent: Place, parentId: string, position: string): Place => ({
+  path: [...parent.path, parentId],
+  lineage: [...parent.lineage, position],
+});
+
+/**
+ * The place of a node of a moved subtree once the move is done: the moved node goes from
+ * `from` to `to`; the part of the node's place below it stays.
+ */
+export const rebased = (place: Place, from: Place, to: Place): Place => ({
+  path: [...to.path, ...place.path.slice(from.path.length)],
+  lineage: [...to.lineage, ...place.lineage.slice(from.lineage.length)],
+});
+
+/**
+ * Places of every node of a subtree read breadth first from its edges, given the root's
+ * place: a child's place is its parent's, plus the parent and its own position.
+ */
+export function subtreePlaces(root: StoredNode, rootPlace: Place, levels: StoredNode[][]): PlacedNode[] {
+  const places = new Map<string, Place>([[root.node.id, rootPlace]]);
+  const placed: PlacedNode[] = [{ stored: root, place: rootPlace }];
   for (const level of levels) {
     for (const stored of level) {
-      const parentPath = paths.get(stored.node.parentId ?? '');
-      if (!parentPath) throw new Error(`subtree read out of order at ${stored.node.id}`);
-      const path = [...parentPath, stored.node.parentId!];
-      paths.set(stored.node.id, path);
-      placed.push({ stored, path });
+      const parentPlace = places.get(stored.node.parentId ?? '');
+      if (!parentPlace) throw new Error(`subtree read out of order at ${stored.node.id}`);
+      const place = childPlace(parentPlace, stored.node.parentId!, stored.node.position);
+      places.set(stored.node.id, place);
+      placed.push({ stored, place });
     }
   }
   return placed;
 }
 
 /**
- * The projection items of `node` whose ancestors are `path`: the strategy's items, those that
- * carry a copy of the node (TreeStrategy.carriesNode) with the node's fields.
+ * The projection items of `node` at `place`: the strategy's items, those that carry a copy of
+ * the node (TreeStrategy.carriesNode) with the node's fields.
  */
-export function projectionItems(strategy: TreeStrategy, node: TreeNode, path: readonly string[]): Array<Item & Key> {
-  return strategy.itemsFor(node.id, path).map((item) => (strategy.carriesNode(item) ? { ...item, ...nodeAttributes(node) } : item));
+export function projectionItems(strategy: TreeStrategy, node: TreeNode, place: Place): Array<Item & Key> {
+  return strategy.itemsFor(node.id, place).map((item) => (strategy.carriesNode(item) ? { ...item, ...nodeAttributes(node) } : item));
 }
 
 /** The keys of the projection items that carry a copy of a stored node, at its kept place. */
@@ -62,8 +88,8 @@ export function copyKeys(strategy: TreeStrategy, stored: StoredNode): Key[] {
  * The condition that a node has not changed since it was read, when its items carry a copy of
  * it: a copy put from a stale read would otherwise outlive a rename that committed meanwhile.
  */
-function unchangedCopies(strategy: TreeStrategy, { stored, path }: PlacedNode): Condition[] {
-  const copies = strategy.itemsFor(stored.node.id, path).some((item) => strategy.carriesNode(item));
+function unchangedCopies(strategy: TreeStrategy, { stored, place }: PlacedNode): Condition[] {
+  const copies = strategy.itemsFor(stored.node.id, place).some((item) => strategy.carriesNode(item));
   return copies ? [{ equals: ['rev', stored.rev] }] : [];
 }
 
@@ -72,8 +98,8 @@ const keepsPlace = (fields: PlaceFields): Condition[] =>
   Object.entries(fields).map(([name, value]): Condition => ({ equals: [name, value] }));
 
 /** The projection items of a new node (its node item carries nodeFields already). */
-export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrategy, node: TreeNode, path: string[]): void {
-  for (const item of projectionItems(strategy, node, path)) tx.put(item);
+export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrategy, node: TreeNode, place: Place): void {
+  for (const item of projectionItems(strategy, node, place)) tx.put(item);
 }
 
 /**
@@ -107,9 +133,9 @@ export type ProjectionStep = (tx: TransactionBuilder) => void;
  * one node may be committed in several transactions (a closure node at depth 64 has 127), each
  * with planKeepsPlace, and planPlaceFields last: until then, the node keeps its old place.
  */
-export function projectionSteps(strategy: TreeStrategy, { stored, path, newPath, moved }: MovedNode): ProjectionStep[] {
-  const before = new Map(projectionItems(strategy, stored.node, path).map((item) => [keyString(item), item]));
-  const after = new Map(projectionItems(strategy, moved ?? stored.node, newPath).map((item) => [keyString(item), item]));
+export function projectionSteps(strategy: TreeStrategy, { stored, place, newPlace, moved }: MovedNode): ProjectionStep[] {
+  const before = new Map(projectionItems(strategy, stored.node, place).map((item) => [keyString(item), item]));
+  const after = new Map(projectionItems(strategy, moved ?? stored.node, newPlace).map((item) => [keyString(item), item]));
   const steps: ProjectionStep[] = [];
   for (const [key, item] of before) if (!after.has(key)) steps.push((tx) => tx.delete(keyOf(item)));
   for (const [key, item] of after) if (!sameItem(before.get(key), item)) steps.push((tx) => tx.put(item));
@@ -121,8 +147,8 @@ export function projectionSteps(strategy: TreeStrategy, { stored, path, newPath,
  * when its items carry copies of it, that it did not change since it was read).
  */
 export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, node: MovedNode): void {
-  const oldFields = strategy.nodeFields(node.path);
-  const newFields = strategy.nodeFields(node.newPath);
+  const oldFields = strategy.nodeFields(node.place);
+  const newFields = strategy.nodeFields(node.newPlace);
   const unchanged = [{ exists: true } as const, ...keepsPlace(oldFields), ...unchangedCopies(strategy, node)];
   if (!sameItem(oldFields, newFields)) tx.update(nodeKey(node.stored.node.id), { set: { ...newFields } }, ...unchanged);
   else if (unchanged.length > 1) tx.check(nodeKey(node.stored.node.id), ...unchanged);
@@ -130,7 +156,7 @@ export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, 
 
 /** The condition that the node still keeps its old place (for steps committed apart). */
 export function planKeepsPlace(tx: TransactionBuilder, strategy: TreeStrategy, node: MovedNode): void {
-  tx.check(nodeKey(node.stored.node.id), { exists: true }, ...keepsPlace(strategy.nodeFields(node.path)), ...unchangedCopies(strategy, node));
+  tx.check(nodeKey(node.stored.node.id), { exists: true }, ...keepsPlace(strategy.nodeFields(node.place)), ...unchangedCopies(strategy, node));
 }
 
 /**
@@ -139,10 +165,10 @@ export function planKeepsPlace(tx: TransactionBuilder, strategy: TreeStrategy, n
  * bumping its rev, so the truth's own conditions would not notice).
  */
 export function planProjectionDelete(tx: TransactionBuilder, strategy: TreeStrategy, nodes: PlacedNode[]): void {
-  for (const { stored, path } of nodes) {
-    const guards = keepsPlace(strategy.nodeFields(path));
+  for (const { stored, place } of nodes) {
+    const guards = keepsPlace(strategy.nodeFields(place));
     if (guards.length > 0) tx.check(nodeKey(stored.node.id), ...guards);
-    for (const item of strategy.itemsFor(stored.node.id, path)) tx.delete(keyOf(item));
+    for (const item of strategy.itemsFor(stored.node.id, place)) tx.delete(keyOf(item));
   }
 }
 

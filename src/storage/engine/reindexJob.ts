@@ -3,13 +3,13 @@ import { scanTable } from '../../dynamodb/scan.js';
 import { TransactionBuilder, type Condition } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, TRANSACTION_LIMIT } from '../../dynamodb/transactWrite.js';
 import { batchGetItems } from '../../dynamodb/batchGet.js';
-import type { TreeStrategy } from '../strategy.js';
-import { chainsOf } from './chains.js';
+import type { Place, TreeStrategy } from '../strategy.js';
+import { chainPlace, chainsOf } from './chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { isNodeKey, nodeFromItem, nodeKey } from './items.js';
-import { projectionItems } from './projectionPlans.js';
+import { keptFields, NOWHERE, projectionItems } from './projectionPlans.js';
 import { readStored } from './reads.js';
 
 /**
@@ -29,14 +29,18 @@ const ATTEMPTS = 6;
 export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const target = ctx.strategies.find((s) => s.name === job.target);
   if (!target) return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
-  const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields([]))))];
+  const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
   const items = await scanTable(ctx.doc, ctx.table);
   const nodes = new Map(items.filter((i) => isNodeKey(i) && typeof i.deleting !== 'string').map((i) => [String(i.id), i]));
   const facts = chainsOf(nodes, ctx.maxTreeDepth);
   const ids = [...nodes.keys()].sort();
   const after = job.after ?? null;
   const todo = ids.filter((id) => after === null || id > after);
-  const run: Run = { ctx, target, placeFields, lease, total: ids.length };
+  const scannedPlace = (id: string): Place | undefined => {
+    const chain = facts.get(id)?.chain;
+    return chain ? chainPlace(nodes, chain, nodes.get(id)!) : undefined;
+  };
+  const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: ids.length };
 
   // A chain the scan could not follow may be a scan that met a live move half-way: read again.
   const reread = new Map<string, Placed>();
@@ -54,8 +58,8 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
     const stale = items.filter((i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)));
     await inChunks(run, stale, (tx, item) => tx.delete({ pk: item.pk, sk: item.sk }));
   }
-  /** The chain each node was given, when it differs from the scan's (re-read after a conflict). */
-  const written = new Map<string, string[]>();
+  /** The place each node was given, when it differs from the scan's (re-read after a conflict). */
+  const written = new Map<string, Place>();
   const chunk = ctx.transactionItems - 1; // one action is the fence
   let tx = new TransactionBuilder(ctx.table);
   let group: Placed[] = [];
@@ -67,7 +71,7 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
       if (!(error instanceof ConditionFailed)) throw error;
       // A live write moved one of these nodes or an ancestor since they were read.
       for (const node of await readPlaced(ctx, group.map((p) => p.id))) {
-        written.set(node.id, node.chain);
+        written.set(node.id, node.place);
         await placeAlone(run, node);
       }
     }
@@ -75,10 +79,10 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
     group = [];
   };
   for (const id of todo) {
-    const chain = facts.get(id)?.chain;
-    const node: Placed | undefined = chain ? { id, item: nodes.get(id)!, chain } : reread.get(id);
+    const scanned = scannedPlace(id);
+    const node: Placed | undefined = scanned ? { id, item: nodes.get(id)!, place: scanned } : reread.get(id);
     if (!node) continue; // deleted since the scan
-    if (!chain) written.set(id, node.chain);
+    if (!scanned) written.set(id, node.place);
     const alone = new TransactionBuilder(ctx.table);
     planPlace(alone, run, node);
     if (alone.size > chunk) {
@@ -93,11 +97,11 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   await flush();
 
   // Items of the target's kind that the truth does not imply (left by a crash or a bug) go last,
-  // each on the condition that its node still has the path it was given here.
-  const chainOf = (id: string) => written.get(id) ?? facts.get(id)?.chain ?? [];
-  const expected = new Set(ids.flatMap((id) => target.itemsFor(id, chainOf(id))).map((item) => keyString(item)));
+  // each on the condition that its node still has the place it was given here.
+  const placeOfId = (id: string) => written.get(id) ?? scannedPlace(id) ?? NOWHERE;
+  const expected = new Set(ids.flatMap((id) => target.itemsFor(id, placeOfId(id))).map((item) => keyString(item)));
   const strays = items.filter((i) => target.owns(i) && !expected.has(keyString(i)));
-  await removeStrays(run, strays, (id) => (nodes.has(id) ? chainOf(id) : null));
+  await removeStrays(run, strays, (id) => (nodes.has(id) ? placeOfId(id) : null));
   await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
 }
 
@@ -106,15 +110,17 @@ interface Run {
   target: TreeStrategy;
   /** Every place field some strategy keeps on node items. */
   placeFields: string[];
+  /** Whether the target keeps sibling positions: a reorder of an ancestor then changes a place. */
+  lineage: boolean;
   lease: Lease;
   total: number;
 }
 
-/** A node as read for the reindex: its item, and its ancestors from the parent pointers. */
+/** A node as read for the reindex: its item, and its place from the parent pointers. */
 interface Placed {
   id: string;
   item: Item;
-  chain: string[];
+  place: Place;
 }
 
 /** Fenced transactions of as many `plan`s as fit, one item each. */
@@ -128,12 +134,14 @@ async function inChunks<T>(run: Run, list: T[], plan: (tx: TransactionBuilder, i
 }
 
 /** The target's projection items of a node, copies carrying the node as read. */
-const itemsOf = (run: Run, { item, chain }: Placed) => projectionItems(run.target, nodeFromItem(item), chain);
+const itemsOf = (run: Run, { item, place }: Placed) => projectionItems(run.target, nodeFromItem(item), place);
 
 /** The conditions that the node (its copies included) and its chain are as read. */
-function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, chain }: Placed): void {
+function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, place }: Placed): void {
+  const chain = place.path;
   chain.forEach((ancestorId, i) => {
-    tx.check(nodeKey(ancestorId), { exists: true }, { equalsOrMissing: ['parentId', i === 0 ? null : chain[i - 1]!] });
+    const position: Condition[] = run.lineage ? [{ equals: ['position', place.lineage[i]!] }] : [];
+    tx.check(nodeKey(ancestorId), { exists: true }, { equalsOrMissing: ['parentId', i === 0 ? null : chain[i - 1]!] }, ...position);
   });
   tx.check(
     nodeKey(id),
@@ -147,7 +155,7 @@ function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, chain }: Pl
 /** A node's place fields (other strategies' removed) and projection items, unless it changed. */
 function planPlace(tx: TransactionBuilder, run: Run, node: Placed, items = true): void {
   planUnchanged(tx, run, node);
-  const fields = run.target.nodeFields(node.chain);
+  const fields = run.target.nodeFields(node.place);
   const update = { set: { ...fields }, remove: run.placeFields.filter((field) => !(field in fields)) };
   if (Object.keys(update.set).length > 0 || update.remove.length > 0) tx.update(nodeKey(node.id), update);
   if (items) for (const item of itemsOf(run, node)) tx.put(item);
@@ -194,6 +202,7 @@ async function placeAlone(run: Run, first: Placed): Promise<void> {
 async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> {
   const items = await batchGetItems(ctx.doc, ctx.table, ids.map(nodeKey));
   const parentOf = new Map<string, string | null>();
+  const positionOf = new Map<string, string>();
   const placed = ids.flatMap((id) => {
     const item = items.get(keyString(nodeKey(id)));
     return item && typeof item.deleting !== 'string' ? [item] : [];
@@ -202,7 +211,10 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
   let pending = placed.map(parentIdOf).filter((p): p is string => p !== null);
   for (let step = 0; pending.length > 0 && step <= ctx.maxTreeDepth + 1; step++) {
     const read = await readStored(ctx, [...new Set(pending)].filter((id) => !parentOf.has(id)));
-    for (const [id, stored] of read) parentOf.set(id, stored.node.parentId);
+    for (const [id, stored] of read) {
+      parentOf.set(id, stored.node.parentId);
+      positionOf.set(id, stored.node.position);
+    }
     pending = [...read.values()].map((s) => s.node.parentId).filter((p): p is string => p !== null && !parentOf.has(p));
   }
   return placed.map((item) => {
@@ -212,7 +224,7 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
       if (chain.length > ctx.maxTreeDepth) throw new BrokenTruth(String(item.id), 'its parent pointers make a cycle, or a chain deeper than the limit');
       chain.unshift(id);
     }
-    return { id: String(item.id), item, chain };
+    return { id: String(item.id), item, place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), String(item.position)] } };
   });
 }
 
@@ -232,17 +244,17 @@ class BrokenTruth extends Error {
  * `id` it names) checked to still have the path the reindex gave it: an item that a live write
  * made valid since is left alone.
  */
-async function removeStrays(run: Run, strays: Item[], chainOf: (id: string) => string[] | null): Promise<void> {
+async function removeStrays(run: Run, strays: Item[], placeOfId: (id: string) => Place | null): Promise<void> {
   const remove = async (group: Item[]): Promise<void> => {
     const tx = new TransactionBuilder(run.ctx.table);
     for (const stray of group) {
       tx.delete({ pk: String(stray.pk), sk: String(stray.sk) });
       const id = typeof stray.id === 'string' ? stray.id : null;
-      const chain = id === null ? null : chainOf(id);
+      const place = id === null ? null : placeOfId(id);
       if (id === null) continue;
-      if (chain === null) tx.check(nodeKey(id), { notExists: true });
+      if (place === null) tx.check(nodeKey(id), { notExists: true });
       else {
-        const kept = Object.entries(run.target.nodeFields(chain)).map(([field, value]): Condition => ({ equals: [field, value] }));
+        const kept = Object.entries(run.target.nodeFields(place)).map(([field, value]): Condition => ({ equals: [field, value] }));
         if (kept.length > 0) tx.check(nodeKey(id), ...kept);
       }
     }

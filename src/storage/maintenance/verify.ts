@@ -2,7 +2,7 @@ import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { collectionPk, edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
 import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
-import { chainsOf } from '../engine/chains.js';
+import { chainPlace, chainsOf } from '../engine/chains.js';
 import { projectionItems } from '../engine/projectionPlans.js';
 import { kindOf } from './kindOf.js';
 
@@ -55,6 +55,7 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
       continue;
     }
     const chain = fact.chain!;
+    const place = chainPlace(nodes, chain, item);
     if (chain.some(deleting)) report(id, 'lives under a node that is being deleted');
     if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
     const node = nodeFromItem(item);
@@ -64,12 +65,12 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
     else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
     const children = edgesUnder.get(collectionPk(id)) ?? 0;
     if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
-    for (const [field, value] of Object.entries(strategy.nodeFields(chain))) {
+    for (const [field, value] of Object.entries(strategy.nodeFields(place))) {
       if (!sameJson(item[field], value)) {
         report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
       }
     }
-    for (const projected of projectionItems(strategy, node, chain)) {
+    for (const projected of projectionItems(strategy, node, place)) {
       expected.add(keyString(projected));
       const found = byKey.get(keyString(projected));
       if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);

@@ -17,7 +17,7 @@ import { subtreeByRows } from './subtreeByRows.js';
 export const closure: TreeStrategy<'closure'> = {
   name: 'closure',
   ...storedPath,
-  itemsFor: closureRows,
+  itemsFor: (id, { path }) => closureRows(id, path),
   owns: isClosureRow,
   carriesNode,
   itemName: 'closure',

@@ -16,7 +16,7 @@ import type { TreeNode } from '../../treeStore.js';
  * - ancestors of any number of nodes are one BatchGet wave through the request's loader.
  */
 export const storedPath: Pick<TreeStrategy, 'nodeFields' | 'readChain' | 'guardChain' | 'guardSubtree' | 'ancestors'> = {
-  nodeFields: (path) => ({ path: [...path] }),
+  nodeFields: ({ path }) => ({ path: [...path] }),
 
   async readChain(ctx, node) {
     const path = storedPathOf(node.node);

@@ -18,11 +18,11 @@ import { subtreeByLevelItems } from './subtreeByLevelItems.js';
 export const path: TreeStrategy<'path'> = {
   name: 'path',
   ...storedPath,
-  itemsFor: (id, ancestors) => [levelItem(ancestors, id)],
+  itemsFor: (id, { path: ancestors }) => [levelItem(ancestors, id)],
   owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
   carriesNode: () => true,
   itemName: 'level',
   descendants: descendantsByLevelItems,
   subtreeItems: subtreeByLevelItems,
-  descendantSortKey: (ancestors, id) => encodePath([...ancestors, id]),
+  descendantSortKey: ({ path: ancestors }, id) => encodePath([...ancestors, id]),
 };
