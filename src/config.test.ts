@@ -177,7 +177,7 @@ describe('loadConfig', () => {
   });
 
   it('accepts every documented strategy name', () => {
-    expect(STRATEGIES).toEqual(['adjacency', 'path', 'closure']);
+    expect(STRATEGIES).toEqual(['adjacency', 'path', 'closure', 'nested-set']);
     for (const strategy of STRATEGIES) expect(loadConfig({ TREE_STRATEGY: strategy }).strategy).toBe(strategy);
   });
 
@@ -204,8 +204,8 @@ describe('loadConfig', () => {
     ['MAX_TREE_DEPTH', 'deep', 'MAX_TREE_DEPTH must be an integer in 1..90, got "deep"'],
     ['SEED_DEMO', 'maybe', 'SEED_DEMO must be true or false, got "maybe"'],
     ['JOB_LEASE_SECONDS', '0', 'JOB_LEASE_SECONDS must be an integer in 1..300, got "0"'],
-    ['TREE_STRATEGY', 'nested-set', 'TREE_STRATEGY must be one of adjacency, path, closure, got "nested-set"'],
-    ['TREE_STRATEGY', 'Adjacency', 'TREE_STRATEGY must be one of adjacency, path, closure, got "Adjacency"'],
+    ['TREE_STRATEGY', 'nested_set', 'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "nested_set"'],
+    ['TREE_STRATEGY', 'Adjacency', 'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "Adjacency"'],
     ['DYNAMODB_ENDPOINT', 'not-a-url', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "not-a-url"'],
     ['DYNAMODB_ENDPOINT', 'ftp://host', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "ftp://host"'],
     ['HOST', 'every', 'HOST must be an IP address or localhost, got "every"'],
@@ -226,7 +226,7 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toEqual([
       'PORT must be an integer in 0..65535, got "abc"',
       'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "not-a-url"',
-      'TREE_STRATEGY must be one of adjacency, path, closure, got "foo"',
+      'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "foo"',
       'MAX_TREE_DEPTH must be an integer in 1..90, got "200"',
       'SEED_DEMO must be true or false, got "nope"',
     ]);

@@ -31,8 +31,11 @@ export interface ErrorDetails {
   ALREADY_EXISTS: { id: string };
   CYCLE: Record<string, never>;
   VERSION_CONFLICT: { currentVersion: number };
-  /** `maxDepth` is MAX_TREE_DEPTH. */
-  DEPTH_LIMIT: { depth: number; maxDepth: number };
+  /**
+   * `maxDepth` is MAX_TREE_DEPTH; under the nested-set strategy, a node whose document key would
+   * pass DynamoDB's sort key limit gets `keyBytes` and `maxKeyBytes` instead.
+   */
+  DEPTH_LIMIT: { depth: number; maxDepth: number } | { depth: number; keyBytes: number; maxKeyBytes: number };
   QUERY_TOO_COMPLEX: Record<string, never>;
   /** `jobId`: the open job whose subtree the write overlaps. */
   CONFLICT: { jobId?: string };

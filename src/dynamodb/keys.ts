@@ -38,6 +38,8 @@ export const EDGE_SK_END = 'E$';
 export const CLOSURE_SK_PREFIX = 'D#';
 /** pk prefix of a level collection (path strategy). */
 export const LEVEL_PK_PREFIX = 'L#';
+/** pk prefix of a range collection (nested-set strategy). */
+export const RANGE_PK_PREFIX = 'S#';
 /** pk of the jobs' records. */
 export const JOBS_PK = 'JOBS';
 /** sk prefix of a job's record in JOBS. */

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { EDGE_SK_PREFIX } from '../dynamodb/keys.js';
 import { badInput } from '../errors.js';
 import type { DepthWindow } from './treeStore.js';
 
@@ -89,4 +90,27 @@ export function decodeWindowCursor(
     validPosition(c);
   if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
   return c;
+}
+
+/** The node id an edge sort key ends with (`E#<position>#<id>`; neither holds a `#`). */
+export const idOfEdgeSk = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
+
+/**
+ * The chain of edge sort keys a PREORDER cursor of this origin and window names: the engine's
+ * walk of the truth (engine/preorderPage.ts) and a strategy's own document order read
+ * (TreeStrategy.preorder) issue and take the same cursors.
+ */
+export function decodePreorderCursor(cursors: CursorCodec, maxTreeDepth: number, raw: string, originId: string, window: DepthWindow): string[] {
+  const c = decodeWindowCursor(
+    cursors,
+    raw,
+    originId,
+    window,
+    (p) =>
+      p.x === 'pre' &&
+      Array.isArray(p.c) &&
+      p.c.length <= maxTreeDepth &&
+      p.c.every((sk) => typeof sk === 'string' && sk.startsWith(EDGE_SK_PREFIX) && sk.lastIndexOf('#') > EDGE_SK_PREFIX.length),
+  );
+  return c.c as string[];
 }

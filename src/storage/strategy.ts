@@ -99,6 +99,14 @@ export interface TreeStrategy<Name extends string = string> {
   descendants(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
 
   /**
+   * Optional: one page of descendants in document order (PREORDER) from the projection, with
+   * the cursors of the engine's walk of the truth (storage/engine/preorderPage.ts), or null when
+   * the strategy reads this window no better than the walk. Called only while no open job
+   * touches the table's projection; without it, or on null, the engine walks the truth's edges.
+   */
+  preorder?(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page | null>;
+
+  /**
    * Optional: how the engine reads children several levels deep in bulk (ChildrenTreeRequest).
    * The projection items, carrying copies of their nodes (carriesNode), of every node 1 to
    * `depth` levels below `node` (fewer levels when the strategy's bulk read reaches less

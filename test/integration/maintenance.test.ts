@@ -102,12 +102,12 @@ function failTransaction(nth: number): DynamoOptions['middleware'] {
     );
 }
 
-/** Items by kind; the path strategy's items are its level items. */
+/** Items by kind; the path strategy's items are its level items, the nested set's its range items. */
 async function countKinds(table: string) {
-  const counts = { node: 0, edge: 0, level: 0, closure: 0, job: 0, other: 0, withPath: 0 };
+  const counts = { node: 0, edge: 0, level: 0, closure: 0, range: 0, job: 0, other: 0, withPath: 0 };
   for (const item of await scanTable(dynamo.doc, table)) {
     const kind = kindOf(item);
-    counts[(kind === 'path' ? 'level' : kind) as Exclude<keyof typeof counts, 'withPath'>]++;
+    counts[(kind === 'path' ? 'level' : kind === 'nested-set' ? 'range' : kind) as Exclude<keyof typeof counts, 'withPath'>]++;
     if (kindOf(item) === 'node' && 'path' in item) counts.withPath++;
   }
   return counts;
@@ -174,7 +174,7 @@ async function answersOn(table: string, strategy: StrategyName, ids: string[]): 
   }
 }
 
-describe('reindex in place, adjacency → path → closure → adjacency', () => {
+describe('reindex in place, adjacency → path → closure → nested-set → adjacency', () => {
   // 22 + 9 nodes (over one reindex batch of 25), moved within and across trees.
   const trees = [fullTree('m', [3, 2, 2]), fullTree('n', [2, 3])];
   const ids = trees.flatMap(specIds).sort();
@@ -229,7 +229,7 @@ describe('reindex in place, adjacency → path → closure → adjacency', () =>
     expect(await verify(table, 'path')).toEqual([]);
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: ids.length, closure: 0, job: 2, other: 0, withPath: ids.length,
+      node: ids.length, edge: ids.length, level: ids.length, closure: 0, range: 0, job: 2, other: 0, withPath: ids.length,
     });
     expect(await answersOn(table, 'path', ids)).toEqual(truth);
   });
@@ -239,16 +239,45 @@ describe('reindex in place, adjacency → path → closure → adjacency', () =>
     expect(await verify(table, 'closure')).toEqual([]);
     const rows = ids.reduce((sum, id) => sum + truth[id]!.depth, 0);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: rows, job: 3, other: 0, withPath: ids.length,
+      node: ids.length, edge: ids.length, level: 0, closure: rows, range: 0, job: 3, other: 0, withPath: ids.length,
     });
     expect(await answersOn(table, 'closure', ids)).toEqual(truth);
   });
 
-  it('reindexes back to adjacency: level items and closure rows are gone', async () => {
+  it('reindexes to nested-set: verify finds nothing, and a nested-set server answers the same, in document order too', async () => {
+    expect(await verify(table, 'nested-set')).not.toEqual([]);
+    expect(await reindex(table, 'nested-set', dynamo.doc, 10)).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
+    expect(await verify(table, 'nested-set')).toEqual([]);
+    // A range item per node but the roots (m, n, and m.1.0, moved to the top).
+    expect(await countKinds(table)).toEqual({
+      node: ids.length, edge: ids.length, level: 0, closure: 0, range: ids.length - 3, job: 4, other: 0, withPath: ids.length,
+    });
+    expect(await answersOn(table, 'nested-set', ids)).toEqual(truth);
+    const server = await startTestServer({ strategy: 'nested-set', table });
+    try {
+      // Read from the range items, and (with a depth bound) from a walk of the truth's edges.
+      const preorder = async (id: string, maxDepth: number | null) =>
+        okData(
+          await server.gql('query($id: ID!, $maxDepth: Int) { node(id: $id) { descendants(maxDepth: $maxDepth, first: 1000, order: PREORDER) { nodes { id } } } }', {
+            id,
+            maxDepth,
+          }),
+        ).node.descendants.nodes.map((n: { id: string }) => n.id);
+      for (const id of ['m', 'n', 'm.0.0', 'm.2.1']) {
+        const fromRange = await preorder(id, null);
+        expect(fromRange).toEqual(await preorder(id, MAX_DEPTH));
+        expect([...fromRange].sort()).toEqual(Object.values(truth[id]!.descendants).flat().sort());
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reindexes back to adjacency: level items, closure rows and range items are gone', async () => {
     expect(await reindex(table, 'adjacency')).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: 0, job: 4, other: 0, withPath: 0,
+      node: ids.length, edge: ids.length, level: 0, closure: 0, range: 0, job: 5, other: 0, withPath: 0,
     });
   });
 });
@@ -388,7 +417,7 @@ describe('an interrupted reindex', () => {
   });
 });
 
-describe.each(['path', 'closure'] as const)('%s: a reindex over live moves', (strategy) => {
+describe.each(['path', 'closure', 'nested-set'] as const)('%s: a reindex over live moves', (strategy) => {
   // Two trees of 1 + 3 + 9 + 27 nodes; moves of whole branches between them while the reindex
   // holds its first write: everything it read is stale for the moved branches.
   const trees = [fullTree('a', [3, 3, 3]), fullTree('b', [3, 3, 3])];
@@ -446,7 +475,7 @@ describe('npm run tree', () => {
       child.once('close', (code) => resolve({ code, stdout, stderr }));
     });
 
-  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\] \[--tenant T\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure \[--tenant T\]/;
+  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\|nested-set\] \[--tenant T\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure\|nested-set \[--tenant T\]/;
 
   it('verifies, reports problems by node, refuses bad arguments and reindexes', async () => {
     const tree = fullTree('c', [2, 2]);
@@ -472,7 +501,7 @@ describe('npm run tree', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(USAGE);
     expect(badTarget.code).toBe(1);
-    expect(badTarget.stderr).toContain('expected a strategy (adjacency, path, closure), got "nowhere"');
+    expect(badTarget.stderr).toContain('expected a strategy (adjacency, path, closure, nested-set), got "nowhere"');
     expect(badTarget.stderr).toMatch(USAGE);
 
     const reindexed = await runTree(table, ['reindex', '--to', 'closure']);

@@ -135,7 +135,7 @@ describe('layers', () => {
   it('finds the source files and their imports', () => {
     expect(files).toContain('src/storage/treeStore.ts');
     expect(strategyFolders).toEqual(
-      ['adjacency', 'closure', 'path'].map((name) => `${STRATEGIES_DIR}/${name}`),
+      ['adjacency', 'closure', 'nestedSet', 'path'].map((name) => `${STRATEGIES_DIR}/${name}`),
     );
     expect(imports).toContainEqual({
       from: 'src/graphql/context.ts',

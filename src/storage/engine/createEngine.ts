@@ -18,7 +18,7 @@ import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
 import { preorderPage } from './preorderPage.js';
 import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
-import { moveBelow, moveOf } from './openJobs.js';
+import { moveBelow, moveOf, projectionSettled } from './openJobs.js';
 import { readChildren, readStored } from './reads.js';
 import { readBarrier } from './readBarrier.js';
 
@@ -75,7 +75,10 @@ async function descendantsPage(
   // No node lies deeper below another than the tree's depth limit: such a window is empty, read
   // nothing for it; a bound past it is the limit (the strategies' keys need not go further).
   if (window.minDepth > ctx.maxTreeDepth) return { edges: [], hasNextPage: false };
-  if (order === 'PREORDER') return preorderPage(ctx, node, window, page);
+  if (order === 'PREORDER') {
+    const settled = ctx.strategy.preorder && projectionSettled(await readOpenJobs(ctx, scope), ctx.strategy.name);
+    return (settled && (await ctx.strategy.preorder!(ctx, node, window, page))) || preorderPage(ctx, node, window, page);
+  }
   const bounded = window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
   const { strategy } = ctx;
   const found = await strategy.descendants(ctx, node, bounded, page);

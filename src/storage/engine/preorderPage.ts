@@ -1,7 +1,6 @@
-import { EDGE_SK_PREFIX } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { queryItems } from '../../dynamodb/query.js';
-import { decodeWindowCursor, windowEdge } from '../cursor.js';
+import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../cursor.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../treeStore.js';
 import { MAX_PAGE_SIZE } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
@@ -25,14 +24,14 @@ import { childrenQuery } from './readPlans.js';
  * ancestor in turn; like every cursor, a position, not a snapshot.
  */
 export async function preorderPage(ctx: EngineContext, origin: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page> {
-  const after = page.after == null ? null : decodeChain(ctx, page.after, origin.id, window);
+  const after = page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
   const deepest = Math.min(window.maxDepth ?? ctx.maxTreeDepth, ctx.maxTreeDepth);
   const walk = new Walk(ctx, window.minDepth, deepest, page.first + 1);
   if (after === null) {
     if (window.minDepth === 0) walk.emit(origin, []);
     if (deepest > 0 && origin.childCount > 0) await walk.children(origin.id, [], undefined);
   } else {
-    const ids = [origin.id, ...after.map(idOfSk)];
+    const ids = [origin.id, ...after.map(idOfEdgeSk)];
     // Below the page's last node, then after it and after each of its ancestors in turn.
     if (after.length < deepest) await walk.children(ids[after.length]!, after, undefined);
     for (let level = after.length; level >= 1 && !walk.full(); level--) {
@@ -129,23 +128,4 @@ class Walk {
     }
     return batch;
   }
-}
-
-/** The node id an edge sort key ends with (`E#<position>#<id>`; neither holds a `#`). */
-const idOfSk = (sk: string): string => sk.slice(sk.lastIndexOf('#') + 1);
-
-/** The chain of edge sort keys a PREORDER cursor of this origin and window names. */
-function decodeChain(ctx: EngineContext, raw: string, originId: string, window: DepthWindow): string[] {
-  const c = decodeWindowCursor(
-    ctx.cursors,
-    raw,
-    originId,
-    window,
-    (p) =>
-      p.x === 'pre' &&
-      Array.isArray(p.c) &&
-      p.c.length <= ctx.maxTreeDepth &&
-      p.c.every((sk) => typeof sk === 'string' && sk.startsWith(EDGE_SK_PREFIX) && sk.lastIndexOf('#') > EDGE_SK_PREFIX.length),
-  );
-  return c.c as string[];
 }

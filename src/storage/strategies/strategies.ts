@@ -1,6 +1,7 @@
 import type { TreeStrategy } from '../strategy.js';
 import { adjacency } from './adjacency/adjacency.js';
 import { closure } from './closure/closure.js';
+import { nestedSet } from './nestedSet/nestedSet.js';
 import { path } from './path/path.js';
 
 /**
@@ -9,7 +10,7 @@ import { path } from './path/path.js';
  * here: the configuration, the server, `tree verify`, `tree reindex` and the contract suite all
  * take their list from this one.
  */
-export const STRATEGIES = [adjacency, path, closure] as const satisfies readonly TreeStrategy[];
+export const STRATEGIES = [adjacency, path, closure, nestedSet] as const satisfies readonly TreeStrategy[];
 
 export type StrategyName = (typeof STRATEGIES)[number]['name'];
 

@@ -33,6 +33,8 @@ interface CostBudget {
   descendantsOfAListOfFive: number;
   /** Items written by a move of a 5-node subtree from depth 1 to depth 2 (exact). */
   itemsWrittenByMove: number;
+  /** Items written by a reorder of a 5-node subtree at depth 1 among its siblings (exact). */
+  itemsWrittenByReorder: number;
 }
 
 const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
@@ -50,6 +52,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     // The node, its old and new edge, both parents' node item and edge copy: any subtree size.
     // 7, and the hold on the moved node (the move goes one level deeper).
     itemsWrittenByMove: 7 + 1,
+    // The node, its old and new edge.
+    itemsWrittenByReorder: 3,
   },
   // One Query per depth in one wave; the level items carry the nodes.
   path: {
@@ -66,6 +70,8 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node, plus
     // both parents' level items (their childCount).
     itemsWrittenByMove: 7 + 4 + 2 * 5 + 2,
+    // 3, and the node's copy in its level item (the path does not change).
+    itemsWrittenByReorder: 3 + 1,
   },
   // One Query of the closure rows; rows up to distance 3 carry their nodes.
   closure: {
@@ -82,6 +88,25 @@ const BUDGETS: Partial<Record<StrategyName, CostBudget>> = {
     // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put,
     // plus the new parent's row (its childCount; the old parent is a root, it has none).
     itemsWrittenByMove: 7 + 4 + 3 * 5 + 1,
+    // 3, and the node's copy in its row under the root (distance 1).
+    itemsWrittenByReorder: 3 + 1,
+  },
+  // Descendants by depth as under adjacency; ancestors from the kept path, as under path.
+  'nested-set': {
+    nodeLookup: 1,
+    nodeWithChildren: 2,
+    thirtyNodesWithParentsMax: 2,
+    ancestorsAtDepth20Max: 1 + 1,
+    descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
+    descendantsFanOut5Depth3ReadUnitsMax: 32,
+    descendantsFirstPageMax: 1 + 1 + 5 + 25,
+    descendantsOfAListOfFive: 1 + 5 + 25,
+    // 7, plus the path and lineage of the 4 other nodes, plus a range item deleted and put per
+    // node, plus the new parent's range item (its childCount; the old parent is a root).
+    itemsWrittenByMove: 7 + 4 + 2 * 5 + 1,
+    // A reorder changes the keys of the subtree: 3, the lineage of the 4 other nodes, and a
+    // range item deleted and put per node.
+    itemsWrittenByReorder: 3 + 4 + 2 * 5,
   },
 };
 
@@ -212,6 +237,15 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(costOf(response).itemsWritten).toBe(budget!.itemsWrittenByMove);
     const read = await server.gql('{ node(id: "mv-s") { itemsWritten: id } }');
     expect(costOf(read).itemsWritten).toBe(0);
+  });
+
+  it('writes the budgeted items to reorder a subtree of 5 nodes', async () => {
+    await buildTree(server, { id: 'ro', children: [{ id: 'ro-a' }, { id: 'ro-s', children: [{ id: 'ro-s0' }, { id: 'ro-s1' }, { id: 'ro-s2' }, { id: 'ro-s3' }] }] });
+    const response = await server.gql('mutation { reparent(id: "ro-s", newParentId: "ro", before: "ro-a") { id } }');
+    okData(response);
+    expect(costOf(response).itemsWritten).toBe(budget!.itemsWrittenByReorder);
+    const order = okData(await server.gql('{ node(id: "ro") { children { nodes { id } } } }')).node.children.nodes;
+    expect(order).toEqual([{ id: 'ro-s' }, { id: 'ro-a' }]);
   });
 
   it('reads the first default page of those descendants within budget', async () => {

@@ -30,6 +30,9 @@ const BUDGETS: Record<StrategyName, Budget> = {
   path: { nestedThree: 1 + 3, rootsNested: 1 + 1 + 2 * 2, ancestorsOfFive: 1 + 1 },
   // The lookup, then one Query of the closure rows at distances 1 to 3, which carry their nodes.
   closure: { nestedThree: 1 + 1, rootsNested: 1 + 1 + 2, ancestorsOfFive: 1 + 1 },
+  // Children per parent, as under adjacency (a range holds every depth of a subtree); ancestors
+  // from the kept path, as under path.
+  'nested-set': { nestedThree: 1 + 1 + 10 + 100, rootsNested: 1 + 2 + 5, ancestorsOfFive: 1 + 1 },
 };
 
 const FAN = fullTree('la', [10, 10, 10]); // 1,111 nodes

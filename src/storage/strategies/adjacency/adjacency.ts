@@ -2,7 +2,7 @@ import { live } from '../../engine/items.js';
 import { guardChainNode } from '../../engine/writePlans.js';
 import type { StoredNode, TreeStrategy } from '../../strategy.js';
 import { ancestorsByWalk } from './ancestorsByWalk.js';
-import { descendantsByLevels } from './descendantsByLevels.js';
+import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 
 /**
  * Adjacency list: the truth and nothing else. A move writes O(1) items whatever the size of the

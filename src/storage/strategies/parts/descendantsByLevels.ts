@@ -48,10 +48,19 @@ export async function descendantsByLevels(
     related.push(...level.map((entry) => entry.node));
   }
   return {
-    edges: out.slice(0, page.first).map((entry) => windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, entry.node)),
+    edges: out.slice(0, page.first).map((entry) => windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, placed(origin, entry))),
     hasNextPage: out.length > page.first,
     related,
   };
+}
+
+/**
+ * The node with its depth and root, when the origin knows its own (a strategy that keeps
+ * paths): the edge copies a level is read from do not carry them.
+ */
+function placed(origin: TreeNode, { node, depth }: Entry): TreeNode {
+  if (depth === 0 || origin.depth === undefined) return node;
+  return Object.assign({}, node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
 }
 
 function isAfter(entry: Entry, cursor: { depth: number; path: string[] }): boolean {
