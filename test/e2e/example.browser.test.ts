@@ -4,31 +4,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signDevToken } from '../../src/auth/devToken.js';
 import {
   launchBrowser,
   nonLocalRequests,
   recordRequests,
   saveScreenshot,
-  serveStatic,
   type HeadlessBrowser,
   type StaticServer,
 } from '../support/browser.js';
 import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, uniqueTable, type TestServer, type TestServerOptions } from '../support/server.js';
+import { startTestServer, uniqueTable, type TestServer } from '../support/server.js';
+import { startExample, type Example, type ExampleTree } from './explorerApp.js';
+import { dragOver, row, waitForBreadcrumbs, waitForChildren } from './explorerPage.js';
 
 /**
  * The example app (examples/tree-explorer) as a user runs it: built by Vite, served from its own
  * origin, calling the server cross-origin (CORS_ORIGINS names the app's origin), in headless
  * Chromium. Paging, breadcrumbs, a move through the dialog, a refused move (CYCLE), and the
- * progress of a move that runs as a job.
+ * progress of a dropped move and of a delete that run as jobs. Dragging, the keyboard, editing
+ * and failures in detail: explorer.browser.test.ts.
  */
 
-const EXAMPLE_CONFIG = fileURLToPath(new URL('../../examples/tree-explorer/vite.config.ts', import.meta.url));
-
-const TREE: Array<{ id: string; name: string; parentId?: string }> = [
+const TREE: ExampleTree = [
   { id: 'garden', name: 'Garden' },
   ...['roses', 'tulips', 'oaks', 'ferns', 'herbs', 'mosses', 'vines'].map((id) => ({
     id,
@@ -41,115 +39,6 @@ const TREE: Array<{ id: string; name: string; parentId?: string }> = [
   { id: 'tools', name: 'Tools', parentId: 'shed' },
   { id: 'pond', name: 'Pond' },
 ];
-
-/** CSS for the list items directly below a node in the tree (`null`: the roots). */
-const childItems = (parentId: string | null) =>
-  parentId === null ? 'ul[aria-label="Roots"] > li' : `li[data-node-id="${parentId}"] > ul > li`;
-
-interface ListQuery {
-  selector: string;
-  /** Read this attribute of each element; unset: its trimmed text. */
-  attribute?: string;
-}
-
-/** Runs in the page: what the elements matching the selector read, in document order. */
-function readList({ selector, attribute }: ListQuery): string[] {
-  const elements = Array.from((globalThis as any).document.querySelectorAll(selector) as ArrayLike<any>);
-  return elements.map((element) => String(attribute ? element.getAttribute(attribute) : element.textContent.trim()));
-}
-
-/** Waits until the elements matching `selector` read `expected`, in order (attribute or text). */
-async function waitForList(page: Page, selector: string, expected: string[], attribute?: string): Promise<void> {
-  const query: ListQuery = { selector, attribute };
-  try {
-    await page.waitForFunction(
-      ({ query, expected }) => {
-        const elements = Array.from((globalThis as any).document.querySelectorAll(query.selector) as ArrayLike<any>);
-        const actual = elements.map((element) =>
-          String(query.attribute ? element.getAttribute(query.attribute) : element.textContent.trim()),
-        );
-        return JSON.stringify(actual) === JSON.stringify(expected);
-      },
-      { query, expected },
-    );
-  } catch (error) {
-    const actual = await page.evaluate(readList, query).catch(() => 'unreadable');
-    throw new Error(`${selector}: expected ${JSON.stringify(expected)}, still ${JSON.stringify(actual)}`, { cause: error });
-  }
-}
-
-const waitForChildren = (page: Page, parentId: string | null, ids: string[]) =>
-  waitForList(page, childItems(parentId), ids, 'data-node-id');
-
-const waitForBreadcrumbs = (page: Page, names: string[]) =>
-  waitForList(page, 'nav[aria-label="Breadcrumbs"] li', names);
-
-/** Runs `action` with `vars` set in process.env, then puts the previous values back. */
-async function withEnv<T>(vars: Record<string, string>, action: () => Promise<T>): Promise<T> {
-  const previous = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, vars);
-  try {
-    return await action();
-  } finally {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
-
-/** The JWT_SECRET of the example's server. */
-const EXAMPLE_SECRET = 'the-example-app-secret-of-32-bytes-or-more';
-
-const row = (page: Page, id: string) => page.locator(`li[data-node-id="${id}"] > .tree-row`);
-
-interface Example {
-  site: StaticServer;
-  server: TestServer;
-  close(): Promise<void>;
-}
-
-/**
- * A server (`options`, plus CORS_ORIGINS for the app's origin) holding `tree`, and the app built
- * for it and served from its own origin.
- */
-async function startExample(options: TestServerOptions, tree: typeof TREE): Promise<Example> {
-  const outDir = mkdtempSync(join(tmpdir(), 'canopy-example-'));
-  let site: StaticServer | undefined;
-  let server: TestServer | undefined;
-  const close = async () => {
-    await site?.close();
-    await server?.close();
-    rmSync(outDir, { recursive: true, force: true });
-  };
-  try {
-    // The app's origin must be known before the server starts: it is the one CORS origin allowed.
-    site = await serveStatic(outDir);
-    // The app signs in with a development token (`npm run -s tree -- token`) to a server that
-    // asks for one.
-    const started = await startTestServer({ ...options, env: { ...options.env, CORS_ORIGINS: site.origin, AUTH: 'jwt', JWT_SECRET: EXAMPLE_SECRET } });
-    const token = await signDevToken(started.config.auth, 'example-app');
-    server = { ...started, gql: (query, variables, headers) => started.gql(query, variables, { authorization: `Bearer ${token}`, ...headers }) };
-
-    // As `VITE_GRAPHQL_URL=... VITE_CANOPY_TOKEN=... npm run example:build` does; NODE_ENV is
-    // vitest's `test` here, and Vite would keep it (React's development build), so the build gets
-    // `production` back.
-    await withEnv({ VITE_GRAPHQL_URL: `${server.url}/graphql`, VITE_CANOPY_TOKEN: token, NODE_ENV: 'production' }, () =>
-      build({ configFile: EXAMPLE_CONFIG, logLevel: 'error', build: { outDir, emptyOutDir: true } }),
-    );
-
-    for (const node of tree) {
-      const created = await server.gql(`mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`, {
-        input: node,
-      });
-      expect(created.body.errors).toBeUndefined();
-    }
-    return { site, server, close };
-  } catch (error) {
-    await close().catch(() => undefined);
-    throw error;
-  }
-}
 
 describe('the tree explorer example in a browser', () => {
   let example: Example;
@@ -237,12 +126,12 @@ describe('the tree explorer example in a browser', () => {
 
 /**
  * Under path, with transactions of at most 10 items, moving a subtree of 13 nodes is a job: the
- * mutation answers at once and the job rewrites the paths in the background. A fault middleware
+ * mutation (here from a drop) answers at once and the job rewrites the paths in the background. A fault middleware
  * holds the job's first transaction (the move's own is the first one after arm()), so that the
  * progress display can be seen; once released, the job finishes and the display goes away.
  */
 const SEEDLINGS = Array.from({ length: 12 }, (_, i) => `seedling-${i + 1}`);
-const NURSERY: typeof TREE = [
+const NURSERY: ExampleTree = [
   { id: 'greenhouse', name: 'Greenhouse' },
   { id: 'bench', name: 'Bench', parentId: 'greenhouse' },
   { id: 'nursery', name: 'Nursery' },
@@ -275,14 +164,13 @@ describe('the tree explorer example while a move runs as a job', () => {
     await waitForChildren(page, null, ['greenhouse', 'nursery']);
     await row(page, 'nursery').getByRole('button', { name: 'Nursery', exact: true }).click();
     await waitForBreadcrumbs(page, ['Nursery']);
+    await row(page, 'greenhouse').getByRole('button', { name: 'Expand Greenhouse' }).click();
+    await waitForChildren(page, 'greenhouse', ['bench']);
 
+    // Dragged into Bench: the mutation answers at once, with the job running.
     pause.arm();
-    await page.getByRole('button', { name: 'Move…' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('New parent id').fill('bench');
-    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
-    // The mutation answers at once, with the job running: the dialog closes.
-    await dialog.waitFor({ state: 'detached' });
+    const drop = await dragOver(page, 'nursery', 'bench', 'into');
+    await drop();
     await pause.reached;
 
     // While the job is held: a live progress line (a move does not count its nodes beforehand),
@@ -319,9 +207,12 @@ describe('the tree explorer example while a move runs as a job', () => {
     expect(browser.problems).toEqual([]);
   });
 
-  it('deletes the subtree as a job too, and selects the parent', async () => {
-    page.once('dialog', (confirm) => void confirm.accept());
+  it('deletes the subtree as a job too, after a confirmation naming its size, and selects the parent', async () => {
     await page.getByRole('button', { name: 'Delete…' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete Nursery' });
+    await confirm.getByText('Delete Nursery and its 12 descendants?').waitFor();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
     await waitForBreadcrumbs(page, ['Greenhouse', 'Bench']);
     await page.locator('li[data-node-id="nursery"]').waitFor({ state: 'detached' });
     await page.getByRole('status', { name: 'Background jobs' }).locator('.job').waitFor({ state: 'detached' });

@@ -39,7 +39,7 @@ describe('TRUSTED_DOCUMENTS', () => {
   });
 
   it("registers every operation of the example app", () => {
-    expect(operations.map((o) => o.name).sort()).toEqual(['Children', 'DeleteNode', 'Job', 'NodeDetails', 'Reparent', 'Roots']);
+    expect(operations.map((o) => o.name).sort()).toEqual(['Children', 'CreateNode', 'DeleteNode', 'DescendantIds', 'Job', 'NodeDetails', 'RenameNode', 'Reparent', 'Roots', 'TreeNode']);
   });
 
   it('runs a registered operation sent as text, in any layout, or by its id alone, over POST and GET', async () => {

@@ -1,33 +1,47 @@
-import { useCallback, useMemo, useState } from 'react';
-import { useApolloClient, useQuery } from '@apollo/client/react';
-import { GRAPHQL_URL } from './client.ts';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useApolloClient } from '@apollo/client/react';
+import { ENDPOINT } from './client.ts';
+import { DeleteDialog } from './DeleteDialog.tsx';
 import { Details } from './Details.tsx';
-import { ExplorerContext, type Explorer } from './explorer.ts';
+import { DragStore } from './dragStore.ts';
+import { ExplorerContext, type DeleteTarget, type Explorer } from './explorer.ts';
 import { JobList, type TrackedJob } from './Jobs.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
-import { PAGE_SIZE, ROOTS, type JobInfo, type NodeDetails } from './operations.ts';
-import { LoadMore, TreeItem } from './Tree.tsx';
+import { NewNodeForm } from './NewNodeForm.tsx';
+import type { JobInfo, NodeDetails, TreeNode } from './operations.ts';
+import { Roots } from './Roots.tsx';
+import { useMoveNode } from './useMoveNode.ts';
+import { useRovingFocus } from './useRovingFocus.ts';
 
 export function App() {
+  const client = useApolloClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  // The same set for the move in progress, which reads it between renders.
+  const expandedNow = useRef(expanded);
+  expandedNow.current = expanded;
+  const [renamingId, setRenamingId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   const [moving, setMoving] = useState<NodeDetails | null>(null);
   const [jobs, setJobs] = useState<TrackedJob[]>([]);
-  const client = useApolloClient();
+  const [announcement, setAnnouncement] = useState({ text: '', serial: 0 });
+  const [drag] = useState(() => new DragStore());
+  const treePane = useRef<HTMLElement>(null);
+  const roving = useRovingFocus(treePane);
+  const { focus } = roving;
 
-  const toggle = useCallback((id: string) => {
+  const announce = useCallback((text: string) => setAnnouncement((current) => ({ text, serial: current.serial + 1 })), []);
+  const setOpen = useCallback((id: string, open: boolean) => {
     setExpanded((current) => {
+      if (current.has(id) === open) return current;
       const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
+      if (open) next.add(id);
+      else next.delete(id);
       return next;
     });
   }, []);
-
-  const explorer = useMemo<Explorer>(
-    () => ({ selectedId, select: setSelectedId, isExpanded: (id) => expanded.has(id), toggle }),
-    [selectedId, expanded, toggle],
-  );
+  const toggle = useCallback((id: string) => setOpen(id, !expandedNow.current.has(id)), [setOpen]);
+  const reveal = useCallback((ids: readonly string[]) => setExpanded((current) => (ids.every((id) => current.has(id)) ? current : new Set([...current, ...ids]))), []);
 
   /** A big move or delete answers at once and goes on as a job: show its progress meanwhile. */
   const track = useCallback((job: JobInfo | null, name: string) => {
@@ -44,69 +58,129 @@ export function App() {
     [client, dismiss],
   );
 
-  /** After a move, open the path to the moved node so that it is visible where it went. */
-  const onMoved = useCallback(
-    (moved: NodeDetails) => {
-      setExpanded((current) => new Set([...current, ...moved.ancestors.map((ancestor) => ancestor.id)]));
-      setSelectedId(moved.id);
-      setMoving(null);
-      track(moved.pendingJob, moved.name);
-    },
-    [track],
+  const { move, refusal, dismissRefusal } = useMoveNode({
+    isExpanded: (id) => expandedNow.current.has(id),
+    setOpen,
+    reveal,
+    focus,
+    announce,
+    moved: (node) => track(node.pendingJob, node.name),
+  });
+
+  const explorer = useMemo<Explorer>(
+    () => ({
+      selectedId,
+      focusedId: roving.focusedId,
+      renamingId,
+      drag,
+      isExpanded: (id) => expanded.has(id),
+      select: setSelectedId,
+      toggle,
+      setOpen,
+      focus,
+      wantsFocus: roving.wantsFocus,
+      focused: roving.focused,
+      move: (plan) => void move(plan),
+      announce,
+      startRename: setRenamingId,
+      endRename: () => setRenamingId(null),
+      requestDelete: setDeleting,
+    }),
+    [selectedId, roving.focusedId, roving.wantsFocus, roving.focused, renamingId, drag, expanded, toggle, setOpen, focus, move, announce],
   );
 
-  /** After a delete, select the deleted node's parent (none for a root). */
-  const onDeleted = useCallback(
-    (deleted: NodeDetails, job: JobInfo | null) => {
-      setSelectedId(deleted.parentId);
-      track(job, deleted.name);
+  /** After the move dialog, open the path to the moved node so that it is visible where it went. */
+  const onMoved = useCallback(
+    (moved: NodeDetails) => {
+      reveal(moved.ancestors.map((ancestor) => ancestor.id));
+      setSelectedId(moved.id);
+      setMoving(null);
+      focus(moved.id);
+      track(moved.pendingJob, moved.name);
     },
-    [track],
+    [reveal, focus, track],
   );
+
+  /** A new node is selected and focused, its parent opened. */
+  const onCreated = useCallback(
+    (node: TreeNode, parent: TreeNode | null) => {
+      if (parent) setOpen(parent.id, true);
+      setSelectedId(node.id);
+      focus(node.id);
+      announce(parent ? `Created ${node.name} in ${parent.name}.` : `Created the root ${node.name}.`);
+    },
+    [setOpen, focus, announce],
+  );
+
+  /** After a delete, the deleted node's parent is selected and focused (for a root: the first root takes Tab). */
+  const onDeleted = useCallback(
+    ({ node, parentId }: DeleteTarget, deletedCount: number, job: JobInfo | null) => {
+      setDeleting(null);
+      setSelectedId(parentId);
+      if (parentId) focus(parentId);
+      announce(job ? `Deleting ${node.name} and its subtree…` : `Deleted ${node.name} (${deletedCount} ${deletedCount === 1 ? 'node' : 'nodes'}).`);
+      track(job, node.name);
+    },
+    [focus, announce, track],
+  );
+  const closeDelete = useCallback(() => {
+    if (deleting) focus(deleting.node.id);
+    setDeleting(null);
+  }, [deleting, focus]);
+  const closeMove = useCallback(() => setMoving(null), []);
 
   return (
     <ExplorerContext.Provider value={explorer}>
       <header className="app-header">
         <h1>Canopy tree explorer</h1>
-        <span className="endpoint">{GRAPHQL_URL}</span>
+        <span className="endpoint">{ENDPOINT}</span>
       </header>
       <JobList jobs={jobs} onFinished={onJobFinished} onDismiss={dismiss} />
       <main className="layout">
-        <section className="tree-pane" aria-label="Tree">
+        <section
+          ref={treePane}
+          className="tree-pane"
+          aria-label="Tree"
+          onDragOver={(event) => {
+            // Over the pane but not over a row (a gap, "Load more"): nowhere to drop.
+            if (!(event.target instanceof Element) || !event.target.closest('.tree-row')) drag.aim(null);
+          }}
+          onDragLeave={(event) => {
+            // The pointer left the tree while dragging: no drop indicator stays behind.
+            if (!(event.relatedTarget instanceof Node) || !event.currentTarget.contains(event.relatedTarget)) drag.aim(null);
+          }}
+        >
+          {refusal && (
+            <div role="alert" className="refusal move-refusal">
+              <p>
+                {refusal.what}: <strong className="code">{refusal.code}</strong> <span className="message">{refusal.message}</span>
+              </p>
+              <button type="button" onClick={dismissRefusal}>
+                Dismiss
+              </button>
+            </div>
+          )}
           <Roots />
+          <p role="status" aria-live="polite" aria-label="Tree changes" className="announcer">
+            <span key={announcement.serial}>{announcement.text}</span>
+          </p>
+          <NewNodeForm parent={null} onCreated={(node) => onCreated(node, null)} />
+          <p className="hint keys">
+            Keys: arrows move the focus (Right/Left open and close), Enter selects, F2 renames, Delete deletes; Alt+Up/Down
+            reorder, Alt+Right moves into the previous sibling, Alt+Left moves out after the parent. Or drag a row: onto its
+            top or bottom edge to place it before or after, onto its middle to move it inside.
+          </p>
         </section>
         <section className="details-pane" aria-label="Selected node">
           {selectedId ? (
-            <Details key={selectedId} id={selectedId} onMove={setMoving} onDeleted={onDeleted} />
+            <Details key={selectedId} id={selectedId} onMove={setMoving} onCreated={onCreated} />
           ) : (
-            <p className="hint">Select a node to see its breadcrumbs and move it.</p>
+            <p className="hint">Select a node to see its breadcrumbs, rename, move or delete it, or add a child.</p>
           )}
         </section>
       </main>
-      {moving && <MoveDialog node={moving} onClose={() => setMoving(null)} onMoved={onMoved} />}
+      {moving && <MoveDialog node={moving} onClose={closeMove} onMoved={onMoved} />}
+      {deleting && <DeleteDialog target={deleting} onClose={closeDelete} onDeleted={onDeleted} />}
     </ExplorerContext.Provider>
-  );
-}
-
-function Roots() {
-  const { data, error, loading, fetchMore } = useQuery(ROOTS, {
-    variables: { first: PAGE_SIZE },
-    fetchPolicy: 'cache-and-network',
-  });
-  if (error) return <p role="alert" className="error">Could not load the roots: {error.message}</p>;
-  if (!data) return <p className="loading">{loading ? 'Loading…' : 'No data'}</p>;
-  const { nodes, pageInfo } = data.roots;
-  return (
-    <>
-      {nodes.length === 0 && <p className="hint">The tree is empty.</p>}
-      <ul role="tree" aria-label="Roots" className="tree">
-        {nodes.map((node) => (
-          <TreeItem key={node.id} node={node} level={1} />
-        ))}
-      </ul>
-      {pageInfo.hasNextPage && (
-        <LoadMore label="Load more roots" onLoad={() => fetchMore({ variables: { after: pageInfo.endCursor } })} />
-      )}
-    </>
   );
 }

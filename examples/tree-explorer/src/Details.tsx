@@ -1,36 +1,29 @@
-import { useState } from 'react';
-import { useMutation, useQuery } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import { useExplorer } from './explorer.ts';
-import { DELETE_NODE, NODE_DETAILS, type JobInfo, type NodeDetails } from './operations.ts';
+import { LoadError } from './LoadError.tsx';
+import { NewNodeForm } from './NewNodeForm.tsx';
+import { NODE_DETAILS, type NodeDetails, type TreeNode } from './operations.ts';
 
-/** The selected node: breadcrumbs (its ancestors, root first), a few fields, "Move…" and "Delete…". */
+/**
+ * The selected node: breadcrumbs (its ancestors, root first), a few fields, "Rename", "Move…"
+ * (the dialog, for a move by id), "Delete…", and a form for a new child.
+ */
 export function Details({
   id,
   onMove,
-  onDeleted,
+  onCreated,
 }: {
   id: string;
   onMove: (node: NodeDetails) => void;
-  onDeleted: (node: NodeDetails, job: JobInfo | null) => void;
+  onCreated: (node: TreeNode, parent: TreeNode | null) => void;
 }) {
   const explorer = useExplorer();
-  const { data, error, loading } = useQuery(NODE_DETAILS, { variables: { id }, fetchPolicy: 'cache-and-network' });
-  const [deleteNode, deleting] = useMutation(DELETE_NODE, { refetchQueries: 'active' });
-  const [failure, setFailure] = useState<string | null>(null);
-  if (error) return <p role="alert" className="error">Could not load {id}: {error.message}</p>;
+  const { data, error, loading, refetch } = useQuery(NODE_DETAILS, { variables: { id }, fetchPolicy: 'cache-and-network' });
+  if (error) return <LoadError what={id} error={error} onRetry={() => refetch()} />;
   if (!data) return <p className="loading">{loading ? 'Loading…' : 'No data'}</p>;
   const node = data.node;
   if (!node) return <p className="hint">{id} no longer exists.</p>;
-  const remove = async () => {
-    if (!window.confirm(`Delete ${node.name} and its whole subtree?`)) return;
-    setFailure(null);
-    try {
-      const result = await deleteNode({ variables: { id: node.id, expectedVersion: node.version } });
-      if (result.data) onDeleted(node, result.data.deleteNode.job);
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    }
-  };
+  const ancestorIds = node.ancestors.map((ancestor) => ancestor.id);
   return (
     <div className="details" data-node-id={node.id}>
       <nav aria-label="Breadcrumbs" className="breadcrumbs">
@@ -64,14 +57,24 @@ export function Details({
         <p className="hint">Its subtree is still being moved in the background; reads already show its new place.</p>
       )}
       <div className="node-actions">
+        <button
+          type="button"
+          onClick={() => {
+            // The name is edited in its tree row: open the path to it first.
+            for (const ancestor of ancestorIds) explorer.setOpen(ancestor, true);
+            explorer.startRename(node.id);
+          }}
+        >
+          Rename
+        </button>
         <button type="button" className="primary" onClick={() => onMove(node)}>
           Move…
         </button>
-        <button type="button" disabled={deleting.loading} onClick={remove}>
-          {deleting.loading ? 'Deleting…' : 'Delete…'}
+        <button type="button" onClick={() => explorer.requestDelete({ node, parentId: node.parentId })}>
+          Delete…
         </button>
       </div>
-      {failure && <p role="alert" className="error">{failure}</p>}
+      <NewNodeForm parent={node} onCreated={(created) => onCreated(created, node)} />
     </div>
   );
 }

@@ -1,25 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { useApolloClient, useMutation } from '@apollo/client/react';
+import { explainFailure, type Failure } from './failure.ts';
 import { REPARENT, type NodeDetails } from './operations.ts';
-
-interface Refusal {
-  message: string;
-  code: string;
-}
-
-/** The server's reason for refusing, with its `extensions.code` (CYCLE, NOT_FOUND, ...). */
-function refusalOf(error: unknown): Refusal {
-  if (CombinedGraphQLErrors.is(error)) {
-    const first = error.errors[0];
-    return { message: first?.message ?? error.message, code: String(first?.extensions?.code ?? 'GRAPHQL_ERROR') };
-  }
-  return { message: error instanceof Error ? error.message : String(error), code: 'NETWORK_ERROR' };
-}
 
 /**
  * Moves `node` (with its subtree) under the parent whose id is typed in (suggestions: the nodes
- * loaded so far), or makes it a root when the field is left empty. A refused move keeps the
+ * loaded so far), or makes it a root when the field is left empty: a move to a node that is not
+ * on screen (dragging and the keyboard move among the nodes shown). A refused move keeps the
  * dialog open and shows the server's message and code; a move that went through refetches every
  * query on screen, so the tree shows the server's new state.
  */
@@ -34,7 +21,7 @@ export function MoveDialog({
 }) {
   const client = useApolloClient();
   const [newParentId, setNewParentId] = useState('');
-  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [refusal, setRefusal] = useState<Failure | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const [reparent, { loading }] = useMutation(REPARENT, { refetchQueries: 'active', awaitRefetchQueries: true });
 
@@ -68,7 +55,7 @@ export function MoveDialog({
       });
       if (result.data) onMoved(result.data.reparent);
     } catch (error) {
-      setRefusal(refusalOf(error));
+      setRefusal(await explainFailure(error));
     }
   };
 

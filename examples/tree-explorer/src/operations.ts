@@ -8,6 +8,10 @@ export interface TreeNode {
   id: string;
   name: string;
   childCount: number;
+  /** null for a root. */
+  parentId: string | null;
+  /** Sent back as `expectedVersion` by every change made from the tree (move, rename, delete). */
+  version: number;
 }
 
 export interface NodePage {
@@ -20,6 +24,8 @@ const TREE_NODE = gql`
     id
     name
     childCount
+    parentId
+    version
   }
 `;
 
@@ -49,6 +55,14 @@ export const CHILDREN: TypedDocumentNode<
   ${TREE_NODE}
 `;
 
+/** One node as the tree shows it: to learn its current version after a refused change. */
+export const TREE_NODE_QUERY: TypedDocumentNode<{ node: TreeNode | null }, { id: string }> = gql`
+  query TreeNode($id: ID!) {
+    node(id: $id) { ...TreeNodeFields }
+  }
+  ${TREE_NODE}
+`;
+
 /** A long-running job: a big move or delete goes on in the background after its mutation answers. */
 export interface JobInfo {
   __typename?: 'Job';
@@ -71,9 +85,7 @@ const JOB_FIELDS = gql`
 `;
 
 export interface NodeDetails extends TreeNode {
-  parentId: string | null;
   depth: number;
-  version: number;
   updatedAt: string;
   ancestors: Array<{ __typename?: 'Node'; id: string; name: string }>;
   /** The open job moving this node's subtree; reads already answer as if it were done. */
@@ -84,9 +96,7 @@ export const NODE_DETAILS: TypedDocumentNode<{ node: NodeDetails | null }, { id:
   query NodeDetails($id: ID!) {
     node(id: $id) {
       ...TreeNodeFields
-      parentId
       depth
-      version
       updatedAt
       ancestors { id name }
       pendingJob { ...JobFields }
@@ -96,17 +106,19 @@ export const NODE_DETAILS: TypedDocumentNode<{ node: NodeDetails | null }, { id:
   ${JOB_FIELDS}
 `;
 
-/** A big move answers at once, with `pendingJob` RUNNING while a job rewrites the storage. */
+/**
+ * Moves a node with its subtree: under `newParentId` (null: a root), before or after one of its
+ * new siblings (neither: last). `newParentId` = the current parent with `before`/`after` reorders.
+ * A big move answers at once, with `pendingJob` RUNNING while a job rewrites the storage.
+ */
 export const REPARENT: TypedDocumentNode<
   { reparent: NodeDetails },
-  { id: string; newParentId: string | null; expectedVersion?: number }
+  { id: string; newParentId: string | null; before?: string | null; after?: string | null; expectedVersion?: number }
 > = gql`
-  mutation Reparent($id: ID!, $newParentId: ID, $expectedVersion: Int) {
-    reparent(id: $id, newParentId: $newParentId, expectedVersion: $expectedVersion) {
+  mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
+    reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
       ...TreeNodeFields
-      parentId
       depth
-      version
       updatedAt
       ancestors { id name }
       pendingJob { ...JobFields }
@@ -136,4 +148,48 @@ export const JOB: TypedDocumentNode<{ job: JobInfo | null }, { id: string }> = g
     job(id: $id) { ...JobFields }
   }
   ${JOB_FIELDS}
+`;
+
+/** A new node, last among its siblings; `parentId` null makes a root. */
+export const CREATE_NODE: TypedDocumentNode<{ createNode: TreeNode }, { name: string; parentId: string | null }> = gql`
+  mutation CreateNode($name: String!, $parentId: ID) {
+    createNode(input: { name: $name, parentId: $parentId }) { ...TreeNodeFields }
+  }
+  ${TREE_NODE}
+`;
+
+/** Renames a node; refused with VERSION_CONFLICT when it changed since it was read. */
+export const RENAME_NODE: TypedDocumentNode<
+  { updateNode: TreeNode & { updatedAt: string } },
+  { id: string; name: string; expectedVersion: number }
+> = gql`
+  mutation RenameNode($id: ID!, $name: String!, $expectedVersion: Int) {
+    updateNode(id: $id, name: $name, expectedVersion: $expectedVersion) {
+      ...TreeNodeFields
+      updatedAt
+    }
+  }
+  ${TREE_NODE}
+`;
+
+/** Descendants are counted this many at a time (the API's largest page). */
+export const COUNT_PAGE_SIZE = 1000;
+
+/**
+ * One page of a node's descendants, ids only: the API has no total, so the delete dialog counts
+ * the subtree page by page.
+ */
+export const DESCENDANT_IDS: TypedDocumentNode<
+  { node: { __typename?: 'Node'; id: string; descendants: { nodes: Array<{ id: string }>; pageInfo: NodePage['pageInfo'] } } | null },
+  { id: string; first: number; after?: string | null }
+> = gql`
+  query DescendantIds($id: ID!, $first: Int!, $after: String) {
+    node(id: $id) {
+      id
+      descendants(first: $first, after: $after) {
+        nodes { id }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
 `;
