@@ -99,6 +99,15 @@ export interface TreeStrategy<Name extends string = string> {
   descendants(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
 
   /**
+   * Optional: refuses, with a TreeError and before anything is written, a move whose projection
+   * a job would rewrite (the subtree is too big for one transaction) when the job could not
+   * place every node of the subtree at its new place (`itemsFor` would throw for one of them).
+   * A move that fits one transaction needs no such check: its items are computed before it
+   * commits.
+   */
+  checkMoveJob?(ctx: StrategyContext, id: string, from: Place, to: Place): Promise<void>;
+
+  /**
    * Optional: one page of descendants in document order (PREORDER) from the projection, with
    * the cursors of the engine's walk of the truth (storage/engine/preorderPage.ts), or null when
    * the strategy reads this window no better than the walk. Called only while no open job

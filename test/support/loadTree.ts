@@ -42,10 +42,10 @@ export async function loadTree(
     };
     items.push(nodeItem(node, 1), edgeItem(node, 1), ...projectionItems(descriptor, node, place));
     const positions = generateNKeysBetween(null, null, children.length);
-    children.forEach((child, i) => add(child, { id: spec.id, place }, positions[i]!));
+    children.forEach((child, i) => add(child, { id: spec.id, place }, child.position ?? positions[i]!));
   };
   const positions = generateNKeysBetween(null, null, roots.length);
-  roots.forEach((spec, i) => add(spec, null, positions[i]!));
+  roots.forEach((spec, i) => add(spec, null, spec.position ?? positions[i]!));
 
   const batches: Item[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));

@@ -40,6 +40,8 @@ export interface TreeSpec {
   name?: string;
   data?: Record<string, unknown>;
   children?: TreeSpec[];
+  /** A sibling position of its own (loadTree only; default: evenly spaced ones). */
+  position?: string;
 }
 
 /** Fails the test with the whole response unless it has data and no errors. */

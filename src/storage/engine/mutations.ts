@@ -242,7 +242,9 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
         return { node: await commitMove(ctx, tx, moved, chain) };
       }
     }
-    // Too big for one transaction: the truth and the job record now, the projection by the job.
+    // Too big for one transaction: the truth and the job record now, the projection by the job,
+    // once the strategy has checked that the job can place every node of the subtree.
+    await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: true });
     ctx.strategy.guardChain(truth, chain, Date.now());

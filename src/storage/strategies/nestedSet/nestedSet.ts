@@ -3,6 +3,7 @@ import { nodeKey } from '../../engine/items.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 import { storedPath } from '../parts/storedPath.js';
+import { checkKeyRoom } from './checkKeyRoom.js';
 import { preorderByRange } from './preorderByRange.js';
 import { rangeItems } from './rangeKeys.js';
 
@@ -41,4 +42,5 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
 
   descendants: descendantsByLevels,
   preorder: preorderByRange,
+  checkMoveJob: checkKeyRoom,
 };

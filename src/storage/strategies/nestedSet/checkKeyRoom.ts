@@ -1,0 +1,49 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { callDynamo } from '../../../dynamodb/serviceErrors.js';
+import { TreeError } from '../../../errors.js';
+import type { Place, StrategyContext } from '../../strategy.js';
+import { documentKey, documentStep, MAX_SORT_KEY_BYTES, rangePk, subtreeRange } from './rangeKeys.js';
+
+/**
+ * Before a move job: whether every node of the moved subtree still has a document key within
+ * DynamoDB's sort key limit at its new place. Each key of the subtree changes by the same number
+ * of bytes, the moved node's; when that number is positive, the subtree's longest key is read (a
+ * Query of its range, keys only; for a root, of each of its branches). A job that met an
+ * over-long key half-way could not finish: the move is refused with DEPTH_LIMIT before anything
+ * is written.
+ */
+export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place, to: Place): Promise<void> {
+  const oldKey = documentKey(id, from) ?? '';
+  const newKey = documentKey(id, to);
+  if (newKey === null) return; // to a root: every key gets shorter
+  const growth = Buffer.byteLength(newKey) - Buffer.byteLength(oldKey);
+  if (growth <= 0) return;
+  const ranges =
+    oldKey === ''
+      ? (await ctx.readChildren(id)).map(({ node }) => ({ pk: rangePk(node.id), key: documentStep(node.position, node.id) }))
+      : [{ pk: rangePk(from.path[1] ?? id), key: oldKey }];
+  let longest = Buffer.byteLength(oldKey);
+  for (const range of ranges) longest = Math.max(longest, await longestKey(ctx, range.pk, range.key));
+  if (longest + growth > MAX_SORT_KEY_BYTES) {
+    throw new TreeError(
+      'DEPTH_LIMIT',
+      `moving "${id}" there would give a node of its subtree a document key of ${longest + growth} bytes, over DynamoDB's ` +
+        `${MAX_SORT_KEY_BYTES}-byte sort key; place it higher, or use another TREE_STRATEGY`,
+      { depth: to.path.length, keyBytes: longest + growth, maxKeyBytes: MAX_SORT_KEY_BYTES },
+    );
+  }
+}
+
+/** The length in bytes of the longest sort key in a subtree's range, its pages read in turn. */
+async function longestKey(ctx: StrategyContext, pk: string, key: string): Promise<number> {
+  const query = { ...keyQuery(ctx.table, { pk, sk: { between: subtreeRange(key) } }), ProjectionExpression: '#sk', ConsistentRead: true };
+  let longest = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await callDynamo(() => ctx.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start })));
+    for (const item of out.Items ?? []) longest = Math.max(longest, Buffer.byteLength(String(item.sk)));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return longest;
+}
