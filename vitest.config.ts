@@ -43,7 +43,7 @@ export default defineConfig({
             'test/integration/model.test.ts',
             'test/integration/concurrency.test.ts',
           ],
-          env: { ...shared.env, TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '8', CONCURRENCY_ROUNDS: '1' },
+          env: { ...shared.env, TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '4', CONCURRENCY_ROUNDS: '1' },
         },
       },
     ],

@@ -43,3 +43,20 @@ export async function queryItems(
   }
   throw new TreeError('SERVICE_UNAVAILABLE', `query needed more than ${MAX_QUERY_PAGES} pages`);
 }
+
+/**
+ * Runs a Query through every page of its key range, handing each page's items to `onPage`: for a
+ * read that must see a whole range however large (no MAX_QUERY_PAGES cap), a page at a time.
+ */
+export async function forEachQueryPage(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  onPage: (items: Item[]) => void,
+): Promise<void> {
+  let startKey = input.ExclusiveStartKey;
+  do {
+    const out = await callDynamo(() => doc.send(new QueryCommand({ ...input, ConsistentRead: input.IndexName ? undefined : true, ExclusiveStartKey: startKey })));
+    onPage((out.Items ?? []) as Item[]);
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}

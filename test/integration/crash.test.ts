@@ -142,7 +142,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
     });
   });
 
-  describe('during a big move', () => {
+  // Under adjacency a move is one transaction of 7 items whatever the subtree: nothing to crash
+  // between, and the delete above covers its jobs.
+  describe.skipIf(strategy === 'adjacency')('during a big move', () => {
     const LEAF = 'big.4.7.49';
     const count = `descendants(maxDepth: 3, first: 1000) { nodes { id } }`;
     const query = `{

@@ -45,10 +45,17 @@ function serversOn(strategy: StrategyName) {
   };
 }
 
+/**
+ * What the command does with a file (its formats included), whatever the strategy (it writes through the store's
+ * creates, and every server verifies its table when it closes): on one strategy that keeps a
+ * projection, to keep the suite's time.
+ */
+const CLI_STRATEGY: StrategyName = STRATEGIES_UNDER_TEST.includes('path') ? 'path' : STRATEGIES_UNDER_TEST[0]!;
+
 describe.each(STRATEGIES_UNDER_TEST)('%s: tree import', (strategy) => {
   const server = serversOn(strategy);
 
-  it('imports what export writes, JSON and CSV, into an empty table: the same trees', async () => {
+  it('imports what export writes (JSON; CSV too on one strategy) into an empty table: the same trees', async () => {
     const source = await server();
     await buildTree(source, { ...fullTree('shop', [3, 3]), data: { currency: 'EUR' } });
     await buildTree(source, { id: 'archive', name: 'Archive, "old"', children: [{ id: 'a.1' }] });
@@ -57,7 +64,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree import', (strategy) => {
     const expected = await trees(source);
     expect(expected).toHaveLength(15);
 
-    for (const format of ['json', 'csv']) {
+    for (const format of strategy === CLI_STRATEGY ? ['json', 'csv'] : ['json']) {
       const exported = await runTree(source, ['export', '--format', format]);
       expect(exported.code).toBe(0);
       const target = await server();
@@ -73,13 +80,6 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree import', (strategy) => {
   });
 
 });
-
-/**
- * What the command does with a file, whatever the strategy (it writes through the store's
- * creates, and every server verifies its table when it closes): on one strategy that keeps a
- * projection, to keep the suite's time.
- */
-const CLI_STRATEGY: StrategyName = STRATEGIES_UNDER_TEST.includes('path') ? 'path' : STRATEGIES_UNDER_TEST[0]!;
 
 describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
   const server = serversOn(CLI_STRATEGY);

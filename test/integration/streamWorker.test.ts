@@ -42,10 +42,10 @@ afterAll(() => local?.stop());
 
 /**
  * The worker carries jobs; what a job does under each strategy is the job suites' business
- * (moveJob, deleteJob, jobs, crash: every strategy). Here: one strategy whose moves are never
- * jobs, one whose moves (and reorders) are, each when under test, to keep the suite's time.
+ * (moveJob, deleteJob, jobs, crash: every strategy). Here: one strategy whose moves, reorders and
+ * deletes all run as jobs, when under test, to keep the suite's time.
  */
-const WORKER_STRATEGIES = STRATEGIES_UNDER_TEST.filter((s) => s === 'adjacency' || s === 'nested-set');
+const WORKER_STRATEGIES = STRATEGIES_UNDER_TEST.filter((s) => s === 'nested-set');
 
 describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strategy) => {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];

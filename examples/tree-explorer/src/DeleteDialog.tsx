@@ -5,6 +5,7 @@ import type { DeleteTarget } from './explorer.ts';
 import { explainFailure, type Failure } from './failure.ts';
 import { DELETE_NODE, type JobInfo } from './operations.ts';
 import { refreshScreen } from './refreshScreen.ts';
+import { useEscape } from './useEscape.ts';
 
 const format = new Intl.NumberFormat();
 
@@ -54,13 +55,7 @@ export function DeleteDialog({
       current = false;
     };
   }, [client, node.id, node.childCount]);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
 
   const confirm = async () => {
     setDeleting(true);

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { explainFailure, type Failure } from './failure.ts';
 import { REPARENT, type NodeDetails } from './operations.ts';
+import { useEscape } from './useEscape.ts';
 
 /**
  * Moves `node` (with its subtree) under the parent whose id is typed in (suggestions: the nodes
@@ -37,13 +38,7 @@ export function MoveDialog({
   }, [client, node.id]);
 
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

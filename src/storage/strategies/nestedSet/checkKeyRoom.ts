@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
-import { callDynamo } from '../../../dynamodb/serviceErrors.js';
+import { forEachQueryPage } from '../../../dynamodb/query.js';
 import { TreeError } from '../../../errors.js';
 import type { Place, StrategyContext } from '../../strategy.js';
 import { documentKey, documentStep, MAX_SORT_KEY_BYTES, rangePk, subtreeRange } from './rangeKeys.js';
@@ -37,13 +36,10 @@ export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place
 
 /** The length in bytes of the longest sort key in a subtree's range, its pages read in turn. */
 async function longestKey(ctx: StrategyContext, pk: string, key: string): Promise<number> {
-  const query = { ...keyQuery(ctx.table, { pk, sk: { between: subtreeRange(key) } }), ProjectionExpression: '#sk', ConsistentRead: true };
+  const query = { ...keyQuery(ctx.table, { pk, sk: { between: subtreeRange(key) } }), ProjectionExpression: '#sk' };
   let longest = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await callDynamo(() => ctx.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start })));
-    for (const item of out.Items ?? []) longest = Math.max(longest, Buffer.byteLength(String(item.sk)));
-    start = out.LastEvaluatedKey;
-  } while (start);
+  await forEachQueryPage(ctx.doc, query, (items) => {
+    for (const item of items) longest = Math.max(longest, Buffer.byteLength(String(item.sk)));
+  });
   return longest;
 }
