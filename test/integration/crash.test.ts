@@ -108,7 +108,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
     victims = [];
   });
 
-  describe('during a big delete', () => {
+  // The delete job is the same under every strategy but for the projection items it removes:
+  // one run crashes it under a strategy with none and under one with the most per node;
+  // `npm run test:crash` (more trials) under every strategy.
+  describe.skipIf(TRIALS === 1 && strategy !== 'adjacency' && strategy !== 'nested-set')('during a big delete', () => {
     it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
       const table = uniqueTable();
       const reader = await startTestServer({ strategy, table, env: LEASE });
