@@ -45,18 +45,19 @@ export async function queryItems(
 }
 
 /**
- * Runs a Query through every page of its key range, handing each page's items to `onPage`: for a
- * read that must see a whole range however large (no MAX_QUERY_PAGES cap), a page at a time.
+ * Runs a Query through the pages of its key range, handing each page's items to `onPage`, until
+ * the range ends or `onPage` answers true: for a read that may have to see a whole range however
+ * large (no MAX_QUERY_PAGES cap), a page at a time.
  */
 export async function forEachQueryPage(
   doc: DynamoDBDocumentClient,
   input: QueryCommandInput,
-  onPage: (items: Item[]) => void,
+  onPage: (items: Item[]) => boolean | void,
 ): Promise<void> {
   let startKey = input.ExclusiveStartKey;
   do {
     const out = await callDynamo(() => doc.send(new QueryCommand({ ...input, ConsistentRead: input.IndexName ? undefined : true, ExclusiveStartKey: startKey })));
-    onPage((out.Items ?? []) as Item[]);
+    if (onPage((out.Items ?? []) as Item[]) === true) return;
     startKey = out.LastEvaluatedKey;
   } while (startKey);
 }

@@ -99,6 +99,13 @@ export interface TreeStrategy<Name extends string = string> {
   descendants(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page>;
 
   /**
+   * Optional: whether any node lies `depth` or more levels below `node` (a node item, with its
+   * kept place): how a move that goes deeper checks the depth limit, when the strategy answers
+   * it with less than the first page of that descendants window (which it reads otherwise).
+   */
+  reaches?(ctx: StrategyContext, node: TreeNode, depth: number): Promise<boolean>;
+
+  /**
    * Optional: refuses, with a TreeError and before anything is written, a move whose projection
    * a job would rewrite (the subtree is too big for one transaction) when the job could not
    * place every node of the subtree at its new place (`itemsFor` would throw for one of them).

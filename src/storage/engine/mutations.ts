@@ -302,8 +302,10 @@ async function checkMoveDepth(
   const until = held ? await hold(ctx, moving) : 0;
   try {
     const room = ctx.maxTreeDepth - newDepth;
-    const { edges } = await ctx.strategy.descendants(ctx, moving.node, { minDepth: room + 1, maxDepth: null }, { first: 1 });
-    if (edges.length > 0) checkDepth(ctx, ctx.maxTreeDepth + 1);
+    const reaches = ctx.strategy.reaches
+      ? await ctx.strategy.reaches(ctx, moving.node, room + 1)
+      : (await ctx.strategy.descendants(ctx, moving.node, { minDepth: room + 1, maxDepth: null }, { first: 1 })).edges.length > 0;
+    if (reaches) checkDepth(ctx, ctx.maxTreeDepth + 1);
   } catch (error) {
     if (held) await release(ctx, moving, until);
     throw error;

@@ -6,6 +6,7 @@ import { storedPath } from '../parts/storedPath.js';
 import { checkKeyRoom } from './checkKeyRoom.js';
 import { preorderByRange } from './preorderByRange.js';
 import { rangeItems } from './rangeKeys.js';
+import { reachesDepth } from './reachesDepth.js';
 
 /**
  * Nested set, with document keys for bounds: each node below a root has one range item whose
@@ -43,4 +44,5 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
   descendants: descendantsByLevels,
   preorder: preorderByRange,
   checkMoveJob: checkKeyRoom,
+  reaches: reachesDepth,
 };
