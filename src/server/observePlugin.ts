@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Caller } from '../auth/caller.js';
 import type { DynamoCost } from '../dynamodb/costMeter.js';
 import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
+import { childCache, type Metrics } from './metrics.js';
 import { failOperationSpan, nameOperationSpan } from './tracing.js';
 
 /** Past this many distinct operation names, the others are labelled "other" (clients choose names). */
@@ -22,6 +22,9 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
     labels.add(name);
     return name;
   };
+  const requestsOf = childCache((operation: string, type: string, outcome: string) => metrics.requests.labels(operation, type, outcome));
+  const latencyOf = childCache((operation: string, type: string) => metrics.latency.labels(operation, type));
+  const errorsOf = childCache((code: string) => metrics.errors.labels(code));
   return {
     async requestDidStart() {
       const started = performance.now();
@@ -35,9 +38,9 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
           const codes = errors.map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'));
           const name = label(operationName ?? 'anonymous');
           const type = operation?.operation ?? 'none';
-          metrics.requests.inc({ operation: name, type, outcome: codes.length > 0 ? 'error' : 'ok' });
-          metrics.latency.observe({ operation: name, type }, seconds);
-          for (const code of codes) metrics.errors.inc({ code });
+          requestsOf(name, type, codes.length > 0 ? 'error' : 'ok').inc();
+          latencyOf(name, type).observe(seconds);
+          for (const code of codes) errorsOf(code).inc();
           if (codes.length > 0) failOperationSpan(codes);
           const level = codes.includes('INTERNAL_SERVER_ERROR') ? 'error' : codes.length > 0 ? 'warn' : 'info';
           logger[level](

@@ -11,7 +11,7 @@ import { storeFor } from '../storeFor.js';
 import type { TreeStore } from '../storage/treeStore.js';
 import { createApp } from './createApp.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { childCache, createMetrics } from './metrics.js';
 import { traceDynamoCall } from './tracing.js';
 import { loadTrustedDocuments } from './trustedDocuments.js';
 
@@ -38,6 +38,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config.logLevel);
   let store: TreeStore | undefined;
   const metrics = createMetrics(async () => (store ? store.openJobCount() : 0));
+  const dynamodbCalls = childCache((command: string, outcome: string) => metrics.dynamodbCalls.labels(command, outcome));
   const dynamo = createDynamo({
     endpoint: config.dynamodbEndpoint,
     region: config.region,
@@ -45,7 +46,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     timeouts: config.dynamodbTimeouts,
     onCall: (call) => {
       const { command, outcome, ms, error } = call;
-      metrics.dynamodbCalls.inc({ command, outcome });
+      dynamodbCalls(command, outcome).inc();
       traceDynamoCall(config.table, call);
       // Refusals of conditions are how writes work; what makes DynamoDB unavailable is news.
       if (error !== undefined && isTreeError(toServiceError(error), 'SERVICE_UNAVAILABLE')) {
