@@ -1,6 +1,7 @@
 import { isTreeError } from '../errors.js';
 import type { TreeNode, TreeStore } from '../storage/treeStore.js';
 import { ImportProblems, inParentOrder, type ImportRecord } from './importRecords.js';
+import { inParallel } from './inParallel.js';
 
 export interface ImportOptions {
   /** MAX_TREE_DEPTH: a record that would lie deeper is a problem of the file. */
@@ -114,14 +115,4 @@ async function readAll(store: TreeStore, ids: readonly string[]): Promise<Map<st
     for (const [id, node] of await store.getNodes(ids.slice(i, i + READ_CHUNK))) found.set(id, node);
   }
   return found;
-}
-
-/** Runs `work` on every item, at most `limit` at a time. */
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
 }

@@ -9,6 +9,7 @@ import { createLogger } from '../server/logger.js';
 import { CSV_HEADER, EXPORT_FORMATS, exportedNodes, writeExport, type ExportFormat } from './exportTree.js';
 import { ImportProblems, parseImport } from './importRecords.js';
 import { importTree } from './importTree.js';
+import { DEFAULT_LONGER_THAN, respaceTree } from './respaceTree.js';
 import { startStreamWorker } from '../worker/streamWorker.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { isTreeError } from '../errors.js';
@@ -24,8 +25,9 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
 /**
  * `npm run tree -- verify [--strategy S]`: checks the truth and the projections of strategy S
  * (default: TREE_STRATEGY) and lists the problems; exits 1 when there are any.
- * `npm run tree -- reindex --to S`: rebuilds the projections of S in place, as a job that any
- * live process resumes if this one stops; run again, it shows the open reindex's progress.
+ * `npm run tree -- reindex --to S [--respace]`: rebuilds the projections of S in place, as a job
+ * that any live process resumes if this one stops; run again, it shows the open reindex's
+ * progress. With --respace, first gives crowded sibling groups short positions (respaceTree.ts).
  * `npm run tree -- jobs [--wait ID]`: lists the jobs, or shows one's progress until it ends.
  * `npm run tree -- keys create|list|revoke`: the API keys of AUTH=apikey.
  * `npm run tree -- token`: a development token for AUTH=jwt with JWT_SECRET.
@@ -37,7 +39,7 @@ import type { Job, TreeStore } from '../storage/treeStore.js';
  */
 const USAGE = [
   `usage: npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}] [--tenant T]`,
-  `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')} [--tenant T]`,
+  `       npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')} [--respace [--longer-than N]] [--tenant T]`,
   '       npm run tree -- jobs [--wait JOB_ID] [--tenant T]',
   '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T] | keys list | keys revoke KEY_ID',
   '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
@@ -85,12 +87,17 @@ const HELP: Record<string, string> = {
     COMMON,
   ].join('\n'),
   reindex: [
-    `npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')} [--tenant T]`,
+    `npm run tree -- reindex --to ${STRATEGY_NAMES.join('|')} [--respace [--longer-than N]] [--tenant T]`,
     '',
     "Rebuilds the strategy's projection from the tree, in place, as a job (kind REINDEX) with a",
     'progress bar; other strategies\' projection items are removed. If this command stops, any live',
     'process takes the job over; run again, it shows the open reindex. Safe on a live table. Then',
     'restart the servers with TREE_STRATEGY set to the new strategy (README: switching strategies).',
+    '',
+    `--respace first rebalances sibling positions: every parent with a child whose position is over`,
+    `N characters (default ${DEFAULT_LONGER_THAN}) has all its children given short, evenly spaced ones, in`,
+    'their order, one reorder each (under TREE_STRATEGY), the parent held meanwhile: creates and',
+    'moves into it answer CONFLICT until it is done. Their versions go up by one.',
     '',
     COMMON,
   ].join('\n'),
@@ -202,6 +209,8 @@ async function main(): Promise<number> {
         root: { type: 'string' },
         format: { type: 'string' },
         out: { type: 'string' },
+        respace: { type: 'boolean' },
+        'longer-than': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -239,6 +248,11 @@ async function main(): Promise<number> {
   }
   if (values.format !== undefined && !(EXPORT_FORMATS as readonly string[]).includes(values.format)) {
     console.error(`--format takes ${EXPORT_FORMATS.join(' or ')}, got ${JSON.stringify(values.format)}\n${USAGE}`);
+    return 2;
+  }
+  const longerThan = values['longer-than'] === undefined ? DEFAULT_LONGER_THAN : Number(values['longer-than']);
+  if (!Number.isInteger(longerThan) || longerThan < 2) {
+    console.error(`--longer-than takes a number of characters of at least 2, got ${JSON.stringify(values['longer-than'])}\n${USAGE}`);
     return 2;
   }
   const tenant = values.tenant ?? null;
@@ -308,6 +322,12 @@ async function main(): Promise<number> {
     // This process runs the reindex, and takes over any job whose runner stopped.
     const jobs = root.startJobs();
     try {
+      if (values.respace) {
+        const bar = new SingleBar({ format: 'respacing [{bar}] {value}/{total} parents', stream: process.stderr }, Presets.shades_classic);
+        const { parents, respaced } = await respaceTree(store, longerThan, (done, total) => (done === 0 ? bar.start(total, 0) : bar.update(done)));
+        bar.stop();
+        console.log(`${respaced} node(s) under ${parents} parent(s) given short positions (those of over ${longerThan} characters respaced with their siblings)`);
+      }
       const job = await waitForJob(store, (await store.reindex(target)).id);
       if (job?.status !== 'DONE') {
         console.error('the reindex failed: run `npm run tree -- verify` to see what in the truth prevents it');

@@ -147,6 +147,18 @@ export interface Job {
   nodeId: string | null;
 }
 
+export interface CrowdedParent {
+  id: string;
+  depth: number;
+}
+
+export interface RespaceResult {
+  /** The children given a new position. */
+  respaced: number;
+  /** Each of them as it is now (a move job may still be rewriting its subtree's projection). */
+  moved: TreeNode[];
+}
+
 export interface JobPage {
   edges: Array<{ cursor: string; node: Job }>;
   hasNextPage: boolean;
@@ -216,6 +228,14 @@ export interface TreeStore {
    * target while one is open is a CONFLICT.
    */
   reindex(target: string): Promise<Job>;
+  /**
+   * Gives the children of `parentId` short, evenly spaced sibling positions, in their order,
+   * each by a reorder, while the parent is held: creates, moves into it and reorders among its
+   * children answer CONFLICT meanwhile (engine/respace.ts). Reads see the same order throughout.
+   */
+  respace(parentId: string): Promise<RespaceResult>;
+  /** The parents whose children have a position longer than `longerThan` characters, deepest first (one scan of the table). */
+  crowdedParents(longerThan: number): Promise<CrowdedParent[]>;
   /**
    * Starts this process's share of the job work: a sweep now and every half lease, which takes
    * over any running job whose runner stopped renewing its lease. Never waits for a job.

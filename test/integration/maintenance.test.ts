@@ -475,18 +475,19 @@ describe('npm run tree', () => {
       child.once('close', (code) => resolve({ code, stdout, stderr }));
     });
 
-  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\|nested-set\] \[--tenant T\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure\|nested-set \[--tenant T\]/;
+  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\|nested-set\] \[--tenant T\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure\|nested-set \[--respace \[--longer-than N\]\] \[--tenant T\]/;
 
   it('verifies, reports problems by node, refuses bad arguments and reindexes', async () => {
     const tree = fullTree('c', [2, 2]);
     const ids = specIds(tree);
     const table = await builtTable('adjacency', [tree]);
 
-    const [healthy, broken, unknown, badTarget] = await Promise.all([
+    const [healthy, broken, unknown, badTarget, badLength] = await Promise.all([
       runTree(table, ['verify']),
       runTree(table, ['verify', '--strategy', 'path']),
       runTree(table, ['frobnicate']),
       runTree(table, ['reindex', '--to', 'nowhere']),
+      runTree(table, ['reindex', '--to', 'path', '--respace', '--longer-than', 'six']),
     ]);
     expect(healthy.code, healthy.stderr).toBe(0);
     expect(healthy.stdout).toContain('7 nodes checked against the truth and the adjacency projection: 0 problem(s) in 0 node(s)');
@@ -503,6 +504,8 @@ describe('npm run tree', () => {
     expect(badTarget.code).toBe(1);
     expect(badTarget.stderr).toContain('expected a strategy (adjacency, path, closure, nested-set), got "nowhere"');
     expect(badTarget.stderr).toMatch(USAGE);
+    expect(badLength.code).toBe(2);
+    expect(badLength.stderr).toContain('--longer-than takes a number of characters of at least 2, got "six"');
 
     const reindexed = await runTree(table, ['reindex', '--to', 'closure']);
     expect(reindexed.code, reindexed.stderr).toBe(0);

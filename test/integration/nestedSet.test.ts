@@ -3,6 +3,7 @@ import { createDynamo } from '../../src/dynamodb/client.js';
 import { loadTree } from '../support/loadTree.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { expectError, okData, type TreeSpec } from '../support/tree.js';
+import { runTree } from '../support/treeCli.js';
 
 /**
  * The nested set's document keys near DynamoDB's 1,024-byte sort key limit: chains whose sibling
@@ -14,12 +15,14 @@ import { expectError, okData, type TreeSpec } from '../support/tree.js';
 
 /** A position of 17 characters: a step of 22 bytes (position, '!', a 4-character token). */
 const LONG = `a0${'V'.repeat(15)}`;
+/** A position of 60 characters: a step of 65 bytes. */
+const LONGER = `a0${'V'.repeat(58)}`;
 
-/** A chain `prefix-0` (the root) .. `prefix-depth`, every node at position LONG, `leaves` below the last. */
-function chain(prefix: string, depth: number, leaves = 0): TreeSpec {
+/** A chain `prefix-0` (the root) .. `prefix-depth`, every node at `position`, `leaves` below the last. */
+function chain(prefix: string, depth: number, leaves = 0, position = LONG): TreeSpec {
   const children = Array.from({ length: leaves }, (_, i) => ({ id: `${prefix}-leaf-${i}` }));
-  let spec: TreeSpec = { id: `${prefix}-${depth}`, position: LONG, children };
-  for (let i = depth - 1; i >= 0; i--) spec = { id: `${prefix}-${i}`, position: LONG, children: [spec] };
+  let spec: TreeSpec = { id: `${prefix}-${depth}`, position, children };
+  for (let i = depth - 1; i >= 0; i--) spec = { id: `${prefix}-${i}`, position, children: [spec] };
   return spec;
 }
 
@@ -77,4 +80,40 @@ describe('nested-set: document keys near the sort key limit', () => {
     ]);
     // The server verifies the table when it closes (afterAll), once the job is done.
   });
+});
+
+describe('nested-set: respacing crowded positions shortens the document keys', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy: 'nested-set' });
+    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+    // rg-1's subtree (121 nodes) is too big for one transaction: its reorder runs as a move job.
+    const leaves = Array.from({ length: 120 }, (_, i) => ({ id: `rg-1-${i}` }));
+    const rg: TreeSpec = { id: 'rg', children: [0, 1, 2].map((i) => ({ id: `rg-${i}`, position: `${LONG}${i + 1}`, children: i === 1 ? leaves : [] })) };
+    try {
+      await loadTree(doc, server.table, 'nested-set', [chain('re', 14, 0, LONGER), chain('rf', 3, 0, LONGER), rg]);
+    } finally {
+      client.destroy();
+    }
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('gives short positions to every crowded group (`tree reindex --respace`), after which a refused move goes through', async () => {
+    // rf-1's subtree (3 levels, 195 bytes of steps) under re-14 (14 steps of 65 bytes: 910): 1,105.
+    expectError(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' }), 'DEPTH_LIMIT');
+    const outline = okData(await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }')).node.descendants.nodes;
+    const run = await runTree(server, ['reindex', '--to', 'nested-set', '--respace']);
+    expect(run.code).toBe(0);
+    // Every parent with a child at a long position: re-0 to re-13, rf-0 to rf-2, and rg.
+    expect(run.stdout).toContain('20 node(s) under 18 parent(s) given short positions');
+    // The job that rewrote rg-1's subtree ended before the reindex began.
+    const jobs = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
+    expect(jobs).toEqual(expect.arrayContaining([{ kind: 'MOVE', status: 'DONE', nodeId: 'rg-1' }]));
+    expect(okData(await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }')).node.descendants.nodes).toEqual(outline);
+    // Steps of 7 bytes now (positions of 2 characters): re-14's key is 98 bytes.
+    const moved = okData(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' })).reparent;
+    expect(moved).toMatchObject({ id: 'rf-1', depth: 15 });
+    expect(await server.verify()).toEqual([]);
+  }, 120_000);
 });

@@ -13,6 +13,7 @@ import type { EngineContext, JobEvent } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobRunner.js';
+import { crowdedParents, respaceChildren } from './respace.js';
 import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
@@ -198,6 +199,8 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
       return theirs.reduce((sum, count) => sum + count, own.count);
     },
     reindex: (target) => startReindex(ctx, target),
+    respace: mutating(respaceChildren),
+    crowdedParents: (longerThan) => crowdedParents(ctx, longerThan),
     takeUpJob: (jobId) => takeUpJob(ctx, jobId),
     sweepJobs: () => sweepTenants(ctx, tenantContext),
     startJobs() {

@@ -40,6 +40,7 @@ import {
   planMove,
   planMoveJobStarted,
   planRelease,
+  planRenewHold,
   planUpdate,
   type CopiesOf,
 } from './writePlans.js';
@@ -165,7 +166,19 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
   });
 }
 
-export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<TreeNode> {
+/**
+ * A reorder at a position chosen by its caller, while the caller holds the parent (respace.ts):
+ * no slot is read, the parent's hold is passed (`hold`, the instant it is held until) and
+ * renewed to `renewed` in the same transaction. A node no longer under the parent is left as
+ * it is.
+ */
+export interface Placing {
+  position: string;
+  hold: number;
+  renewed: number;
+}
+
+export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?: Placing): Promise<TreeNode> {
   checkId(args.id);
   const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
   if (args.before != null) checkId(args.before, 'before');
@@ -188,12 +201,15 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
       overlappingMove(open, args.id, settledPlace(ctx, scope, moving)) ??
       (newParent ? moveOf(open, newParent.node.id, settledPlace(ctx, scope, newParent)) : undefined);
     if (overlap) await waitForJob(ctx, overlap.id, `moving "${args.id}"`);
-    const slot = await findSlot(
-      ctx,
-      { parentId, placingId: args.id, before: args.before, after: args.after, known },
-      moving.node,
-    );
+    if (placing && moving.node.parentId !== parentId) return { node: moving.node };
+    const slot = placing
+      ? { position: placing.position, neighbours: [], unchanged: false }
+      : await findSlot(ctx, { parentId, placingId: args.id, before: args.before, after: args.after, known }, moving.node);
     if (slot.unchanged) return { node: moving.node };
+    // The guards pass the caller's own hold (a hold is below any instant after it); above the
+    // parent, under adjacency, they pass holds as short: a reorder adds no node below them.
+    const guardNow = placing ? placing.hold + 1 : Date.now();
+    const renewHold = (into: TransactionBuilder) => placing && planRenewHold(into, newParent!, placing.hold, placing.renewed);
     const oldParentId = moving.node.parentId;
     const oldParent =
       oldParentId === null
@@ -207,7 +223,8 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     // A reorder leaves the node's place as it was, unless the strategy keeps sibling positions.
     const samePlace = reorder && !kept.lineage;
     const moved = planMove(tx, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: samePlace });
-    ctx.strategy.guardChain(tx, chain, Date.now());
+    ctx.strategy.guardChain(tx, chain, guardNow);
+    renewHold(tx);
     planOpenJobsUnchanged(tx, open.rev);
     const newPlace = chainPlace(chain, slot.position);
     if (samePlace) return { node: await commitMove(ctx, tx, moved, chain) };
@@ -247,7 +264,8 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
     await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: true });
-    ctx.strategy.guardChain(truth, chain, Date.now());
+    ctx.strategy.guardChain(truth, chain, guardNow);
+    renewHold(truth);
     planMoveJobStarted(truth, oldPlace.path[0] ?? args.id);
     const job = newJob('MOVE', args.id, null, { from: [...oldPlace.path], to: [...newPlace.path], toLineage: [...newPlace.lineage] });
     const lease = startingLease(ctx, job.id);

@@ -21,9 +21,12 @@ export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, no
     { exists: true },
     { missing: 'deleting' },
     { equalsOrMissing: ['parentId', chainNode.node.parentId] },
-    { missingOrBelow: [HOLD, now] },
+    notHeld(now),
   );
 }
+
+/** The node is held by no one at `now` (planHold): it accepts children. */
+export const notHeld = (now: number): Condition => ({ missingOrBelow: [HOLD, now] });
 
 /**
  * A move job starts in the tree of `rootId` (the moved node's root before the move): its count
@@ -40,15 +43,23 @@ export function guardChainRoot(tx: TransactionBuilder, root: StoredNode): void {
 }
 
 /**
- * The attribute of a node held by a move that takes its subtree deeper: the epoch milliseconds
- * until which no write may add a node below it (a strategy that guards no moved subtree refuses
- * it in guardChain). The move then reads the subtree's height and commits with planRelease.
+ * The attribute of a held node: the epoch milliseconds until which no write may place a node
+ * under it (every strategy's guardChain refuses a held parent; adjacency, which guards every
+ * node of the chain, one held anywhere above). Two holders: a move that takes its subtree deeper
+ * under a strategy that guards no moved subtree (it then reads the subtree's height and commits
+ * with planRelease), and the respacing of a node's children (respace.ts), which renews it with
+ * each step (planRenewHold).
  */
 const HOLD = 'hold';
 
 /** Holds `node` until `until`, unless it changed since it was read or is held already. */
 export function planHold(tx: TransactionBuilder, node: StoredNode, now: number, until: number): void {
   tx.update(nodeKey(node.node.id), { set: { [HOLD]: until } }, ...unchangedSince(node), { missingOrBelow: [HOLD, now] });
+}
+
+/** Extends the hold set until `until` to `renewed`, on the condition that it is still that one. */
+export function planRenewHold(tx: TransactionBuilder, node: StoredNode, until: number, renewed: number): void {
+  tx.update(nodeKey(node.node.id), { set: { [HOLD]: renewed } }, { exists: true }, { equals: [HOLD, until] });
 }
 
 /** Releases the hold set until `until` (in the move's own transaction, or after a refusal). */
