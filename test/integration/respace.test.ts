@@ -41,7 +41,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
   beforeAll(async () => {
     server = await startTestServer({ strategy });
     dynamo = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-    await loadTree(dynamo.doc, server.table, strategy, [crowdedFamily('cli'), crowdedFamily('held'), { id: 'calm', children: [{ id: 'calm-1' }, { id: 'calm-2' }] }]);
+    const calm = { id: 'calm', children: [{ id: 'calm-1' }, { id: 'calm-2' }] };
+    // Two siblings in one slot (concurrent inserts can leave that): ordered by id.
+    const tie = { id: 'tie', children: [{ id: 'tie-b', position: 'a1' }, { id: 'tie-a', position: 'a1', children: [{ id: 'tie-a1' }] }, { id: 'tie-c', position: 'a2' }] };
+    await loadTree(dynamo.doc, server.table, strategy, [crowdedFamily('cli'), crowdedFamily('held'), calm, tie]);
   }, 60_000);
   afterAll(async () => {
     dynamo?.client.destroy();
@@ -91,7 +94,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
     const run = await runTree(server, ['reindex', '--to', strategy, '--respace']);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('10 node(s) under 1 parent(s) given short positions');
+    expect(run.stdout).toContain('13 node(s) under 2 parent(s) given short positions');
 
     const after = await children('cli');
     expect(after.map((c) => c.id)).toEqual(before.map((c) => c.id));
@@ -99,6 +102,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
     expect(after.map((c) => c.version)).toEqual(before.map((c) => c.version + 1));
     // The subtrees came along (under nested-set, their document keys were rewritten).
     expect(await preorder('cli')).toEqual(outline);
+    // Siblings that shared a position have their own now, in the order they had.
+    const tie = await children('tie');
+    expect(tie.map((c) => c.id)).toEqual(['tie-a', 'tie-b', 'tie-c']);
+    expect(new Set(tie.map((c) => c.position)).size).toBe(3);
+    expect(await preorder('tie')).toEqual([{ id: 'tie-a', depth: 1 }, { id: 'tie-a1', depth: 2 }, { id: 'tie-b', depth: 1 }, { id: 'tie-c', depth: 1 }]);
     // A group with no long position is left alone.
     expect(await children('calm')).toEqual(calm);
     // The parent takes children again, between the new positions too.

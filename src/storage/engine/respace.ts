@@ -64,18 +64,24 @@ export async function respaceChildren(ctx: EngineContext, parentId: string): Pro
 }
 
 /**
- * The parents whose children hold a position longer than `longerThan` characters, with their
- * depths, deepest first, from one scan of the table (strongly consistent), the roots left out.
+ * The parents whose children hold a position longer than `longerThan` characters, or two
+ * children the same position (two writers placed them in one slot at the same instant: the
+ * edges order them by id, nested-set's document keys by a token of it), with their depths,
+ * deepest first, from one scan of the table (strongly consistent), the roots left out.
  */
 export async function crowdedParents(ctx: EngineContext, longerThan: number): Promise<CrowdedParent[]> {
   const parentOf = new Map<string, string | null>();
   const parents = new Set<string>();
+  const slots = new Set<string>();
   for (const item of await scanTable(ctx.doc, ctx.table)) {
     if (!isNodeKey(item)) continue;
     const { node, deleting } = storedFromItem(item);
     if (deleting !== undefined) continue;
     parentOf.set(node.id, node.parentId);
-    if (node.parentId !== null && node.position.length > longerThan) parents.add(node.parentId);
+    if (node.parentId === null) continue;
+    const slot = `${node.parentId}\u0000${node.position}`;
+    if (node.position.length > longerThan || slots.has(slot)) parents.add(node.parentId);
+    slots.add(slot);
   }
   const depthOf = (id: string): number => {
     let depth = 0;
