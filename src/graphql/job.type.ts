@@ -8,7 +8,7 @@ const JobStatus = { RUNNING: 'RUNNING', DONE: 'DONE', FAILED: 'FAILED' } as cons
 registerEnumType(JobKind, { name: 'JobKind' });
 registerEnumType(JobStatus, { name: 'JobStatus' });
 
-@ObjectType('Job', { description: 'Long work that any live server process finishes: a big delete, for now.' })
+@ObjectType('Job', { description: 'Long work that any live process finishes: a big move or delete, a reindex, an import.' })
 export class Job {
   @Field(() => ID)
   id!: string;

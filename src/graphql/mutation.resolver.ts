@@ -3,7 +3,8 @@ import type { TreeNode } from '../storage/treeStore.js';
 import { checkId } from '../storage/validation.js';
 import { DeleteResult } from './deleteResult.type.js';
 import type { Context } from './context.js';
-import { CreateNodeInput, DeleteNodeArgs, ReparentArgs, UpdateNodeArgs } from './node.args.js';
+import { CreateNodesResult } from './createNodesResult.type.js';
+import { CreateNodeInput, CreateNodesInput, DeleteNodeArgs, ReparentArgs, UpdateNodeArgs } from './node.args.js';
 import { Node } from './node.type.js';
 
 /**
@@ -18,6 +19,19 @@ export class MutationResolver {
     if (input.parentId == null) ctx.access.requireWriteAll('creating a root');
     else await ctx.access.requireWrite(checkId(input.parentId, 'parentId'), 'parent');
     return settle(ctx, await ctx.store.createNode(input));
+  }
+
+  @Mutation(() => CreateNodesResult, {
+    description:
+      'Creates up to 1,000 nodes (a subtree, or several, given as a list whose nodes name their parent in it) under one parent: all or none. In one transaction when they fit, otherwise as an IMPORT job that the mutation waits for; no read sees any of them before all are there.',
+  })
+  async createNodes(@Arg('input', () => CreateNodesInput) input: CreateNodesInput, @Ctx() ctx: Context): Promise<CreateNodesResult> {
+    if (input.parentId == null) ctx.access.requireWriteAll('creating roots');
+    else await ctx.access.requireWrite(checkId(input.parentId, 'parentId'), 'parent');
+    const result = await ctx.store.createNodes(input);
+    ctx.loaders.clearAll();
+    ctx.loaders.prime(result.nodes);
+    return result;
   }
 
   @Mutation(() => Node)

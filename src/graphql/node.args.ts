@@ -95,3 +95,33 @@ export class DeleteNodeArgs {
   @Field(() => Int, { nullable: true })
   expectedVersion?: number | null;
 }
+
+@InputType('NewNodeInput', { description: 'A node of a createNodes list.' })
+export class NewNodeInput {
+  @Field(() => ID, { nullable: true, description: 'Generated when absent (then no node of the list can name it as its parent).' })
+  id?: string | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "The id of another node of the list, its parent; absent or null: the list's parentId.",
+  })
+  parentId?: string | null;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  data?: JsonObject | null;
+}
+
+@InputType('CreateNodesInput')
+export class CreateNodesInput {
+  @Field(() => ID, {
+    nullable: true,
+    description: "The existing parent of the list's top nodes, which go after its children in the list's order; absent or null: they are roots.",
+  })
+  parentId?: string | null;
+
+  @Field(() => [NewNodeInput], { description: '1 to 1,000 nodes, in any order; siblings keep the order of the list.' })
+  nodes!: NewNodeInput[];
+}

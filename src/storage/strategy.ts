@@ -180,6 +180,8 @@ export interface StoredNode {
    * chain before such a job started fails at commit, and re-plans through the job.
    */
   moves?: number;
+  /** The IMPORT job that wrote the node item, when one did (items.ts PENDING). */
+  pending?: string;
 }
 
 /** A node of a subtree, with its place as the write computed it. */

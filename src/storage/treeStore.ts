@@ -118,6 +118,27 @@ export interface MoveNodeArgs {
   expectedVersion?: number | null;
 }
 
+/** A node of a createNodes list: `parentId` names another node of the list; absent, the list's parent. */
+export interface NewNodeInput {
+  id?: string | null;
+  parentId?: string | null;
+  name: string;
+  data?: JsonObject | null;
+}
+
+export interface CreateNodesArgs {
+  /** The parent of the list's top nodes (they go after its children); absent or null: they are roots. */
+  parentId?: string | null;
+  nodes: NewNodeInput[];
+}
+
+export interface CreateNodesResult {
+  /** The nodes created, in the list's order. */
+  nodes: TreeNode[];
+  /** The IMPORT job that wrote them, when one transaction could not hold them (DONE by then). */
+  job: Job | null;
+}
+
 export interface DeleteNodeArgs {
   id: string;
   expectedVersion?: number | null;
@@ -207,6 +228,11 @@ export interface TreeStore {
    */
   descendantsOfMany(requests: readonly DescendantsRequest[]): Promise<Array<Page | Error>>;
   createNode(args: CreateNodeArgs): Promise<TreeNode>;
+  /**
+   * Creates up to 1,000 nodes (engine/createNodes.ts): in one transaction when they fit, otherwise
+   * as an IMPORT job that the call waits for, whose nodes no read sees until all are written.
+   */
+  createNodes(args: CreateNodesArgs): Promise<CreateNodesResult>;
   updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
   moveNode(args: MoveNodeArgs): Promise<TreeNode>;
   deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;

@@ -32,3 +32,35 @@ export function pauseTransaction(nth: number) {
   let seen = 0;
   return pauseWhen((commandName) => commandName.startsWith('TransactWrite') && ++seen === nth);
 }
+
+/**
+ * A fault middleware that pauses again and again: `next(holds)` holds the next call that `holds`
+ * picks until `release()` (one server, many tests, each with its own pause).
+ */
+export function pauses() {
+  let pending: { holds: (commandName: string, input: Input) => boolean; paused: () => void; gate: Promise<void> } | undefined;
+  const middleware: DynamoOptions['middleware'] = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        const armed = pending;
+        if (armed && armed.holds(String(context.commandName), args.input as Input)) {
+          pending = undefined;
+          armed.paused();
+          await armed.gate;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'pauses' },
+    );
+  return {
+    middleware,
+    next(holds: (commandName: string, input: Input) => boolean) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let paused!: () => void;
+      const reached = new Promise<void>((resolve) => (paused = resolve));
+      pending = { holds, paused, gate };
+      return { reached, release };
+    },
+  };
+}

@@ -13,6 +13,7 @@ import type { EngineContext, JobEvent } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobRunner.js';
+import { createNodes } from './createNodes.js';
 import { crowdedParents, respaceChildren } from './respace.js';
 import { startReindex } from './startReindex.js';
 import * as mutations from './mutations.js';
@@ -176,6 +177,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     },
     descendantsOfMany,
     createNode: mutating(mutations.createNode),
+    createNodes: mutating(createNodes),
     updateNode: mutating(mutations.updateNode),
     moveNode: mutating(mutations.moveNode),
     deleteNode: mutating(mutations.deleteNode),

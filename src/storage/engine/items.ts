@@ -50,6 +50,13 @@ export function nodeAttributes(node: TreeNode): Item {
   };
 }
 
+/**
+ * The attribute of a node item written by an IMPORT job before its nodes join the tree: the
+ * job's id. While the job lists it as importing (openJobs.ts), every read and write takes the
+ * node for absent (liveNodes.ts); once it has joined, the attribute means nothing.
+ */
+export const PENDING = 'pending';
+
 /** The node item; it also keeps the node's place fields (path, lineage) when the strategy keeps them. */
 export function nodeItem(node: TreeNode, rev: number): Item & Key {
   return { ...nodeKey(node.id), ...nodeAttributes(node), path: node.path, lineage: node.lineage, rev };
@@ -91,6 +98,7 @@ export function storedFromItem(item: Item): StoredNode {
     rev: Number(item.rev ?? 0),
     deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
     ...(typeof item.moves === 'number' ? { moves: item.moves } : {}),
+    ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
   };
 }
 

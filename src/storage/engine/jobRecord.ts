@@ -20,6 +20,13 @@ export interface JobRecord extends Job {
   /** A reindex's target strategy, and the last node id it placed (nodes go in id order). */
   target?: string;
   after?: string | null;
+  /**
+   * An import's nodes as `[id, parentId, position]`, parents first (the ids of the others, and
+   * where their edges are, for a process that takes the job over), and whether they have joined
+   * the tree (the job then writes their projection; before, it is given up and undone).
+   */
+  imports?: ImportedNode[];
+  joined?: boolean;
   /** The fencing token of the lease; null once the job is finished. */
   leaseToken: string | null;
   /** Epoch milliseconds after which any process may take the job over. */
@@ -56,19 +63,30 @@ export function jobFromItem(item: Item): JobRecord {
     ...(Array.isArray(item.from) && Array.isArray(item.to) ? { from: item.from.map(String), to: item.to.map(String) } : {}),
     ...(Array.isArray(item.toLineage) ? { toLineage: item.toLineage.map(String) } : {}),
     ...(typeof item.target === 'string' ? { target: item.target, after: typeof item.after === 'string' ? item.after : null } : {}),
+    ...(Array.isArray(item.imports) ? { imports: item.imports as ImportedNode[], joined: item.joined === true } : {}),
   };
 }
 
 /** The job as clients see it, without its lease. */
-export const publicJob = ({ leaseToken: _t, leaseExpiresAt: _e, from: _f, to: _to, toLineage: _l, target: _g, after: _a, ...job }: JobRecord): Job =>
-  job;
+export const publicJob = ({
+  leaseToken: _t,
+  leaseExpiresAt: _e,
+  from: _f,
+  to: _to,
+  toLineage: _l,
+  target: _g,
+  after: _a,
+  imports: _i,
+  joined: _j,
+  ...job
+}: JobRecord): Job => job;
 
 /** A new running job, not yet leased (planJobStart leases it). */
 export function newJob(
   kind: JobKind,
   nodeId: string | null,
   total: number | null,
-  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target'> = {},
+  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target' | 'imports'> = {},
 ): JobRecord {
   const now = Date.now();
   return {
@@ -84,6 +102,9 @@ export function newJob(
     ...extra,
   };
 }
+
+/** A node of an import job: its id, its parent (null: a root), its sibling position. */
+export type ImportedNode = [id: string, parentId: string | null, position: string];
 
 /** A lease: who holds a job, with which token, until when. */
 export interface Lease {

@@ -15,6 +15,7 @@ import { commitChunk, LeaseLost } from './commitChunk.js';
 import { runMoveJob } from './moveJob.js';
 import { runDeleteJob } from './deleteJob.js';
 import { runReindexJob } from './reindexJob.js';
+import { runImportJob } from './importJob.js';
 import type { EngineContext } from './engineContext.js';
 import {
   jobFromItem,
@@ -42,6 +43,7 @@ export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease
     if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
     else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
     else if (job.kind === 'REINDEX') await runReindexJob(ctx, job, lease);
+    else if (job.kind === 'IMPORT') await runImportJob(ctx, job, lease);
     else await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
     ctx.onJob?.({ event: 'ended', job: about });
     return true;

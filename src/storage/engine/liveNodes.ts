@@ -3,14 +3,15 @@ import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import type { StoredNode, TreeStrategy } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 import type { TableContext } from './engineContext.js';
-import { nodeFromItem, nodeKey, storedFromItem, withPath } from './items.js';
+import { nodeFromItem, nodeKey, PENDING, storedFromItem, withPath } from './items.js';
 import { FINISH_GRACE_MS } from './commitChunk.js';
 import { OPEN_JOBS_KEY } from './jobRecord.js';
 import { NO_OPEN_JOBS, openJobsOf, projectionSettled, settledPath, type OpenJobs } from './openJobs.js';
 import { readStored } from './reads.js';
 
 /**
- * Nodes by id as every read must see them: present, not marked deleting, not inside a subtree
+ * Nodes by id as every read must see them: present, not written by an import that has not
+ * joined them to the tree yet, not marked deleting, not inside a subtree
  * that an open delete job is removing (even where the job has not marked them yet), and, inside
  * a subtree that an open move job is rewriting, with the path they have once it is done
  * (openJobs.ts). The list of open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the
@@ -66,7 +67,8 @@ export async function readVisible(ctx: TableContext, ids: readonly string[], sco
   const found = new Map<string, StoredNode>();
   for (const id of ids) {
     const item = items.get(keyString(nodeKey(id)));
-    if (item) found.set(id, storedFromItem(item));
+    // A node of an import that has not joined the tree yet does not exist for anyone.
+    if (item && !(typeof item[PENDING] === 'string' && open.importing.has(item[PENDING]))) found.set(id, storedFromItem(item));
   }
   if (open.deleting.size > 0) {
     const alive = [...found.values()].filter((stored) => stored.deleting === undefined);

@@ -58,7 +58,7 @@ import {
  */
 export const MAX_REPLANS = 6;
 
-async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
+export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
   for (let i = 0; i < MAX_REPLANS; i++) {
     try {
       return await attempt();
@@ -73,7 +73,7 @@ async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
  * Where the strategy keeps copies of a node (none under adjacency, nor when a reindex gave the
  * table another strategy's projection: OpenJobs.projection).
  */
-function copiesIn(ctx: EngineContext, scope: ReadScope): CopiesOf {
+export function copiesIn(ctx: EngineContext, scope: ReadScope): CopiesOf {
   const projection = scope.open?.projection;
   if (projection !== undefined && projection !== ctx.strategy.name) return () => [];
   return (stored) => copyKeys(ctx.strategy, stored);
@@ -92,7 +92,7 @@ function checkVersion(stored: StoredNode, expected: number | null | undefined): 
   }
 }
 
-function checkDepth(ctx: TableContext, depth: number): void {
+export function checkDepth(ctx: TableContext, depth: number): void {
   if (depth > ctx.maxTreeDepth) {
     throw new TreeError('DEPTH_LIMIT', `the write would put a node at depth ${depth}; the limit is ${ctx.maxTreeDepth}`, {
       depth,
@@ -279,13 +279,13 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?:
 }
 
 /** The node's path once the open moves are done ([] for a strategy that keeps none). */
-const settledPlace = (ctx: EngineContext, scope: ReadScope, stored: StoredNode): string[] =>
+export const settledPlace = (ctx: EngineContext, scope: ReadScope, stored: StoredNode): string[] =>
   settledPath(scope.open ?? NO_OPEN_JOBS, stored.node.id, [...placeOf(ctx.strategy, stored).path]);
 
 const keepsPath = (ctx: EngineContext): boolean => keptFields(ctx.strategy).path;
 
 /** The place of a node under `chain` (root first, parent last) at sibling position `position`. */
-const chainPlace = (chain: readonly StoredNode[], position: string): Place => ({
+export const chainPlace = (chain: readonly StoredNode[], position: string): Place => ({
   path: chain.map((c) => c.node.id),
   lineage: [...chain.map((c) => c.node.position), position],
 });
@@ -357,7 +357,7 @@ export const OVERLAP_WAIT_MS = 3000;
  * Waits for the job to finish, then makes the write re-plan (ConditionFailed); CONFLICT, with
  * nothing applied, when it is still running after OVERLAP_WAIT_MS.
  */
-async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
+export async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
   const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => found?.status !== 'RUNNING');
   if (job !== 'timeout') throw new ConditionFailed([]);
   throw new TreeError(

@@ -3,7 +3,7 @@ import { moveOf, openEntriesOf, openEntryValue, openJobsOf, overlappingMove, set
 
 describe('open jobs', () => {
   it('reads the list of open jobs, a move with its places', () => {
-    expect(openJobsOf(undefined)).toEqual({ rev: 0, closedAt: 0, deleting: new Set(), moves: [], count: 0 });
+    expect(openJobsOf(undefined)).toEqual({ rev: 0, closedAt: 0, deleting: new Set(), moves: [], importing: new Set(), count: 0 });
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
     const item = { pk: 'JOBS', sk: 'OPEN', rev: 4, 'job:j1': { kind: 'DELETE', nodeId: 'big' }, 'job:j2': openEntryValue({ id: 'j2', ...move }) };
     expect(openEntriesOf(item)).toEqual([
@@ -15,11 +15,27 @@ describe('open jobs', () => {
       closedAt: 0,
       deleting: new Set(['big']),
       moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }],
+      importing: new Set(),
       count: 2,
     });
   });
 
-  const open: OpenJobs = { rev: 1, closedAt: 0, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }], count: 1 };
+  it('hides the nodes of an import until they join the tree, then reads below its parent as below a move', () => {
+    const item = {
+      pk: 'JOBS',
+      sk: 'OPEN',
+      rev: 1,
+      'job:i1': openEntryValue({ id: 'i1', kind: 'IMPORT', nodeId: 'p' }),
+      'job:i2': openEntryValue({ id: 'i2', kind: 'IMPORT', nodeId: 'q', from: ['r'], to: ['r'] }),
+    };
+    const open = openJobsOf(item);
+    expect(open.importing).toEqual(new Set(['i1']));
+    expect(open.moves).toEqual([{ id: 'i2', nodeId: 'q', from: ['r'], to: ['r'] }]);
+    expect(settledPath(open, 'n', ['r', 'q', 'm'])).toEqual(['r', 'q', 'm']);
+    expect(moveOf(open, 'n', ['r', 'q'])?.id).toBe('i2');
+  });
+
+  const open: OpenJobs = { rev: 1, closedAt: 0, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }], importing: new Set(), count: 1 };
 
   it('settles the path of the moved node and of its subtree, whether the job rewrote it yet or not', () => {
     expect(settledPath(open, 'x', ['r', 'a'])).toEqual(['s', 'b']);

@@ -29,7 +29,14 @@ export interface OpenJobs {
   closedAt: number;
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
+  /**
+   * Moves, and imports whose nodes have joined the tree while their projection is written: as
+   * a move of the parent to where it is (`from` and `to` both its ancestors), so that the reads
+   * below and above it answer from the truth, and writes there wait.
+   */
   moves: OpenMove[];
+  /** The IMPORT jobs whose nodes have not joined the tree yet (their node items are `pending`). */
+  importing: Set<string>;
   /** How many jobs are open, of every kind. */
   count: number;
   /**
@@ -40,7 +47,7 @@ export interface OpenJobs {
   projection?: string;
 }
 
-export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [], count: 0 };
+export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [], importing: new Set(), count: 0 };
 
 /** The attribute of the open-jobs item that holds OpenJobs.projection. */
 export const PROJECTION = 'projection';
@@ -90,8 +97,9 @@ export function openJobsOf(item: Item | undefined): OpenJobs {
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: entries.length,
     moves: entries.flatMap((e) =>
-      e.kind === 'MOVE' && e.nodeId && e.from && e.to ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }] : [],
+      (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }] : [],
     ),
+    importing: new Set(entries.flatMap((e) => (e.kind === 'IMPORT' && !e.from ? [e.id] : []))),
   };
 }
 

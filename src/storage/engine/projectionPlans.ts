@@ -172,6 +172,6 @@ export function planProjectionDelete(tx: TransactionBuilder, strategy: TreeStrat
   }
 }
 
-const keyOf = (item: Key): Key => ({ pk: item.pk, sk: item.sk });
+export const keyOf = (item: Key): Key => ({ pk: item.pk, sk: item.sk });
 
 const sameItem = (a: object | undefined, b: object): boolean => a !== undefined && JSON.stringify(a) === JSON.stringify(b);

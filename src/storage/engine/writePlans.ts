@@ -2,7 +2,7 @@ import type { Key } from '../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder, UpdateSpec } from '../../dynamodb/transactionBuilder.js';
 import type { StoredNode } from '../strategy.js';
 import type { JsonObject, TreeNode } from '../treeStore.js';
-import { edgeItem, edgeKey, nodeItem, nodeKey } from './items.js';
+import { edgeItem, edgeKey, nodeItem, nodeKey, PENDING } from './items.js';
 import type { Slot } from './slot.js';
 
 /**
@@ -110,12 +110,33 @@ export function planCreate(
   tx: TransactionBuilder,
   args: { node: TreeNode; chain: StoredNode[]; slot: Slot; copies: CopiesOf },
 ): void {
-  const { node, chain, slot } = args;
-  tx.put(nodeItem(node, 1), { notExists: true });
-  tx.put(edgeItem(node, 1), { notExists: true });
-  const parent = chain[chain.length - 1];
-  if (parent) bumpChildCount(tx, parent, 1, args.copies);
-  guardSlot(tx, slot);
+  planNewNode(tx, args.node, { edge: false });
+  planAdopt(tx, { parent: args.chain[args.chain.length - 1] ?? null, children: [args.node], slot: args.slot, copies: args.copies });
+}
+
+/**
+ * A new node's node item (`pending`: the IMPORT job that writes it before it joins the tree,
+ * items.ts PENDING), and its edge item unless `edge` is false (planAdopt writes it then).
+ */
+export function planNewNode(tx: TransactionBuilder, node: TreeNode, options: { edge?: boolean; pending?: string } = {}): void {
+  tx.put({ ...nodeItem(node, 1), ...(options.pending ? { [PENDING]: options.pending } : {}) }, { notExists: true });
+  if (options.edge !== false) tx.put(edgeItem(node, 1), { notExists: true });
+}
+
+/**
+ * New children join `parent` (null: the roots): their edge items, the parent's childCount up
+ * by their number, and the guard on the neighbours of the slot they take.
+ */
+export function planAdopt(tx: TransactionBuilder, args: { parent: StoredNode | null; children: TreeNode[]; slot: Slot; copies: CopiesOf }): void {
+  for (const child of args.children) tx.put(edgeItem(child, 1), { notExists: true });
+  if (args.parent) bumpChildCount(tx, args.parent, args.children.length, args.copies);
+  guardSlot(tx, args.slot);
+}
+
+/** Removes a node an IMPORT job wrote and gave up (its node item still marked by the job) with the other items it wrote for it. */
+export function planRemovePending(tx: TransactionBuilder, node: TreeNode, jobId: string, others: Key[]): void {
+  tx.delete(nodeKey(node.id), { equals: [PENDING, jobId] });
+  for (const key of others) tx.delete(key);
 }
 
 export function planUpdate(

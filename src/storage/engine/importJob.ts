@@ -1,0 +1,152 @@
+import type { Key } from '../../dynamodb/keys.js';
+import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
+import type { Place, StoredNode } from '../strategy.js';
+import { commitChunk } from './commitChunk.js';
+import type { EngineContext } from './engineContext.js';
+import { edgeKey } from './items.js';
+import { OPEN_JOBS_KEY, type JobRecord, type Lease } from './jobRecord.js';
+import type { NewNode } from './newNodes.js';
+import { openEntryName, openEntryValue } from './openJobs.js';
+import { childPlace, keyOf, placeOf, projectionItems } from './projectionPlans.js';
+import { readStored } from './reads.js';
+import { planAdopt, planNewNode, planRemovePending, type CopiesOf } from './writePlans.js';
+
+/**
+ * The IMPORT job: the nodes of a createNodes too big for one transaction (createNodes.ts),
+ * written so that no read sees any of them until all have joined the tree, and none is left
+ * behind if the job is given up. Its steps, each transaction fenced by the job's lease
+ * (commitChunk):
+ *
+ * 1. **pending**: the node items, each marked with the job's id (items.ts PENDING), and the edge
+ *    items of the nodes under another new node, in transactions of up to TRANSACTION_ITEMS, a
+ *    few at a time. While the job's entry in the list of open jobs says it is importing, every
+ *    read and write takes a marked node for absent (liveNodes.ts); the edges are in collections
+ *    of nodes that do not exist yet. Under the roots, the projection items go too: they are all
+ *    in collections of new nodes.
+ * 2. **join**, one transaction: the top nodes' edges under the parent, its childCount, the guard
+ *    on its chain (it has not moved nor been deleted since it was read), and the job's entry
+ *    turned into a move of the parent to where it is (openJobs.ts), so that from then on reads
+ *    below and above the parent answer from the truth while the projection is not written, and
+ *    structural writes there wait. With no projection to write, this transaction ends the job.
+ * 3. **projection**: each new node's projection items, from its node item, then the job ends.
+ *
+ * A job given up before it joined (a failed step, its process gone: any sweep takes it over)
+ * removes what it wrote, node by node while a node item still carries its mark, and ends FAILED.
+ */
+
+/** The job's transactions committed at the same time, in steps 1 and 3. */
+const PARALLEL_CHUNKS = 4;
+
+/** What the process that starts an import knows: the plan of its nodes and of the join. */
+export interface ImportPlan {
+  job: JobRecord;
+  lease: Lease;
+  /** Parents first. */
+  nodes: NewNode[];
+  parent: StoredNode | null;
+  /** The parent's chain as read, root first, the parent last. */
+  chain: StoredNode[];
+  copies: CopiesOf;
+  /** Whether the nodes have projection items to write once they joined the tree. */
+  projected: boolean;
+}
+
+/** Step 1: the nodes, marked, and what of their items no read can reach yet. */
+export async function writePending(ctx: EngineContext, plan: ImportPlan): Promise<void> {
+  const roots = plan.parent === null;
+  const batches: Array<(tx: TransactionBuilder) => void> = plan.nodes.map(({ node, place, top }) => (tx) => {
+    planNewNode(tx, node, { edge: !top, pending: plan.job.id });
+    if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
+  });
+  await commitInChunks(ctx, plan.lease, batches);
+}
+
+/**
+ * Step 2. Throws ConditionFailed when the parent's chain changed since it was read (the caller
+ * gives the job up), LeaseLost when another process took the job over.
+ */
+export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table);
+  const tops = plan.nodes.filter((n) => n.top).map((n) => n.node);
+  planAdopt(tx, { parent: plan.parent, children: tops, slot: { position: '', neighbours: [] }, copies: plan.copies });
+  ctx.strategy.guardChain(tx, plan.chain, Date.now());
+  if (!plan.projected || !plan.parent) return commitChunk(ctx, tx, plan.lease, { finish: 'DONE' });
+  const ancestors = plan.chain.slice(0, -1).map((c) => c.node.id);
+  const entry = { id: plan.job.id, kind: plan.job.kind, nodeId: plan.parent.node.id, from: ancestors, to: ancestors };
+  tx.update(OPEN_JOBS_KEY, { set: { [openEntryName(plan.job.id)]: openEntryValue(entry) }, add: { rev: 1 } });
+  await commitChunk(ctx, tx, plan.lease, { record: { joined: true } });
+}
+
+/** Step 3: the projection items of the nodes, from their node items; then the job is done. */
+export async function writeProjection(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const stored = await readStored(ctx, (job.imports ?? []).map(([id]) => id));
+  const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => {
+    for (const item of projectionItems(ctx.strategy, s.node, placeOf(ctx.strategy, s))) tx.put(item);
+  });
+  await commitInChunks(ctx, lease, batches, false);
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+}
+
+/** Gives the job up: removes every node it wrote that still carries its mark, with its items; ends FAILED. */
+export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const imports = job.imports ?? [];
+  const stored = await readStored(ctx, imports.map(([id]) => id));
+  const inList = new Set(imports.map(([id]) => id));
+  const places = placesOf(job);
+  const batches = imports.flatMap(([id, parentId, position]) => {
+    const found = stored.get(id);
+    if (found?.pending !== job.id) return [];
+    const others: Key[] = parentId !== null && inList.has(parentId) ? [edgeKey({ id, parentId, position })] : [];
+    // Under the roots, step 1 wrote the projection too.
+    if (job.nodeId === null) others.push(...ctx.strategy.itemsFor(id, places.get(id)!).map(keyOf));
+    return [(tx: TransactionBuilder) => planRemovePending(tx, found.node, job.id, others)];
+  });
+  await commitInChunks(ctx, lease, batches, false);
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+}
+
+/** Resumes an import job taken over from a process that stopped: its projection once joined, else its undoing. */
+export async function runImportJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  if (job.joined) await writeProjection(ctx, job, lease);
+  else await undoImport(ctx, job, lease);
+}
+
+/** The places of an import's nodes under the roots (only those need them), from the list. */
+function placesOf(job: JobRecord): Map<string, Place> {
+  const places = new Map<string, Place>();
+  for (const [id, parentId, position] of job.imports ?? []) {
+    const parent = parentId === null ? undefined : places.get(parentId);
+    places.set(id, parent ? childPlace(parent, parentId!, position) : { path: [], lineage: [position] });
+  }
+  return places;
+}
+
+/**
+ * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS,
+ * PARALLEL_CHUNKS at a time; counts them in the job's progress when `count`.
+ */
+async function commitInChunks(ctx: EngineContext, lease: Lease, batches: Array<(tx: TransactionBuilder) => void>, count = true): Promise<void> {
+  const room = ctx.transactionItems - 1; // the fence
+  const chunks: Array<{ tx: TransactionBuilder; nodes: number }> = [];
+  let current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
+  for (const batch of batches) {
+    const alone = new TransactionBuilder(ctx.table);
+    batch(alone);
+    if (current.nodes > 0 && current.tx.size + alone.size > room) {
+      chunks.push(current);
+      current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
+    }
+    batch(current.tx);
+    current.nodes++;
+  }
+  if (current.nodes > 0) chunks.push(current);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(PARALLEL_CHUNKS, chunks.length) }, async () => {
+      while (next < chunks.length) {
+        const { tx, nodes } = chunks[next++]!;
+        await commitChunk(ctx, tx, lease, count ? { done: nodes } : {});
+      }
+    }),
+  );
+}

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pauses } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { buildTree, childIds, expectError, getNode, okData, rootIds, snapshot } from '../../support/tree.js';
+
+/**
+ * createNodes under every strategy: a list of up to 1,000 nodes naming their parents in it,
+ * created all or none. Small lists in one transaction; big ones through an IMPORT job whose
+ * nodes no read sees until all are written, given up (leaving nothing) when the parent moves
+ * meanwhile. The same checks as createNode, with the node named in every refusal.
+ */
+
+const CREATE_NODES = `mutation($input: CreateNodesInput!) {
+  createNodes(input: $input) { nodes { id parentId name data depth childCount position } job { kind status done total nodeId } }
+}`;
+const OUTLINE = 'query($id: ID!) { node(id: $id) { childCount descendants(first: 1000, order: PREORDER) { nodes { id depth } } } }';
+const BY_DEPTH = 'query($id: ID!) { node(id: $id) { descendants(first: 1000) { nodes { id } } } }';
+
+interface Input {
+  id?: string;
+  parentId?: string;
+  name: string;
+  data?: Record<string, unknown>;
+}
+
+/** `prefix` with `fanOut` children, each with `leaves` children, as a createNodes list (children listed first). */
+function family(prefix: string, fanOut: number, leaves: number): Input[] {
+  const list: Input[] = [];
+  for (let i = 0; i < fanOut; i++) {
+    for (let j = 0; j < leaves; j++) list.push({ id: `${prefix}.${i}.${j}`, parentId: `${prefix}.${i}`, name: `leaf ${i}.${j}` });
+    list.push({ id: `${prefix}.${i}`, parentId: prefix, name: `child ${i}`, data: { i } });
+  }
+  return [...list, { id: prefix, name: `top ${prefix}` }];
+}
+
+/** The outline a family gives: the top, then each child followed by its leaves. */
+function familyOutline(prefix: string, fanOut: number, leaves: number, depth: number) {
+  const outline = [];
+  for (let i = 0; i < fanOut; i++) {
+    outline.push({ id: `${prefix}.${i}`, depth: depth + 1 });
+    for (let j = 0; j < leaves; j++) outline.push({ id: `${prefix}.${i}.${j}`, depth: depth + 2 });
+  }
+  return outline;
+}
+
+/** Transactions of an import's nodes before they join the tree: their node items carry the job's mark. */
+const pendingNodes = (input: Record<string, unknown>) => JSON.stringify(input.TransactItems).includes('"pending"');
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
+  let server: TestServer;
+  const pause = pauses();
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy, middleware: pause.middleware });
+    await buildTree(server, { id: 'home', children: [{ id: 'home.old' }] });
+  });
+  afterAll(() => server?.close());
+
+  /** Pauses the second transaction of pending nodes (the first one's are in the table). */
+  const pauseWhilePending = () => {
+    let seen = 0;
+    return pause.next((command, input) => command.startsWith('TransactWrite') && pendingNodes(input) && ++seen === 2);
+  };
+
+  /** Pauses the first transaction after the nodes joined the tree (one of their projection). */
+  const pauseWhileProjecting = () => {
+    let joined = false;
+    return pause.next((command, input) => {
+      if (!command.startsWith('TransactWrite')) return false;
+      if (joined) return true;
+      joined = JSON.stringify(input.TransactItems).includes('"joined"');
+      return false;
+    });
+  };
+
+  const create = (input: Record<string, unknown>) => server.gql(CREATE_NODES, { input });
+
+  it('creates a small subtree in one transaction, in the order of the list, under the parent\'s other children', async () => {
+    const result = okData(await create({ parentId: 'home', nodes: family('s', 2, 2) })).createNodes;
+    expect(result.job).toBeNull();
+    expect(result.nodes.map((n: { id: string }) => n.id)).toEqual(family('s', 2, 2).map((n) => n.id));
+    expect(result.nodes.at(-1)).toMatchObject({ id: 's', parentId: 'home', depth: 1, childCount: 2 });
+    expect(result.nodes[2]).toMatchObject({ id: 's.0', parentId: 's', depth: 2, data: { i: 0 }, name: 'child 0' });
+    expect(await childIds(server, 'home')).toEqual(['home.old', 's']);
+    const outline = okData(await server.gql(OUTLINE, { id: 's' })).node;
+    expect(outline).toEqual({ childCount: 2, descendants: { nodes: familyOutline('s', 2, 2, 1) } });
+    expect((await getNode(server, 'home'))!.childCount).toBe(2);
+  });
+
+  it('creates roots, and generates the ids not given', async () => {
+    const result = okData(await create({ nodes: [{ id: 'rt', name: 'root' }, { parentId: 'rt', name: 'unnamed id' }, { name: 'another root' }] })).createNodes;
+    const [root, child, other] = result.nodes;
+    expect(root).toMatchObject({ id: 'rt', parentId: null, depth: 0 });
+    expect(child).toMatchObject({ parentId: 'rt', depth: 1 });
+    expect(child.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await rootIds(server)).slice(-2)).toEqual(['rt', other.id]);
+  });
+
+  it('creates a big subtree as an IMPORT job, every node joining the tree at once', async () => {
+    const list = family('big', 12, 24); // 301 nodes
+    const result = okData(await create({ parentId: 'home', nodes: list })).createNodes;
+    expect(result.job).toEqual({ kind: 'IMPORT', status: 'DONE', done: 301, total: 301, nodeId: 'home' });
+    expect(result.nodes).toHaveLength(301);
+    const outline = okData(await server.gql(OUTLINE, { id: 'big' })).node;
+    expect(outline).toEqual({ childCount: 12, descendants: { nodes: familyOutline('big', 12, 24, 1) } });
+    expect(okData(await server.gql(BY_DEPTH, { id: 'home' })).node.descendants.nodes).toHaveLength(1 + 7 + 301); // home.old, the family s, big
+    expect(await childIds(server, 'home')).toEqual(['home.old', 's', 'big']);
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('creates big trees of roots as an IMPORT job', async () => {
+    const list = [...family('bra', 4, 40), ...family('brb', 4, 40)];
+    const result = okData(await create({ nodes: list })).createNodes;
+    expect(result.job).toMatchObject({ kind: 'IMPORT', status: 'DONE', total: 330, nodeId: null });
+    expect((await rootIds(server)).slice(-2)).toEqual(['bra', 'brb']);
+    expect(okData(await server.gql(OUTLINE, { id: 'brb' })).node.descendants.nodes).toEqual(familyOutline('brb', 4, 40, 0));
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('shows none of the nodes while the job writes them, and all once they joined', async () => {
+    await buildTree(server, { id: 'quiet' });
+    const paused = pauseWhilePending();
+    const creating = create({ parentId: 'quiet', nodes: family('hid', 10, 20) });
+    await paused.reached;
+    expect(await getNode(server, 'hid.0.0')).toBeNull();
+    expect(await getNode(server, 'hid')).toBeNull();
+    expect(okData(await server.gql(OUTLINE, { id: 'quiet' })).node).toEqual({ childCount: 0, descendants: { nodes: [] } });
+    // Not there for writes either: neither a parent nor a node to move.
+    expectError(await server.gql('mutation { createNode(input: { parentId: "hid.0", name: "x" }) { id } }'), 'NOT_FOUND');
+    expectError(await server.gql('mutation { reparent(id: "hid.0.0", newParentId: "quiet") { id } }'), 'NOT_FOUND');
+    const job = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes.find((j: { kind: string; nodeId: string }) => j.kind === 'IMPORT' && j.nodeId === 'quiet');
+    expect(job).toMatchObject({ status: 'RUNNING' });
+    paused.release();
+    okData(await creating);
+    expect(okData(await server.gql(OUTLINE, { id: 'quiet' })).node.descendants.nodes).toEqual([{ id: 'hid', depth: 1 }, ...familyOutline('hid', 10, 20, 1)]);
+  });
+
+  it('answers from the truth while the projection of the nodes is written', async () => {
+    if (strategy === 'adjacency') return; // no projection: the nodes' join ends the job
+    await buildTree(server, { id: 'proj' });
+    const paused = pauseWhileProjecting();
+    const creating = create({ parentId: 'proj', nodes: family('pj', 10, 20) });
+    await paused.reached;
+    const outline = [{ id: 'pj', depth: 1 }, ...familyOutline('pj', 10, 20, 1)];
+    expect(okData(await server.gql(OUTLINE, { id: 'proj' })).node.descendants.nodes).toEqual(outline);
+    expect(okData(await server.gql(BY_DEPTH, { id: 'proj' })).node.descendants.nodes).toHaveLength(211);
+    expect(okData(await server.gql('{ node(id: "pj.3.7") { ancestors { id } } }')).node.ancestors.map((a: { id: string }) => a.id)).toEqual(['proj', 'pj', 'pj.3']);
+    paused.release();
+    okData(await creating);
+    expect(okData(await server.gql(OUTLINE, { id: 'proj' })).node.descendants.nodes).toEqual(outline);
+  });
+
+  it('gives the job up, leaving nothing, when the parent moves while the nodes are written', async () => {
+    await buildTree(server, { id: 'mv', children: [{ id: 'mv.p' }] });
+    await buildTree(server, { id: 'mv2' });
+    const paused = pauseWhilePending();
+    const creating = create({ parentId: 'mv.p', nodes: family('gone', 10, 20) });
+    await paused.reached;
+    okData(await server.gql('mutation { reparent(id: "mv.p", newParentId: "mv2") { id } }'));
+    paused.release();
+    expectError(await creating, 'CONFLICT');
+    expect(await getNode(server, 'gone')).toBeNull();
+    expect(await getNode(server, 'gone.3.3')).toBeNull();
+    expect(await childIds(server, 'mv.p')).toEqual([]);
+    const jobs = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
+    expect(jobs).toContainEqual({ kind: 'IMPORT', status: 'FAILED', nodeId: 'mv.p' });
+    // The ids are free again.
+    okData(await create({ parentId: 'mv.p', nodes: [{ id: 'gone', name: 'again' }] }));
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('refuses a bad list whole, naming the node, and changes nothing', async () => {
+    const before = await snapshot(server, ['home']);
+    const refusals: Array<[Record<string, unknown>, string, Record<string, unknown>]> = [
+      [{ parentId: 'home', nodes: [{ id: 'd1', name: 'a' }, { id: 'd1', name: 'b' }] }, 'BAD_USER_INPUT', { field: 'nodes[1].id' }],
+      [{ parentId: 'home', nodes: [{ id: 'u1', name: 'a' }, { id: 'u2', parentId: 'home', name: 'b' }] }, 'BAD_USER_INPUT', { field: 'nodes[1].parentId' }],
+      [{ parentId: 'home', nodes: [{ id: 'c1', parentId: 'c2', name: 'a' }, { id: 'c2', parentId: 'c1', name: 'b' }] }, 'BAD_USER_INPUT', { field: 'nodes[0].parentId' }],
+      [{ parentId: 'home', nodes: [{ id: 'n1', name: 'a' }, { id: 'n2', name: ' ' }] }, 'BAD_USER_INPUT', { field: 'nodes[1].name' }],
+      [{ parentId: 'home', nodes: [{ id: 'bad id', name: 'a' }] }, 'BAD_USER_INPUT', { field: 'nodes[0].id' }],
+      [{ parentId: 'home', nodes: [] }, 'BAD_USER_INPUT', { field: 'nodes' }],
+      [{ parentId: 'home', nodes: Array.from({ length: 1001 }, (_, i) => ({ id: `m${i}`, name: 'm' })) }, 'BAD_USER_INPUT', { field: 'nodes' }],
+      [{ parentId: 'nowhere', nodes: [{ id: 'x1', name: 'a' }] }, 'NOT_FOUND', { id: 'nowhere' }],
+      [{ parentId: 'home', nodes: [{ id: 'fresh', name: 'a' }, { id: 'home.old', name: 'b' }] }, 'ALREADY_EXISTS', { id: 'home.old' }],
+    ];
+    for (const [input, code, extensions] of refusals) {
+      const response = await create(input);
+      expectError(response, code);
+      expect(response.body.errors![0]!.extensions).toMatchObject(extensions);
+    }
+    // 65 levels below home (a root) would reach depth 65.
+    const chain = Array.from({ length: 65 }, (_, i) => ({ id: `deep${i}`, ...(i > 0 ? { parentId: `deep${i - 1}` } : {}), name: 'deep' }));
+    expectError(await create({ parentId: 'home', nodes: chain }), 'DEPTH_LIMIT');
+    expect(await snapshot(server, ['home'])).toEqual(before);
+  });
+});
