@@ -1,5 +1,6 @@
+import { backoffDelay, sleep } from '../dynamodb/backoff.js';
 import { isTreeError } from '../errors.js';
-import type { TreeNode, TreeStore } from '../storage/treeStore.js';
+import { TooManyItems, type TreeNode, type TreeStore } from '../storage/treeStore.js';
 import { ImportProblems, inParentOrder, type ImportRecord } from './importRecords.js';
 import { inParallel } from './inParallel.js';
 
@@ -26,11 +27,14 @@ const READ_CHUNK = 5000;
  * writing nothing if any fails: every parent the file names but does not hold exists, no record
  * would lie deeper than MAX_TREE_DEPTH, and no id is taken by a node elsewhere (an id taken by a
  * node under the same parent is a record imported already, skipped). Then it creates the nodes
- * through the store's own creates, so that every one is a complete, consistent node the moment it
- * exists, under every strategy: level by level, the children of `concurrency` parents at a time,
- * each parent's children one after the other in their order (their positions when given, else the
- * file's). Interrupted, it is resumed by running it again: what exists is skipped, and each
- * parent's children created so far are the first of them, so the rest is appended in order.
+ * through the store's own createNodes, so that every one is a complete, consistent node the
+ * moment it exists, under every strategy: level by level, the children of `concurrency` parents
+ * at a time, each parent's children in their order (their positions when given, else the
+ * file's), in batches of siblings that one transaction holds (FIRST_BATCH at first, halved for
+ * the rest of the level whenever the store says one transaction cannot hold them), each batch
+ * tried again with backoff while DynamoDB throttles. Interrupted, it is resumed by running it
+ * again: what exists is skipped, and each parent's children created so far are the first of
+ * them (a batch is all or nothing), so the rest is appended in order.
  */
 export async function importTree(store: TreeStore, records: readonly ImportRecord[], options: ImportOptions): Promise<ImportResult> {
   const inFile = new Map(records.map((r) => [r.id, r]));
@@ -67,30 +71,78 @@ export async function importTree(store: TreeStore, records: readonly ImportRecor
   const result: ImportResult = { created: 0, skipped: 0 };
   const levels = new Map<number, ImportRecord[]>();
   for (const { record, depth } of ordered) levels.set(depth, [...(levels.get(depth) ?? []), record]);
+  const batchSize = new Map<number, number>();
   for (const level of [...levels.keys()].sort((a, b) => a - b)) {
     const byParent = new Map<string | null, ImportRecord[]>();
     for (const record of levels.get(level)!) byParent.set(record.parentId, [...(byParent.get(record.parentId) ?? []), record]);
-    const groups = [...byParent.values()].map((siblings) => inSiblingOrder(siblings));
-    await inParallel(groups, options.concurrency ?? 16, async (siblings) => {
-      for (const record of siblings) {
-        if (existing.has(record.id)) result.skipped++;
-        else if (await create(store, record)) result.created++;
-        else result.skipped++;
-        options.onRecord?.();
+    const groups = [...byParent.entries()].map(([parentId, siblings]) => ({ parentId, siblings: inSiblingOrder(siblings) }));
+    await inParallel(groups, options.concurrency ?? 16, async ({ parentId, siblings }) => {
+      const todo = siblings.filter((record) => !existing.has(record.id));
+      result.skipped += siblings.length - todo.length;
+      for (let i = todo.length; i < siblings.length; i++) options.onRecord?.();
+      for (let at = 0; at < todo.length; ) {
+        const size = Math.min(batchSize.get(level) ?? FIRST_BATCH, todo.length - at);
+        const batch = todo.slice(at, at + size);
+        const created = await createBatch(store, parentId, batch);
+        if (created === null) {
+          batchSize.set(level, Math.max(1, Math.floor(size / 2)));
+          continue;
+        }
+        result.created += created;
+        result.skipped += batch.length - created;
+        for (let i = 0; i < batch.length; i++) options.onRecord?.();
+        at += size;
       }
     });
   }
   return result;
 }
 
+/** How many siblings one transaction is first asked to hold, at each depth of the file. */
+const FIRST_BATCH = 64;
+/** Attempts at one write that meets throttling or concurrent changes, with backoff between them. */
+const ATTEMPTS = 5;
+
+/**
+ * Creates siblings in one transaction (createNodes), appended after the parent's children; how
+ * many it created, or null when one transaction cannot hold them (nothing written: the caller
+ * halves the batch). A batch meeting a node created meanwhile (another run) goes node by node.
+ */
+async function createBatch(store: TreeStore, parentId: string | null, batch: ImportRecord[]): Promise<number | null> {
+  if (batch.length === 1) return (await create(store, batch[0]!)) ? 1 : 0;
+  try {
+    const nodes = batch.map((r) => ({ id: r.id, name: r.name, data: r.data }));
+    await retried(() => store.createNodes({ parentId, nodes }, { oneTransaction: true }));
+    return batch.length;
+  } catch (error) {
+    if (error instanceof TooManyItems) return null;
+    if (!isTreeError(error, 'ALREADY_EXISTS')) throw error;
+    let created = 0;
+    for (const record of batch) if (await create(store, record)) created++;
+    return created;
+  }
+}
+
 /** Creates one node (appended after its siblings); false when an earlier or concurrent run did. */
 async function create(store: TreeStore, record: ImportRecord): Promise<boolean> {
   try {
-    await store.createNode({ id: record.id, parentId: record.parentId, name: record.name, data: record.data });
+    await retried(() => store.createNode({ id: record.id, parentId: record.parentId, name: record.name, data: record.data }));
     return true;
   } catch (error) {
     if (isTreeError(error, 'ALREADY_EXISTS')) return false;
     throw error;
+  }
+}
+
+/** A write tried again, with backoff, while DynamoDB throttles it or concurrent writes keep changing what it read. */
+async function retried<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !(isTreeError(error, 'SERVICE_UNAVAILABLE') || isTreeError(error, 'CONFLICT'))) throw error;
+      await sleep(backoffDelay(attempt));
+    }
   }
 }
 

@@ -132,6 +132,19 @@ export interface CreateNodesArgs {
   nodes: NewNodeInput[];
 }
 
+export interface CreateNodesOptions {
+  /** Refuse (TooManyItems, writing nothing) rather than start a job when one transaction cannot hold the nodes. */
+  oneTransaction?: boolean;
+}
+
+/** createNodes with `oneTransaction`, for nodes one transaction cannot hold: nothing was written. */
+export class TooManyItems extends Error {
+  constructor(readonly items: number, readonly limit: number) {
+    super(`the nodes need ${items} items written, one transaction holds ${limit}`);
+    this.name = 'TooManyItems';
+  }
+}
+
 export interface CreateNodesResult {
   /** The nodes created, in the list's order. */
   nodes: TreeNode[];
@@ -232,7 +245,7 @@ export interface TreeStore {
    * Creates up to 1,000 nodes (engine/createNodes.ts): in one transaction when they fit, otherwise
    * as an IMPORT job that the call waits for, whose nodes no read sees until all are written.
    */
-  createNodes(args: CreateNodesArgs): Promise<CreateNodesResult>;
+  createNodes(args: CreateNodesArgs, options?: CreateNodesOptions): Promise<CreateNodesResult>;
   updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
   moveNode(args: MoveNodeArgs): Promise<TreeNode>;
   deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;

@@ -5,7 +5,7 @@ import { tenantDoc } from '../../dynamodb/tenantDoc.js';
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { DescendantsRequest, Job, OperationCost, Page, TreeNode, TreeStore } from '../treeStore.js';
+import type { CreateNodesArgs, DescendantsRequest, Job, OperationCost, Page, TreeNode, TreeStore } from '../treeStore.js';
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage, rootsAmong } from './childrenPage.js';
 import { childrenTree } from './childrenTrees.js';
@@ -177,7 +177,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     },
     descendantsOfMany,
     createNode: mutating(mutations.createNode),
-    createNodes: mutating(createNodes),
+    createNodes: (args, options) => mutating((c, a: CreateNodesArgs) => createNodes(c, a, options))(args),
     updateNode: mutating(mutations.updateNode),
     moveNode: mutating(mutations.moveNode),
     deleteNode: mutating(mutations.deleteNode),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
 import { TreeError } from '../../errors.js';
-import type { CreateNodesArgs, CreateNodesResult, Job, TreeNode } from '../treeStore.js';
+import { TooManyItems, type CreateNodesArgs, type CreateNodesOptions, type CreateNodesResult, type Job, type TreeNode } from '../treeStore.js';
 import { checkId } from '../validation.js';
 import { LeaseLost } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
@@ -30,7 +30,7 @@ import { planAdopt, planNewNode } from './writePlans.js';
  * meanwhile). Once they joined, the call answers, even if the projection is still being
  * written by a process that took the job over: reads answer from the truth until it is done.
  */
-export async function createNodes(ctx: EngineContext, args: CreateNodesArgs): Promise<CreateNodesResult> {
+export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, options: CreateNodesOptions = {}): Promise<CreateNodesResult> {
   const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
   // Ids generated once, so that every attempt writes the same nodes; the list checked before any read.
   const list = { parentId, nodes: args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n)) };
@@ -69,6 +69,7 @@ export async function createNodes(ctx: EngineContext, args: CreateNodesArgs): Pr
       await transactWrite(ctx.doc, tx.build());
       return { nodes };
     }
+    if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
     const job = newJob('IMPORT', parentId, nodes.length, { imports: nodes.map((n) => [n.node.id, n.node.parentId, n.node.position]) });
     // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
     const lease = newLease(ctx, job.id);
