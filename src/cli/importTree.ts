@@ -70,11 +70,11 @@ export async function importTree(store: TreeStore, records: readonly ImportRecor
 
   const result: ImportResult = { created: 0, skipped: 0 };
   const levels = new Map<number, ImportRecord[]>();
-  for (const { record, depth } of ordered) levels.set(depth, [...(levels.get(depth) ?? []), record]);
+  for (const { record, depth } of ordered) appendTo(levels, depth, record);
   const batchSize = new Map<number, number>();
   for (const level of [...levels.keys()].sort((a, b) => a - b)) {
     const byParent = new Map<string | null, ImportRecord[]>();
-    for (const record of levels.get(level)!) byParent.set(record.parentId, [...(byParent.get(record.parentId) ?? []), record]);
+    for (const record of levels.get(level)!) appendTo(byParent, record.parentId, record);
     const groups = [...byParent.entries()].map(([parentId, siblings]) => ({ parentId, siblings: inSiblingOrder(siblings) }));
     await inParallel(groups, options.concurrency ?? 16, async ({ parentId, siblings }) => {
       const todo = siblings.filter((record) => !existing.has(record.id));
@@ -144,6 +144,13 @@ async function retried<T>(write: () => Promise<T>): Promise<T> {
       await sleep(backoffDelay(attempt));
     }
   }
+}
+
+/** Adds `value` to the list of `key` (in place: an import holds 100,000 records and more). */
+function appendTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
 
 /** Siblings by their given positions (an export's), else in the file's order (a stable sort). */

@@ -4,8 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportRecord } from '../../src/cli/exportTree.js';
 import type { StrategyName } from '../../src/storage/strategies/strategies.js';
+import { parseImport } from '../../src/cli/importRecords.js';
+import { importTree } from '../../src/cli/importTree.js';
+import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
+import { newCost } from '../../src/dynamodb/costMeter.js';
+import { createStore } from '../../src/storage/strategies/createStore.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData } from '../support/tree.js';
+import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 import { runTree } from '../support/treeCli.js';
 
 /**
@@ -106,6 +111,53 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
       { id: 'c.1', parentId: 'c', name: 'first', data: { note: 'kept' } },
       { id: 'c.3', parentId: 'c', name: 'third', data: null },
     ]);
+  });
+
+  it('writes in batches of siblings, through throttling: every transaction of every fourth batch throttled until the SDK gives up', async () => {
+    const target = await server();
+    // A middleware on a real client, after the SDK's retries: the 3 attempts of every 4th
+    // TransactWriteItems call fail, so the import's own backoff has to try the batch again.
+    let calls = 0;
+    let throttled = 0;
+    const failing = new Set<string>();
+    const throttle: DynamoOptions['middleware'] = (stack) =>
+      stack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === 'TransactWriteItemsCommand') {
+            const invocation = String((args.request as { headers?: Record<string, string> }).headers?.['amz-sdk-invocation-id']);
+            if (!failing.has(invocation) && !seen.has(invocation)) {
+              seen.add(invocation);
+              if (++calls % 4 === 0) failing.add(invocation);
+            }
+            if (failing.has(invocation)) {
+              throttled++;
+              throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+                name: 'ThrottlingException',
+                $fault: 'client',
+                $metadata: { httpStatusCode: 400, attempts: 1, totalRetryDelay: 0 },
+              });
+            }
+          }
+          return next(args);
+        },
+        { step: 'finalizeRequest', priority: 'low', name: 'throttleImport' },
+      );
+    const seen = new Set<string>();
+    const { doc, client } = createDynamo({ endpoint: target.config.dynamodbEndpoint!, region: 'us-east-1', middleware: throttle });
+    try {
+      const store = createStore({ doc, table: target.table, strategy: CLI_STRATEGY, maxTreeDepth: 64, cursorSecret: 'import', jobLeaseMs: 5000, transactionItems: 100 });
+      const text = JSON.stringify(specIds(fullTree('t', [4, 5, 6])).map((id) => ({ id, parentId: id.includes('.') ? id.slice(0, id.lastIndexOf('.')) : null, name: id })));
+      const cost = newCost();
+      const result = await importTree(store.scoped(cost), parseImport(text, 'json'), { maxTreeDepth: 64 });
+      expect(result).toEqual({ created: 145, skipped: 0 });
+      expect(throttled).toBeGreaterThanOrEqual(3);
+      // 1 + 4 + 20 + 120 nodes in 1 + 1 + 4 + 20 batches of siblings, not one transaction a node.
+      expect(calls).toBeLessThan(40);
+      expect(cost.itemsWritten).toBeGreaterThanOrEqual(145 * 3);
+    } finally {
+      client.destroy();
+    }
+    expect((await trees(target)).map((n) => n.id)).toEqual(specIds(fullTree('t', [4, 5, 6])));
   });
 
   it('attaches records under a node of the table, and refuses a file with any problem, writing nothing', async () => {

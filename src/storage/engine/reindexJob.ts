@@ -7,8 +7,9 @@ import type { Place, TreeStrategy } from '../strategy.js';
 import { chainPlace, chainsOf } from './chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
-import type { JobRecord, Lease } from './jobRecord.js';
-import { isNodeKey, nodeFromItem, nodeKey } from './items.js';
+import { OPEN_JOBS_KEY, type JobRecord, type Lease } from './jobRecord.js';
+import { isNodeKey, nodeFromItem, nodeKey, PENDING } from './items.js';
+import { openJobsOf } from './openJobs.js';
 import { keptFields, NOWHERE, projectionItems } from './projectionPlans.js';
 import { readStored } from './reads.js';
 
@@ -31,7 +32,11 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   if (!target) return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
   const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
   const items = await scanTable(ctx.doc, ctx.table);
-  const nodes = new Map(items.filter((i) => isNodeKey(i) && typeof i.deleting !== 'string').map((i) => [String(i.id), i]));
+  // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
+  const importing = openJobsOf(items.find((i) => i.pk === OPEN_JOBS_KEY.pk && i.sk === OPEN_JOBS_KEY.sk)).importing;
+  const nodes = new Map(
+    items.filter((i) => isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]))).map((i) => [String(i.id), i]),
+  );
   const facts = chainsOf(nodes, ctx.maxTreeDepth);
   const ids = [...nodes.keys()].sort();
   const after = job.after ?? null;

@@ -1,5 +1,5 @@
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
-import { collectionPk, edgeKey, nodeAttributes, nodeFromItem } from '../engine/items.js';
+import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING } from '../engine/items.js';
 import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { chainPlace, chainsOf } from '../engine/chains.js';
@@ -11,7 +11,7 @@ import { kindOf } from './kindOf.js';
  * forest (no cycle, no orphan, depth within the limit) with exactly one matching edge copy per
  * node and childCount equal to the edges below it; the strategy's projections must equal what
  * the truth implies (its nodeFields and itemsFor for each node's chain). Nodes of an unfinished
- * delete job are skipped.
+ * delete job are skipped, and so are those of an import job that has not joined them to the tree.
  */
 export interface Problem {
   nodeId: string;
@@ -44,11 +44,14 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
     if (kindOf(item) === 'edge') edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
   const deleting = (id: string) => typeof nodes.get(id)?.deleting === 'string';
+  // The nodes of an import that has not joined them to the tree are not in it yet.
+  const importing = new Set(jobs.filter((job) => job.kind === 'IMPORT' && job.joined !== true).map((job) => String(job.id)));
+  const hidden = (id: string) => importing.has(String(nodes.get(id)?.[PENDING]));
   const facts = chainsOf(nodes, maxTreeDepth);
   const expected = new Set<string>();
 
   for (const [id, item] of nodes) {
-    if (deleting(id)) continue;
+    if (deleting(id) || hidden(id)) continue;
     const fact = facts.get(id)!;
     if (fact.problem) {
       report(id, fact.problem);
@@ -81,7 +84,7 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
   for (const item of items) {
     if (!kinds.includes(kindOf(item)) || expected.has(keyString(item))) continue;
     const id = String(item.id ?? '?');
-    if (deleting(id) || (jobs.length > 0 && !nodes.has(id))) continue;
+    if (deleting(id) || hidden(id) || (jobs.length > 0 && !nodes.has(id))) continue;
     const kind = kindOf(item);
     report(id, `stray ${kind === 'edge' ? kind : strategy.itemName} item ${item.pk} ${item.sk}`);
   }
