@@ -28,7 +28,7 @@ export class Job {
   @Field(() => DateTimeScalar)
   startedAt!: string;
 
-  @Field(() => ID, { nullable: true, description: 'The node whose subtree the job moves or deletes.' })
+  @Field(() => ID, { nullable: true, description: 'The node whose subtree the job moves or deletes; for an import, the parent of its nodes (null: they are roots).' })
   nodeId!: string | null;
 }
 
