@@ -64,6 +64,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     expect(codes(await writer('mutation { createNode(input: { id: "x1", parentId: "b1", name: "x" }) { id } }'))).toEqual(['FORBIDDEN']);
     expect(codes(await writer('mutation { createNode(input: { id: "x2", parentId: "c", name: "x" }) { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await writer('mutation { createNode(input: { id: "x3", name: "a new root" }) { id } }'))).toEqual(['FORBIDDEN']);
+    // createNodes: write on the parent's tree, or on every tree for roots.
+    expect(codes(await writer('mutation { createNodes(input: { parentId: "b1", nodes: [{ id: "x4", name: "x" }] }) { nodes { id } } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await writer('mutation { createNodes(input: { parentId: "c", nodes: [{ id: "x5", name: "x" }] }) { nodes { id } } }'))).toEqual(['NOT_FOUND']);
+    expect(codes(await writer('mutation { createNodes(input: { nodes: [{ id: "x6", name: "roots" }] }) { nodes { id } } }'))).toEqual(['FORBIDDEN']);
     expect(codes(await writer('mutation { updateNode(id: "b1", name: "renamed") { id } }'))).toEqual(['FORBIDDEN']);
     expect(codes(await writer('mutation { updateNode(id: "c", name: "renamed") { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await writer('mutation { deleteNode(id: "b1") { deletedCount } }'))).toEqual(['FORBIDDEN']);
@@ -77,8 +81,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     expect((await writer('mutation { reparent(id: "a2", newParentId: "a") { id parentId } }')).body.data).toEqual({ reparent: { id: 'a2', parentId: 'a' } });
     // Nothing else changed.
     const admin = await as();
-    expect((await admin('{ nodes(ids: ["x1", "x2", "x3"]) { id } b1: node(id: "b1") { name parentId } c: node(id: "c") { name } }')).body.data).toEqual({
-      nodes: [null, null, null],
+    expect((await admin('{ nodes(ids: ["x1", "x2", "x3", "x4", "x5", "x6"]) { id } b1: node(id: "b1") { name parentId } c: node(id: "c") { name } }')).body.data).toEqual({
+      nodes: [null, null, null, null, null, null],
       b1: { name: 'b1', parentId: 'b' },
       c: { name: 'c' },
     });
