@@ -2,7 +2,7 @@ import { backoffDelay, sleep } from '../dynamodb/backoff.js';
 import { isTreeError } from '../errors.js';
 import { TooManyItems, type TreeNode, type TreeStore } from '../storage/treeStore.js';
 import { ImportProblems, inParentOrder, type ImportRecord } from './importRecords.js';
-import { inParallel } from './inParallel.js';
+import { inParallel } from '../inParallel.js';
 
 export interface ImportOptions {
   /** MAX_TREE_DEPTH: a record that would lie deeper is a problem of the file. */

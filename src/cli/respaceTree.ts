@@ -1,5 +1,5 @@
 import type { TreeNode, TreeStore } from '../storage/treeStore.js';
-import { inParallel } from './inParallel.js';
+import { inParallel } from '../inParallel.js';
 
 /** Positions up to this long are left as they are (a new one has 6 characters: 2, and a random tail of 4). */
 export const DEFAULT_LONGER_THAN = 12;

@@ -67,10 +67,9 @@ export interface TreeStrategy<Name extends string = string> {
    * Adds to `tx` the conditions that make it fail at commit time unless every node of `chain`
    * (root first, new parent last) is still where it was read and not being deleted. Together
    * with serializable transactions, this is what makes two concurrent moves unable to build a
-   * cycle together, and a create unable to land under a node being deleted. Every strategy
-   * refuses a parent held at `now` (its children being respaced; writePlans.ts, planHold); a
-   * strategy that does not guard moved subtrees (guardSubtree) refuses any held chain node (a
-   * move that takes its subtree deeper holds it).
+   * cycle together, and a create unable to land under a node being deleted. A strategy that
+   * does not guard moved subtrees (guardSubtree) must also refuse a chain node held by a move
+   * that takes its subtree deeper (a `hold` expiring after `now`; writePlans.ts, planHold).
    */
   guardChain(tx: TransactionBuilder, chain: readonly StoredNode[], now: number): void;
 

@@ -2,7 +2,8 @@
  * Respacing sibling positions (`tree reindex --respace`, TreeStore.respace) under every
  * strategy: children whose positions grew long (many inserts into one gap) get short, evenly
  * spaced ones in the same order, their subtrees with them; while it runs, the order read never
- * changes and writes that would place a node among those children answer CONFLICT; then the
+ * changes and writes that would place a node among those children answer CONFLICT (and only
+ * those: the same under every strategy); then the
  * parent takes children again, and the table verifies.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -69,8 +70,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
       expectError(await createNodeRaw(server, { id: 'held-late', parentId: 'held', name: 'late' }), 'CONFLICT');
       expectError(await server.gql(REORDER, { id: 'held-0', to: 'held', before: 'held-first' }), 'CONFLICT');
       expectError(await server.gql(REORDER, { id: 'calm-1', to: 'held' }), 'CONFLICT');
-      // Moving a child away, or writing elsewhere, is not refused.
+      // Moving a child away, writing below the children or elsewhere, is not refused.
       okData(await server.gql(REORDER, { id: 'held-8', to: 'calm' }));
+      await createNode(server, { id: 'held-3c', parentId: 'held-3', name: 'below a child' });
       await createNode(server, { id: 'calm-3', parentId: 'calm', name: 'calm 3' });
       pause.release();
       const result = await respacing;

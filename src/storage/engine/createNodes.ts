@@ -16,7 +16,7 @@ import { planNewNodes, type NewNode } from './newNodes.js';
 import { moveOf, NO_OPEN_JOBS } from './openJobs.js';
 import { NOWHERE, projectionItems } from './projectionPlans.js';
 import { readAdjacent, readStored } from './reads.js';
-import { planAdopt, planNewNode } from './writePlans.js';
+import { planAdopt, planNewNode, planNotRespacing } from './writePlans.js';
 
 /**
  * createNodes: up to 1,000 new nodes under one parent (or as roots), given as a list whose
@@ -64,6 +64,7 @@ export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, opt
     });
     planAdopt(tx, { parent, children: nodes.filter((n) => n.top).map((n) => n.node), slot: { position: '', neighbours: [] }, copies });
     ctx.strategy.guardChain(tx, chain, Date.now());
+    planNotRespacing(tx, parent, Date.now());
     planOpenJobsUnchanged(tx, open.rev);
     if (tx.size <= ctx.transactionItems) {
       await transactWrite(ctx.doc, tx.build());

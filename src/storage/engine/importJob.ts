@@ -1,4 +1,5 @@
 import type { Key } from '../../dynamodb/keys.js';
+import { inParallel } from '../../inParallel.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Place, StoredNode } from '../strategy.js';
 import { commitChunk } from './commitChunk.js';
@@ -9,7 +10,7 @@ import type { NewNode } from './newNodes.js';
 import { openEntryName, openEntryValue } from './openJobs.js';
 import { childPlace, keyOf, placeOf, projectionItems } from './projectionPlans.js';
 import { readStored } from './reads.js';
-import { planAdopt, planNewNode, planRemovePending, type CopiesOf } from './writePlans.js';
+import { planAdopt, planNewNode, planNotRespacing, planRemovePending, type CopiesOf } from './writePlans.js';
 
 /**
  * The IMPORT job: the nodes of a createNodes too big for one transaction (createNodes.ts),
@@ -70,6 +71,7 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
   const tops = plan.nodes.filter((n) => n.top).map((n) => n.node);
   planAdopt(tx, { parent: plan.parent, children: tops, slot: { position: '', neighbours: [] }, copies: plan.copies });
   ctx.strategy.guardChain(tx, plan.chain, Date.now());
+  planNotRespacing(tx, plan.parent, Date.now());
   if (!plan.projected || !plan.parent) return commitChunk(ctx, tx, plan.lease, { finish: 'DONE' });
   const ancestors = plan.chain.slice(0, -1).map((c) => c.node.id);
   const entry = { id: plan.job.id, kind: plan.job.kind, nodeId: plan.parent.node.id, from: ancestors, to: ancestors };
@@ -140,13 +142,5 @@ async function commitInChunks(ctx: EngineContext, lease: Lease, batches: Array<(
     current.nodes++;
   }
   if (current.nodes > 0) chunks.push(current);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL_CHUNKS, chunks.length) }, async () => {
-      while (next < chunks.length) {
-        const { tx, nodes } = chunks[next++]!;
-        await commitChunk(ctx, tx, lease, count ? { done: nodes } : {});
-      }
-    }),
-  );
+  await inParallel(chunks, PARALLEL_CHUNKS, ({ tx, nodes }) => commitChunk(ctx, tx, lease, count ? { done: nodes } : {}));
 }

@@ -39,6 +39,7 @@ import {
   planHold,
   planMove,
   planMoveJobStarted,
+  planNotRespacing,
   planRelease,
   planRenewHold,
   planUpdate,
@@ -142,6 +143,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     const tx = new TransactionBuilder(ctx.table);
     planCreate(tx, { node, chain, slot, copies: copiesIn(ctx, scope) });
     ctx.strategy.guardChain(tx, chain, Date.now());
+    planNotRespacing(tx, parent, Date.now());
     planProjectionCreate(tx, ctx.strategy, node, place);
     planOpenJobsUnchanged(tx, (scope.open ?? NO_OPEN_JOBS).rev);
     await transactWrite(ctx.doc, tx.build());
@@ -206,10 +208,12 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?:
       ? { position: placing.position, neighbours: [], unchanged: false }
       : await findSlot(ctx, { parentId, placingId: args.id, before: args.before, after: args.after, known }, moving.node);
     if (slot.unchanged) return { node: moving.node };
-    // The guards pass the caller's own hold (a hold is below any instant after it); above the
-    // parent, under adjacency, they pass holds as short: a reorder adds no node below them.
-    const guardNow = placing ? placing.hold + 1 : Date.now();
-    const renewHold = (into: TransactionBuilder) => placing && planRenewHold(into, newParent!, placing.hold, placing.renewed);
+    // Guards on the new parent's respacing: a respacing's own step passes its hold (a hold is
+    // below any instant after it) and renews it.
+    const guardParent = (into: TransactionBuilder) => {
+      planNotRespacing(into, newParent, placing ? placing.hold + 1 : Date.now());
+      if (placing) planRenewHold(into, newParent!, placing.hold, placing.renewed, 'respacing');
+    };
     const oldParentId = moving.node.parentId;
     const oldParent =
       oldParentId === null
@@ -223,8 +227,8 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?:
     // A reorder leaves the node's place as it was, unless the strategy keeps sibling positions.
     const samePlace = reorder && !kept.lineage;
     const moved = planMove(tx, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: samePlace });
-    ctx.strategy.guardChain(tx, chain, guardNow);
-    renewHold(tx);
+    ctx.strategy.guardChain(tx, chain, Date.now());
+    guardParent(tx);
     planOpenJobsUnchanged(tx, open.rev);
     const newPlace = chainPlace(chain, slot.position);
     if (samePlace) return { node: await commitMove(ctx, tx, moved, chain) };
@@ -264,8 +268,8 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?:
     await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
     const truth = new TransactionBuilder(ctx.table);
     planMove(truth, { moving, oldParent, chain, slot, now, copies: copiesIn(ctx, scope), copiesStay: true });
-    ctx.strategy.guardChain(truth, chain, guardNow);
-    renewHold(truth);
+    ctx.strategy.guardChain(truth, chain, Date.now());
+    guardParent(truth);
     planMoveJobStarted(truth, oldPlace.path[0] ?? args.id);
     const job = newJob('MOVE', args.id, null, { from: [...oldPlace.path], to: [...newPlace.path], toLineage: [...newPlace.lineage] });
     const lease = startingLease(ctx, job.id);

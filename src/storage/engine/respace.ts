@@ -21,9 +21,9 @@ import { planHold, planRelease } from './writePlans.js';
  * limited to 1,024 bytes. Respacing gives a node's children new positions that are short and
  * evenly spaced (`a1`, `a2`, ...), keeping their order, without ever showing another order:
  *
- * - the parent is held (planHold) for the whole respacing: every strategy's guardChain refuses
- *   a create under it, a move into it and a reorder among its children, which answer CONFLICT
- *   (adjacency, which checks holds along the whole chain, refuses writes anywhere below it);
+ * - the parent is held (its `respacing` attribute, planHold) for the whole respacing: every
+ *   create under it, move into it and reorder among its children checks it (planNotRespacing,
+ *   whatever the strategy) and answers CONFLICT; nothing else is refused;
  * - the new positions all sort after the last child's, and the children are moved from the last
  *   to the first, each by an ordinary reorder (its own transaction, or a move job under
  *   nested-set for a big subtree) that renews the hold: after every step the order is the old one;
@@ -96,7 +96,7 @@ async function holdParent(ctx: EngineContext, parentId: string): Promise<number>
   const now = Date.now();
   const until = now + RESPACE_HOLD_MS;
   const tx = new TransactionBuilder(ctx.table);
-  planHold(tx, parent, now, until);
+  planHold(tx, parent, now, until, 'respacing');
   try {
     await transactWrite(ctx.doc, tx.build());
   } catch (error) {
@@ -109,7 +109,7 @@ async function holdParent(ctx: EngineContext, parentId: string): Promise<number>
 async function release(ctx: EngineContext, parentId: string, until: number): Promise<void> {
   try {
     const tx = new TransactionBuilder(ctx.table);
-    planRelease(tx, live(await readVisible(ctx, [parentId]), parentId, 'parent'), until);
+    planRelease(tx, live(await readVisible(ctx, [parentId]), parentId, 'parent'), until, 'respacing');
     await transactWrite(ctx.doc, tx.build());
   } catch {
     // Deleted meanwhile, or DynamoDB is away: the hold expires by itself.

@@ -21,12 +21,9 @@ export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, no
     { exists: true },
     { missing: 'deleting' },
     { equalsOrMissing: ['parentId', chainNode.node.parentId] },
-    notHeld(now),
+    { missingOrBelow: [HOLD, now] },
   );
 }
-
-/** The node is held by no one at `now` (planHold): it accepts children. */
-export const notHeld = (now: number): Condition => ({ missingOrBelow: [HOLD, now] });
 
 /**
  * A move job starts in the tree of `rootId` (the moved node's root before the move): its count
@@ -43,28 +40,39 @@ export function guardChainRoot(tx: TransactionBuilder, root: StoredNode): void {
 }
 
 /**
- * The attribute of a held node: the epoch milliseconds until which no write may place a node
- * under it (every strategy's guardChain refuses a held parent; adjacency, which guards every
- * node of the chain, one held anywhere above). Two holders: a move that takes its subtree deeper
- * under a strategy that guards no moved subtree (it then reads the subtree's height and commits
- * with planRelease), and the respacing of a node's children (respace.ts), which renews it with
- * each step (planRenewHold).
+ * Two ways to hold a node: epoch milliseconds until which no write may place a node somewhere
+ * under it.
+ * - `hold`: below it, anywhere. A move that takes its subtree deeper under a strategy that
+ *   guards no moved subtree holds the moved node (adjacency's guardChain refuses a held chain
+ *   node), reads the subtree's height, and commits with planRelease.
+ * - `respacing`: among its children. The respacing of its children (respace.ts) holds it and
+ *   renews the hold with each step (planRenewHold); every create and move checks its new
+ *   parent, whatever the strategy (planNotRespacing).
  */
-const HOLD = 'hold';
+export type HoldKind = 'hold' | 'respacing';
+const HOLD: HoldKind = 'hold';
 
 /** Holds `node` until `until`, unless it changed since it was read or is held already. */
-export function planHold(tx: TransactionBuilder, node: StoredNode, now: number, until: number): void {
-  tx.update(nodeKey(node.node.id), { set: { [HOLD]: until } }, ...unchangedSince(node), { missingOrBelow: [HOLD, now] });
+export function planHold(tx: TransactionBuilder, node: StoredNode, now: number, until: number, kind: HoldKind = HOLD): void {
+  tx.update(nodeKey(node.node.id), { set: { [kind]: until } }, ...unchangedSince(node), { missingOrBelow: [kind, now] });
 }
 
 /** Extends the hold set until `until` to `renewed`, on the condition that it is still that one. */
-export function planRenewHold(tx: TransactionBuilder, node: StoredNode, until: number, renewed: number): void {
-  tx.update(nodeKey(node.node.id), { set: { [HOLD]: renewed } }, { exists: true }, { equals: [HOLD, until] });
+export function planRenewHold(tx: TransactionBuilder, node: StoredNode, until: number, renewed: number, kind: HoldKind = HOLD): void {
+  tx.update(nodeKey(node.node.id), { set: { [kind]: renewed } }, { exists: true }, { equals: [kind, until] });
 }
 
 /** Releases the hold set until `until` (in the move's own transaction, or after a refusal). */
-export function planRelease(tx: TransactionBuilder, node: StoredNode, until: number): void {
-  tx.update(nodeKey(node.node.id), { remove: [HOLD] }, { equals: [HOLD, until] });
+export function planRelease(tx: TransactionBuilder, node: StoredNode, until: number, kind: HoldKind = HOLD): void {
+  tx.update(nodeKey(node.node.id), { remove: [kind] }, { equals: [kind, until] });
+}
+
+/**
+ * The new parent of a create or a move has no respacing of its children under way at `now`
+ * (a respacing's own steps pass an instant just after its hold).
+ */
+export function planNotRespacing(tx: TransactionBuilder, parent: StoredNode | null | undefined, now: number): void {
+  if (parent) tx.check(nodeKey(parent.node.id), { missingOrBelow: ['respacing', now] });
 }
 
 const unchangedSince = (stored: StoredNode): Condition[] => [

@@ -1,6 +1,6 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { live, nodeKey } from '../../engine/items.js';
-import { guardChainRoot, notHeld } from '../../engine/writePlans.js';
+import { guardChainRoot } from '../../engine/writePlans.js';
 import type { StoredNode, TreeStrategy } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 
@@ -25,10 +25,10 @@ export const storedPath: Pick<TreeStrategy, 'nodeFields' | 'readChain' | 'guardC
     return [...path.map((id) => live(stored, id, 'ancestor')), node];
   },
 
-  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[], now: number) {
+  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[]) {
     const parent = chain[chain.length - 1];
     if (!parent) return;
-    tx.check(nodeKey(parent.node.id), { exists: true }, { missing: 'deleting' }, { equals: ['path', storedPathOf(parent.node)] }, notHeld(now));
+    tx.check(nodeKey(parent.node.id), { exists: true }, { missing: 'deleting' }, { equals: ['path', storedPathOf(parent.node)] });
     // A move job started after the chain was read leaves the parent's path stale until the job
     // rewrites it: the root's count of move jobs tells.
     guardChainRoot(tx, chain[0]!);
