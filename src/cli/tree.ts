@@ -18,7 +18,7 @@ import { TENANT_PATTERN } from '../dynamodb/keys.js';
 import { tenantDoc } from '../dynamodb/tenantDoc.js';
 import { verifyTable } from '../storage/maintenance/verifyTable.js';
 import { storeFor } from '../storeFor.js';
-import { VERSION } from '../version.js';
+import { USER_AGENT, VERSION } from '../version.js';
 import { STRATEGY_NAMES, type StrategyName } from '../storage/strategies/strategies.js';
 import type { Job, TreeStore } from '../storage/treeStore.js';
 
@@ -289,7 +289,7 @@ async function main(): Promise<number> {
     if (local.warning) console.error(local.warning);
     endpoint = local.endpoint;
   }
-  const { doc, client } = createDynamo({ endpoint, region: config.region, timeouts: config.dynamodbTimeouts });
+  const { doc, client } = createDynamo({ endpoint, region: config.region, timeouts: config.dynamodbTimeouts, userAgent: USER_AGENT });
   try {
     if (command === 'verify') {
       const strategy = strategyArg(values.strategy, config.strategy);

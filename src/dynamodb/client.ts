@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
@@ -11,6 +11,8 @@ export interface DynamoOptions {
   middleware?: (stack: MiddlewareStack) => void;
   /** How long to wait for a connection, and for an answer once sent, per attempt (ms). */
   timeouts?: { connectMs: number; requestMs: number };
+  /** The user agent of every call (default: `canopy`); built once, not by the SDK on every call. */
+  userAgent?: string;
   /** Told of every attempt of every call: its command, its outcome ('ok' or the error's name), its time. */
   onCall?: (call: DynamoCall) => void;
 }
@@ -46,11 +48,16 @@ const MAX_SOCKETS = 256;
  */
 export function createDynamo(options: DynamoOptions): Dynamo {
   const local = isLocal(options.endpoint);
-  const client = new DynamoDBClient({
+  const config: DynamoDBClientConfig = {
     region: options.region,
     endpoint: options.endpoint,
     maxAttempts: MAX_ATTEMPTS,
     retryMode: 'standard',
+    // DynamoDB Local accepts any credentials; real endpoints use the default provider chain.
+    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  };
+  const client = new DynamoDBClient({
+    ...config,
     requestHandler: {
       httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
       httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
@@ -60,16 +67,38 @@ export function createDynamo(options: DynamoOptions): Dynamo {
         ? { connectionTimeout: options.timeouts.connectMs, requestTimeout: options.timeouts.requestMs, throwOnRequestTimeout: true }
         : {}),
     },
-    // DynamoDB Local accepts any credentials; real endpoints use the default provider chain.
-    ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
+  // The document commands' client: the same sockets and credentials, and each command class's
+  // middleware resolved once (cachedDocumentSend).
+  const cached = new DynamoDBClient({ ...config, credentials: client.config.credentials, requestHandler: client.config.requestHandler, cacheMiddleware: true });
+  for (const stack of [client.middlewareStack, cached.middlewareStack]) prepareStack(stack, options);
+  const doc = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  doc.send = cachedDocumentSend(doc, cached);
+  return { client, doc };
+}
+
+/** The middleware of every client: no logger, a fixed user agent, the call reports, the tests' own. */
+function prepareStack(stack: MiddlewareStack, options: DynamoOptions): void {
   // The SDK's logger middleware builds a filtered copy of every response for a logger that
   // discards it (5% of the server's CPU on a page of a thousand items): no logging here.
-  client.middlewareStack.remove('loggerMiddleware');
+  stack.remove('loggerMiddleware');
+  // The SDK's user agent is rebuilt on every call (7% of the SDK's CPU per call): Canopy's is built once.
+  stack.remove('getUserAgentMiddleware');
+  const userAgent = options.userAgent ?? 'canopy';
+  stack.add(
+    (next) => async (args) => {
+      const request = args.request as { headers?: Record<string, string> };
+      if (request.headers) request.headers['user-agent'] = userAgent;
+      return next(args);
+    },
+    { step: 'build', name: 'canopyUserAgent' },
+  );
   const { onCall } = options;
   if (onCall) {
     // Inside the retry loop: one report per attempt.
-    client.middlewareStack.add(
+    stack.add(
       (next, context) => async (args) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
         const started = performance.now();
@@ -85,11 +114,37 @@ export function createDynamo(options: DynamoOptions): Dynamo {
       { step: 'finalizeRequest', priority: 'low', name: 'canopyOnCall' },
     );
   }
-  options.middleware?.(client.middlewareStack);
-  const doc = DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  return { client, doc };
+  options.middleware?.(stack);
+}
+
+/**
+ * What a lib-dynamodb command is made of: the SDK command it wraps, and the marshalling it adds
+ * to that command's middleware (which depends on the command's class and the client's options
+ * only).
+ */
+interface DocumentCommand {
+  clientCommand: Parameters<DynamoDBClient['send']>[0];
+  addMarshallingMiddleware(configuration: DynamoDBDocumentClient['config']): void;
+}
+
+const isDocumentCommand = (command: unknown): command is DocumentCommand =>
+  typeof (command as Partial<DocumentCommand>).addMarshallingMiddleware === 'function' && (command as Partial<DocumentCommand>).clientCommand !== undefined;
+
+/**
+ * The document client resolves the SDK's middleware stack twice on every call (its command's,
+ * then the wrapped command's), and cannot use the SDK's cache of resolved stacks (cacheMiddleware).
+ * Its commands are sent here as the SDK commands they wrap, marshalling included, through a
+ * client that resolves each class's stack once: a fifth less CPU per DynamoDB call. That
+ * client sends nothing else, so that a class's cached stack is always a document command's.
+ * Calls with options (an abort signal) and other commands go the document client's own way.
+ */
+function cachedDocumentSend(doc: DynamoDBDocumentClient, cached: DynamoDBClient): DynamoDBDocumentClient['send'] {
+  const send = doc.send.bind(doc) as (...args: unknown[]) => Promise<unknown>;
+  return ((command: unknown, ...rest: unknown[]) => {
+    if (rest.length > 0 || !isDocumentCommand(command)) return send(command, ...rest);
+    command.addMarshallingMiddleware(doc.config);
+    return cached.send(command.clientCommand);
+  }) as DynamoDBDocumentClient['send'];
 }
 
 /** DynamoDB Local accepts any credentials; real endpoints use the default provider chain. */

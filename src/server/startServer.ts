@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './logger.js';
 import { childCache, createMetrics } from './metrics.js';
 import { traceDynamoCall } from './tracing.js';
 import { loadTrustedDocuments } from './trustedDocuments.js';
+import { USER_AGENT } from '../version.js';
 
 export interface RunningServer {
   logger: Logger;
@@ -43,6 +44,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     endpoint: config.dynamodbEndpoint,
     region: config.region,
     middleware: options.middleware,
+    userAgent: USER_AGENT,
     timeouts: config.dynamodbTimeouts,
     onCall: (call) => {
       const { command, outcome, ms, error } = call;
