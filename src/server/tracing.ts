@@ -11,9 +11,10 @@ import { VERSION } from '../version.js';
  * OpenTelemetry spans: one per GraphQL operation (named after it: `query Lookup`), and one per
  * DynamoDB call attempt inside it (`DynamoDB Query`). The code always speaks to the OpenTelemetry
  * API; nothing is recorded (and nothing costs more than a no-op) unless a tracer provider is
- * registered: startTracing does it when the standard OTEL variables ask for it.
+ * registered: startTracing does it when the standard OTEL variables ask for it. The tracer is the
+ * API's proxy, looked up once: it follows a provider registered later.
  */
-const tracer = () => trace.getTracer('canopy', VERSION);
+const tracer = trace.getTracer('canopy', VERSION);
 
 /** Exports spans (OTLP over HTTP, or to the console) when config.tracing says so; answers the shutdown. */
 export function startTracing(config: Config): () => Promise<void> {
@@ -32,7 +33,7 @@ export function startTracing(config: Config): () => Promise<void> {
  * with the response.
  */
 export function traceRequest(res: ServerResponse, method: string, work: () => void): void {
-  const span = tracer().startSpan('graphql', { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } });
+  const span = tracer.startSpan('graphql', { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } });
   // No tracer provider: nothing records, and there is no trace for the calls inside to join.
   if (!span.isRecording() && !trace.isSpanContextValid(span.spanContext())) return work();
   res.once('finish', () => {
@@ -58,7 +59,7 @@ export function failOperationSpan(codes: string[]): void {
 
 /** The span of a DynamoDB call attempt that just ended (called in the call's own context). */
 export function traceDynamoCall(table: string, call: DynamoCall): void {
-  const span: Span = tracer().startSpan(
+  const span: Span = tracer.startSpan(
     `DynamoDB ${call.command}`,
     {
       kind: SpanKind.CLIENT,
