@@ -1,0 +1,58 @@
+/**
+ * Server CPU per operation, side by side (`npm run bench:cpu`): the naive server and Canopy under
+ * one strategy take turns at one workload, at concurrency 16, round after round in one run, so
+ * that a noisy machine weighs on both alike. Prints each round's CPU per operation and ratio, and
+ * the medians. Options: `--strategy S` (closure), `--workload NAME` (a prefix of a workload of
+ * `npm run bench`: "node lookup"), `--rounds N` (12), `--seconds S` (4 per server and round),
+ * `--delay MS` (5 per DynamoDB call). The first round warms both servers up and is not counted.
+ */
+import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
+import { cpuMs, runFor, runOnce, startBench } from './servers.js';
+import { trees, WORKLOADS } from './workloads.js';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback);
+const strategy = option('--strategy', 'closure') as StrategyName;
+const workload = WORKLOADS.find((w) => w.name.startsWith(option('--workload', 'node lookup')));
+const ROUNDS = Number(option('--rounds', '12'));
+const SECONDS = Number(option('--seconds', '4'));
+const DELAY_MS = Number(option('--delay', '5'));
+const CONCURRENCY = 16;
+
+if (!STRATEGY_NAMES.includes(strategy) || !workload || !(ROUNDS >= 2) || !(SECONDS > 0)) {
+  console.error(`usage: npm run bench:cpu -- [--strategy ${STRATEGY_NAMES.join('|')}] [--workload "${WORKLOADS.map((w) => w.name).join('" | "')}"] [--rounds N>=2] [--seconds S] [--delay MS]`);
+  process.exit(2);
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+const bench = await startBench(trees([]), [strategy], DELAY_MS);
+try {
+  const [naive, canopy] = bench.servers as [(typeof bench.servers)[0], (typeof bench.servers)[0]];
+  for (const server of [naive, canopy]) for (let i = 0; i < 20; i++) await runOnce(server, workload);
+  console.log(`${workload.name}, ${strategy} against naive, ${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ${DELAY_MS} ms per DynamoDB call`);
+  console.log('\n| round | naive CPU/op | canopy CPU/op | ratio |\n| --- | --- | --- | --- |');
+  const rows: Array<{ naive: number; canopy: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const perOp = [];
+    for (const server of [naive, canopy]) {
+      const before = cpuMs(server.child);
+      const { done } = await runFor(server, workload, CONCURRENCY, SECONDS * 1000);
+      perOp.push((cpuMs(server.child) - before) / done);
+    }
+    const [n, c] = perOp as [number, number];
+    console.log(`| ${round === 0 ? 'warm-up' : round} | ${n.toFixed(3)} ms | ${c.toFixed(3)} ms | ${(c / n).toFixed(2)} |`);
+    if (round > 0) rows.push({ naive: n, canopy: c });
+  }
+  const ratios = rows.map((r) => r.canopy / r.naive);
+  console.log(
+    `\nmedian: naive ${median(rows.map((r) => r.naive)).toFixed(3)} ms, canopy ${median(rows.map((r) => r.canopy)).toFixed(3)} ms; ` +
+      `ratio median ${median(ratios).toFixed(2)}, from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}`,
+  );
+} finally {
+  await bench.close();
+}

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createDynamo } from '../src/dynamodb/client.js';
+import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
+import { ensureTable } from '../src/dynamodb/table.js';
+import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
+import type { StrategyName } from '../src/storage/strategies/strategies.js';
+import { loadTree } from '../test/support/loadTree.js';
+import { specIds, type TreeSpec } from '../test/support/tree.js';
+import { startDelayProxy } from './delayProxy.js';
+import { createNaiveTable, loadNaiveTree } from './naive/naiveServer.js';
+import type { Workload } from './workloads.js';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLOCK_TICK_MS = 10; // Linux's USER_HZ is 100
+
+/** How `npm start` runs Canopy (package.json), and how the naive server runs: Node's defaults. */
+const CANOPY_ARGV = ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'];
+const NAIVE_ARGV = ['--import', 'tsx', 'bench/naive/main.ts'];
+
+export interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+export interface Bench {
+  /** The naive server first, then Canopy under each strategy asked for. */
+  servers: Server[];
+  /** DynamoDB calls the proxy has passed so far. */
+  proxyCalls: () => number;
+  close(): Promise<void>;
+}
+
+/**
+ * One embedded in-memory DynamoDB Local behind a proxy that holds every call `delayMs`; the naive
+ * server and Canopy under each strategy, each in a process of its own, on the same trees (loaded
+ * as items, then checked by `tree verify` for Canopy).
+ */
+export async function startBench(specs: TreeSpec[], strategies: readonly StrategyName[], delayMs: number): Promise<Bench> {
+  const local = await startDynamoLocal({ port: 8400 + Math.floor(Math.random() * 300) });
+  const proxy = await startDelayProxy(local.endpoint, delayMs);
+  const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
+  const servers: Server[] = [];
+  const close = async () => {
+    for (const server of servers) server.child.kill('SIGKILL');
+    client.destroy();
+    await proxy.close();
+    await local.stop();
+  };
+  try {
+    process.stdout.write(`loading ${specs.reduce((n, s) => n + specIds(s).length, 0)} nodes per server...`);
+    await createNaiveTable(client, 'naive');
+    await loadNaiveTree(doc, 'naive', specs);
+    servers.push(await spawnServer('naive', NAIVE_ARGV, { NAIVE_TABLE: 'naive', DYNAMODB_ENDPOINT: proxy.endpoint }));
+    for (const strategy of strategies) {
+      const table = `canopy_${strategy}`;
+      await ensureTable(client, table);
+      await loadTree(doc, table, strategy, specs);
+      const { problems } = await verifyTable(doc, table, strategy, 64);
+      if (problems.length > 0) throw new Error(`${strategy}: the loaded tree has problems`);
+      const env = { TREE_STRATEGY: strategy, DYNAMODB_TABLE: table, DYNAMODB_ENDPOINT: proxy.endpoint, SEED_DEMO: 'false', JOB_LEASE_SECONDS: '30' };
+      servers.push(await spawnServer(strategy, CANOPY_ARGV, env));
+    }
+    process.stdout.write(' done\n');
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { servers, proxyCalls: proxy.calls, close };
+}
+
+async function spawnServer(name: string, argv: string[], env: Record<string, string>): Promise<Server> {
+  const port = 5100 + Math.floor(Math.random() * 800);
+  const child = spawn(process.execPath, argv, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    const up = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    }).then((r) => r.ok, () => false);
+    if (up) return { name, url: `${url}/graphql`, child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${name} did not start`);
+}
+
+export interface Answer {
+  data?: unknown;
+  errors?: unknown[];
+  extensions?: { dynamodb?: { requests?: number } };
+}
+
+export async function post(url: string, query: string): Promise<Answer> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const answer = (await response.json()) as Answer;
+  if (answer.errors) throw new Error(`${url}: ${JSON.stringify(answer.errors).slice(0, 300)}`);
+  return answer;
+}
+
+/** One operation of the workload: its queries in sequence; the DynamoDB requests they reported. */
+export async function runOnce(server: Server, workload: Workload): Promise<number> {
+  let requests = 0;
+  for (const query of workload.operations) requests += (await post(server.url, query)).extensions?.dynamodb?.requests ?? 0;
+  return requests;
+}
+
+/** CPU time (ms) the process has used so far, from /proc. */
+export function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+}
+
+/** Runs the workload from `concurrency` clients until `ms` have passed: operations done, seconds taken. */
+export async function runFor(server: Server, workload: Workload, concurrency: number, ms: number): Promise<{ done: number; seconds: number }> {
+  const deadline = performance.now() + ms;
+  let done = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        await runOnce(server, workload);
+        done++;
+      }
+    }),
+  );
+  return { done, seconds: (performance.now() - started) / 1000 };
+}
