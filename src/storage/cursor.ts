@@ -48,15 +48,25 @@ export function createCursorCodec(secret: string, tenant?: string): CursorCodec 
   };
 }
 
-/** A page's edge, whose cursor is signed only when read: most queries select no cursor. */
+/**
+ * A page's edge, whose cursor is signed only when read: most queries select no cursor. A class
+ * rather than an object literal with a getter, which V8 builds through its runtime, one a node.
+ */
+class LazyEdge<T> {
+  private signed: string | undefined;
+  constructor(
+    private readonly cursors: CursorCodec,
+    private readonly payload: Record<string, unknown>,
+    readonly node: T,
+  ) {}
+
+  get cursor(): string {
+    return (this.signed ??= this.cursors.encode(this.payload));
+  }
+}
+
 export function edgeWithCursor<T>(cursors: CursorCodec, payload: Record<string, unknown>, node: T): { cursor: string; node: T } {
-  let cursor: string | undefined;
-  return {
-    node,
-    get cursor() {
-      return (cursor ??= cursors.encode(payload));
-    },
-  };
+  return new LazyEdge(cursors, payload, node);
 }
 
 /**
