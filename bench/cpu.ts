@@ -4,10 +4,12 @@
  * that a noisy machine weighs on both alike. Prints each round's CPU per operation and ratio, and
  * the medians. Options: `--strategy S` (closure), `--workload NAME` (a prefix of a workload of
  * `npm run bench`: "node lookup"), `--rounds N` (12), `--seconds S` (4 per server and round),
- * `--delay MS` (5 per DynamoDB call). The first round warms both servers up and is not counted.
+ * `--delay MS` (5 per DynamoDB call), `--semi-space MB` (Canopy's young generation semi-space, 64
+ * as `npm start` sets it; 16 is Node's default). The first round warms both servers up and is not
+ * counted. The peak memory of both processes is printed last.
  */
 import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
-import { cpuMs, runFor, runOnce, startBench } from './servers.js';
+import { cpuMs, peakRssMb, runFor, runOnce, startBench } from './servers.js';
 import { trees, WORKLOADS } from './workloads.js';
 
 const args = process.argv.slice(2);
@@ -17,10 +19,14 @@ const workload = WORKLOADS.find((w) => w.name.startsWith(option('--workload', 'n
 const ROUNDS = Number(option('--rounds', '12'));
 const SECONDS = Number(option('--seconds', '4'));
 const DELAY_MS = Number(option('--delay', '5'));
+const SEMI_SPACE_MB = Number(option('--semi-space', '64'));
 const CONCURRENCY = 16;
 
-if (!STRATEGY_NAMES.includes(strategy) || !workload || !(ROUNDS >= 2) || !(SECONDS > 0)) {
-  console.error(`usage: npm run bench:cpu -- [--strategy ${STRATEGY_NAMES.join('|')}] [--workload "${WORKLOADS.map((w) => w.name).join('" | "')}"] [--rounds N>=2] [--seconds S] [--delay MS]`);
+if (!STRATEGY_NAMES.includes(strategy) || !workload || !(ROUNDS >= 2) || !(SECONDS > 0) || !(SEMI_SPACE_MB > 0)) {
+  console.error(
+    `usage: npm run bench:cpu -- [--strategy ${STRATEGY_NAMES.join('|')}] [--workload "${WORKLOADS.map((w) => w.name).join('" | "')}"] ` +
+      '[--rounds N>=2] [--seconds S] [--delay MS] [--semi-space MB]',
+  );
   process.exit(2);
 }
 
@@ -30,11 +36,14 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-const bench = await startBench(trees([]), [strategy], DELAY_MS);
+const bench = await startBench(trees([]), [strategy], DELAY_MS, [`--max-semi-space-size=${SEMI_SPACE_MB}`]);
 try {
   const [naive, canopy] = bench.servers as [(typeof bench.servers)[0], (typeof bench.servers)[0]];
   for (const server of [naive, canopy]) for (let i = 0; i < 20; i++) await runOnce(server, workload);
-  console.log(`${workload.name}, ${strategy} against naive, ${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ${DELAY_MS} ms per DynamoDB call`);
+  console.log(
+    `${workload.name}, ${strategy} (semi-space ${SEMI_SPACE_MB} MB) against naive, ${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ` +
+      `${DELAY_MS} ms per DynamoDB call`,
+  );
   console.log('\n| round | naive CPU/op | canopy CPU/op | ratio |\n| --- | --- | --- | --- |');
   const rows: Array<{ naive: number; canopy: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -53,6 +62,7 @@ try {
     `\nmedian: naive ${median(rows.map((r) => r.naive)).toFixed(3)} ms, canopy ${median(rows.map((r) => r.canopy)).toFixed(3)} ms; ` +
       `ratio median ${median(ratios).toFixed(2)}, from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}`,
   );
+  console.log(`peak memory (RSS): naive ${peakRssMb(naive.child)} MB, canopy ${peakRssMb(canopy.child)} MB`);
 } finally {
   await bench.close();
 }

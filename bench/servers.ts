@@ -15,8 +15,8 @@ import type { Workload } from './workloads.js';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLOCK_TICK_MS = 10; // Linux's USER_HZ is 100
 
-/** How `npm start` runs Canopy (package.json), and how the naive server runs: Node's defaults. */
-const CANOPY_ARGV = ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'];
+/** How `npm start` runs Canopy (package.json): its Node flags. The naive server runs with Node's defaults. */
+export const CANOPY_NODE_FLAGS = ['--max-semi-space-size=64'];
 const NAIVE_ARGV = ['--import', 'tsx', 'bench/naive/main.ts'];
 
 export interface Server {
@@ -38,7 +38,12 @@ export interface Bench {
  * server and Canopy under each strategy, each in a process of its own, on the same trees (loaded
  * as items, then checked by `tree verify` for Canopy).
  */
-export async function startBench(specs: TreeSpec[], strategies: readonly StrategyName[], delayMs: number): Promise<Bench> {
+export async function startBench(
+  specs: TreeSpec[],
+  strategies: readonly StrategyName[],
+  delayMs: number,
+  canopyFlags: readonly string[] = CANOPY_NODE_FLAGS,
+): Promise<Bench> {
   const local = await startDynamoLocal({ port: 8400 + Math.floor(Math.random() * 300) });
   const proxy = await startDelayProxy(local.endpoint, delayMs);
   const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
@@ -61,7 +66,7 @@ export async function startBench(specs: TreeSpec[], strategies: readonly Strateg
       const { problems } = await verifyTable(doc, table, strategy, 64);
       if (problems.length > 0) throw new Error(`${strategy}: the loaded tree has problems`);
       const env = { TREE_STRATEGY: strategy, DYNAMODB_TABLE: table, DYNAMODB_ENDPOINT: proxy.endpoint, SEED_DEMO: 'false', JOB_LEASE_SECONDS: '30' };
-      servers.push(await spawnServer(strategy, CANOPY_ARGV, env));
+      servers.push(await spawnServer(strategy, [...canopyFlags, '--import', 'tsx', 'src/main.ts'], env));
     }
     process.stdout.write(' done\n');
   } catch (error) {
@@ -110,6 +115,12 @@ export async function runOnce(server: Server, workload: Workload): Promise<numbe
   let requests = 0;
   for (const query of workload.operations) requests += (await post(server.url, query)).extensions?.dynamodb?.requests ?? 0;
   return requests;
+}
+
+/** The most memory the process has held so far (its peak resident set, MB), from /proc. */
+export function peakRssMb(child: ChildProcess): number {
+  const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kb) / 1024);
 }
 
 /** CPU time (ms) the process has used so far, from /proc. */
