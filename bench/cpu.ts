@@ -9,7 +9,7 @@
  * counted. The peak memory of both processes is printed last.
  */
 import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
-import { cpuMs, peakRssMb, runFor, runOnce, startBench } from './servers.js';
+import { cpuMs, peakRssMb, runFor, runOnce, startBench, type Server } from './servers.js';
 import { trees, WORKLOADS } from './workloads.js';
 
 const args = process.argv.slice(2);
@@ -38,7 +38,7 @@ const median = (values: number[]): number => {
 
 const bench = await startBench(trees([]), [strategy], DELAY_MS, [`--max-semi-space-size=${SEMI_SPACE_MB}`]);
 try {
-  const [naive, canopy] = bench.servers as [(typeof bench.servers)[0], (typeof bench.servers)[0]];
+  const [naive, canopy] = bench.servers as [Server, Server];
   for (const server of [naive, canopy]) for (let i = 0; i < 20; i++) await runOnce(server, workload);
   console.log(
     `${workload.name}, ${strategy} (semi-space ${SEMI_SPACE_MB} MB) against naive, ${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ` +
