@@ -181,6 +181,8 @@ export interface StoredNode {
   moves?: number;
   /** The IMPORT job that wrote the node item, when one did (items.ts PENDING). */
   pending?: string;
+  /** Until when (epoch ms) a respacing of its children holds the node, if one ever did (respace.ts). */
+  respacing?: number;
 }
 
 /** A node of a subtree, with its place as the write computed it. */

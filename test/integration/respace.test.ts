@@ -11,7 +11,7 @@ import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
 import { createStore } from '../../src/storage/strategies/createStore.js';
 import { loadTree } from '../support/loadTree.js';
 import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../support/server.js';
 import { childIds, createNode, createNodeRaw, expectError, okData, type TreeSpec } from '../support/tree.js';
 import { runTree } from '../support/treeCli.js';
 
@@ -28,6 +28,7 @@ function crowdedFamily(prefix: string): TreeSpec {
 const POSITIONS = 'query($id: ID!) { node(id: $id) { children(first: 100) { nodes { id position version } } } }';
 const PREORDER = 'query($id: ID!) { node(id: $id) { descendants(order: PREORDER, first: 100) { nodes { id depth } } } }';
 const REORDER = 'mutation($id: ID!, $to: ID, $before: ID) { reparent(id: $id, newParentId: $to, before: $before) { id } }';
+const CREATE_NODES = 'mutation($parentId: ID) { createNodes(input: { parentId: $parentId, nodes: [{ id: "held-many", name: "many" }] }) { nodes { id } } }';
 
 interface Child {
   id: string;
@@ -67,9 +68,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
       const respacing = store.respace('held');
       await pause.reached;
       expect((await children('held')).map((c) => c.id)).toEqual(order);
-      expectError(await createNodeRaw(server, { id: 'held-late', parentId: 'held', name: 'late' }), 'CONFLICT');
-      expectError(await server.gql(REORDER, { id: 'held-0', to: 'held', before: 'held-first' }), 'CONFLICT');
-      expectError(await server.gql(REORDER, { id: 'calm-1', to: 'held' }), 'CONFLICT');
+      // Refused once the parent is read, saying why, rather than after re-planning against the hold.
+      const refused = (response: GraphQLResponse) => {
+        expectError(response, 'CONFLICT');
+        expect(response.body.errors?.[0]?.message).toContain('"held" are being respaced');
+        // One request: the parent (a root), read with the open jobs; no transaction is tried.
+        expect(response.body.extensions?.dynamodb?.requests).toBe(1);
+      };
+      refused(await createNodeRaw(server, { id: 'held-late', parentId: 'held', name: 'late' }));
+      refused(await server.gql(REORDER, { id: 'held-0', to: 'held', before: 'held-first' }));
+      refused(await server.gql(REORDER, { id: 'calm-1', to: 'held' }));
+      refused(await server.gql(CREATE_NODES, { parentId: 'held' }));
       // Moving a child away, writing below the children or elsewhere, is not refused.
       okData(await server.gql(REORDER, { id: 'held-8', to: 'calm' }));
       await createNode(server, { id: 'held-3c', parentId: 'held-3', name: 'below a child' });

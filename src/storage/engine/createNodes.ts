@@ -11,7 +11,7 @@ import { live } from './items.js';
 import { newJob, planJobStart, planOpenJobsUnchanged, publicJob } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
 import { readVisible, type ReadScope } from './liveNodes.js';
-import { chainPlace, checkDepth, copiesIn, replanning, settledPlace, waitForJob } from './mutations.js';
+import { chainPlace, checkDepth, copiesIn, refuseWhileRespacing, replanning, settledPlace, waitForJob } from './mutations.js';
 import { planNewNodes, type NewNode } from './newNodes.js';
 import { moveOf, NO_OPEN_JOBS } from './openJobs.js';
 import { NOWHERE, projectionItems } from './projectionPlans.js';
@@ -41,6 +41,7 @@ export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, opt
     const open = scope.open ?? NO_OPEN_JOBS;
     const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, 'parent'));
     const parent = chain[chain.length - 1] ?? null;
+    refuseWhileRespacing(parent, Date.now());
     const overlap = parent && moveOf(open, parent.node.id, settledPlace(ctx, scope, parent));
     if (overlap) await waitForJob(ctx, overlap.id, `creating nodes under "${parentId}"`);
     const last = await readAdjacent(ctx, parentId, null, 'before', '');

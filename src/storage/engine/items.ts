@@ -99,6 +99,7 @@ export function storedFromItem(item: Item): StoredNode {
     deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
     ...(typeof item.moves === 'number' ? { moves: item.moves } : {}),
     ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
+    ...(typeof item.respacing === 'number' ? { respacing: item.respacing } : {}),
   };
 }
 

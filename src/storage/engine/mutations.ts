@@ -122,6 +122,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     if (known.has(id)) throw new TreeError('ALREADY_EXISTS', `a node with id "${id}" already exists`, { id });
     const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, 'parent'));
     const parent = chain[chain.length - 1];
+    refuseWhileRespacing(parent, Date.now());
     const overlap = parent && moveOf(scope.open ?? NO_OPEN_JOBS, parent.node.id, settledPlace(ctx, scope, parent));
     if (overlap) await waitForJob(ctx, overlap.id, `creating "${id}"`);
     checkDepth(ctx, chain.length);
@@ -199,6 +200,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?:
     }
     const oldPlace = placeOf(ctx.strategy, moving);
     const newParent = chain[chain.length - 1];
+    if (!placing) refuseWhileRespacing(newParent, Date.now());
     const overlap =
       overlappingMove(open, args.id, settledPlace(ctx, scope, moving)) ??
       (newParent ? moveOf(open, newParent.node.id, settledPlace(ctx, scope, newParent)) : undefined);
@@ -361,6 +363,19 @@ export const OVERLAP_WAIT_MS = 3000;
  * Waits for the job to finish, then makes the write re-plan (ConditionFailed); CONFLICT, with
  * nothing applied, when it is still running after OVERLAP_WAIT_MS.
  */
+/**
+ * Refuses a create or a move under a parent whose children are being respaced (its hold runs
+ * past `now`): the transaction's check (planNotRespacing) would refuse it on every re-plan.
+ */
+export function refuseWhileRespacing(parent: StoredNode | null | undefined, now: number): void {
+  if (parent?.respacing !== undefined && parent.respacing >= now) {
+    throw new TreeError(
+      'CONFLICT',
+      `the children of "${parent.node.id}" are being respaced (tree reindex --respace); nothing was applied: try again once it is done`,
+    );
+  }
+}
+
 export async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
   const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => found?.status !== 'RUNNING');
   if (job !== 'timeout') throw new ConditionFailed([]);
