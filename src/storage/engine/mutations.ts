@@ -360,10 +360,6 @@ async function release(ctx: EngineContext, node: StoredNode, until: number): Pro
 export const OVERLAP_WAIT_MS = 3000;
 
 /**
- * Waits for the job to finish, then makes the write re-plan (ConditionFailed); CONFLICT, with
- * nothing applied, when it is still running after OVERLAP_WAIT_MS.
- */
-/**
  * Refuses a create or a move under a parent whose children are being respaced (its hold runs
  * past `now`): the transaction's check (planNotRespacing) would refuse it on every re-plan.
  */
@@ -376,6 +372,10 @@ export function refuseWhileRespacing(parent: StoredNode | null | undefined, now:
   }
 }
 
+/**
+ * Waits for the job to finish, then makes the write re-plan (ConditionFailed); CONFLICT, with
+ * nothing applied, when it is still running after OVERLAP_WAIT_MS.
+ */
 export async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
   const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => found?.status !== 'RUNNING');
   if (job !== 'timeout') throw new ConditionFailed([]);
