@@ -100,7 +100,7 @@ async function runImport(ctx: EngineContext, plan: ImportPlan): Promise<Job> {
       // DynamoDB is away, or the lease was lost: any live process's sweep gives the job up.
     });
     if (error instanceof ConditionFailed) {
-      throw new TreeError('CONFLICT', 'the parent moved or was deleted while the nodes were written, or one of their ids was taken; nothing was created', { jobId: job.id });
+      throw new TreeError('CONFLICT', 'the parent moved, was deleted or had its children respaced while the nodes were written, or one of their ids was taken; nothing was created', { jobId: job.id });
     }
     throw error;
   }
