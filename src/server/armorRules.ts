@@ -26,8 +26,10 @@ const refuse = (context: ValidationContext | null, message: string) =>
 /**
  * The shape limits, enforced by graphql-armor's validation rules while Apollo validates the
  * document (before anything runs; a document that passes is cached, and not measured again):
- * nesting (fields through fragments, which count no level of their own), aliases (each spread
- * of a fragment counts its aliases again) and directives. Each refusal is QUERY_TOO_COMPLEX and
+ * nesting (fields through fragments, which count no level of their own), aliases (every one,
+ * `__typename` and the other meta fields included, where graphql-armor would let `__typename`
+ * go uncounted: an alias of it is as cheap to send and as costly to answer a thousand times;
+ * each spread of a fragment counts its aliases again) and directives. Each refusal is QUERY_TOO_COMPLEX and
  * says what to change; a nesting refusal names the deepest field. The node estimate, which no
  * library makes for this schema, is the limits plugin's (limitsPlugin.ts).
  */
@@ -49,6 +51,7 @@ export function armorRules(limits: OperationLimits): ValidationRule[] {
     maxAliasesRule({
       ...common,
       n: limits.maxAliases,
+      allowList: [],
       onReject: [(context) => refuse(context, `operation uses more than ${limits.maxAliases} aliases, the limit: split it into several operations`)],
     }),
     maxDirectivesRule({

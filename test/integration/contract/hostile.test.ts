@@ -57,6 +57,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
     expect(tooDeep.body.errors?.[0]?.message).toBe(`operation depth 202 is over the limit of 16 (at node.${'parent.'.repeat(200)}id); nest fewer fields`);
     const aliases = Array.from({ length: 1000 }, (_, i) => `a${i}: id`).join(' ');
     expectRefused(await server.gql(`{ node(id: "h") { ${aliases} } }`), 'QUERY_TOO_COMPLEX', 400);
+    // Every alias counts, `__typename` and the other meta fields too.
+    const typenames = (count: number, prefix = 'a') => Array.from({ length: count }, (_, i) => `${prefix}${i}: __typename`).join(' ');
+    for (const count of [101, 200, 1000]) {
+      const refused = await server.gql(`{ ${typenames(count)} }`);
+      expectRefused(refused, 'QUERY_TOO_COMPLEX', 400);
+      expect(refused.body.errors?.[0]?.message).toBe('operation uses more than 100 aliases, the limit: split it into several operations');
+    }
+    // 60 + 1 + 40: the aliases of every level and meta field add up.
+    expectRefused(await server.gql(`{ node(id: "h") { id ${typenames(60)} } s: __schema { queryType { name } } ${typenames(40, 'b')} }`), 'QUERY_TOO_COMPLEX', 400);
+    expect(okData(await server.gql(`{ ${typenames(100)} }`))).toEqual(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`a${i}`, 'Query'])));
     // Repeated directives: graphql-js refuses each repetition, and the directive limit the whole.
     const directives = Array.from({ length: 500 }, () => '@include(if: true)').join(' ');
     const directiveBomb = await server.gql(`{ node(id: "h") { id ${directives} } }`);
