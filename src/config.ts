@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
-import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from './storage/strategies/strategies.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES, strategyNamed, type StrategyName } from './storage/strategies/strategies.js';
 
 /**
  * Configuration is read here, once, from the environment, and passed down. Nothing else in the
@@ -194,6 +194,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(names.map((name) => `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"`));
   }
   const v = parsed.data;
+  const deepest = strategyNamed(v.TREE_STRATEGY).maxDepthLimit;
+  if (v.MAX_TREE_DEPTH > deepest) {
+    throw new ConfigError([
+      `MAX_TREE_DEPTH must be at most ${deepest} with TREE_STRATEGY=${v.TREE_STRATEGY} (a create at that depth must fit one transaction of 100 actions), got "${raw.MAX_TREE_DEPTH}"`,
+    ]);
+  }
   const auth = authConfig(v);
   if (typeof auth === 'string') throw new ConfigError([auth]);
   return {

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item, Key } from '../dynamodb/keys.js';
 import type { TransactionBuilder } from '../dynamodb/transactionBuilder.js';
+import type { QueryResult } from '../dynamodb/query.js';
 import type { CursorCodec } from './cursor.js';
 import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeStore.js';
 
@@ -19,6 +20,13 @@ import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeSt
 export interface TreeStrategy<Name extends string = string> {
   /** The value of TREE_STRATEGY that selects this strategy. */
   readonly name: Name;
+
+  /**
+   * The highest MAX_TREE_DEPTH the strategy accepts (the configuration refuses more): a create
+   * at that depth, between two siblings, with its guards and projection items, must fit one
+   * transaction of DynamoDB's 100 actions (the contract suite's depth test writes there).
+   */
+  readonly maxDepthLimit: number;
 
   /**
    * Pure. The attributes the node item keeps about the node's place: `{ path }` to keep the
@@ -211,6 +219,11 @@ export interface StrategyContext {
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Every child of a parent (edge copies), in sibling order, one strongly consistent Query. */
   readChildren(parentId: string): Promise<StoredNode[]>;
+  /**
+   * A parent's edge items in sibling order, after edge sort key `after`, up to `limit`: what a
+   * page of children reads (without the edges of an import not joined to the tree yet).
+   */
+  queryChildren(parentId: string, options: { after?: string; limit?: number }): Promise<QueryResult>;
   /**
    * The live nodes of projection items, by id: from the copies they carry (carriesNode), with
    * no read, while no open job makes copies unsafe to answer from (a subtree being deleted or

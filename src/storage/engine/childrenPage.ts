@@ -1,13 +1,11 @@
 import { EDGE_SK_PREFIX } from '../../dynamodb/keys.js';
-import { keyQuery } from '../../dynamodb/keyQuery.js';
-import { queryItems } from '../../dynamodb/query.js';
 import { badInput } from '../../errors.js';
 import { edgeWithCursor } from '../cursor.js';
 import type { Page, PageArgs } from '../treeStore.js';
 import { checkPage } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
 import { collectionPk, edgeSk, nodeFromItem } from './items.js';
-import { childrenQuery } from './readPlans.js';
+import { queryChildren } from './reads.js';
 
 /**
  * A page of a parent's children (or of the roots): one strongly consistent Query of the edge
@@ -18,7 +16,7 @@ export async function childrenPage(ctx: EngineContext, parentId: string | null, 
   checkPage(page);
   const pk = collectionPk(parentId);
   const startSk = afterSk(ctx, pk, page.after);
-  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, startSk)), page.first + 1);
+  const { items } = await queryChildren(ctx, parentId, { after: startSk, limit: page.first + 1 });
   return {
     edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, nodeFromItem(item))),
     hasNextPage: items.length > page.first,

@@ -21,7 +21,7 @@ import { descendantsFromTruth } from './descendantsFromTruth.js';
 import { preorderPage } from './preorderPage.js';
 import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
 import { moveBelow, moveOf, projectionSettled } from './openJobs.js';
-import { readChildren, readStored } from './reads.js';
+import { queryChildren, readChildren, readStored } from './reads.js';
 import { readBarrier } from './readBarrier.js';
 
 export interface EngineOptions {
@@ -119,6 +119,7 @@ function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
     strategy,
     readStored: (ids: readonly string[]) => readStored(options, ids),
     readChildren: (parentId: string) => readChildren(options, parentId),
+    queryChildren: (parentId: string, query: { after?: string; limit?: number }) => queryChildren(options, parentId, query),
     getNodes,
     nodesOf: nodesOfWith(strategy, options, scope, getNodes),
   });

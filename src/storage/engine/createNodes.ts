@@ -105,8 +105,7 @@ async function runImport(ctx: EngineContext, plan: ImportPlan): Promise<Job> {
     throw error;
   }
   const done: Job = { ...publicJob(job), status: 'DONE', done: job.total ?? 0 };
-  if (!plan.projected || !plan.parent) return done;
   // The nodes are in the tree: a failure now leaves the job to a sweep (runLeased gives the
   // lease up), and reads answer from the truth until it is done.
-  return (await runLeased(ctx, { ...job, joined: true }, lease)) ? done : { ...done, status: 'RUNNING', done: job.total ?? 0 };
+  return (await runLeased(ctx, { ...job, joined: true }, lease)) ? done : { ...done, status: 'RUNNING' };
 }

@@ -2,7 +2,7 @@ import type { Key } from '../../dynamodb/keys.js';
 import { inParallel } from '../../inParallel.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import type { Place, StoredNode } from '../strategy.js';
-import { commitChunk } from './commitChunk.js';
+import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import { edgeKey } from './items.js';
 import { OPEN_JOBS_KEY, type JobRecord, type Lease } from './jobRecord.js';
@@ -10,7 +10,7 @@ import type { NewNode } from './newNodes.js';
 import { openEntryName, openEntryValue } from './openJobs.js';
 import { childPlace, keyOf, placeOf, projectionItems } from './projectionPlans.js';
 import { readStored } from './reads.js';
-import { planAdopt, planNewNode, planNotRespacing, planRemovePending, type CopiesOf } from './writePlans.js';
+import { planJoin, planNotRespacing, planPendingNode, planRemovePending, planUnmarkEdge, type CopiesOf } from './writePlans.js';
 
 /**
  * The IMPORT job: the nodes of a createNodes too big for one transaction (createNodes.ts),
@@ -18,18 +18,22 @@ import { planAdopt, planNewNode, planNotRespacing, planRemovePending, type Copie
  * behind if the job is given up. Its steps, each transaction fenced by the job's lease
  * (commitChunk):
  *
- * 1. **pending**: the node items, each marked with the job's id (items.ts PENDING), and the edge
- *    items of the nodes under another new node, in transactions of up to TRANSACTION_ITEMS, a
- *    few at a time. While the job's entry in the list of open jobs says it is importing, every
- *    read and write takes a marked node for absent (liveNodes.ts); the edges are in collections
- *    of nodes that do not exist yet. Under the roots, the projection items go too: they are all
- *    in collections of new nodes.
- * 2. **join**, one transaction: the top nodes' edges under the parent, its childCount, the guard
- *    on its chain (it has not moved nor been deleted since it was read), and the job's entry
- *    turned into a move of the parent to where it is (openJobs.ts), so that from then on reads
+ * 1. **pending**: the node items and their edge items, in transactions of up to
+ *    TRANSACTION_ITEMS, a few at a time. Each node item, and the edge item of each top node (in
+ *    the parent's collection), is marked with the job's id (items.ts PENDING): while the job's
+ *    entry in the list of open jobs says it is importing, every read and write takes a marked
+ *    node for absent (liveNodes.ts) and every read of children leaves a marked edge out
+ *    (reads.ts queryChildren); the other edges are in collections of nodes not in the tree yet.
+ *    Under the roots, the projection items go too: they are all in collections of new nodes.
+ * 2. **join**, one transaction of a few items however many the top nodes are: the parent's
+ *    childCount, the guard on its chain (it has not moved nor been deleted since it was read),
+ *    and the job's entry no longer importing: with a projection to write below a parent, it
+ *    becomes a move of the parent to where it is (openJobs.ts), so that from then on reads
  *    below and above the parent answer from the truth while the projection is not written, and
- *    structural writes there wait. With no projection to write, this transaction ends the job.
- * 3. **projection**: each new node's projection items, from its node item, then the job ends.
+ *    structural writes there wait; otherwise it leaves the list.
+ * 3. **projection**: each new node's projection items, from its node item (below a parent);
+ *    then the marks leave the top nodes' edges (a marked edge costs each read of the parent's
+ *    children one more key), and the job ends.
  *
  * A job given up before it joined (a failed step, its process gone: any sweep takes it over)
  * removes what it wrote, node by node while a node item still carries its mark, and ends FAILED.
@@ -52,14 +56,20 @@ export interface ImportPlan {
   projected: boolean;
 }
 
-/** Step 1: the nodes, marked, and what of their items no read can reach yet. */
+/**
+ * Step 1: the nodes, marked, and what of their items no read can reach yet. The last top node
+ * first, alone: from then on a create placed last among the parent's children goes after all
+ * of them (its slot is read from the edges, marked ones included), as if after the import.
+ */
 export async function writePending(ctx: EngineContext, plan: ImportPlan): Promise<void> {
   const roots = plan.parent === null;
   const batches: Array<(tx: TransactionBuilder) => void> = plan.nodes.map(({ node, place, top }) => (tx) => {
-    planNewNode(tx, node, { edge: !top, pending: plan.job.id });
+    planPendingNode(tx, node, plan.job.id, top);
     if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
   });
-  await commitInChunks(ctx, plan.lease, batches);
+  const last = plan.nodes.filter((n) => n.top).length - 1; // parents first: the top nodes lead
+  await commitInChunks(ctx, plan.lease, batches.slice(last, last + 1));
+  await commitInChunks(ctx, plan.lease, [...batches.slice(0, last), ...batches.slice(last + 1)]);
 }
 
 /**
@@ -68,24 +78,40 @@ export async function writePending(ctx: EngineContext, plan: ImportPlan): Promis
  */
 export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> {
   const tx = new TransactionBuilder(ctx.table);
-  const tops = plan.nodes.filter((n) => n.top).map((n) => n.node);
-  planAdopt(tx, { parent: plan.parent, children: tops, slot: { position: '', neighbours: [] }, copies: plan.copies });
+  planJoin(tx, { parent: plan.parent, count: plan.nodes.filter((n) => n.top).length, copies: plan.copies });
   ctx.strategy.guardChain(tx, plan.chain, Date.now());
   planNotRespacing(tx, plan.parent, Date.now());
-  if (!plan.projected || !plan.parent) return commitChunk(ctx, tx, plan.lease, { finish: 'DONE' });
-  const ancestors = plan.chain.slice(0, -1).map((c) => c.node.id);
-  const entry = { id: plan.job.id, kind: plan.job.kind, nodeId: plan.parent.node.id, from: ancestors, to: ancestors };
-  tx.update(OPEN_JOBS_KEY, { set: { [openEntryName(plan.job.id)]: openEntryValue(entry) }, add: { rev: 1 } });
+  const name = openEntryName(plan.job.id);
+  if (plan.projected && plan.parent) {
+    const ancestors = plan.chain.slice(0, -1).map((c) => c.node.id);
+    const entry = { id: plan.job.id, kind: plan.job.kind, nodeId: plan.parent.node.id, from: ancestors, to: ancestors };
+    tx.update(OPEN_JOBS_KEY, { set: { [name]: openEntryValue(entry) }, add: { rev: 1 } });
+  } else {
+    tx.update(OPEN_JOBS_KEY, { remove: [name], add: { rev: 1 } });
+  }
   await commitChunk(ctx, tx, plan.lease, { record: { joined: true } });
 }
 
-/** Step 3: the projection items of the nodes, from their node items; then the job is done. */
-export async function writeProjection(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  const stored = await readStored(ctx, (job.imports ?? []).map(([id]) => id));
-  const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => {
-    for (const item of projectionItems(ctx.strategy, s.node, placeOf(ctx.strategy, s))) tx.put(item);
+/**
+ * Step 3: below a parent, the projection items of the nodes, from their node items; then the
+ * marks leave the top nodes' edges, wherever the nodes are now (a pass that meets one moving is
+ * run again); then the job is done.
+ */
+export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const imports = job.imports ?? [];
+  if (job.nodeId !== null) {
+    const stored = await readStored(ctx, imports.map(([id]) => id));
+    const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => {
+      for (const item of projectionItems(ctx.strategy, s.node, placeOf(ctx.strategy, s))) tx.put(item);
+    });
+    await commitInChunks(ctx, lease, batches, false);
+  }
+  const tops = imports.filter(([, parentId]) => parentId === job.nodeId).map(([id]) => id);
+  await passWhileChanging(job.id, async () => {
+    const stored = await readStored(ctx, tops);
+    const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => planUnmarkEdge(tx, s.node));
+    await commitInChunks(ctx, lease, batches, false);
   });
-  await commitInChunks(ctx, lease, batches, false);
   await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
 }
 
@@ -93,12 +119,11 @@ export async function writeProjection(ctx: EngineContext, job: JobRecord, lease:
 export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const imports = job.imports ?? [];
   const stored = await readStored(ctx, imports.map(([id]) => id));
-  const inList = new Set(imports.map(([id]) => id));
   const places = placesOf(job);
   const batches = imports.flatMap(([id, parentId, position]) => {
     const found = stored.get(id);
     if (found?.pending !== job.id) return [];
-    const others: Key[] = parentId !== null && inList.has(parentId) ? [edgeKey({ id, parentId, position })] : [];
+    const others: Key[] = [edgeKey({ id, parentId, position })];
     // Under the roots, step 1 wrote the projection too.
     if (job.nodeId === null) others.push(...ctx.strategy.itemsFor(id, places.get(id)!).map(keyOf));
     return [(tx: TransactionBuilder) => planRemovePending(tx, found.node, job.id, others)];
@@ -109,7 +134,7 @@ export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Leas
 
 /** Resumes an import job taken over from a process that stopped: its projection once joined, else its undoing. */
 export async function runImportJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  if (job.joined) await writeProjection(ctx, job, lease);
+  if (job.joined) await finishJoined(ctx, job, lease);
   else await undoImport(ctx, job, lease);
 }
 

@@ -26,7 +26,9 @@ export interface NewNode {
  * BAD_USER_INPUT whose `field` names the node (`nodes[3].parentId`). Generates the missing ids
  * with `newId`. Returns the nodes parents first (breadth-first), each with its sibling position:
  * the top nodes after `lastPosition` (the parent's last child) in list order, each with a random
- * tail as any create's; the children of a new node evenly spaced, in list order. `parent.place`
+ * tail as any create's, one position past it left free (a create placed last while these are
+ * written takes it: it goes before them all, never among them); the children of a new node
+ * evenly spaced, in list order. `parent.place`
  * is the parent's own place (ignored for roots).
  */
 export function planNewNodes(
@@ -65,7 +67,7 @@ export function planNewNodes(
   }
   const planned: NewNode[] = [];
   const tops = children.get(null) ?? [];
-  let previous = parent.lastPosition;
+  let previous = positionBetween(parent.lastPosition, null);
   let level = tops.map((entry) => {
     previous = positionBetween(previous, null);
     return { entry, position: previous, parentId: parent.id, parentPlace: parent.place, below: 1 };

@@ -1,11 +1,9 @@
-import { keyQuery } from '../../dynamodb/keyQuery.js';
-import { queryItems } from '../../dynamodb/query.js';
 import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../cursor.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../treeStore.js';
 import { MAX_PAGE_SIZE } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
 import { nodeFromItem } from './items.js';
-import { childrenQuery } from './readPlans.js';
+import { queryChildren } from './reads.js';
 
 /**
  * One page of descendants in document order (PREORDER: a node, then its first child's whole
@@ -120,7 +118,7 @@ class Walk {
     let batch = this.ahead.get(key);
     if (!batch) {
       const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, this.want - this.found.length));
-      batch = queryItems(this.ctx.doc, keyQuery(this.ctx.table, childrenQuery(parentId, afterSk)), limit).then(({ items, lastKey }) => ({
+      batch = queryChildren(this.ctx, parentId, { after: afterSk, limit }).then(({ items, lastKey }) => ({
         children: items.map((item) => ({ node: nodeFromItem(item), sk: String(item.sk) })),
         more: lastKey !== undefined,
       }));

@@ -1,11 +1,14 @@
 import { batchGetItems } from '../../dynamodb/batchGet.js';
-import { keyString } from '../../dynamodb/keys.js';
+import { keyString, type Item } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
-import { queryItems } from '../../dynamodb/query.js';
+import { MAX_QUERY_PAGES, queryItems, type QueryResult } from '../../dynamodb/query.js';
 import { ConditionFailed } from '../../dynamodb/transactWrite.js';
+import { TreeError } from '../../errors.js';
 import type { StoredNode } from '../strategy.js';
 import type { TableContext } from './engineContext.js';
-import { nodeKey, storedFromItem } from './items.js';
+import { nodeKey, PENDING, storedFromItem } from './items.js';
+import { OPEN_JOBS_KEY } from './jobRecord.js';
+import { openJobsOf } from './openJobs.js';
 import { adjacentQuery, childrenQuery } from './readPlans.js';
 
 /**
@@ -27,9 +30,46 @@ export async function readStored(ctx: TableContext, ids: readonly string[]): Pro
 
 /** Every child of a parent (edge copies), in sibling order. */
 export async function readChildren(ctx: TableContext, parentId: string | null): Promise<StoredNode[]> {
-  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId)));
+  const { items } = await queryChildren(ctx, parentId);
   return items.map(storedFromItem);
 }
+
+/**
+ * A parent's edge items in sibling order, after edge sort key `after`, up to `limit` (all
+ * without one), leaving out the top nodes of an IMPORT job that has not joined them to the tree
+ * yet: their edges are written before the join, marked with the job's id (items.ts PENDING), and
+ * the join makes them children in one transaction, however many they are (importJob.ts). The
+ * list of open jobs is read (one more key) only when an edge read carries the mark; the query
+ * goes on past the edges left out until it has `limit` (the marked edges of one import are at
+ * most MAX_CREATE_NODES, so a few Queries).
+ */
+export async function queryChildren(
+  ctx: TableContext,
+  parentId: string | null,
+  options: { after?: string; limit?: number } = {},
+): Promise<QueryResult> {
+  const { limit } = options;
+  let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after)), limit);
+  if (!read.items.some(isMarked)) return read;
+  const importing = openJobsOf((await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY))).importing;
+  const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
+  const items = read.items.filter(joined);
+  for (let round = 0; limit !== undefined && items.length < limit && read.lastKey; round++) {
+    if (round >= MAX_QUERY_PAGES) throw new TreeError('SERVICE_UNAVAILABLE', `the children of "${parentId}" needed more than ${MAX_QUERY_PAGES} queries`);
+    // Past marked edges, more of them may follow: read on in big steps, and cut.
+    const step = Math.max(limit - items.length, READ_ON_STEP);
+    read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, String(read.lastKey.sk))), step);
+    items.push(...read.items.filter(joined));
+  }
+  if (limit === undefined || items.length <= limit) return { items, lastKey: read.lastKey };
+  const kept = items.slice(0, limit);
+  return { items: kept, lastKey: { pk: kept[limit - 1]!.pk, sk: kept[limit - 1]!.sk } };
+}
+
+/** How many edges a read of children reads at once past the marked edges of an import. */
+const READ_ON_STEP = 250;
+
+const isMarked = (item: Item): boolean => typeof item[PENDING] === 'string';
 
 /**
  * The sibling next to position `fromSk` in a parent's collection, in `direction`, skipping

@@ -1,6 +1,4 @@
 import { generateNKeysBetween } from 'fractional-indexing';
-import { keyQuery } from '../../dynamodb/keyQuery.js';
-import { forEachQueryPage } from '../../dynamodb/query.js';
 import { scanTable } from '../../dynamodb/scan.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
@@ -11,7 +9,7 @@ import type { EngineContext } from './engineContext.js';
 import { isNodeKey, live, nodeFromItem, storedFromItem } from './items.js';
 import { readVisible } from './liveNodes.js';
 import { moveNode } from './mutations.js';
-import { childrenQuery } from './readPlans.js';
+import { queryChildren } from './reads.js';
 import { planHold, planRelease } from './writePlans.js';
 
 /**
@@ -118,9 +116,5 @@ async function release(ctx: EngineContext, parentId: string, until: number): Pro
 
 /** Every child of the parent, in sibling order, read from its edge items. */
 async function readChildren(ctx: EngineContext, parentId: string): Promise<TreeNode[]> {
-  const children: TreeNode[] = [];
-  await forEachQueryPage(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId)), (items) => {
-    for (const item of items) children.push(nodeFromItem(item));
-  });
-  return children;
+  return (await queryChildren(ctx, parentId)).items.map(nodeFromItem);
 }

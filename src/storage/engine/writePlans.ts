@@ -122,13 +122,35 @@ export function planCreate(
   planAdopt(tx, { parent: args.chain[args.chain.length - 1] ?? null, children: [args.node], slot: args.slot, copies: args.copies });
 }
 
-/**
- * A new node's node item (`pending`: the IMPORT job that writes it before it joins the tree,
- * items.ts PENDING), and its edge item unless `edge` is false (planAdopt writes it then).
- */
-export function planNewNode(tx: TransactionBuilder, node: TreeNode, options: { edge?: boolean; pending?: string } = {}): void {
-  tx.put({ ...nodeItem(node, 1), ...(options.pending ? { [PENDING]: options.pending } : {}) }, { notExists: true });
+/** A new node's node item, and its edge item unless `edge` is false (planAdopt writes it then). */
+export function planNewNode(tx: TransactionBuilder, node: TreeNode, options: { edge?: boolean } = {}): void {
+  tx.put(nodeItem(node, 1), { notExists: true });
   if (options.edge !== false) tx.put(edgeItem(node, 1), { notExists: true });
+}
+
+/**
+ * A node an IMPORT job writes before its nodes join the tree: its node item marked with the
+ * job's id (items.ts PENDING), and its edge item, marked too when it is a top node (its edge is
+ * in the parent's collection, which reads leave out while the job is importing: reads.ts
+ * queryChildren). The edges of the other nodes are in collections of nodes not in the tree yet.
+ */
+export function planPendingNode(tx: TransactionBuilder, node: TreeNode, jobId: string, top: boolean): void {
+  tx.put({ ...nodeItem(node, 1), [PENDING]: jobId }, { notExists: true });
+  tx.put({ ...edgeItem(node, 1), ...(top ? { [PENDING]: jobId } : {}) }, { notExists: true });
+}
+
+/**
+ * An IMPORT job's top nodes join `parent` (null: the roots), their edges written already: the
+ * parent's childCount up by their number. The caller turns the job's entry in the list of open
+ * jobs from importing to joined in the same transaction.
+ */
+export function planJoin(tx: TransactionBuilder, args: { parent: StoredNode | null; count: number; copies: CopiesOf }): void {
+  if (args.parent) bumpChildCount(tx, args.parent, args.count, args.copies);
+}
+
+/** A joined top node's edge loses the IMPORT job's mark (it meant nothing once the job joined). */
+export function planUnmarkEdge(tx: TransactionBuilder, node: TreeNode): void {
+  tx.update(edgeKey(node), { remove: [PENDING] }, { exists: true });
 }
 
 /**

@@ -38,14 +38,15 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
   const jobs = items.filter(
     (item) => kindOf(item) === 'job' && item.sk !== OPEN_JOBS_KEY.sk && item.status !== 'DONE' && item.status !== 'FAILED',
   );
+  // The nodes of an import that has not joined them to the tree are not in it yet, nor are the
+  // edges of its top nodes, in their parent's collection.
+  const importing = new Set(jobs.filter((job) => job.kind === 'IMPORT' && job.joined !== true).map((job) => String(job.id)));
   for (const item of items) {
     byKey.set(keyString(item), item);
     if (kindOf(item) === 'node') nodes.set(String(item.id), item);
-    if (kindOf(item) === 'edge') edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
+    if (kindOf(item) === 'edge' && !importing.has(String(item[PENDING]))) edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
   const deleting = (id: string) => typeof nodes.get(id)?.deleting === 'string';
-  // The nodes of an import that has not joined them to the tree are not in it yet.
-  const importing = new Set(jobs.filter((job) => job.kind === 'IMPORT' && job.joined !== true).map((job) => String(job.id)));
   const hidden = (id: string) => importing.has(String(nodes.get(id)?.[PENDING]));
   const facts = chainsOf(nodes, maxTreeDepth);
   const expected = new Set<string>();

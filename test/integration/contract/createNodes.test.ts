@@ -152,6 +152,56 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     expect(okData(await server.gql(OUTLINE, { id: 'proj' })).node.descendants.nodes).toEqual(outline);
   });
 
+  /** `count` siblings named `prefix.i`, with no parentId: all top nodes. */
+  const flat = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}.${i}`, name: `${prefix} ${i}` }));
+  const CHILDREN = 'query($id: ID!, $first: Int!) { node(id: $id) { childCount children(first: $first) { nodes { id } pageInfo { hasNextPage } } } }';
+
+  it('creates a flat list too big for one transaction, up to 1,000 siblings, as an IMPORT job', async () => {
+    for (const count of [97, 1000]) {
+      const parent = `flat${count}`;
+      await buildTree(server, { id: parent, children: [{ id: `${parent}.old` }] });
+      const result = okData(await create({ parentId: parent, nodes: flat(parent, count) })).createNodes;
+      expect(result.job).toEqual({ kind: 'IMPORT', status: 'DONE', done: count, total: count, nodeId: parent });
+      const after = okData(await server.gql(CHILDREN, { id: parent, first: 1000 })).node;
+      expect(after.childCount).toBe(count + 1);
+      expect(after.children.nodes.map((n: { id: string }) => n.id)).toEqual([`${parent}.old`, ...flat(parent, count).map((n) => n.id)].slice(0, 1000));
+    }
+    // Its marks gone from the siblings' edges, a page of them costs one Query again.
+    const page = await server.gql(CHILDREN, { id: 'flat1000', first: 10 });
+    expect(page.body.extensions!.dynamodb!.requests).toBe(2); // the node, its children
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('creates a flat list of roots too big for one transaction as an IMPORT job', async () => {
+    const result = okData(await create({ nodes: flat('fr', 150) })).createNodes;
+    expect(result.job).toMatchObject({ kind: 'IMPORT', status: 'DONE', total: 150, nodeId: null });
+    expect((await rootIds(server)).slice(-150)).toEqual(flat('fr', 150).map((n) => n.id));
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('shows none of a flat list while the job writes it; pages of children skip its siblings, and writes beside it go on', async () => {
+    await buildTree(server, { id: 'side', children: [{ id: 'side.a' }] });
+    const paused = pauseWhilePending();
+    const creating = create({ parentId: 'side', nodes: flat('sib', 400) });
+    await paused.reached;
+    // A child created now goes after the siblings being written (their edges are in the way,
+    // unseen): a page must read past them.
+    okData(await server.gql('mutation { createNode(input: { id: "side.z", parentId: "side", name: "z" }) { id } }'));
+    expect(okData(await server.gql(CHILDREN, { id: 'side', first: 2 })).node).toEqual({
+      childCount: 2,
+      children: { nodes: [{ id: 'side.a' }, { id: 'side.z' }], pageInfo: { hasNextPage: false } },
+    });
+    expect(okData(await server.gql(CHILDREN, { id: 'side', first: 1 })).node.children).toEqual({ nodes: [{ id: 'side.a' }], pageInfo: { hasNextPage: true } });
+    expect(okData(await server.gql(OUTLINE, { id: 'side' })).node.descendants.nodes).toEqual([{ id: 'side.a', depth: 1 }, { id: 'side.z', depth: 1 }]);
+    expect(await getNode(server, 'sib.0')).toBeNull();
+    expect(await server.verify()).toEqual([]);
+    paused.release();
+    expect(okData(await creating).createNodes.job).toMatchObject({ status: 'DONE', total: 400 });
+    const ids = okData(await server.gql(CHILDREN, { id: 'side', first: 1000 })).node.children.nodes.map((n: { id: string }) => n.id);
+    expect(ids).toEqual(['side.a', ...flat('sib', 400).map((n) => n.id), 'side.z']);
+    expect(await server.verify()).toEqual([]);
+  });
+
   it('gives the job up, leaving nothing, when the parent moves while the nodes are written', async () => {
     await buildTree(server, { id: 'mv', children: [{ id: 'mv.p' }] });
     await buildTree(server, { id: 'mv2' });
@@ -168,6 +218,19 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     expect(jobs).toContainEqual({ kind: 'IMPORT', status: 'FAILED', nodeId: 'mv.p' });
     // The ids are free again.
     okData(await create({ parentId: 'mv.p', nodes: [{ id: 'gone', name: 'again' }] }));
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('gives a flat list up, leaving no edge behind, when the parent is deleted while it is written', async () => {
+    await buildTree(server, { id: 'doomed' });
+    const paused = pauseWhilePending();
+    const creating = create({ parentId: 'doomed', nodes: flat('lost', 200) });
+    await paused.reached;
+    okData(await server.gql('mutation { deleteNode(id: "doomed") { deletedCount } }'));
+    paused.release();
+    expectError(await creating, 'CONFLICT');
+    expect(await getNode(server, 'lost.0')).toBeNull();
+    okData(await create({ parentId: 'home', nodes: [{ id: 'lost.0', name: 'free again' }] }));
     expect(await server.verify()).toEqual([]);
   });
 

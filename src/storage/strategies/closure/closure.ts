@@ -16,6 +16,8 @@ import { subtreeByRows } from './subtreeByRows.js';
  */
 export const closure: TreeStrategy<'closure'> = {
   name: 'closure',
+  // A create writes a closure row per ancestor, and itself and its guards take 13 more actions.
+  maxDepthLimit: 87,
   ...storedPath,
   itemsFor: (id, { path }) => closureRows(id, path),
   owns: isClosureRow,

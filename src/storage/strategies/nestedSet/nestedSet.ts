@@ -24,6 +24,7 @@ import { reachesDepth } from './reachesDepth.js';
  */
 export const nestedSet: TreeStrategy<'nested-set'> = {
   name: 'nested-set',
+  maxDepthLimit: 90,
   ...storedPath,
   nodeFields: ({ path, lineage }) => ({ path: [...path], lineage: [...lineage] }),
   itemsFor: rangeItems,

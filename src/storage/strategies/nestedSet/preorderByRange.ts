@@ -1,8 +1,8 @@
-import { EDGE_SK_PREFIX, type Item } from '../../../dynamodb/keys.js';
+import type { Item } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../../cursor.js';
-import { collectionPk, edgeSk, nodeFromItem } from '../../engine/items.js';
+import { edgeSk, nodeFromItem } from '../../engine/items.js';
 import type { Place, StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { documentKey, documentStep, keyOfChain, rangePk, subtreeRange } from './rangeKeys.js';
@@ -75,8 +75,7 @@ class RangeRead {
       edgeAfter = branch;
     }
     while (this.room > 0) {
-      const edges = { pk: collectionPk(root.id), sk: { beginsWith: EDGE_SK_PREFIX }, ...(edgeAfter === undefined ? {} : { after: edgeAfter }) };
-      const { items, lastKey } = await queryItems(this.ctx.doc, keyQuery(this.ctx.table, edges), this.room);
+      const { items, lastKey } = await this.ctx.queryChildren(root.id, { after: edgeAfter, limit: this.room });
       for (const item of items) {
         const child = nodeFromItem(item);
         const placed = Object.assign({}, child, { depth: 1, rootId: root.id });

@@ -17,6 +17,7 @@ import { subtreeByLevelItems } from './subtreeByLevelItems.js';
  */
 export const path: TreeStrategy<'path'> = {
   name: 'path',
+  maxDepthLimit: 90,
   ...storedPath,
   itemsFor: (id, { path: ancestors }) => [levelItem(ancestors, id)],
   owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
