@@ -206,6 +206,13 @@ export interface MovedNode extends PlacedNode {
   moved?: TreeNode;
 }
 
+/**
+ * The longest walk of parent pointers or levels that a sound tree allows: MAX_TREE_DEPTH, and a
+ * margin for the levels a concurrent move may add while the walk runs. Past it the tree is
+ * corrupt (a cycle), and the walk stops with an error rather than loop.
+ */
+export const walkLimit = (ctx: { maxTreeDepth: number }): number => ctx.maxTreeDepth + 8;
+
 /** What the engine hands to a strategy's I/O members. Passed in, never imported as globals. */
 export interface StrategyContext {
   doc: DynamoDBDocumentClient;

@@ -1,7 +1,7 @@
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { ConditionFailed } from '../../dynamodb/transactWrite.js';
 import { TreeError } from '../../errors.js';
-import type { StoredNode } from '../strategy.js';
+import { walkLimit, type StoredNode } from '../strategy.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
@@ -38,7 +38,7 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
   }
   const levels: StoredNode[][] = [[root]];
   for (let frontier = [root]; frontier.length > 0; ) {
-    if (levels.length > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
+    if (levels.length > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
     frontier = await markChildren(ctx, frontier, lease);
     if (frontier.length > 0) levels.push(frontier);
   }

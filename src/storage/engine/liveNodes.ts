@@ -1,6 +1,6 @@
 import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
-import type { StoredNode, TreeStrategy } from '../strategy.js';
+import { walkLimit, type StoredNode, type TreeStrategy } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 import type { TableContext } from './engineContext.js';
 import { nodeFromItem, nodeKey, PENDING, storedFromItem, withPath } from './items.js';
@@ -96,7 +96,7 @@ async function insideSubtrees(ctx: TableContext, nodes: StoredNode[], roots: Set
     }
   }
   for (let step = 0; pending.size > 0; step++) {
-    if (step > ctx.maxTreeDepth + 8) throw new Error('parent chain longer than the depth limit allows');
+    if (step > walkLimit(ctx)) throw new Error('parent chain longer than the depth limit allows');
     const ancestors = await readStored(ctx, [...new Set(pending.values())]);
     const next = new Map<string, string>();
     for (const [id, ancestorId] of pending) {

@@ -1,5 +1,5 @@
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import type { MovedNode, Place, StoredNode } from '../strategy.js';
+import { walkLimit, type MovedNode, type Place, type StoredNode } from '../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
@@ -35,7 +35,7 @@ async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease):
   const root = (await readStored(ctx, [rootId])).get(rootId);
   let level: Placing[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
   for (let depth = 0; level.length > 0; depth++) {
-    if (depth > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
+    if (depth > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
     await rewriteLevel(ctx, level, lease);
     level = await nextLevel(ctx, level);
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
 import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { sleep } from '../../dynamodb/backoff.js';
-import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
+import { transactWrite } from '../../dynamodb/transactWrite.js';
 import { TreeError, notFound } from '../../errors.js';
 import type { Place, StoredNode } from '../strategy.js';
 import type {
@@ -31,6 +31,7 @@ import {
 import { readVisible, type ReadScope } from './liveNodes.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath } from './openJobs.js';
 import { readStored, readSubtreeWithin } from './reads.js';
+import { mustReplan, Replan } from './replan.js';
 import { findSlot } from './slot.js';
 import {
   planCreate,
@@ -64,7 +65,7 @@ export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!mustReplan(error)) throw error;
     }
   }
   throw new TreeError('CONFLICT', 'the tree kept changing under this write; try again');
@@ -252,7 +253,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs, placing?:
     // A concurrent move put the new (or old) parent under the moving node since its chain was
     // read: re-read everything (the chain will show the cycle, or the tree moved back).
     const parents = new Set([newParent?.node.id, oldParentId]);
-    if (below?.some((level) => level.some((s) => parents.has(s.node.id)))) throw new ConditionFailed([]);
+    if (below?.some((level) => level.some((s) => parents.has(s.node.id)))) throw new Replan('a parent of the move lies below the moving node');
     if (below) {
       const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
         ...p,
@@ -373,12 +374,12 @@ export function refuseWhileRespacing(parent: StoredNode | null | undefined, now:
 }
 
 /**
- * Waits for the job to finish, then makes the write re-plan (ConditionFailed); CONFLICT, with
+ * Waits for the job to finish, then makes the write re-plan (Replan); CONFLICT, with
  * nothing applied, when it is still running after OVERLAP_WAIT_MS.
  */
 export async function waitForJob(ctx: EngineContext, jobId: string, doing: string): Promise<never> {
   const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => found?.status !== 'RUNNING');
-  if (job !== 'timeout') throw new ConditionFailed([]);
+  if (job !== 'timeout') throw new Replan(`job ${jobId} is done`);
   throw new TreeError(
     'CONFLICT',
     `${doing} overlaps the subtree that job ${jobId} is moving, still running after ${OVERLAP_WAIT_MS / 1000} s; nothing was applied: try again once the job is done`,

@@ -2,14 +2,14 @@ import { batchGetItems } from '../../dynamodb/batchGet.js';
 import { keyString, type Item } from '../../dynamodb/keys.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { MAX_QUERY_PAGES, queryItems, type QueryResult } from '../../dynamodb/query.js';
-import { ConditionFailed } from '../../dynamodb/transactWrite.js';
 import { TreeError } from '../../errors.js';
-import type { StoredNode } from '../strategy.js';
+import { walkLimit, type StoredNode } from '../strategy.js';
 import type { TableContext } from './engineContext.js';
 import { nodeKey, PENDING, storedFromItem } from './items.js';
 import { OPEN_JOBS_KEY } from './jobRecord.js';
 import { openJobsOf } from './openJobs.js';
 import { adjacentQuery, childrenQuery } from './readPlans.js';
+import { Replan } from './replan.js';
 
 /**
  * Strongly consistent reads of the truth (node items and edge items). Every read path that a
@@ -99,7 +99,7 @@ export async function readSubtreeWithin(ctx: TableContext, root: StoredNode, max
   for (let frontier = [root]; frontier.length > 0; ) {
     count += frontier.reduce((sum, s) => sum + s.node.childCount, 0);
     if (count > maxNodes) return null;
-    if (levels.length > ctx.maxTreeDepth + 8) throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
+    if (levels.length > walkLimit(ctx)) throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
     frontier = await readLevelBelow(ctx, frontier, seen);
     if (frontier.length > 0) levels.push(frontier);
   }
@@ -109,11 +109,14 @@ export async function readSubtreeWithin(ctx: TableContext, root: StoredNode, max
 /**
  * The children of `frontier` (edge copies), one wave of Queries, none for a node whose
  * childCount is 0. `seen` holds the ids met so far in the subtree: a node met twice moved
- * inside the subtree between two level reads, and fails with ConditionFailed (read again).
+ * inside the subtree between two level reads, and throws Replan (read again).
  */
 export async function readLevelBelow(ctx: TableContext, frontier: StoredNode[], seen: Set<string>): Promise<StoredNode[]> {
   const parents = frontier.filter((s) => s.node.childCount > 0);
   const next = (await Promise.all(parents.map((p) => readChildren(ctx, p.node.id)))).flat();
-  if (next.some((s) => seen.has(s.node.id) || !seen.add(s.node.id))) throw new ConditionFailed([]);
+  for (const { node } of next) {
+    if (seen.has(node.id)) throw new Replan(`node "${node.id}" moved inside the subtree while it was read`);
+    seen.add(node.id);
+  }
   return next;
 }

@@ -1,6 +1,6 @@
 import { live } from '../../engine/items.js';
 import { guardChainNode } from '../../engine/writePlans.js';
-import type { StoredNode, TreeStrategy } from '../../strategy.js';
+import { walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
 import { ancestorsByWalk } from './ancestorsByWalk.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 
@@ -22,7 +22,7 @@ export const adjacency: TreeStrategy<'adjacency'> = {
   async readChain(ctx, node) {
     const chain: StoredNode[] = [node];
     for (let parentId = node.node.parentId; parentId !== null; parentId = chain[0]!.node.parentId) {
-      if (chain.length > ctx.maxTreeDepth + 8) {
+      if (chain.length > walkLimit(ctx)) {
         throw new Error(`parent chain of ${node.node.id} is longer than the depth limit allows`);
       }
       chain.unshift(live(await ctx.readStored([parentId]), parentId, 'ancestor'));

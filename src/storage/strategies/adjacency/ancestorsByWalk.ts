@@ -1,4 +1,5 @@
 import type { NodeReader, TreeNode } from '../../treeStore.js';
+import { walkLimit } from '../../strategy.js';
 
 /**
  * Ancestors of many nodes at once by walking parent pointers level-synchronously: each step
@@ -16,7 +17,7 @@ export async function ancestorsByWalk(
   for (let step = 0; ; step++) {
     const pending = tops.flatMap((top, i) => (top?.parentId ? [i] : []));
     if (pending.length === 0) return chains;
-    if (step > maxTreeDepth + 8) throw new Error('parent chain longer than the depth limit allows');
+    if (step > walkLimit({ maxTreeDepth })) throw new Error('parent chain longer than the depth limit allows');
     const parentIds = [...new Set(pending.map((i) => tops[i]!.parentId!))];
     const parents = await read(parentIds);
     const byId = new Map(parents.filter((p): p is TreeNode => p !== null).map((p) => [p.id, p]));

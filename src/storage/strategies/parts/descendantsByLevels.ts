@@ -1,7 +1,7 @@
 import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import { edgeSk } from '../../engine/items.js';
-import type { StrategyContext } from '../../strategy.js';
+import { walkLimit, type StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 
 /**
@@ -35,7 +35,7 @@ export async function descendantsByLevels(
       if (out.length > page.first) break;
     }
     if (window.maxDepth !== null && depth >= window.maxDepth) break;
-    if (depth > ctx.maxTreeDepth + 8) throw new Error('subtree deeper than the depth limit allows');
+    if (depth > walkLimit(ctx)) throw new Error('subtree deeper than the depth limit allows');
     const parents = level.filter((entry) => entry.node.childCount > 0);
     const children = await Promise.all(parents.map((entry) => ctx.readChildren(entry.node.id)));
     level = parents.flatMap((parent, i) =>
