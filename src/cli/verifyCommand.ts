@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { tenantDoc } from '../dynamodb/tenantDoc.js';
+import { verifyTable } from '../storage/maintenance/verifyTable.js';
+import { STRATEGY_NAMES } from '../storage/strategies/strategies.js';
+import { COMMON } from './help.js';
+import { strategyArg, tenantOption } from './options.js';
+import { withTable } from './withTable.js';
+
+/** How many problems are listed; the rest are counted. */
+const MAX_LISTED = 50;
+
+/** `verify [--strategy S] [--tenant T]`: exit 1 when there are problems. */
+export function verifyCommand(tree: Command): void {
+  tree
+    .command('verify')
+    .summary("check the tree and a strategy's projection; exit 1 when there are problems")
+    .usage(`npm run tree -- verify [--strategy ${STRATEGY_NAMES.join('|')}] [--tenant T]`)
+    .description(
+      [
+        'Reads the whole table and checks that the tree is a forest (no cycle, no orphan, depth within',
+        'MAX_TREE_DEPTH) with consistent edge copies and child counts, and that the projection of the',
+        'strategy (default: TREE_STRATEGY) is exactly what the tree implies. Prints each problem and',
+        'its node. Exit code 0: no problem; 1: problems found; 2: usage error.',
+        '',
+        COMMON,
+      ].join('\n'),
+    )
+    .option('--strategy <strategy>')
+    .option('--tenant <tenant>')
+    .action(async (options: { strategy?: string; tenant?: string }) => {
+      process.exitCode = await verify(options.strategy, tenantOption(options.tenant));
+    });
+}
+
+async function verify(strategyName: string | undefined, tenant: string | null): Promise<number> {
+  const config = loadConfig();
+  return withTable(config, async ({ doc }) => {
+    const strategy = strategyArg(strategyName, config.strategy);
+    const report = await verifyTable(tenantDoc(doc, tenant), config.table, strategy, config.maxTreeDepth);
+    const nodes = new Set(report.problems.map((p) => p.nodeId));
+    console.log(
+      `${report.nodes} nodes checked against the truth and the ${strategy} projection: ` +
+        `${report.problems.length} problem(s) in ${nodes.size} node(s)`,
+    );
+    for (const p of report.problems.slice(0, MAX_LISTED)) console.log(`  ${p.nodeId}: ${p.problem}`);
+    if (report.problems.length > MAX_LISTED) console.log(`  ... and ${report.problems.length - MAX_LISTED} more`);
+    return report.problems.length === 0 ? 0 : 1;
+  });
+}
