@@ -59,6 +59,13 @@ export class TransactionBuilder {
     return this.write({ kind: 'delete', key, conditions });
   }
 
+  /** A builder with the same actions, to extend without changing this one. */
+  clone(): TransactionBuilder {
+    const copy = new TransactionBuilder(this.table);
+    for (const [id, action] of this.actions) copy.actions.set(id, structuredClone(action));
+    return copy;
+  }
+
   /** The keys in request order, to map CancellationReasons back to items. */
   keys(): Key[] {
     return [...this.actions.values()].map((action) => action.key);

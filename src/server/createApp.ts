@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
+import { canRead, canWrite } from '../auth/grants.js';
 import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { createAccess } from '../graphql/access.js';
@@ -89,7 +90,11 @@ export async function createApp(
     // Every request gets its own store (its caller's tenant), loaders and DynamoDB cost meter.
     context: async (caller): Promise<RequestContext> => {
       const cost = newCost();
-      const scoped = store.scoped(cost, caller.tenant);
+      // A caller who may write only some trees: every write checks and guards its tree (the
+      // resolvers' check is made before the write reads; the tree may change in between).
+      const { grants } = caller;
+      const access = grants.all === 'write' ? undefined : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
+      const scoped = store.scoped(cost, caller.tenant, access);
       const loaders = createLoaders(scoped);
       return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
     },

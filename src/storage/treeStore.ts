@@ -211,8 +211,11 @@ export interface TreeStore {
    * nodes by id, and again after a mutation, and adds every DynamoDB call it makes (the jobs it
    * starts included) to `cost` when given. Like the loaders, never shared between requests.
    * With `tenant`, the store of that tenant: its own keys (dynamodb/tenantDoc.ts) and cursors.
+   * With `treeAccess`, the store of a caller who may write only some trees (what it may do with
+   * the tree of a root: 'write', 'read', or null): every write checks the tree it lands in when
+   * it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits.
    */
-  scoped(cost?: OperationCost, tenant?: string | null): TreeStore;
+  scoped(cost?: OperationCost, tenant?: string | null, treeAccess?: (rootId: string) => 'write' | 'read' | null): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */

@@ -1,5 +1,6 @@
 import { SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pauses } from '../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../support/server.js';
 import { buildTree } from '../support/tree.js';
 
@@ -20,10 +21,11 @@ const requestsOf = (response: GraphQLResponse) => response.body.extensions?.dyna
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
   let server: TestServer;
+  const pause = pauses();
   let as: (trees?: Record<string, string>) => Promise<(query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>>;
 
   beforeAll(async () => {
-    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET } });
+    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET }, middleware: pause.middleware });
     as = async (trees) => {
       const authorization = `Bearer ${await token(trees)}`;
       return (query, variables) => server.gql(query, variables, { authorization });
@@ -86,6 +88,35 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
       b1: { name: 'b1', parentId: 'b' },
       c: { name: 'c' },
     });
+  });
+
+  it('holds the grant at commit: a write whose node moves into another tree meanwhile is refused', async () => {
+    const admin = await as();
+    const build = { ...server, gql: (query: string, variables?: Record<string, unknown>) => admin(query, variables) };
+    const writer = await as({ r: 'write', s: 'read' });
+    /** Runs `write` as the writer, paused at its transaction while the admin moves `r.p` into tree s; then back. */
+    const racing = async (write: string, marker: string) => {
+      await buildTree(build, { id: 'r', children: [{ id: 'r.p', children: [{ id: 'r.p.c' }] }, { id: 'r.q' }] });
+      await buildTree(build, { id: 's', children: [{ id: 's.p' }] });
+      const paused = pause.next((command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes(marker));
+      const answer = writer(write);
+      await paused.reached;
+      expect((await admin('mutation { reparent(id: "r.p", newParentId: "s.p") { id } }')).body.errors).toBeUndefined();
+      paused.release();
+      const refused = await answer;
+      await admin('mutation { a: deleteNode(id: "r") { deletedCount } b: deleteNode(id: "s") { deletedCount } }');
+      return refused;
+    };
+    const created = await racing('mutation { createNode(input: { id: "race1", parentId: "r.p", name: "x" }) { id } }', 'race1');
+    expect(codes(created)).toEqual(['FORBIDDEN']);
+    expect(created.body.errors?.[0]?.message).toBe('you may read the tree of parent "r.p" but not change it');
+    expect(codes(await racing('mutation { createNodes(input: { parentId: "r.p", nodes: [{ id: "race2", name: "x" }] }) { nodes { id } } }', 'race2'))).toEqual(['FORBIDDEN']);
+    expect(codes(await racing('mutation { updateNode(id: "r.p.c", name: "race3") { id } }', 'race3'))).toEqual(['FORBIDDEN']);
+    // A move into the tree that moved, and a move of a node of it.
+    expect(codes(await racing('mutation { reparent(id: "r.q", newParentId: "r.p") { id } }', '"N#r.q"'))).toEqual(['FORBIDDEN']);
+    expect(codes(await racing('mutation { reparent(id: "r.p.c", newParentId: "r.q") { id } }', '"N#r.p.c"'))).toEqual(['FORBIDDEN']);
+    expect(codes(await racing('mutation { deleteNode(id: "r.p.c") { deletedCount } }', '"N#r.p.c"'))).toEqual(['FORBIDDEN']);
+    expect((await admin('{ nodes(ids: ["race1", "race2"]) { id } }')).body.data).toEqual({ nodes: [null, null] });
   });
 
   it('refuses a malformed permissions claim as UNAUTHENTICATED', async () => {

@@ -9,14 +9,17 @@ import type { CreateNodesArgs, DescendantsRequest, Job, OperationCost, Page, Tre
 import { checkPage, checkWindow } from '../validation.js';
 import { childrenPage, rootsAmong } from './childrenPage.js';
 import { childrenTree } from './childrenTrees.js';
-import type { EngineContext, JobEvent } from './engineContext.js';
+import type { EngineContext, JobEvent, TreeAccess } from './engineContext.js';
 import { jobsPage } from './jobsPage.js';
 import { jobFromItem, jobKey, publicJob } from './jobRecord.js';
 import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobRunner.js';
 import { createNodes } from './createNodes.js';
 import { crowdedParents, respaceChildren } from './respace.js';
 import { startReindex } from './startReindex.js';
-import * as mutations from './mutations.js';
+import { createNode } from './createNode.js';
+import { deleteNode } from './deleteNode.js';
+import { moveNode } from './moveNode.js';
+import { updateNode } from './updateNode.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
 import { preorderPage } from './preorderPage.js';
 import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './liveNodes.js';
@@ -55,9 +58,10 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     while (running.size > 0) await Promise.allSettled([...running]);
   };
   const root: EngineParts = { ...options, doc: tenantDoc(options.doc, null), tenant: null, runsJobs: options.runsJobs ?? true, background, settle, forTenant };
-  function forTenant(tenant: string | null, cost?: OperationCost): EngineParts {
+  function forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess): EngineParts {
     const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
-    return Object.assign({}, root, { doc: tenantDoc(doc, tenant), tenant, cursors: tenant === null ? options.cursors : options.cursors.forTenant(tenant) });
+    const cursors = tenant === null ? options.cursors : options.cursors.forTenant(tenant);
+    return Object.assign({}, root, { doc: tenantDoc(doc, tenant), tenant, cursors }, treeAccess ? { treeAccess } : {});
   }
   return storeOver(strategy, root, undefined);
 }
@@ -99,10 +103,10 @@ async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly 
 }
 
 type EngineParts = EngineOptions &
-  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs'> & {
+  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess'> & {
     settle(): Promise<void>;
     /** The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when given. */
-    forTenant(tenant: string | null, cost?: OperationCost): EngineParts;
+    forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess): EngineParts;
   };
 
 const nodesOfWith =
@@ -157,7 +161,7 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
   };
   return {
     strategy: strategy.name,
-    scoped: (cost, tenant = null) => storeOver(strategy, options.forTenant(tenant, cost), {}),
+    scoped: (cost, tenant = null, treeAccess) => storeOver(strategy, options.forTenant(tenant, cost, treeAccess), {}),
     getNodes,
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
@@ -177,11 +181,11 @@ function storeOver(strategy: TreeStrategy, options: EngineParts, scope: ReadScop
       return found!;
     },
     descendantsOfMany,
-    createNode: mutating(mutations.createNode),
+    createNode: mutating(createNode),
     createNodes: (args, options) => mutating((c, a: CreateNodesArgs) => createNodes(c, a, options))(args),
-    updateNode: mutating(mutations.updateNode),
-    moveNode: mutating(mutations.moveNode),
-    deleteNode: mutating(mutations.deleteNode),
+    updateNode: mutating(updateNode),
+    moveNode: mutating(moveNode),
+    deleteNode: mutating(deleteNode),
     getJobs: (ids) => getJobs(options, ids),
     async pendingJobs(nodes) {
       const open = await readOpenJobs(options, scope);

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite } from '../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../dynamodb/transactWrite.js';
 import { TreeError } from '../../errors.js';
 import { TooManyItems, type CreateNodesArgs, type CreateNodesOptions, type CreateNodesResult, type Job, type TreeNode } from '../treeStore.js';
 import { checkId } from '../validation.js';
 import { LeaseLost } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
+import { chainPlace, commitGuarded, readPlace } from './guardedPlace.js';
 import { join, undoImport, writePending, type ImportPlan } from './importJob.js';
-import { live } from './items.js';
-import { newJob, planJobStart, planOpenJobsUnchanged, publicJob } from './jobRecord.js';
+import { newJob, planJobStart, publicJob, type ImportedNode } from './jobRecord.js';
 import { newLease, runLeased } from './jobRunner.js';
-import { readVisible, type ReadScope } from './liveNodes.js';
-import { chainPlace, checkDepth, copiesIn, refuseWhileRespacing, replanning, settledPlace, waitForJob } from './mutations.js';
 import { planNewNodes, type NewNode } from './newNodes.js';
-import { moveOf, NO_OPEN_JOBS } from './openJobs.js';
 import { NOWHERE, projectionItems } from './projectionPlans.js';
 import { readAdjacent, readStored } from './reads.js';
-import { planAdopt, planNewNode, planNotRespacing } from './writePlans.js';
+import { replanning } from './replan.js';
+import { planAdopt, planNewNode } from './writePlans.js';
 
 /**
  * createNodes: up to 1,000 new nodes under one parent (or as roots), given as a list whose
@@ -36,49 +33,39 @@ export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, opt
   const list = { parentId, nodes: args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n)) };
   planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID);
   const planned = await replanning(async (): Promise<{ nodes: NewNode[]; plan?: ImportPlan }> => {
-    const scope: ReadScope = {};
-    const known = await readVisible(ctx, parentId === null ? [] : [parentId], scope);
-    const open = scope.open ?? NO_OPEN_JOBS;
-    const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, 'parent'));
-    const parent = chain[chain.length - 1] ?? null;
-    refuseWhileRespacing(parent, Date.now());
-    const overlap = parent && moveOf(open, parent.node.id, settledPlace(ctx, scope, parent));
-    if (overlap) await waitForJob(ctx, overlap.id, `creating nodes under "${parentId}"`);
+    const place = await readPlace(ctx, { parentId, parentLabel: 'parent', doing: `creating nodes under "${parentId}"` });
+    const { chain, parent } = place;
     const last = await readAdjacent(ctx, parentId, null, 'before', '');
     const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
     const now = new Date().toISOString();
     const nodes = planNewNodes(list, { id: parentId, place: parentPlace, lastPosition: last?.node.position ?? null }, now, randomUUID).map(
       (n) => ({ ...n, node: { ...n.node, ...ctx.strategy.nodeFields(n.place) } }),
     );
-    checkDepth(ctx, chain.length - 1 + Math.max(...nodes.map((n) => n.below)));
+    place.checkDepthBelow(Math.max(...nodes.map((n) => n.below)));
     const taken = await readStored(ctx, nodes.map((n) => n.node.id));
     const first = nodes.find((n) => taken.has(n.node.id));
     if (first) throw new TreeError('ALREADY_EXISTS', `a node with id "${first.node.id}" already exists`, { id: first.node.id });
     // Computed before anything is written: a key the strategy cannot write is refused here (DEPTH_LIMIT).
     const items = nodes.map((n) => projectionItems(ctx.strategy, n.node, n.place));
-    const copies = copiesIn(ctx, scope);
-
-    const tx = new TransactionBuilder(ctx.table);
-    nodes.forEach((n, i) => {
-      planNewNode(tx, n.node, { edge: !n.top });
-      for (const item of items[i]!) tx.put(item);
+    const tx = place.transaction((plan) => {
+      nodes.forEach((n, i) => {
+        planNewNode(plan, n.node, { edge: !n.top });
+        for (const item of items[i]!) plan.put(item);
+      });
+      const children = nodes.filter((n) => n.top).map((n) => n.node);
+      planAdopt(plan, { parent, children, slot: { position: '', neighbours: [] }, copies: place.copies });
     });
-    planAdopt(tx, { parent, children: nodes.filter((n) => n.top).map((n) => n.node), slot: { position: '', neighbours: [] }, copies });
-    ctx.strategy.guardChain(tx, chain, Date.now());
-    planNotRespacing(tx, parent, Date.now());
-    planOpenJobsUnchanged(tx, open.rev);
     if (tx.size <= ctx.transactionItems) {
-      await transactWrite(ctx.doc, tx.build());
+      await commitGuarded(ctx, tx);
       return { nodes };
     }
     if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
-    const job = newJob('IMPORT', parentId, nodes.length, { imports: nodes.map((n) => [n.node.id, n.node.parentId, n.node.position]) });
+    const imports = nodes.map((n): ImportedNode => [n.node.id, n.node.parentId, n.node.position]);
+    const job = newJob('IMPORT', parentId, nodes.length, { imports });
     // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
     const lease = newLease(ctx, job.id);
-    const start = new TransactionBuilder(ctx.table);
-    planJobStart(start, job, lease, Date.now(), open.rev, ctx.tenant);
-    await transactWrite(ctx.doc, start.build());
-    return { nodes, plan: { job, lease, nodes, parent, chain, copies, projected: items.some((i) => i.length > 0) } };
+    await commitGuarded(ctx, place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant)));
+    return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
   });
   const job = planned.plan ? await runImport(ctx, planned.plan) : null;
   const byId = new Map(planned.nodes.map((n) => [n.node.id, answered(n)]));

@@ -32,9 +32,18 @@ export interface EngineContext extends StrategyContext {
   runsJobs: boolean;
   /** The tenant whose items the context reads and writes (null: the default tenant). */
   tenant: string | null;
+  /**
+   * For a caller who may write only some trees (its grants): what it may do with the tree of
+   * this root. Every write then checks the tree it reads the node (and a move's new parent) in,
+   * and guards it until it commits (guardedPlace.ts). Absent: the caller may write every tree.
+   */
+  treeAccess?: TreeAccess;
   /** Told of the jobs this process runs (EngineOptions.onJob). */
   onJob?: (event: JobEvent) => void;
 }
+
+/** What a caller may do with the tree of a root: write it, only read it, or nothing (null). */
+export type TreeAccess = (rootId: string) => 'write' | 'read' | null;
 
 /** The part of the context the truth's plain reads need. */
 export type TableContext = Pick<StrategyContext, 'doc' | 'table' | 'maxTreeDepth'>;

@@ -1,16 +1,17 @@
 import type { Key } from '../../dynamodb/keys.js';
 import { inParallel } from '../../inParallel.js';
 import { TransactionBuilder } from '../../dynamodb/transactionBuilder.js';
-import type { Place, StoredNode } from '../strategy.js';
+import type { Place } from '../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from './engineContext.js';
+import type { GuardedPlace } from './guardedPlace.js';
 import { edgeKey } from './items.js';
 import { OPEN_JOBS_KEY, type JobRecord, type Lease } from './jobRecord.js';
 import type { NewNode } from './newNodes.js';
 import { openEntryName, openEntryValue } from './openJobs.js';
 import { childPlace, keyOf, placeOf, projectionItems } from './projectionPlans.js';
 import { readStored } from './reads.js';
-import { planJoin, planNotRespacing, planPendingNode, planRemovePending, planUnmarkEdge, type CopiesOf } from './writePlans.js';
+import { planJoin, planPendingNode, planRemovePending, planUnmarkEdge } from './writePlans.js';
 
 /**
  * The IMPORT job: the nodes of a createNodes too big for one transaction (createNodes.ts),
@@ -48,10 +49,8 @@ export interface ImportPlan {
   lease: Lease;
   /** Parents first. */
   nodes: NewNode[];
-  parent: StoredNode | null;
-  /** The parent's chain as read, root first, the parent last. */
-  chain: StoredNode[];
-  copies: CopiesOf;
+  /** Where the nodes go, as read before the job started: the join is committed with its guards. */
+  place: GuardedPlace;
   /** Whether the nodes have projection items to write once they joined the tree. */
   projected: boolean;
 }
@@ -62,7 +61,7 @@ export interface ImportPlan {
  * of them (its slot is read from the edges, marked ones included), as if after the import.
  */
 export async function writePending(ctx: EngineContext, plan: ImportPlan): Promise<void> {
-  const roots = plan.parent === null;
+  const roots = plan.place.parent === null;
   const batches: Array<(tx: TransactionBuilder) => void> = plan.nodes.map(({ node, place, top }) => (tx) => {
     planPendingNode(tx, node, plan.job.id, top);
     if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
@@ -77,19 +76,25 @@ export async function writePending(ctx: EngineContext, plan: ImportPlan): Promis
  * gives the job up), LeaseLost when another process took the job over.
  */
 export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> {
-  const tx = new TransactionBuilder(ctx.table);
-  planJoin(tx, { parent: plan.parent, count: plan.nodes.filter((n) => n.top).length, copies: plan.copies });
-  ctx.strategy.guardChain(tx, plan.chain, Date.now());
-  planNotRespacing(tx, plan.parent, Date.now());
-  const name = openEntryName(plan.job.id);
-  if (plan.projected && plan.parent) {
-    const ancestors = plan.chain.slice(0, -1).map((c) => c.node.id);
-    const entry = { id: plan.job.id, kind: plan.job.kind, nodeId: plan.parent.node.id, from: ancestors, to: ancestors };
-    tx.update(OPEN_JOBS_KEY, { set: { [name]: openEntryValue(entry) }, add: { rev: 1 } });
-  } else {
-    tx.update(OPEN_JOBS_KEY, { remove: [name], add: { rev: 1 } });
-  }
-  await commitChunk(ctx, tx, plan.lease, { record: { joined: true } });
+  const { place, job } = plan;
+  const { parent } = place;
+  const name = openEntryName(job.id);
+  // Committed long after the read, and changing the list of open jobs itself: without the
+  // condition on the list; with the guard on the parent's chain.
+  const tx = place.transaction(
+    (joining) => {
+      planJoin(joining, { parent, count: plan.nodes.filter((n) => n.top).length, copies: place.copies });
+      if (plan.projected && parent) {
+        const ancestors = place.chain.slice(0, -1).map((c) => c.node.id);
+        const entry = { id: job.id, kind: job.kind, nodeId: parent.node.id, from: ancestors, to: ancestors };
+        joining.update(OPEN_JOBS_KEY, { set: { [name]: openEntryValue(entry) }, add: { rev: 1 } });
+      } else {
+        joining.update(OPEN_JOBS_KEY, { remove: [name], add: { rev: 1 } });
+      }
+    },
+    { openJobs: false },
+  );
+  await commitChunk(ctx, tx.builder, plan.lease, { record: { joined: true } });
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   planFence,
   planJobFinish,
   planJobStart,
-  planRelease,
+  planGiveUpLease,
   planTakeOver,
   publicJob,
   type JobRecord,
@@ -94,7 +94,7 @@ describe('job records', () => {
   });
 
   it('releases a lease at once, only while holding it', () => {
-    expect(plan((tx) => planRelease(tx, lease)).steps).toEqual([
+    expect(plan((tx) => planGiveUpLease(tx, lease)).steps).toEqual([
       {
         kind: 'Update',
         key: 'JOBS JOB#j1',

@@ -200,7 +200,7 @@ export function planTakeOver(tx: TransactionBuilder, seen: JobRecord, lease: Lea
 }
 
 /** Gives a lease up at once (after a failure), so that a sweep takes the job over soon. */
-export function planRelease(tx: TransactionBuilder, lease: Lease): void {
+export function planGiveUpLease(tx: TransactionBuilder, lease: Lease): void {
   tx.update(jobKey(lease.jobId), { set: { leaseExpiresAt: 0 } }, ...holds(lease));
 }
 

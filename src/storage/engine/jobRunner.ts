@@ -22,7 +22,7 @@ import {
   jobKey,
   OPEN_JOBS_KEY,
   planJobStart,
-  planRelease,
+  planGiveUpLease,
   planTakeOver,
   tenantKey,
   type JobRecord,
@@ -52,14 +52,14 @@ export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease
     const message = `it will be resumed: ${error instanceof Error ? error.message : String(error)}`;
     if (ctx.onJob) ctx.onJob({ event: 'stopped', job: about, error: message });
     else console.error(`job ${job.id} (${job.kind} of ${job.nodeId}) stopped; ${message}`);
-    await release(ctx, lease);
+    await giveUpLease(ctx, lease);
     return false;
   }
 }
 
-async function release(ctx: EngineContext, lease: Lease): Promise<void> {
+async function giveUpLease(ctx: EngineContext, lease: Lease): Promise<void> {
   const tx = new TransactionBuilder(ctx.table);
-  planRelease(tx, lease);
+  planGiveUpLease(tx, lease);
   await transactWrite(ctx.doc, tx.build()).catch(() => {
     // Lost already, or DynamoDB is away: the lease then expires by itself.
   });

@@ -1,4 +1,5 @@
 import { ConditionFailed } from '../../dynamodb/transactWrite.js';
+import { TreeError } from '../../errors.js';
 
 /**
  * Thrown by a write's attempt that must start again from its reads because what it read changed
@@ -16,3 +17,21 @@ export class Replan extends Error {
 
 /** Whether an attempt must start again from its reads (Replan, or a condition failed at commit). */
 export const mustReplan = (error: unknown): boolean => error instanceof Replan || error instanceof ConditionFailed;
+
+/** How many times a write reads and plans again before it answers CONFLICT. */
+export const MAX_REPLANS = 6;
+
+/**
+ * Runs a write's attempt (read, check, plan, commit) until it commits: again from its reads
+ * when what it read changed (mustReplan), at most MAX_REPLANS times, then CONFLICT.
+ */
+export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; i < MAX_REPLANS; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!mustReplan(error)) throw error;
+    }
+  }
+  throw new TreeError('CONFLICT', 'the tree kept changing under this write; try again');
+}

@@ -8,9 +8,9 @@ import { checkId } from '../validation.js';
 import type { EngineContext } from './engineContext.js';
 import { isNodeKey, live, nodeFromItem, storedFromItem } from './items.js';
 import { readVisible } from './liveNodes.js';
-import { moveNode } from './mutations.js';
+import { placeChild } from './moveNode.js';
 import { queryChildren } from './reads.js';
-import { planHold, planRelease } from './writePlans.js';
+import { planHold, planReleaseHold } from './writePlans.js';
 
 /**
  * Respacing: sibling positions are fractional indexes, and one grows by about a character every
@@ -45,8 +45,8 @@ export async function respaceChildren(ctx: EngineContext, parentId: string): Pro
   try {
     for (let i = children.length - 1; i >= 0; i--) {
       const renewed = Date.now() + RESPACE_HOLD_MS;
-      const placing = { position: positions[i]!, hold: until, renewed };
-      const node = await moveNode(ctx, { id: children[i]!.id, newParentId: parentId }, placing).catch((error: unknown) => {
+      const step = { id: children[i]!.id, parentId, position: positions[i]!, hold: { until, renewed } };
+      const node = await placeChild(ctx, step).catch((error: unknown) => {
         // The child (or the parent with it) was deleted meanwhile: nothing to respace.
         if (isTreeError(error, 'NOT_FOUND')) return null;
         throw error;
@@ -56,7 +56,7 @@ export async function respaceChildren(ctx: EngineContext, parentId: string): Pro
       moved.push(node);
     }
   } finally {
-    await release(ctx, parentId, until);
+    await releaseRespacing(ctx, parentId, until);
   }
   return { respaced: moved.length, moved };
 }
@@ -104,10 +104,10 @@ async function holdParent(ctx: EngineContext, parentId: string): Promise<number>
   return until;
 }
 
-async function release(ctx: EngineContext, parentId: string, until: number): Promise<void> {
+async function releaseRespacing(ctx: EngineContext, parentId: string, until: number): Promise<void> {
   try {
     const tx = new TransactionBuilder(ctx.table);
-    planRelease(tx, live(await readVisible(ctx, [parentId]), parentId, 'parent'), until, 'respacing');
+    planReleaseHold(tx, live(await readVisible(ctx, [parentId]), parentId, 'parent'), until, 'respacing');
     await transactWrite(ctx.doc, tx.build());
   } catch {
     // Deleted meanwhile, or DynamoDB is away: the hold expires by itself.

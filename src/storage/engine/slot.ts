@@ -20,7 +20,7 @@ export interface SlotRequest {
   before?: string | null;
   after?: string | null;
   /** Stored nodes already read in this attempt (before/after among them). */
-  known: Map<string, StoredNode>;
+  known: ReadonlyMap<string, StoredNode>;
 }
 
 const skOf = (n: TreeNode) => edgeSk(n.position, n.id);

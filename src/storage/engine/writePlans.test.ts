@@ -14,7 +14,7 @@ import {
   planHold,
   planMark,
   planMove,
-  planRelease,
+  planReleaseHold,
   planUpdate,
   NO_COPIES,
 } from './writePlans.js';
@@ -167,8 +167,8 @@ describe('planUpdate', () => {
 
 describe('planMove, with the adjacency list\'s chain guard', () => {
   /** A move as the truth's mutations compose it under the adjacency list. */
-  const move = (tx: TransactionBuilder, args: Omit<Parameters<typeof planMove>[1], 'copies' | 'copiesStay'>) => {
-    const moved = planMove(tx, { ...args, copies: NO_COPIES, copiesStay: false });
+  const move = (tx: TransactionBuilder, args: Omit<Parameters<typeof planMove>[1], 'copies'>) => {
+    const moved = planMove(tx, { ...args, copies: NO_COPIES });
     adjacency.guardChain(tx, args.chain, CLOCK);
     return moved;
   };
@@ -340,7 +340,7 @@ describe('the delete job plans', () => {
         condition: `${EXISTS} AND attribute_not_exists(deleting) AND rev = ${p.rev} AND (attribute_not_exists(hold) OR hold < ${CLOCK})`,
       },
     ]);
-    expect(plan((tx) => planRelease(tx, p, 6000)).steps).toEqual([
+    expect(plan((tx) => planReleaseHold(tx, p, 6000)).steps).toEqual([
       { kind: 'Update', key: 'N#p NODE', update: 'REMOVE hold', condition: 'hold = 6000' },
     ]);
   });

@@ -44,7 +44,7 @@ export function guardChainRoot(tx: TransactionBuilder, root: StoredNode): void {
  * under it.
  * - `hold`: below it, anywhere. A move that takes its subtree deeper under a strategy that
  *   guards no moved subtree holds the moved node (adjacency's guardChain refuses a held chain
- *   node), reads the subtree's height, and commits with planRelease.
+ *   node), reads the subtree's height, and commits with planReleaseHold.
  * - `respacing`: among its children. The respacing of its children (respace.ts) holds it and
  *   renews the hold with each step (planRenewHold); every create and move checks its new
  *   parent, whatever the strategy (planNotRespacing).
@@ -63,7 +63,7 @@ export function planRenewHold(tx: TransactionBuilder, node: StoredNode, until: n
 }
 
 /** Releases the hold set until `until` (in the move's own transaction, or after a refusal). */
-export function planRelease(tx: TransactionBuilder, node: StoredNode, until: number, kind: HoldKind = HOLD): void {
+export function planReleaseHold(tx: TransactionBuilder, node: StoredNode, until: number, kind: HoldKind = HOLD): void {
   tx.update(nodeKey(node.node.id), { remove: [kind] }, { equals: [kind, until] });
 }
 
@@ -198,12 +198,6 @@ export function planMove(
     slot: Slot;
     now: string;
     copies: CopiesOf;
-    /**
-     * Whether the moving node's copies stay where they are in this transaction (a reorder, or
-     * a move whose projection a job rewrites): they get its new fields. Otherwise the caller
-     * rewrites them with the projection (projectionPlans.planProjectionMove).
-     */
-    copiesStay: boolean;
   },
 ): TreeNode {
   const { moving, oldParent, chain, slot, now, copies } = args;
@@ -215,23 +209,31 @@ export function planMove(
     version: moving.node.version + 1,
     updatedAt: now,
   };
-  const set: Record<string, unknown> = {
-    position: moved.position,
-    version: moved.version,
-    updatedAt: now,
-  };
-  if (moved.parentId !== null) set.parentId = moved.parentId;
-  const update = { set, add: { rev: 1 }, remove: moved.parentId === null ? ['parentId'] : [] };
-  tx.update(nodeKey(moving.node.id), update, ...unchangedSince(moving));
+  tx.update(nodeKey(moving.node.id), { ...movedFields(moved), add: { rev: 1 } }, ...unchangedSince(moving));
   tx.delete(edgeKey(moving.node), { exists: true });
   tx.put(edgeItem(moved, moving.rev + 1), { notExists: true });
-  if (args.copiesStay) for (const key of copies(moving)) tx.update(key, { ...update, add: {} }, { exists: true });
   if (oldParent?.node.id !== newParent?.node.id) {
     if (oldParent) bumpChildCount(tx, oldParent, -1, copies);
     if (newParent) bumpChildCount(tx, newParent, 1, copies);
   }
   guardSlot(tx, slot);
   return moved;
+}
+
+/** What a move changes of the moved node's fields, as an update of its items. */
+function movedFields(moved: TreeNode): UpdateSpec {
+  const set: Record<string, unknown> = { position: moved.position, version: moved.version, updatedAt: moved.updatedAt };
+  if (moved.parentId !== null) set.parentId = moved.parentId;
+  return { set, remove: moved.parentId === null ? ['parentId'] : [] };
+}
+
+/**
+ * The moved node's copies where they are (a reorder that leaves the node's place as it is, or
+ * a move whose projection a job rewrites) get its new fields. Otherwise the move rewrites them
+ * with the projection (projectionPlans.planProjectionMove).
+ */
+export function planMovedCopies(tx: TransactionBuilder, moving: StoredNode, moved: TreeNode, copies: CopiesOf): void {
+  for (const key of copies(moving)) tx.update(key, movedFields(moved), { exists: true });
 }
 
 /** Deletes a whole subtree in one transaction (it must fit: 2 actions a node, 2 for the parent). */
