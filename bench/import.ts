@@ -18,7 +18,7 @@ import { ensureTable } from '../src/dynamodb/table.js';
 import { parseImport } from '../src/cli/importRecords.js';
 import { importTree } from '../src/cli/importTree.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
-import { createStore } from '../src/storage/strategies/createStore.js';
+import { createStore } from '../src/storage/store/createStore.js';
 import { STRATEGY_NAMES } from '../src/storage/strategies/strategies.js';
 
 const SIZE = Number(process.argv.slice(2).find((a) => Number(a) > 0) ?? 100_000);

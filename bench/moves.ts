@@ -17,7 +17,7 @@ import { newCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
 import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
 import { ensureTable } from '../src/dynamodb/table.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
-import { createStore } from '../src/storage/strategies/createStore.js';
+import { createStore } from '../src/storage/store/createStore.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
 import type { TreeStore } from '../src/storage/treeStore.js';
 import { loadTree } from '../test/support/loadTree.js';

@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import type { Dynamo } from './dynamodb/client.js';
-import { createStore, type StoreOptions } from './storage/strategies/createStore.js';
+import { createStore, type StoreOptions } from './storage/store/createStore.js';
 import type { TreeStore } from './storage/treeStore.js';
 
 /** The store the configuration describes, over a DynamoDB client (the server's, or the CLI's). */

@@ -8,7 +8,7 @@ import { parseImport } from '../../src/cli/importRecords.js';
 import { importTree } from '../../src/cli/importTree.js';
 import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
 import { newCost } from '../../src/dynamodb/costMeter.js';
-import { createStore } from '../../src/storage/strategies/createStore.js';
+import { createStore } from '../../src/storage/store/createStore.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
 import { runTree } from '../support/treeCli.js';

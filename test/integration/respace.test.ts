@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
-import { createStore } from '../../src/storage/strategies/createStore.js';
+import { createStore } from '../../src/storage/store/createStore.js';
 import { loadTree } from '../support/loadTree.js';
 import { pauseTransaction } from '../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../support/server.js';

@@ -99,8 +99,8 @@ const STRATEGY_LIST = `${STRATEGIES_DIR}/strategies.ts`;
 const STORAGE_INTERFACE = ['src/storage/treeStore.ts', 'src/storage/validation.ts'];
 /** The strategy contract and the helpers every strategy uses to honour it. */
 const STRATEGY_CONTRACT = ['src/storage/strategy.ts', 'src/storage/cursor.ts', ...STORAGE_INTERFACE];
-/** The engine's helpers that strategies may use: the item layout and the truth's guards. */
-const ENGINE_PUBLIC = ['src/storage/engine/items.ts', 'src/storage/engine/writePlans.ts'];
+/** The one engine module strategies may import: its kit (the item layout and the truth's guards). */
+const ENGINE_PUBLIC = ['src/storage/engine/strategyKit.ts'];
 
 /** Every cycle of a directed graph (its strongly connected components of 2+ members), sorted. */
 function cyclesOf(edges: Array<[string, string]>): string[][] {
@@ -214,6 +214,25 @@ describe('layers', () => {
     for (const folder of [...strategyFolders, PARTS]) {
       expect(violations(under(folder), (i) => !allowed(i, folder))).toEqual([]);
     }
+  });
+
+  it('keeps the engine in wings: core at the bottom, reads and jobs beside each other on it, writes above', () => {
+    const ENGINE = 'src/storage/engine';
+    // What each wing may import of the engine, besides itself (README: Architecture).
+    const WINGS: Record<string, string[]> = { core: [], reads: ['core'], jobs: ['core'], writes: ['core', 'reads', 'jobs'] };
+    const wingOf = (path: string) => (under(ENGINE)(path) ? path.slice(ENGINE.length + 1).split('/')[0]! : null);
+    expect(readdirSync(posix.join(ROOT, ENGINE), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()).toEqual(
+      Object.keys(WINGS).sort(),
+    );
+    for (const [wing, allowed] of Object.entries(WINGS)) {
+      const outside = (i: Import) => {
+        const target = wingOf(i.target);
+        return target !== null && target !== wing && !allowed.includes(target);
+      };
+      expect(violations(under(`${ENGINE}/${wing}`), outside)).toEqual([]);
+    }
+    // The kit strategies use reaches only the core.
+    expect(violations((path) => path === `${ENGINE}/strategyKit.ts`, (i) => under(ENGINE)(i.target) && !under(`${ENGINE}/core`)(i.target))).toEqual([]);
   });
 
   it('reaches a strategy only through the strategies list; the engine and the contract know none', () => {

@@ -2,8 +2,8 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import { generateNKeysBetween } from 'fractional-indexing';
 import { createDynamo } from '../../src/dynamodb/client.js';
 import type { Item } from '../../src/dynamodb/keys.js';
-import { edgeItem, nodeItem } from '../../src/storage/engine/items.js';
-import { childPlace, projectionItems } from '../../src/storage/engine/projectionPlans.js';
+import { edgeItem, nodeItem } from '../../src/storage/engine/core/items.js';
+import { childPlace, projectionItems } from '../../src/storage/engine/core/projectionPlans.js';
 import type { Place } from '../../src/storage/strategy.js';
 import { strategyNamed, type StrategyName } from '../../src/storage/strategies/strategies.js';
 import type { TreeNode } from '../../src/storage/treeStore.js';

@@ -6,7 +6,7 @@ import {
   ROOTS_PK,
   type Key,
 } from '../../dynamodb/keys.js';
-import { isNodeKey } from '../engine/items.js';
+import { isNodeKey } from '../engine/core/items.js';
 import { STRATEGIES, type StrategyName } from '../strategies/strategies.js';
 
 /**

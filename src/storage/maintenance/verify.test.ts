@@ -3,7 +3,7 @@ import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { closureSk } from '../strategies/closure/closureKeys.js';
 import { encodePath, levelKey, levelPk } from '../strategies/path/levelKeys.js';
 import type { StrategyName } from '../strategies/strategies.js';
-import { chainsOf } from '../engine/chains.js';
+import { chainsOf } from '../engine/core/chains.js';
 import { verifyItems, type Problem } from './verify.js';
 
 /**

@@ -1,9 +1,9 @@
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
-import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING } from '../engine/items.js';
-import { OPEN_JOBS_KEY } from '../engine/jobRecord.js';
+import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING } from '../engine/core/items.js';
+import { OPEN_JOBS_KEY } from '../engine/core/openJobs.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
-import { chainPlace, chainsOf } from '../engine/chains.js';
-import { projectionItems } from '../engine/projectionPlans.js';
+import { chainPlace, chainsOf } from '../engine/core/chains.js';
+import { projectionItems } from '../engine/core/projectionPlans.js';
 import { kindOf } from './kindOf.js';
 
 /**

@@ -1,5 +1,4 @@
-import { live } from '../../engine/items.js';
-import { guardChainNode } from '../../engine/writePlans.js';
+import { guardChainNode, live } from '../../engine/strategyKit.js';
 import { walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
 import { ancestorsByWalk } from './ancestorsByWalk.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';

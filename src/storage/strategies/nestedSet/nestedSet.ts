@@ -1,5 +1,5 @@
 import { RANGE_PK_PREFIX } from '../../../dynamodb/keys.js';
-import { nodeKey } from '../../engine/items.js';
+import { nodeKey } from '../../engine/strategyKit.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 import { storedPath } from '../parts/storedPath.js';

@@ -2,7 +2,7 @@ import type { Item } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../../cursor.js';
-import { edgeSk, nodeFromItem } from '../../engine/items.js';
+import { edgeSk, nodeFromItem } from '../../engine/strategyKit.js';
 import type { Place, StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { documentKey, documentStep, keyOfChain, rangePk, subtreeRange } from './rangeKeys.js';

@@ -1,6 +1,5 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { live, nodeKey } from '../../engine/items.js';
-import { guardChainRoot } from '../../engine/writePlans.js';
+import { guardChainRoot, live, nodeKey } from '../../engine/strategyKit.js';
 import type { StoredNode, TreeStrategy } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 

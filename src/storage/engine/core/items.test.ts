@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  collectionPk,
+  edgeItem,
+  edgeKey,
+  edgeSk,
+  nodeAttributes,
+  nodeFromItem,
+  nodeItem,
+  nodeKey,
+  storedFromItem,
+} from './items.js';
+import { ROOTS_PK } from '../../../dynamodb/keys.js';
+import type { TreeNode } from '../../treeStore.js';
+
+const child: TreeNode = {
+  id: 'child-1',
+  parentId: 'parent-1',
+  name: 'Child',
+  position: 'a0',
+  version: 3,
+  childCount: 2,
+  data: { colour: 'green', tags: ['x'] },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-02T00:00:00.000Z',
+};
+const root: TreeNode = { ...child, id: 'root-1', parentId: null, data: null, childCount: 0 };
+
+describe('key layout', () => {
+  it('keys a node item by its id', () => {
+    expect(nodeKey('child-1')).toEqual({ pk: 'N#child-1', sk: 'NODE' });
+  });
+
+  it("keys an edge item in its parent's collection, by position then id", () => {
+    expect(edgeKey(child)).toEqual({ pk: 'N#parent-1', sk: 'E#a0#child-1' });
+  });
+
+  it('keys the edge item of a root in the roots collection', () => {
+    expect(ROOTS_PK).toBe('ROOTS');
+    expect(edgeKey(root)).toEqual({ pk: 'ROOTS', sk: 'E#a0#root-1' });
+  });
+
+  it('names collections after their parent', () => {
+    expect(collectionPk('parent-1')).toBe('N#parent-1');
+    expect(collectionPk(null)).toBe('ROOTS');
+  });
+
+  it('orders edge sort keys by position, then id, as plain strings', () => {
+    // What DynamoDB does with a string sort key: compare the UTF-8 bytes. Expected order is
+    // by position first (a0 < a0V < a1, though 'a0' is a prefix of 'a0V'), then by id.
+    const inOrder: Array<[position: string, id: string]> = [
+      ['Zz', 'x'],
+      ['a0', 'a'],
+      ['a0', 'b'],
+      ['a0', 'zzz'],
+      ['a0V', '0'],
+      ['a0V', 'A'],
+      ['a0V0', '-'],
+      ['a1', '.'],
+    ];
+    const keys = inOrder.map(([position, id]) => edgeSk(position, id));
+    const byBytes = [...keys].reverse().sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(byBytes).toEqual(keys);
+    expect([...keys].reverse().sort()).toEqual(keys);
+    expect(edgeSk('a0', 'zzz') < edgeSk('a0V', '0')).toBe(true);
+  });
+});
+
+describe('items', () => {
+  it('stores the node attributes, dropping a null parentId and null data', () => {
+    expect(nodeAttributes(child)).toEqual({
+      id: 'child-1',
+      parentId: 'parent-1',
+      name: 'Child',
+      position: 'a0',
+      version: 3,
+      childCount: 2,
+      data: { colour: 'green', tags: ['x'] },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-02T00:00:00.000Z',
+    });
+    const attributes = nodeAttributes(root);
+    expect(attributes.parentId).toBeUndefined();
+    expect(attributes.data).toBeUndefined();
+  });
+
+  it('builds the node item and the edge copy with the same attributes and rev', () => {
+    const node = nodeItem(child, 7);
+    const edge = edgeItem(child, 7);
+    expect(node).toEqual({ pk: 'N#child-1', sk: 'NODE', ...nodeAttributes(child), rev: 7 });
+    expect(edge).toEqual({ pk: 'N#parent-1', sk: 'E#a0#child-1', ...nodeAttributes(child), rev: 7 });
+  });
+
+  it('reads back the node it stored, from either item', () => {
+    for (const node of [child, root]) {
+      expect(nodeFromItem(nodeItem(node, 1))).toEqual(node);
+      expect(nodeFromItem(edgeItem(node, 1))).toEqual(node);
+    }
+  });
+
+  it('reads back what DynamoDB returns: absent attributes, not undefined ones', () => {
+    const item = JSON.parse(JSON.stringify(nodeItem(root, 1))) as Record<string, unknown>;
+    expect('parentId' in item).toBe(false);
+    expect('data' in item).toBe(false);
+    expect(nodeFromItem(item)).toEqual(root);
+  });
+
+  it('keeps a stored path on the node item only, and derives depth and rootId from it', () => {
+    const withPath: TreeNode = { ...child, path: ['root-1', 'parent-1'] };
+    expect(nodeItem(withPath, 1).path).toEqual(['root-1', 'parent-1']);
+    expect(edgeItem(withPath, 1)).not.toHaveProperty('path');
+    expect(nodeFromItem(nodeItem(withPath, 1))).toEqual({ ...withPath, depth: 2, rootId: 'root-1' });
+    const rootWithPath: TreeNode = { ...root, path: [] };
+    expect(nodeFromItem(nodeItem(rootWithPath, 1))).toEqual({ ...rootWithPath, depth: 0, rootId: 'root-1' });
+  });
+
+  it('reads a missing childCount as 0', () => {
+    const { childCount: _omitted, ...item } = nodeItem(child, 1);
+    expect(nodeFromItem(item).childCount).toBe(0);
+  });
+
+  it('reads the internal attributes a writer conditions on', () => {
+    expect(storedFromItem(nodeItem(child, 4))).toEqual({ node: child, rev: 4, deleting: undefined });
+    expect(storedFromItem({ ...nodeItem(child, 5), deleting: 'job-1' })).toEqual({
+      node: child,
+      rev: 5,
+      deleting: 'job-1',
+    });
+    const { rev: _omitted, ...withoutRev } = nodeItem(child, 1);
+    expect(storedFromItem(withoutRev).rev).toBe(0);
+  });
+});

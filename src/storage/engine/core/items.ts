@@ -1,0 +1,111 @@
+import { EDGE_SK_PREFIX, NODE_PK_PREFIX, NODE_SK, ROOTS_PK, type Item, type Key } from '../../../dynamodb/keys.js';
+import { notFound } from '../../../errors.js';
+import type { StoredNode } from '../../strategy.js';
+import type { TreeNode } from '../../treeStore.js';
+
+/**
+ * The truth's item layout, the same under every strategy (docs/design.md, "Truth and
+ * projections"; the prefixes are in dynamodb/keys.ts).
+ *
+ *   node item   pk = N#<id>         sk = NODE                 the node
+ *   edge item   pk = N#<parentId>   sk = E#<position>#<id>    a full copy of the child, in its
+ *               pk = ROOTS          sk = E#<position>#<id>    parent's item collection (roots
+ *                                                             have a collection of their own)
+ *
+ * Children are then one strongly consistent Query in sibling order ('#' sorts below every
+ * position character, so "E#<position>#<id>" orders by position, then id). The edge item is a
+ * full copy so that a page of children costs that one Query and no BatchGet; every write to a
+ * node writes its edge copy in the same transaction.
+ *
+ * Internal attributes: `rev` counts every write to the node (any change, childCount included;
+ * node item and edge copy always carry the same rev) and lets a writer condition on "nothing
+ * changed since I read it"; `deleting` marks
+ * a node of a subtree that a delete job is removing: such a node reads as absent and accepts no
+ * new children. A node item may also keep place fields (`path`, `lineage`), when the strategy keeps them
+ * (TreeStrategy.nodeFields).
+ */
+export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
+/** Whether a table item is a node item (the truth), by its key. */
+export const isNodeKey = (key: Key): boolean => key.sk === NODE_SK && key.pk.startsWith(NODE_PK_PREFIX);
+export const collectionPk = (parentId: string | null): string =>
+  parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;
+export const edgeSk = (position: string, id: string): string => `${EDGE_SK_PREFIX}${position}#${id}`;
+export const edgeKey = (node: Pick<TreeNode, 'parentId' | 'position' | 'id'>): Key => ({
+  pk: collectionPk(node.parentId),
+  sk: edgeSk(node.position, node.id),
+});
+
+/** The node's own attributes, as stored in both its node item and its edge copy. */
+export function nodeAttributes(node: TreeNode): Item {
+  return {
+    id: node.id,
+    parentId: node.parentId ?? undefined,
+    name: node.name,
+    position: node.position,
+    version: node.version,
+    childCount: node.childCount,
+    data: node.data ?? undefined,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+  };
+}
+
+/**
+ * The attribute of a node item written by an IMPORT job before its nodes join the tree: the
+ * job's id. While the job lists it as importing (openJobs.ts), every read and write takes the
+ * node for absent (liveNodes.ts); once it has joined, the attribute means nothing.
+ */
+export const PENDING = 'pending';
+
+/** The node item; it also keeps the node's place fields (path, lineage) when the strategy keeps them. */
+export function nodeItem(node: TreeNode, rev: number): Item & Key {
+  return { ...nodeKey(node.id), ...nodeAttributes(node), path: node.path, lineage: node.lineage, rev };
+}
+
+export function edgeItem(node: TreeNode, rev: number): Item & Key {
+  return { ...edgeKey(node), ...nodeAttributes(node), rev };
+}
+
+/** A node item or an edge copy, back to a node. */
+export function nodeFromItem(item: Item): TreeNode {
+  const path = Array.isArray(item.path) ? (item.path as string[]) : undefined;
+  const id = String(item.id);
+  // One object shape for every node (place fields undefined when not kept): pages of a
+  // thousand nodes are built here, and a shape per case would make every reader slower.
+  return {
+    id,
+    parentId: typeof item.parentId === 'string' ? item.parentId : null,
+    name: String(item.name),
+    position: String(item.position),
+    version: Number(item.version),
+    childCount: Number(item.childCount ?? 0),
+    data: (item.data as TreeNode['data']) ?? null,
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+    depth: path?.length,
+    rootId: path ? (path[0] ?? id) : undefined,
+    path,
+    lineage: Array.isArray(item.lineage) ? (item.lineage as string[]) : undefined,
+  };
+}
+
+/** The node at the place whose ancestors are `path` (a strategy that keeps paths). */
+export const withPath = (node: TreeNode, path: string[]): TreeNode => Object.assign({}, node, { path, depth: path.length, rootId: path[0] ?? node.id });
+
+export function storedFromItem(item: Item): StoredNode {
+  return {
+    node: nodeFromItem(item),
+    rev: Number(item.rev ?? 0),
+    deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
+    ...(typeof item.moves === 'number' ? { moves: item.moves } : {}),
+    ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
+    ...(typeof item.respacing === 'number' ? { respacing: item.respacing } : {}),
+  };
+}
+
+/** A live node (present and not being deleted), or NOT_FOUND. */
+export function live(stored: ReadonlyMap<string, StoredNode>, id: string, what = 'node'): StoredNode {
+  const node = stored.get(id);
+  if (!node || node.deleting !== undefined) throw notFound(what, id);
+  return node;
+}

@@ -1,0 +1,37 @@
+import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { TreeError } from '../../../errors.js';
+
+/**
+ * Thrown by a write's attempt that must start again from its reads because what it read changed
+ * under it, before it committed: a job it waited for finished, a level read met a node twice (it
+ * moved inside the subtree meanwhile), a parent turned out to lie below the moving node. The loop
+ * that runs the attempts (mutations.ts, replanning) catches it, as it catches ConditionFailed,
+ * DynamoDB's word for the same at commit.
+ */
+export class Replan extends Error {
+  constructor(reason: string) {
+    super(`the write must read again: ${reason}`);
+    this.name = 'Replan';
+  }
+}
+
+/** Whether an attempt must start again from its reads (Replan, or a condition failed at commit). */
+export const mustReplan = (error: unknown): boolean => error instanceof Replan || error instanceof ConditionFailed;
+
+/** How many times a write reads and plans again before it answers CONFLICT. */
+export const MAX_REPLANS = 6;
+
+/**
+ * Runs a write's attempt (read, check, plan, commit) until it commits: again from its reads
+ * when what it read changed (mustReplan), at most MAX_REPLANS times, then CONFLICT.
+ */
+export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; i < MAX_REPLANS; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!mustReplan(error)) throw error;
+    }
+  }
+  throw new TreeError('CONFLICT', 'the tree kept changing under this write; try again');
+}

@@ -1,0 +1,63 @@
+import { sleep } from '../../../dynamodb/backoff.js';
+import { keyString } from '../../../dynamodb/keys.js';
+import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { TreeError } from '../../../errors.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
+import { FINISH_GRACE_MS } from '../core/openJobs.js';
+
+/** The lease was lost: another process holds the job now; this runner must stop writing. */
+export class LeaseLost extends Error {
+  constructor(jobId: string) {
+    super(`the lease on job ${jobId} was taken over`);
+    this.name = 'LeaseLost';
+  }
+}
+
+/**
+ * Commits one chunk of a job's work with the fence (the lease is still ours; renewed; `done`
+ * added to the progress), or, with `finish`, as the job's last chunk, after the closing grace
+ * (openJobs.ts, FINISH_GRACE_MS).
+ */
+export async function commitChunk(
+  ctx: EngineContext,
+  tx: TransactionBuilder,
+  lease: Lease,
+  progress: { done?: number; record?: Record<string, unknown>; finish?: 'DONE' | 'FAILED' } = {},
+): Promise<void> {
+  if (progress.finish) {
+    await sleep(FINISH_GRACE_MS);
+    planJobFinish(tx, lease, progress.finish, progress.done, Date.now(), progress.record);
+  }
+  else planFence(tx, lease, Date.now(), progress.done, progress.record);
+  const keys = tx.keys();
+  try {
+    await transactWrite(ctx.doc, tx.build());
+  } catch (error) {
+    const fence = keyString(jobKey(lease.jobId));
+    if (error instanceof ConditionFailed && error.failedIndexes.some((i) => keyString(keys[i]!) === fence)) {
+      throw new LeaseLost(lease.jobId);
+    }
+    throw error;
+  }
+}
+
+/** Passes of a job over a subtree that keeps changing, before it gives up for a while. */
+const PASSES = 6;
+
+/**
+ * Runs a pass of a job again (from its start: every step is idempotent) while a transaction
+ * fails because the subtree changed under it; after PASSES, CONFLICT, and the job is released
+ * for a sweep to resume later.
+ */
+export async function passWhileChanging(jobId: string, pass: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; attempt < PASSES; attempt++) {
+    try {
+      return await pass();
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+  throw new TreeError('CONFLICT', `the subtree of job ${jobId} kept changing; the job will resume`);
+}

@@ -1,0 +1,120 @@
+import type { Key } from '../../../dynamodb/keys.js';
+import { inParallel } from '../../../inParallel.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import type { Place } from '../../strategy.js';
+import { commitChunk, passWhileChanging } from './commitChunk.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { edgeKey } from '../core/items.js';
+import type { JobRecord, Lease } from './jobRecord.js';
+import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
+import { readStored } from '../core/reads.js';
+import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
+
+/**
+ * The IMPORT job: the nodes of a createNodes too big for one transaction (createNodes.ts),
+ * written so that no read sees any of them until all have joined the tree, and none is left
+ * behind if the job is given up. Its steps, each transaction fenced by the job's lease
+ * (commitChunk):
+ *
+ * 1. **pending**: the node items and their edge items, in transactions of up to
+ *    TRANSACTION_ITEMS, a few at a time. Each node item, and the edge item of each top node (in
+ *    the parent's collection), is marked with the job's id (items.ts PENDING): while the job's
+ *    entry in the list of open jobs says it is importing, every read and write takes a marked
+ *    node for absent (liveNodes.ts) and every read of children leaves a marked edge out
+ *    (reads.ts queryChildren); the other edges are in collections of nodes not in the tree yet.
+ *    Under the roots, the projection items go too: they are all in collections of new nodes.
+ * 2. **join**, one transaction of a few items however many the top nodes are: the parent's
+ *    childCount, the guard on its chain (it has not moved nor been deleted since it was read),
+ *    and the job's entry no longer importing: with a projection to write below a parent, it
+ *    becomes a move of the parent to where it is (openJobs.ts), so that from then on reads
+ *    below and above the parent answer from the truth while the projection is not written, and
+ *    structural writes there wait; otherwise it leaves the list.
+ * 3. **projection**: each new node's projection items, from its node item (below a parent);
+ *    then the marks leave the top nodes' edges (a marked edge costs each read of the parent's
+ *    children one more key), and the job ends.
+ *
+ * Steps 1 and 2 are the starting process's (importNodes.ts); any process takes step 3 over. A
+ * job given up before it joined (a failed step, its process gone: any sweep takes it over)
+ * removes what it wrote, node by node while a node item still carries its mark, and ends FAILED.
+ */
+
+/** The job's transactions committed at the same time, in steps 1 and 3. */
+const PARALLEL_CHUNKS = 4;
+
+/**
+ * Step 3: below a parent, the projection items of the nodes, from their node items; then the
+ * marks leave the top nodes' edges, wherever the nodes are now (a pass that meets one moving is
+ * run again); then the job is done.
+ */
+export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const imports = job.imports ?? [];
+  if (job.nodeId !== null) {
+    const stored = await readStored(ctx, imports.map(([id]) => id));
+    const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => {
+      for (const item of projectionItems(ctx.strategy, s.node, placeOf(ctx.strategy, s))) tx.put(item);
+    });
+    await commitInChunks(ctx, lease, batches, false);
+  }
+  const tops = imports.filter(([, parentId]) => parentId === job.nodeId).map(([id]) => id);
+  await passWhileChanging(job.id, async () => {
+    const stored = await readStored(ctx, tops);
+    const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => planUnmarkEdge(tx, s.node));
+    await commitInChunks(ctx, lease, batches, false);
+  });
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+}
+
+/** Gives the job up: removes every node it wrote that still carries its mark, with its items; ends FAILED. */
+export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const imports = job.imports ?? [];
+  const stored = await readStored(ctx, imports.map(([id]) => id));
+  const places = placesOf(job);
+  const batches = imports.flatMap(([id, parentId, position]) => {
+    const found = stored.get(id);
+    if (found?.pending !== job.id) return [];
+    const others: Key[] = [edgeKey({ id, parentId, position })];
+    // Under the roots, step 1 wrote the projection too.
+    if (job.nodeId === null) others.push(...ctx.strategy.itemsFor(id, places.get(id)!).map(keyOf));
+    return [(tx: TransactionBuilder) => planRemovePending(tx, found.node, job.id, others)];
+  });
+  await commitInChunks(ctx, lease, batches, false);
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+}
+
+/** Resumes an import job taken over from a process that stopped: its projection once joined, else its undoing. */
+export async function runImportJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  if (job.joined) await finishJoined(ctx, job, lease);
+  else await undoImport(ctx, job, lease);
+}
+
+/** The places of an import's nodes under the roots (only those need them), from the list. */
+function placesOf(job: JobRecord): Map<string, Place> {
+  const places = new Map<string, Place>();
+  for (const [id, parentId, position] of job.imports ?? []) {
+    const parent = parentId === null ? undefined : places.get(parentId);
+    places.set(id, parent ? childPlace(parent, parentId!, position) : { path: [], lineage: [position] });
+  }
+  return places;
+}
+
+/**
+ * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS,
+ * PARALLEL_CHUNKS at a time; counts them in the job's progress when `count`.
+ */
+export async function commitInChunks(ctx: EngineContext, lease: Lease, batches: Array<(tx: TransactionBuilder) => void>, count = true): Promise<void> {
+  const room = ctx.transactionItems - 1; // the fence
+  const chunks: Array<{ tx: TransactionBuilder; nodes: number }> = [];
+  let current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
+  for (const batch of batches) {
+    const alone = new TransactionBuilder(ctx.table);
+    batch(alone);
+    if (current.nodes > 0 && current.tx.size + alone.size > room) {
+      chunks.push(current);
+      current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
+    }
+    batch(current.tx);
+    current.nodes++;
+  }
+  if (current.nodes > 0) chunks.push(current);
+  await inParallel(chunks, PARALLEL_CHUNKS, ({ tx, nodes }) => commitChunk(ctx, tx, lease, count ? { done: nodes } : {}));
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { plan } from '../../../../test/support/transactionSteps.js';
+import {
+  jobFromItem,
+  jobKey,
+  newJobId,
+  planFence,
+  planJobFinish,
+  planJobStart,
+  planGiveUpLease,
+  planTakeOver,
+  publicJob,
+  type JobRecord,
+  type Lease,
+} from './jobRecord.js';
+
+const lease: Lease = { jobId: 'j1', token: 'tok', durationMs: 5000 };
+const job: JobRecord = {
+  id: 'j1',
+  kind: 'DELETE',
+  status: 'RUNNING',
+  done: 0,
+  total: 64,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  nodeId: 'big',
+  leaseToken: 'old',
+  leaseExpiresAt: 1000,
+};
+
+describe('job records', () => {
+  it('gives job ids that sort by creation time', () => {
+    const ids = [1, 2, 36, 1_700_000_000_000, 1_800_000_000_000].map((t) => newJobId(t, 'abc'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(jobKey('x')).toEqual({ pk: 'JOBS', sk: 'JOB#x' });
+  });
+
+  it('starts a job leased to its starter, and reads it back', () => {
+    const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100));
+    expect(steps).toEqual([
+      { kind: 'Put', key: 'JOBS JOB#j1', condition: 'attribute_not_exists(pk)' },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"} ADD rev 1' },
+    ]);
+
+    const item = items[0]!.Put!.Item!;
+    expect(jobFromItem(item)).toEqual({ ...job, leaseToken: 'tok', leaseExpiresAt: 5100 });
+  });
+
+  it('starts a job only if the list of open jobs is as it was read, so overlapping jobs cannot start together', () => {
+    const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s'] };
+    expect(plan((tx) => planJobStart(tx, move, lease, 100, 0)).steps[1]).toEqual({
+      kind: 'Update',
+      key: 'JOBS OPEN',
+      update: 'SET job:j1 = {"kind":"MOVE","nodeId":"big","from":["r"],"to":["s"]} ADD rev 1',
+      condition: 'attribute_not_exists(rev)',
+    });
+    expect(plan((tx) => planJobStart(tx, move, lease, 100, 7)).steps[1]?.condition).toBe('rev = 7');
+  });
+
+  it('fences every chunk on the token, renewing the lease and counting progress', () => {
+    expect(plan((tx) => planFence(tx, lease, 100, 7)).steps).toEqual([
+      {
+        kind: 'Update',
+        key: 'JOBS JOB#j1',
+        update: 'SET leaseExpiresAt = 5100 ADD done 7',
+        condition: 'attribute_exists(pk) AND leaseToken = "tok"',
+      },
+    ]);
+  });
+
+  it('finishes a job under its lease, dropping the lease', () => {
+    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', 3, 777)).steps).toEqual([
+      {
+        kind: 'Update',
+        key: 'JOBS JOB#j1',
+        update: 'SET status = "DONE" ADD done 3 REMOVE leaseToken, leaseExpiresAt',
+        condition: 'attribute_exists(pk) AND leaseToken = "tok"',
+      },
+      { kind: 'Update', key: 'JOBS OPEN', update: 'SET closedAt = 777 ADD rev 1 REMOVE job:j1' },
+    ]);
+  });
+
+  it('takes over only the lease that was read, of a job still running', () => {
+    expect(plan((tx) => planTakeOver(tx, job, lease, 100)).steps).toEqual([
+      {
+        kind: 'Update',
+        key: 'JOBS JOB#j1',
+        update: 'SET leaseToken = "tok", leaseExpiresAt = 5100',
+        condition: 'attribute_exists(pk) AND status = "RUNNING" AND leaseToken = "old"',
+      },
+    ]);
+    expect(plan((tx) => planTakeOver(tx, { ...job, leaseToken: null }, lease, 100)).steps[0]?.condition).toBe(
+      'attribute_exists(pk) AND status = "RUNNING" AND attribute_not_exists(leaseToken)',
+    );
+  });
+
+  it('releases a lease at once, only while holding it', () => {
+    expect(plan((tx) => planGiveUpLease(tx, lease)).steps).toEqual([
+      {
+        kind: 'Update',
+        key: 'JOBS JOB#j1',
+        update: 'SET leaseExpiresAt = 0',
+        condition: 'attribute_exists(pk) AND leaseToken = "tok"',
+      },
+    ]);
+  });
+});

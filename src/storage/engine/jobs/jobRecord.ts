@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, TENANTS_PK, type Item, type Key } from '../../../dynamodb/keys.js';
+import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import type { Job, JobKind } from '../../treeStore.js';
+import { OPEN_JOBS_KEY, openEntryName, openEntryValue, openJobsUnchanged, PROJECTION, type OpenEntry } from '../core/openJobs.js';
+
+/**
+ * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
+ * holds a lease: an owner, a fencing token and an expiry. Every chunk the runner commits carries
+ * an update of the record conditioned on the token (the fence), which also renews the lease and
+ * counts progress: a runner that lost its lease (paused past the expiry, partitioned) can never
+ * commit a chunk after another process took the job over.
+ */
+export interface JobRecord extends Job {
+  /** A move's ancestors of the moved node, before and after (openJobs.ts, OpenMove). */
+  from?: string[];
+  to?: string[];
+  /** A move's sibling positions of the moved node's new chain, its own last (Place.lineage). */
+  toLineage?: string[];
+  /** A reindex's target strategy, and the last node id it placed (nodes go in id order). */
+  target?: string;
+  after?: string | null;
+  /**
+   * An import's nodes as `[id, parentId, position]`, parents first (the ids of the others, and
+   * where their edges are, for a process that takes the job over), and whether they have joined
+   * the tree (the job then writes their projection; before, it is given up and undone).
+   */
+  imports?: ImportedNode[];
+  joined?: boolean;
+  /** The fencing token of the lease; null once the job is finished. */
+  leaseToken: string | null;
+  /** Epoch milliseconds after which any process may take the job over. */
+  leaseExpiresAt: number;
+}
+
+export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}${id}` });
+
+/** A new job id: sortable by creation time, so that the JOBS collection lists oldest first. */
+export const newJobId = (now: number, random: string): string => `${now.toString(36).padStart(9, '0')}-${random}`;
+
+export function jobFromItem(item: Item): JobRecord {
+  const status = item.status === 'DONE' || item.status === 'FAILED' ? item.status : 'RUNNING';
+  const done = Number(item.done ?? 0);
+  return {
+    id: String(item.id),
+    kind: item.kind as JobKind,
+    status,
+    done,
+    // A job that does not count its work beforehand (a move) did all of it once done.
+    total: typeof item.total === 'number' ? item.total : status === 'DONE' ? done : null,
+    startedAt: String(item.startedAt),
+    nodeId: typeof item.nodeId === 'string' ? item.nodeId : null,
+    leaseToken: typeof item.leaseToken === 'string' ? item.leaseToken : null,
+    leaseExpiresAt: Number(item.leaseExpiresAt ?? 0),
+    ...(Array.isArray(item.from) && Array.isArray(item.to) ? { from: item.from.map(String), to: item.to.map(String) } : {}),
+    ...(Array.isArray(item.toLineage) ? { toLineage: item.toLineage.map(String) } : {}),
+    ...(typeof item.target === 'string' ? { target: item.target, after: typeof item.after === 'string' ? item.after : null } : {}),
+    ...(Array.isArray(item.imports) ? { imports: item.imports as ImportedNode[], joined: item.joined === true } : {}),
+  };
+}
+
+/** The job as clients see it, without its lease. */
+export const publicJob = ({
+  leaseToken: _t,
+  leaseExpiresAt: _e,
+  from: _f,
+  to: _to,
+  toLineage: _l,
+  target: _g,
+  after: _a,
+  imports: _i,
+  joined: _j,
+  ...job
+}: JobRecord): Job => job;
+
+/** A new running job, not yet leased (planJobStart leases it). */
+export function newJob(
+  kind: JobKind,
+  nodeId: string | null,
+  total: number | null,
+  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target' | 'imports'> = {},
+): JobRecord {
+  const now = Date.now();
+  return {
+    id: newJobId(now, randomUUID().slice(0, 8)),
+    kind,
+    status: 'RUNNING',
+    done: 0,
+    total,
+    startedAt: new Date(now).toISOString(),
+    nodeId,
+    leaseToken: null,
+    leaseExpiresAt: 0,
+    ...extra,
+  };
+}
+
+/** A node of an import job: its id, its parent (null: a root), its sibling position. */
+export type ImportedNode = [id: string, parentId: string | null, position: string];
+
+/** A lease: who holds a job, with which token, until when. */
+export interface Lease {
+  jobId: string;
+  token: string;
+  /** How long each renewal extends the lease. */
+  durationMs: number;
+}
+
+/** The item that tells the job sweep of every process that a tenant has open jobs. */
+export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant });
+
+/**
+ * Writes the record of a new running job, leased to its starter, and lists it among the open
+ * jobs; with `openRev` (OpenJobs.rev as read), on the condition that no job opened or closed
+ * since, so that two jobs that would overlap cannot start together. A job of a tenant other than
+ * the default one also lists the tenant among those the sweep looks into (TENANTS).
+ */
+export function planJobStart(
+  tx: TransactionBuilder,
+  job: Job & OpenEntry,
+  lease: Lease,
+  now: number,
+  openRev?: number,
+  tenant: string | null = null,
+): void {
+  if (tenant !== null) tx.put({ ...tenantKey(tenant), since: now });
+  tx.put(
+    {
+      ...jobKey(job.id),
+      ...job,
+      leaseToken: lease.token,
+      leaseExpiresAt: now + lease.durationMs,
+    },
+    { notExists: true },
+  );
+  // A reindex names the strategy whose projection the table holds from now on (OpenJobs.projection).
+  const target = 'target' in job && typeof job.target === 'string' ? { [PROJECTION]: job.target } : {};
+  tx.update(
+    OPEN_JOBS_KEY,
+    { set: { [openEntryName(job.id)]: openEntryValue(job), ...target }, add: { rev: 1 } },
+    ...(openRev === undefined ? [] : [openJobsUnchanged(openRev)]),
+  );
+}
+
+/**
+ * The fence: the lease is still ours. Renews it, adds `done` to the progress and sets `record`
+ * (a job's own progress fields, such as a reindex's `after`).
+ */
+export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0, record: Record<string, unknown> = {}): void {
+  tx.update(jobKey(lease.jobId), { set: { ...record, leaseExpiresAt: now + lease.durationMs }, add: { done } }, ...holds(lease));
+}
+
+/** The job is finished: its status, and no lease any more. */
+export function planJobFinish(
+  tx: TransactionBuilder,
+  lease: Lease,
+  status: 'DONE' | 'FAILED',
+  done = 0,
+  now = Date.now(),
+  record: Record<string, unknown> = {},
+): void {
+  tx.update(jobKey(lease.jobId), { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
+  tx.update(OPEN_JOBS_KEY, { set: { closedAt: now }, remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
+}
+
+/**
+ * Takes a running job whose lease expired (`seen` is the record as read): conditioned on the
+ * lease being the one that was read, so two processes sweeping at once cannot both take it.
+ */
+export function planTakeOver(tx: TransactionBuilder, seen: JobRecord, lease: Lease, now: number): void {
+  tx.update(
+    jobKey(seen.id),
+    { set: { leaseToken: lease.token, leaseExpiresAt: now + lease.durationMs } },
+    { exists: true },
+    { equals: ['status', 'RUNNING'] },
+    { equalsOrMissing: ['leaseToken', seen.leaseToken] },
+  );
+}
+
+/** Gives a lease up at once (after a failure), so that a sweep takes the job over soon. */
+export function planGiveUpLease(tx: TransactionBuilder, lease: Lease): void {
+  tx.update(jobKey(lease.jobId), { set: { leaseExpiresAt: 0 } }, ...holds(lease));
+}
+
+const holds = (lease: Lease): Condition[] => [{ exists: true }, { equals: ['leaseToken', lease.token] }];

@@ -1,0 +1,28 @@
+import { JOB_SK_PREFIX } from '../../../dynamodb/keys.js';
+import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { queryItems } from '../../../dynamodb/query.js';
+import { badInput } from '../../../errors.js';
+import { edgeWithCursor } from '../../cursor.js';
+import type { JobPage, PageArgs } from '../../treeStore.js';
+import { checkPage } from '../../validation.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { jobFromItem, publicJob } from './jobRecord.js';
+import { jobsQuery } from '../core/readPlans.js';
+
+/** A page of jobs, oldest first: one Query of the JOBS collection; the cursor names a record. */
+export async function jobsPage(ctx: EngineContext, page: PageArgs): Promise<JobPage> {
+  checkPage(page);
+  let afterSk: string | undefined;
+  if (page.after != null) {
+    const cursor = ctx.cursors.decode(page.after);
+    if (cursor.t !== 'j' || typeof cursor.s !== 'string' || !cursor.s.startsWith(JOB_SK_PREFIX)) {
+      throw badInput('"after" is not a cursor of the list of jobs');
+    }
+    afterSk = cursor.s;
+  }
+  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, jobsQuery(afterSk)), page.first + 1);
+  return {
+    edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'j', s: item.sk }, publicJob(jobFromItem(item)))),
+    hasNextPage: items.length > page.first,
+  };
+}

@@ -1,0 +1,107 @@
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { walkLimit, type MovedNode, type Place, type StoredNode } from '../../strategy.js';
+import { commitChunk, passWhileChanging } from './commitChunk.js';
+import type { EngineContext } from '../core/engineContext.js';
+import type { JobRecord, Lease } from './jobRecord.js';
+import { childPlace, placeOf, planKeepsPlace, planPlaceFields, planProjectionRewrite, projectionSteps } from '../core/projectionPlans.js';
+import { readChildren, readStored } from '../core/reads.js';
+
+/**
+ * Rewrites the projection of a subtree whose move committed the truth (the moved node's parent,
+ * edges and counts) with the job record: every node's kept place and projection items, from the
+ * moved node down, level by level. Run under the job's lease by the process that started it, or
+ * by any process that took it over; every transaction is fenced by the lease (commitChunk).
+ *
+ * Each node's rewrite is conditioned on its kept path being the one read, so it is idempotent
+ * (a node already at its new place is skipped) and refused for a node that moved or was deleted
+ * meanwhile (the walk then starts again). A level is rewritten before its children are read: a
+ * child added after its parent's rewrite took the new path from it, one added before is read.
+ * Until the job is done, reads translate kept paths through the job's entry (openJobs.ts).
+ */
+interface Placing {
+  stored: StoredNode;
+  newPlace: Place;
+}
+
+export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  // A node of the subtree changed while it was read: walk again (done nodes are skipped).
+  await passWhileChanging(job.id, () => rewriteSubtree(ctx, job, lease));
+}
+
+async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const rootId = job.nodeId;
+  if (rootId === null || job.to === undefined) throw new Error(`move job ${job.id} has no node or destination`);
+  const to: Place = { path: job.to, lineage: job.toLineage ?? [] };
+  const root = (await readStored(ctx, [rootId])).get(rootId);
+  let level: Placing[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
+    await rewriteLevel(ctx, level, lease);
+    level = await nextLevel(ctx, level);
+  }
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+}
+
+/** Commits the level's rewrites, each transaction filled with as many nodes as it holds. */
+async function rewriteLevel(ctx: EngineContext, level: Placing[], lease: Lease): Promise<void> {
+  const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
+  let tx = new TransactionBuilder(ctx.table);
+  let nodes = 0;
+  for (const { stored, newPlace } of level) {
+    const place = placeOf(ctx.strategy, stored);
+    if (samePlace(place, newPlace)) continue;
+    const moved: MovedNode[] = [{ stored, place, newPlace }];
+    const alone = new TransactionBuilder(ctx.table);
+    planProjectionRewrite(alone, ctx.strategy, moved);
+    if (nodes > 0 && tx.size + alone.size > chunk) {
+      await commitChunk(ctx, tx, lease, { done: nodes });
+      tx = new TransactionBuilder(ctx.table);
+      nodes = 0;
+    }
+    if (alone.size > chunk) {
+      await rewriteInSlices(ctx, moved[0]!, lease);
+      continue;
+    }
+    planProjectionRewrite(tx, ctx.strategy, moved);
+    nodes++;
+  }
+  if (nodes > 0) await commitChunk(ctx, tx, lease, { done: nodes });
+}
+
+/**
+ * A node whose rewrite alone exceeds a transaction: its item writes in slices, each on the
+ * condition that the node still keeps its old place, then its place fields.
+ */
+async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Lease): Promise<void> {
+  const steps = projectionSteps(ctx.strategy, moved);
+  const slice = ctx.transactionItems - 2; // the fence, and the check on the node
+  for (let i = 0; i < steps.length; i += slice) {
+    const tx = new TransactionBuilder(ctx.table);
+    planKeepsPlace(tx, ctx.strategy, moved);
+    for (const step of steps.slice(i, i + slice)) step(tx);
+    await commitChunk(ctx, tx, lease);
+  }
+  const last = new TransactionBuilder(ctx.table);
+  planPlaceFields(last, ctx.strategy, moved);
+  await commitChunk(ctx, last, lease, { done: 1 });
+}
+
+/** The live children of the level's nodes (node items: they carry the kept path), placed. */
+async function nextLevel(ctx: EngineContext, level: Placing[]): Promise<Placing[]> {
+  const parents = level.filter((p) => p.stored.node.childCount > 0);
+  const edges = (await Promise.all(parents.map((p) => readChildren(ctx, p.stored.node.id)))).flat();
+  const stored = await readStored(ctx, edges.map((e) => e.node.id));
+  const placeOfParent = new Map(parents.map((p) => [p.stored.node.id, p.newPlace]));
+  return edges.flatMap((edge) => {
+    const child = stored.get(edge.node.id);
+    const parentId = edge.node.parentId;
+    // Moved away since the edge was read, or being deleted (its delete job owns it).
+    if (!child || parentId === null || child.node.parentId !== parentId || child.deleting !== undefined) return [];
+    return [{ stored: child, newPlace: childPlace(placeOfParent.get(parentId)!, parentId, child.node.position) }];
+  });
+}
+
+const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** A place the strategy does not keep compares equal: the node then needs no rewrite. */
+const samePlace = (a: Place, b: Place): boolean => same(a.path, b.path) && same(a.lineage, b.lineage);

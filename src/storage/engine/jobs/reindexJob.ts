@@ -1,0 +1,278 @@
+import { keyString, REINDEX_PK, type Item } from '../../../dynamodb/keys.js';
+import { scanTable } from '../../../dynamodb/scan.js';
+import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
+import { ConditionFailed, TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import type { Place, TreeStrategy } from '../../strategy.js';
+import { chainPlace, chainsOf } from '../core/chains.js';
+import { commitChunk } from './commitChunk.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { type JobRecord, type Lease } from './jobRecord.js';
+import { OPEN_JOBS_KEY, openJobsOf } from '../core/openJobs.js';
+import { isNodeKey, nodeFromItem, nodeKey, PENDING } from '../core/items.js';
+import { keptFields, NOWHERE, projectionItems } from '../core/projectionPlans.js';
+import { readStored } from '../core/reads.js';
+
+/**
+ * A reindex (`tree reindex --to S`) is a job (kind REINDEX): it rebuilds, in place, the
+ * projection of a target strategy from the truth, each node's place fields and projection
+ * items; other strategies' projection items and place fields are removed. Like every job it runs
+ * under a lease, each transaction fenced (commitChunk), and any live process takes it over when
+ * its runner dies. Nodes go in id order; the fence records the last one placed (`after`), so a
+ * run taken over resumes after it. One reindex is open at a time.
+ *
+ * Live writes go on during a reindex: each node is placed on the condition that nothing its
+ * place was computed from changed (its ancestors' parents, its own parent and place fields), and
+ * read again when that fails, so a fresher write is never overwritten by a stale place.
+ */
+const ATTEMPTS = 6;
+
+export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  const target = ctx.strategies.find((s) => s.name === job.target);
+  if (!target) return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+  const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
+  const items = await scanTable(ctx.doc, ctx.table);
+  // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
+  const importing = openJobsOf(items.find((i) => i.pk === OPEN_JOBS_KEY.pk && i.sk === OPEN_JOBS_KEY.sk)).importing;
+  const nodes = new Map(
+    items.filter((i) => isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]))).map((i) => [String(i.id), i]),
+  );
+  const facts = chainsOf(nodes, ctx.maxTreeDepth);
+  const ids = [...nodes.keys()].sort();
+  const after = job.after ?? null;
+  const todo = ids.filter((id) => after === null || id > after);
+  const scannedPlace = (id: string): Place | undefined => {
+    const chain = facts.get(id)?.chain;
+    return chain ? chainPlace(nodes, chain, nodes.get(id)!) : undefined;
+  };
+  const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: ids.length };
+
+  // A chain the scan could not follow may be a scan that met a live move half-way: read again.
+  const reread = new Map<string, Placed>();
+  try {
+    const broken = todo.filter((id) => !facts.get(id)?.chain);
+    if (broken.length > 0) for (const node of await readPlaced(ctx, broken)) reread.set(node.id, node);
+  } catch (error) {
+    if (!(error instanceof BrokenTruth)) throw error;
+    // `tree verify` names every problem; the job fails rather than retry for ever.
+    console.error(`reindex job ${job.id}: ${error.message}; run tree verify and fix the truth first`);
+    return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+  }
+  // Projection items of the other strategies go first (and checkpoints of earlier versions).
+  if (after === null) {
+    const stale = items.filter((i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)));
+    await inChunks(run, stale, (tx, item) => tx.delete({ pk: item.pk, sk: item.sk }));
+  }
+  /** The place each node was given, when it differs from the scan's (re-read after a conflict). */
+  const written = new Map<string, Place>();
+  const chunk = ctx.transactionItems - 1; // one action is the fence
+  let tx = new TransactionBuilder(ctx.table);
+  let group: Placed[] = [];
+  const flush = async () => {
+    if (group.length === 0) return;
+    try {
+      await commitChunk(ctx, tx, lease, { done: group.length, record: { after: group.at(-1)!.id, total: run.total } });
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      // A live write moved one of these nodes or an ancestor since they were read.
+      for (const node of await readPlaced(ctx, group.map((p) => p.id))) {
+        written.set(node.id, node.place);
+        await placeAlone(run, node);
+      }
+    }
+    tx = new TransactionBuilder(ctx.table);
+    group = [];
+  };
+  for (const id of todo) {
+    const scanned = scannedPlace(id);
+    const node: Placed | undefined = scanned ? { id, item: nodes.get(id)!, place: scanned } : reread.get(id);
+    if (!node) continue; // deleted since the scan
+    if (!scanned) written.set(id, node.place);
+    const alone = new TransactionBuilder(ctx.table);
+    planPlace(alone, run, node);
+    if (alone.size > chunk) {
+      await flush();
+      await placeAlone(run, node);
+      continue;
+    }
+    if (tx.size + alone.size > chunk) await flush();
+    planPlace(tx, run, node);
+    group.push(node);
+  }
+  await flush();
+
+  // Items of the target's kind that the truth does not imply (left by a crash or a bug) go last,
+  // each on the condition that its node still has the place it was given here.
+  const placeOfId = (id: string) => written.get(id) ?? scannedPlace(id) ?? NOWHERE;
+  const expected = new Set(ids.flatMap((id) => target.itemsFor(id, placeOfId(id))).map((item) => keyString(item)));
+  const strays = items.filter((i) => target.owns(i) && !expected.has(keyString(i)));
+  await removeStrays(run, strays, (id) => (nodes.has(id) ? placeOfId(id) : null));
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+}
+
+interface Run {
+  ctx: EngineContext;
+  target: TreeStrategy;
+  /** Every place field some strategy keeps on node items. */
+  placeFields: string[];
+  /** Whether the target keeps sibling positions: a reorder of an ancestor then changes a place. */
+  lineage: boolean;
+  lease: Lease;
+  total: number;
+}
+
+/** A node as read for the reindex: its item, and its place from the parent pointers. */
+interface Placed {
+  id: string;
+  item: Item;
+  place: Place;
+}
+
+/** Fenced transactions of as many `plan`s as fit, one item each. */
+async function inChunks<T>(run: Run, list: T[], plan: (tx: TransactionBuilder, item: T) => void): Promise<void> {
+  const chunk = run.ctx.transactionItems - 1;
+  for (let i = 0; i < list.length; i += chunk) {
+    const tx = new TransactionBuilder(run.ctx.table);
+    for (const item of list.slice(i, i + chunk)) plan(tx, item);
+    await commitChunk(run.ctx, tx, run.lease);
+  }
+}
+
+/** The target's projection items of a node, copies carrying the node as read. */
+const itemsOf = (run: Run, { item, place }: Placed) => projectionItems(run.target, nodeFromItem(item), place);
+
+/** The conditions that the node (its copies included) and its chain are as read. */
+function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, place }: Placed): void {
+  const chain = place.path;
+  chain.forEach((ancestorId, i) => {
+    const position: Condition[] = run.lineage ? [{ equals: ['position', place.lineage[i]!] }] : [];
+    tx.check(nodeKey(ancestorId), { exists: true }, { equalsOrMissing: ['parentId', i === 0 ? null : chain[i - 1]!] }, ...position);
+  });
+  tx.check(
+    nodeKey(id),
+    { exists: true },
+    { equalsOrMissing: ['parentId', chain.at(-1) ?? null] },
+    typeof item.rev === 'number' ? { equals: ['rev', item.rev] } : { missing: 'rev' },
+    ...run.placeFields.map((field): Condition => (item[field] === undefined ? { missing: field } : { equals: [field, item[field]] })),
+  );
+}
+
+/** A node's place fields (other strategies' removed) and projection items, unless it changed. */
+function planPlace(tx: TransactionBuilder, run: Run, node: Placed, items = true): void {
+  planUnchanged(tx, run, node);
+  const fields = run.target.nodeFields(node.place);
+  const update = { set: { ...fields }, remove: run.placeFields.filter((field) => !(field in fields)) };
+  if (Object.keys(update.set).length > 0 || update.remove.length > 0) tx.update(nodeKey(node.id), update);
+  if (items) for (const item of itemsOf(run, node)) tx.put(item);
+}
+
+/**
+ * One node in transactions of its own: its projection items in slices when they exceed one (a
+ * deep closure node), its place fields last. A node that changed since it was read is read again.
+ */
+async function placeAlone(run: Run, first: Placed): Promise<void> {
+  const { ctx, lease } = run;
+  let node = first;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const items = itemsOf(run, node);
+      const guard = new TransactionBuilder(ctx.table);
+      planUnchanged(guard, run, node);
+      // The conditions on a node's chain are one whole: past TRANSACTION_ITEMS if they must be
+      // (a chain of up to 90 ancestors, its node, an item and the fence fit DynamoDB's 100).
+      const slice = Math.max(ctx.transactionItems, Math.min(TRANSACTION_LIMIT, guard.size + 3)) - 1 - guard.size;
+      for (let i = 0; i < items.length; i += slice) {
+        const tx = new TransactionBuilder(ctx.table);
+        planUnchanged(tx, run, node);
+        for (const item of items.slice(i, i + slice)) tx.put(item);
+        await commitChunk(ctx, tx, lease);
+      }
+      const last = new TransactionBuilder(ctx.table);
+      planPlace(last, run, node, false);
+      return await commitChunk(ctx, last, lease, { done: 1, record: { after: node.id } });
+    } catch (error) {
+      if (!(error instanceof ConditionFailed) || attempt >= ATTEMPTS) throw error;
+      const [again] = await readPlaced(ctx, [node.id]);
+      if (!again) return; // deleted meanwhile: nothing to place
+      node = again;
+    }
+  }
+}
+
+/**
+ * The nodes read again, strongly consistent, with their chains walked from parent pointers (one
+ * wave per level); a node whose chain is broken (a missing ancestor, a cycle) throws BrokenTruth.
+ * Nodes deleted meanwhile are left out.
+ */
+async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> {
+  const items = await batchGetItems(ctx.doc, ctx.table, ids.map(nodeKey));
+  const parentOf = new Map<string, string | null>();
+  const positionOf = new Map<string, string>();
+  const placed = ids.flatMap((id) => {
+    const item = items.get(keyString(nodeKey(id)));
+    return item && typeof item.deleting !== 'string' ? [item] : [];
+  });
+  const parentIdOf = (item: Item) => (typeof item.parentId === 'string' ? item.parentId : null);
+  let pending = placed.map(parentIdOf).filter((p): p is string => p !== null);
+  for (let step = 0; pending.length > 0 && step <= ctx.maxTreeDepth + 1; step++) {
+    const read = await readStored(ctx, [...new Set(pending)].filter((id) => !parentOf.has(id)));
+    for (const [id, stored] of read) {
+      parentOf.set(id, stored.node.parentId);
+      positionOf.set(id, stored.node.position);
+    }
+    pending = [...read.values()].map((s) => s.node.parentId).filter((p): p is string => p !== null && !parentOf.has(p));
+  }
+  return placed.map((item) => {
+    const chain: string[] = [];
+    for (let id = parentIdOf(item); id !== null; id = parentOf.get(id)!) {
+      if (!parentOf.has(id)) throw new BrokenTruth(String(item.id), `ancestor ${id} does not exist`);
+      if (chain.length > ctx.maxTreeDepth) throw new BrokenTruth(String(item.id), 'its parent pointers make a cycle, or a chain deeper than the limit');
+      chain.unshift(id);
+    }
+    return { id: String(item.id), item, place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), String(item.position)] } };
+  });
+}
+
+/** The truth is not a forest: no projection can be built from it until it is repaired. */
+class BrokenTruth extends Error {
+  constructor(
+    readonly nodeId: string,
+    problem: string,
+  ) {
+    super(`node ${nodeId}: ${problem}`);
+    this.name = 'BrokenTruth';
+  }
+}
+
+/**
+ * Deletes items of the target's kind that the truth does not imply, each with its node (the
+ * `id` it names) checked to still have the path the reindex gave it: an item that a live write
+ * made valid since is left alone.
+ */
+async function removeStrays(run: Run, strays: Item[], placeOfId: (id: string) => Place | null): Promise<void> {
+  const remove = async (group: Item[]): Promise<void> => {
+    const tx = new TransactionBuilder(run.ctx.table);
+    for (const stray of group) {
+      tx.delete({ pk: String(stray.pk), sk: String(stray.sk) });
+      const id = typeof stray.id === 'string' ? stray.id : null;
+      const place = id === null ? null : placeOfId(id);
+      if (id === null) continue;
+      if (place === null) tx.check(nodeKey(id), { notExists: true });
+      else {
+        const kept = Object.entries(run.target.nodeFields(place)).map(([field, value]): Condition => ({ equals: [field, value] }));
+        if (kept.length > 0) tx.check(nodeKey(id), ...kept);
+      }
+    }
+    try {
+      await commitChunk(run.ctx, tx, run.lease);
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      // A live write changed a node of the group, whose items are its own now: the others
+      // one by one.
+      if (group.length > 1) for (const stray of group) await remove([stray]);
+    }
+  };
+  // At most two actions per stray (its delete, its node's check).
+  const perTransaction = Math.floor((run.ctx.transactionItems - 1) / 2);
+  for (let i = 0; i < strays.length; i += perTransaction) await remove(strays.slice(i, i + perTransaction));
+}

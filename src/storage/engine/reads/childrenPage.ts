@@ -1,0 +1,54 @@
+import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
+import { badInput } from '../../../errors.js';
+import { edgeWithCursor } from '../../cursor.js';
+import type { Page, PageArgs } from '../../treeStore.js';
+import { checkPage } from '../../validation.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { collectionPk, edgeSk, nodeFromItem } from '../core/items.js';
+import { queryChildren } from '../core/reads.js';
+
+/**
+ * A page of a parent's children (or of the roots): one strongly consistent Query of the edge
+ * items, already in sibling order. It asks for one item more than the page, so hasNextPage is
+ * exact. The cursor names the last edge's sort key, so it keeps its place whatever changes.
+ */
+export async function childrenPage(ctx: EngineContext, parentId: string | null, page: PageArgs): Promise<Page> {
+  checkPage(page);
+  const pk = collectionPk(parentId);
+  const startSk = afterSk(ctx, pk, page.after);
+  const { items } = await queryChildren(ctx, parentId, { after: startSk, limit: page.first + 1 });
+  return {
+    edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, nodeFromItem(item))),
+    hasNextPage: items.length > page.first,
+  };
+}
+
+/** The edge sort key a children cursor of collection `pk` names (BAD_USER_INPUT for any other). */
+function afterSk(ctx: EngineContext, pk: string, after: string | null | undefined): string | undefined {
+  if (after == null) return undefined;
+  const cursor = ctx.cursors.decode(after);
+  if (cursor.t !== 'c' || cursor.p !== pk || typeof cursor.s !== 'string' || !cursor.s.startsWith(EDGE_SK_PREFIX)) {
+    throw badInput('"after" is not a cursor of this list of children');
+  }
+  return cursor.s;
+}
+
+/**
+ * A page of the roots among `ids` (those that exist and are roots), in sibling order, with the
+ * cursors of the roots list: read by id (one BatchGet wave), never by reading the table's roots,
+ * so nothing of the others shows, not even their number.
+ */
+export async function rootsAmong(ctx: EngineContext, ids: readonly string[], page: PageArgs): Promise<Page> {
+  checkPage(page);
+  const pk = collectionPk(null);
+  const startSk = afterSk(ctx, pk, page.after);
+  const roots = [...(await ctx.getNodes(ids)).values()]
+    .filter((node) => node.parentId === null)
+    .map((node) => ({ node, sk: edgeSk(node.position, node.id) }))
+    .filter(({ sk }) => startSk === undefined || sk > startSk)
+    .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
+  return {
+    edges: roots.slice(0, page.first).map(({ node, sk }) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: sk }, node)),
+    hasNextPage: roots.length > page.first,
+  };
+}

@@ -1,0 +1,69 @@
+import { edgeWithCursor } from '../../cursor.js';
+import type { ChildrenPages, ChildrenTreeRequest, Page, TreeNode } from '../../treeStore.js';
+import { checkPage } from '../../validation.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { collectionPk, edgeSk } from '../core/items.js';
+import { projectionSettled, type OpenJobs } from '../core/openJobs.js';
+
+/**
+ * The most items one bulk read of children may read (per request): past it, children are read
+ * per parent. Fan-out 10 to depth 3 is 1,110.
+ */
+export const LOOKAHEAD_ITEMS = 2000;
+
+/**
+ * Children pages several levels deep, from the strategy's bulk read (TreeStrategy.subtreeItems)
+ * of the items that carry copies of the nodes: grouped by parent, in sibling order (the order
+ * of their edge items' sort keys), each page cut at its `first`, with the cursors and
+ * hasNextPage a per-parent read gives. Nothing (the pages are then read per parent) without a
+ * bulk read, while an open job makes the projection unsafe to answer from, or when the first
+ * level alone holds more than LOOKAHEAD_ITEMS.
+ */
+export async function childrenTree(ctx: EngineContext, open: OpenJobs, request: ChildrenTreeRequest): Promise<ChildrenPages> {
+  const { parent, levels } = request;
+  for (const firsts of levels) for (const first of firsts) checkPage({ first });
+  const pages: ChildrenPages = new Map();
+  if (!ctx.strategy.subtreeItems || !projectionSettled(open, ctx.strategy.name) || levels.length === 0 || parent.childCount > LOOKAHEAD_ITEMS) return pages;
+  const bulk = await ctx.strategy.subtreeItems(ctx, parent, levels.length, LOOKAHEAD_ITEMS);
+  if (!bulk) return pages;
+  const nodes = await ctx.nodesOf(bulk.items);
+  const childrenOf = new Map<string, TreeNode[]>();
+  for (const node of nodes.values()) {
+    if (node.parentId === null) continue;
+    const siblings = childrenOf.get(node.parentId) ?? [];
+    siblings.push(node);
+    childrenOf.set(node.parentId, siblings);
+  }
+  // Sibling order is the order of the edge items' sort keys, each computed once.
+  const order = new Map([...nodes.values()].map((node) => [node, edgeSk(node.position, node.id)]));
+  for (const siblings of childrenOf.values()) {
+    siblings.sort((a, b) => {
+      const [x, y] = [order.get(a)!, order.get(b)!];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
+
+  let level = [parent];
+  for (const firsts of levels.slice(0, bulk.depth)) {
+    const widest = Math.max(...firsts);
+    const next: TreeNode[] = [];
+    for (const node of level) {
+      const children = childrenOf.get(node.id) ?? [];
+      pages.set(node.id, new Map(firsts.map((first) => [first, pageOf(ctx, node.id, children, first)])));
+      next.push(...children.slice(0, widest));
+    }
+    level = next;
+  }
+  return pages;
+}
+
+/** The first `first` of a parent's children (all of them, in sibling order) as a page. */
+function pageOf(ctx: EngineContext, parentId: string, children: TreeNode[], first: number): Page {
+  const pk = collectionPk(parentId);
+  return {
+    edges: children
+      .slice(0, first)
+      .map((node) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: edgeSk(node.position, node.id) }, node)),
+    hasNextPage: children.length > first,
+  };
+}

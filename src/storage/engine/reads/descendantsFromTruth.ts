@@ -1,0 +1,73 @@
+import { decodeWindowCursor, windowEdge } from '../../cursor.js';
+import type { Place } from '../../strategy.js';
+import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { childPlace } from '../core/projectionPlans.js';
+import { readChildren } from '../core/reads.js';
+
+/**
+ * Descendants read from the truth (edge items, one wave of child Queries per level), in the
+ * strategy's order and with its cursors (TreeStrategy.descendantSortKey). The engine answers
+ * this way the descendants that an open move job touches (the origin is in the moving subtree,
+ * or above its old or new place): the projection is then half rewritten, the truth never is.
+ * A depth is read whole before it is sorted, so this costs more than the strategy's own read;
+ * it lasts only as long as the job.
+ */
+interface Entry {
+  depth: number;
+  sort: string;
+  id: string;
+}
+
+interface Placed {
+  id: string;
+  place: Place;
+  childCount: number;
+}
+
+export async function descendantsFromTruth(
+  ctx: EngineContext,
+  origin: TreeNode & { path: string[] },
+  window: DepthWindow,
+  page: PageArgs,
+): Promise<Page> {
+  const sortKey = ctx.strategy.descendantSortKey;
+  if (!sortKey) throw new Error(`strategy ${ctx.strategy.name} keeps paths but gives no descendantSortKey`);
+  const after = page.after == null ? null : decodeAfter(ctx, page.after, origin.id, window);
+  const isAfter = (e: Entry) => after === null || e.depth > after.depth || (e.depth === after.depth && e.sort > after.sort);
+  const entries: Entry[] = [];
+  if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sort: '', id: origin.id });
+  const deepest = window.maxDepth ?? ctx.maxTreeDepth + 1;
+  let level: Placed[] = [{ id: origin.id, place: { path: origin.path, lineage: origin.lineage ?? [] }, childCount: origin.childCount }];
+  for (let depth = 1; depth <= deepest && level.length > 0 && entries.length <= page.first; depth++) {
+    const parents = level.filter((p) => p.childCount > 0);
+    const children = await Promise.all(
+      parents.map(async (parent) =>
+        (await readChildren(ctx, parent.id)).map(
+          ({ node }): Placed => ({ id: node.id, place: childPlace(parent.place, parent.id, node.position), childCount: node.childCount }),
+        ),
+      ),
+    );
+    level = children.flat();
+    if (depth < window.minDepth) continue;
+    const found = level.map((p) => ({ depth, sort: sortKey(p.place, p.id, depth), id: p.id })).filter(isAfter);
+    entries.push(...found.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0)));
+  }
+  const pageEntries = entries.slice(0, page.first);
+  const nodes = await ctx.getNodes(pageEntries.filter((e) => e.depth > 0).map((e) => e.id));
+  return {
+    edges: pageEntries.flatMap((entry) => {
+      const node = entry.depth === 0 ? origin : nodes.get(entry.id);
+      if (!node) return [];
+      return [windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, s: entry.sort }, node)];
+    }),
+    hasNextPage: entries.length > page.first,
+  };
+}
+
+function decodeAfter(ctx: EngineContext, raw: string, originId: string, window: DepthWindow) {
+  const c = decodeWindowCursor(ctx.cursors, raw, originId, window, (p) =>
+    Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
+  );
+  return { depth: c.d as number, sort: c.s as string };
+}

@@ -1,0 +1,126 @@
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
+import { walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
+import type { TreeNode } from '../../treeStore.js';
+import type { TableContext } from '../core/engineContext.js';
+import { nodeFromItem, nodeKey, PENDING, storedFromItem, withPath } from '../core/items.js';
+import { NO_OPEN_JOBS, OPEN_JOBS_KEY, openJobsOf, projectionSettled, readAgain, settledPath, type OpenJobs } from '../core/openJobs.js';
+import { readStored } from '../core/reads.js';
+
+/**
+ * Nodes by id as every read must see them: present, not written by an import that has not
+ * joined them to the tree yet, not marked deleting, not inside a subtree
+ * that an open delete job is removing (even where the job has not marked them yet), and, inside
+ * a subtree that an open move job is rewriting, with the path they have once it is done
+ * (openJobs.ts). The list of open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the
+ * nodes, one more key, read once per request (ReadScope); only while a delete job is open does
+ * a read cost more: nodes that keep their path are checked against it, the others walk their
+ * parent pointers, one BatchGet wave per level.
+ */
+
+/**
+ * What one request remembers of the open jobs: read with its first read of nodes by id, then
+ * reused, so that later reads of the request (a page of 100 descendants) need no room for the
+ * list in their BatchGet. A request sees the jobs that were open when it first read nodes.
+ */
+export interface ReadScope {
+  open?: OpenJobs;
+}
+
+export async function readLiveNodes(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, TreeNode>> {
+  const nodes = new Map<string, TreeNode>();
+  const visible = await readVisible(ctx, ids, scope);
+  const open = scope.open ?? NO_OPEN_JOBS;
+  for (const [id, { node, deleting }] of visible) {
+    if (deleting !== undefined) continue;
+    nodes.set(id, node.path && open.moves.length > 0 ? withPath(node, settledPath(open, id, node.path)) : node);
+  }
+  return nodes;
+}
+
+/**
+ * Node items by id, as a write reads them (marked ones included, kept paths as stored),
+ * without the nodes lying below a subtree being deleted: to a write as to a read, they no
+ * longer exist. Without a scope (or in a scope's first read), the list of open jobs rides in
+ * the same BatchGet; it is left in the scope.
+ */
+export async function readVisible(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, StoredNode>> {
+  const known = scope.open;
+  const keys = ids.map(nodeKey);
+  const started = Date.now();
+  let items = await batchGetItems(ctx.doc, ctx.table, known ? keys : [OPEN_JOBS_KEY, ...keys]);
+  const open = known ?? openJobsOf(items.get(keyString(OPEN_JOBS_KEY)));
+  scope.open = open;
+  // The list must not have been read after a job closed while a node was read before the job's
+  // last chunk (openJobs.ts, the closing grace).
+  if (!known && keys.length > 0 && readAgain(open, started, Date.now() - started)) {
+    items = await batchGetItems(ctx.doc, ctx.table, keys);
+  }
+  const found = new Map<string, StoredNode>();
+  for (const id of ids) {
+    const item = items.get(keyString(nodeKey(id)));
+    // A node of an import that has not joined the tree yet does not exist for anyone.
+    if (item && !(typeof item[PENDING] === 'string' && open.importing.has(item[PENDING]))) found.set(id, storedFromItem(item));
+  }
+  if (open.deleting.size > 0) {
+    const alive = [...found.values()].filter((stored) => stored.deleting === undefined);
+    for (const id of await insideSubtrees(ctx, alive, open.deleting)) found.delete(id);
+  }
+  return found;
+}
+
+/** The open jobs as the scope knows them, read (one GetItem) when it does not yet. */
+export async function readOpenJobs(ctx: TableContext, scope: ReadScope = {}): Promise<OpenJobs> {
+  if (!scope.open) await readVisible(ctx, [], scope);
+  return scope.open ?? NO_OPEN_JOBS;
+}
+
+/** The ids of `nodes` that lie below one of `roots` (or below any node marked deleting). */
+async function insideSubtrees(ctx: TableContext, nodes: StoredNode[], roots: Set<string>): Promise<string[]> {
+  const inside: string[] = [];
+  /** Node id -> the ancestor to look at next. */
+  let pending = new Map<string, string>();
+  for (const { node } of nodes) {
+    if (node.path) {
+      if (node.path.some((id) => roots.has(id))) inside.push(node.id);
+    } else if (node.parentId !== null) {
+      pending.set(node.id, node.parentId);
+    }
+  }
+  for (let step = 0; pending.size > 0; step++) {
+    if (step > walkLimit(ctx)) throw new Error('parent chain longer than the depth limit allows');
+    const ancestors = await readStored(ctx, [...new Set(pending.values())]);
+    const next = new Map<string, string>();
+    for (const [id, ancestorId] of pending) {
+      const ancestor = ancestors.get(ancestorId);
+      // Missing: the job deletes children before parents, so only a deleted subtree lacks one.
+      if (!ancestor || ancestor.deleting !== undefined || roots.has(ancestorId)) inside.push(id);
+      else if (ancestor.node.parentId !== null) next.set(id, ancestor.node.parentId);
+    }
+    pending = next;
+  }
+  return inside;
+}
+
+/**
+ * The live nodes of projection items (StrategyContext.nodesOf): from the copies they carry
+ * while no open job makes a copy unsafe to answer from (a subtree being deleted still has its
+ * items; one being moved has them at its old place; a reindex to another strategy removes
+ * them), otherwise, and for items that carry no copy, read by id through `read`.
+ */
+export async function nodesOfItems(
+  strategy: TreeStrategy,
+  open: OpenJobs,
+  items: readonly Item[],
+  read: (ids: readonly string[]) => Promise<Map<string, TreeNode>>,
+): Promise<Map<string, TreeNode>> {
+  const safe = projectionSettled(open, strategy.name);
+  const found = new Map<string, TreeNode>();
+  const missing: string[] = [];
+  for (const item of items) {
+    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), nodeFromItem(item));
+    else missing.push(String(item.id));
+  }
+  if (missing.length > 0) for (const [id, node] of await read(missing)) found.set(id, node);
+  return found;
+}

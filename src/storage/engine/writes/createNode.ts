@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { TreeError } from '../../../errors.js';
+import type { CreateNodeArgs, TreeNode } from '../../treeStore.js';
+import { checkData, checkId, checkName } from '../../validation.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { commitGuarded, readPlace } from './guardedPlace.js';
+import { planProjectionCreate } from '../core/projectionPlans.js';
+import { replanning } from '../core/replan.js';
+import { findSlot } from './slot.js';
+import { planCreate } from '../core/writePlans.js';
+
+/**
+ * createNode: one node under a parent (or a root), in one transaction: its node item, its edge,
+ * the parent's childCount, the guard on the neighbours of its slot, its projection items, and
+ * the guards of its place (guardedPlace.ts). A condition that fails means the tree changed
+ * under it: read and plan again (replanning).
+ */
+export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Promise<TreeNode> {
+  const id = args.id == null ? randomUUID() : checkId(args.id);
+  const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
+  checkName(args.name);
+  checkData(args.data);
+  if (args.before != null) checkId(args.before, 'before');
+  if (args.after != null) checkId(args.after, 'after');
+  return replanning(async () => {
+    const place = await readPlace(ctx, {
+      parentId,
+      parentLabel: 'parent',
+      alsoRead: [id, args.before, args.after],
+      doing: `creating "${id}"`,
+      check: (known) => {
+        if (known.has(id)) throw new TreeError('ALREADY_EXISTS', `a node with id "${id}" already exists`, { id });
+      },
+    });
+    place.checkDepthBelow(1);
+    const { known, chain } = place;
+    const slot = await findSlot(ctx, { parentId, placingId: id, before: args.before, after: args.after, known });
+    const at = place.placeAt(slot.position);
+    const now = new Date().toISOString();
+    const node: TreeNode = {
+      id,
+      parentId,
+      name: args.name,
+      position: slot.position,
+      version: 1,
+      childCount: 0,
+      data: args.data ?? null,
+      createdAt: now,
+      updatedAt: now,
+      ...ctx.strategy.nodeFields(at),
+    };
+    const tx = place.transaction((plan) => {
+      planCreate(plan, { node, chain: [...chain], slot, copies: place.copies });
+      planProjectionCreate(plan, ctx.strategy, node, at);
+    });
+    await commitGuarded(ctx, tx);
+    return placed(node, chain.length, chain[0]?.node.id);
+  });
+}
+
+/** The node as returned to the caller, with the place facts the write computed anyway. */
+export const placed = (node: TreeNode, depth: number, rootId: string | undefined): TreeNode => ({
+  ...node,
+  depth,
+  rootId: rootId ?? node.id,
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { plan } from '../../../../test/support/transactionSteps.js';
+import type { StoredNode } from '../../strategy.js';
+import { adjacency } from '../../strategies/adjacency/adjacency.js';
+import { path } from '../../strategies/path/path.js';
+import type { TreeNode } from '../../treeStore.js';
+import { commitGuarded, extended, GuardedPlace, planPlaceGuards, type GuardedTransaction } from './guardedPlace.js';
+import { planCreate, NO_COPIES } from '../core/writePlans.js';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const node = (id: string, parentId: string | null, extra: Partial<TreeNode> = {}): TreeNode => ({
+  id,
+  parentId,
+  name: id,
+  position: 'a0',
+  version: 1,
+  childCount: 0,
+  data: null,
+  createdAt: T0,
+  updatedAt: T0,
+  ...extra,
+});
+const stored = (n: TreeNode, rev = 1): StoredNode => ({ node: n, rev, deleting: undefined });
+
+// r ── p: the chain of a new child of p.
+const r = stored(node('r', null, { childCount: 1, path: [] }), 2);
+const p = stored(node('p', 'r', { path: ['r'] }), 4);
+const child = node('c', 'p');
+
+describe('a place under a parent', () => {
+  it('guards every commit: the chain, the parent not being respaced, the list of open jobs', () => {
+    const steps = plan((tx) => {
+      planCreate(tx, { node: child, chain: [r, p], slot: { position: 'a0', neighbours: [] }, copies: NO_COPIES });
+      planPlaceGuards(tx, { strategy: adjacency, chain: [r, p], openRev: 7, now: 1000 });
+    }).steps;
+    const conditions = Object.fromEntries(steps.map((s) => [s.key, s.condition]));
+    // adjacency: each node of the chain still where it was read, alive, not held.
+    expect(conditions['N#r NODE']).toBe(
+      'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(parentId) AND (attribute_not_exists(hold) OR hold < 1000)',
+    );
+    expect(conditions['N#p NODE']).toContain('parentId = "r"');
+    // The parent, whose childCount the create updates, is not being respaced.
+    expect(conditions['N#p NODE']).toContain('(attribute_not_exists(respacing) OR respacing < 1000)');
+    expect(conditions['JOBS OPEN']).toBe('rev = 7');
+  });
+
+  it("passes a respacing's own hold and renews it", () => {
+    const steps = plan((tx) => planPlaceGuards(tx, { strategy: path, chain: [r, p], respacing: { until: 5000, renewed: 9000 }, now: 1000 })).steps;
+    const parent = steps.find((s) => s.key === 'N#p NODE')!;
+    expect(parent.update).toBe('SET respacing = 9000');
+    expect(parent.condition).toContain('(attribute_not_exists(respacing) OR respacing < 5001)');
+    expect(parent.condition).toContain('respacing = 5000');
+    // No list of open jobs asked for: none guarded (an import's join, which changes the list).
+    expect(steps.some((s) => s.key === 'JOBS OPEN')).toBe(false);
+  });
+
+  it('is the only way to a structural write\'s transaction', () => {
+    const raw = new TransactionBuilder('tree');
+    // @ts-expect-error a raw builder is no guarded transaction: commitGuarded refuses it.
+    const unguarded: GuardedTransaction = raw;
+    // @ts-expect-error nor is an object that looks like one.
+    const lookalike: GuardedTransaction = { builder: raw, size: 0 };
+    // @ts-expect-error a place is only read (GuardedPlace.read), never built from parts.
+    const built = () => new GuardedPlace();
+    expect([unguarded, lookalike, typeof built, typeof commitGuarded]).toHaveLength(4);
+  });
+
+  it('extends a guarded transaction without changing it', () => {
+    const base = { builder: new TransactionBuilder('tree'), size: 0 } as unknown as GuardedTransaction;
+    const more = extended(base, (tx) => tx.check({ pk: 'N#x', sk: 'NODE' }, { exists: true }));
+    expect([base.builder.size, more.size]).toEqual([0, 1]);
+  });
+});

@@ -1,0 +1,247 @@
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import { notFound, TreeError } from '../../../errors.js';
+import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
+import type { EngineContext, TableContext } from '../core/engineContext.js';
+import { live } from '../core/items.js';
+import { moveOf, NO_OPEN_JOBS, overlappingMove, planOpenJobsUnchanged, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
+import { readVisible, type ReadScope } from '../reads/liveNodes.js';
+import { waitForOverlappingJob } from '../jobs/overlapWait.js';
+import { copyKeys, placeOf } from '../core/projectionPlans.js';
+import { planNotRespacing, planRenewHold, type CopiesOf } from '../core/writePlans.js';
+
+/**
+ * A place under a parent: the one way a structural write (createNode, createNodes and its
+ * import, a move or a reorder, each reorder of a respacing) reads where it goes and commits
+ * there. `readPlace` reads what every such write needs and refuses what every one must refuse,
+ * in this order:
+ *
+ * 1. the parent (null: the roots) and the other nodes the write names, in one BatchGet with the
+ *    list of open jobs (liveNodes.ts), then the write's own checks on them (`check`);
+ * 2. the parent's chain (the strategy's readChain: NOT_FOUND when the parent or an ancestor is
+ *    missing or being deleted);
+ * 3. a parent whose children are being respaced: CONFLICT (but for the respacing's own steps);
+ * 4. an open move job whose subtree holds the parent (or the moving node, or lies below it):
+ *    waits for it, then the write re-plans (Replan), or CONFLICT after OVERLAP_WAIT_MS;
+ * 5. the caller's grant on the parent's tree (EngineContext.treeAccess), on the chain read here:
+ *    NOT_FOUND as if the parent did not exist, or FORBIDDEN where the caller may only read.
+ *
+ * Its transactions (`transaction`) carry every guard the place needs at commit: the strategy's
+ * guard on the chain (so the parent is still in the tree and the place the write read: a move
+ * of the parent or of an ancestor, into another tree too, fails the write), the parent not being
+ * respaced (or, for a respacing's step, its hold renewed), and the list of open jobs unchanged.
+ * A structural write's transaction can only be had from a place (GuardedTransaction), and is
+ * committed with `commitGuarded`.
+ */
+export interface PlaceRequest {
+  /** The new parent; null: the roots. */
+  parentId: string | null;
+  /** How a NOT_FOUND names the parent ('parent', 'new parent'). */
+  parentLabel: string;
+  /** Other nodes the write reads with the parent (the moving node, the siblings it names). */
+  alsoRead?: ReadonlyArray<string | null | undefined>;
+  /** The node a move moves: an open move job over its subtree makes the write wait too. */
+  movingId?: string;
+  /** What the write does, for the CONFLICT of a wait that timed out (`creating "x"`). */
+  doing: string;
+  /** The write's checks on the nodes read, before the chain is read (ALREADY_EXISTS, VERSION_CONFLICT). */
+  check?: (known: ReadonlyMap<string, StoredNode>) => void;
+  /** A respacing's own step: the parent's hold it passes, and the instant it renews it to. */
+  respacing?: RespacingHold;
+}
+
+/** The hold of a respacing on a parent (respace.ts): until when it runs, and until when it is renewed. */
+export interface RespacingHold {
+  until: number;
+  renewed: number;
+}
+
+/** The brand of a guarded transaction: not exported, so no other module can make one without a cast. */
+declare const guarded: unique symbol;
+
+/** A structural write's transaction, with every guard of its place: only a GuardedPlace makes one. */
+export interface GuardedTransaction {
+  readonly [guarded]: true;
+  readonly builder: TransactionBuilder;
+  /** Its actions, guards included. */
+  readonly size: number;
+}
+
+const seal = (builder: TransactionBuilder): GuardedTransaction => ({ builder, size: builder.size }) as GuardedTransaction;
+
+export class GuardedPlace {
+  private constructor(
+    private readonly ctx: EngineContext,
+    /** The nodes read with the parent (parent included), as writes see them. */
+    readonly known: ReadonlyMap<string, StoredNode>,
+    /** The parent's chain, root first, the parent last; [] for the roots. */
+    readonly chain: readonly StoredNode[],
+    /** The open jobs as read with the nodes. */
+    readonly open: OpenJobs,
+    /** Where the strategy keeps copies of a node, as the table's projection stands. */
+    readonly copies: CopiesOf,
+    private readonly respacing: RespacingHold | undefined,
+  ) {}
+
+  /** Reads a place under a parent for a structural write (see the module's comment). */
+  static async read(ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> {
+    const { parentId } = request;
+    const scope: ReadScope = {};
+    const ids = [...new Set([parentId, ...(request.alsoRead ?? [])].filter((id): id is string => typeof id === 'string'))];
+    const known = await readVisible(ctx, ids, scope);
+    const open = scope.open ?? NO_OPEN_JOBS;
+    request.check?.(known);
+    const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, request.parentLabel));
+    const parent = chain[chain.length - 1];
+    if (!request.respacing) refuseWhileRespacing(parent, Date.now());
+    const moving = request.movingId === undefined ? undefined : known.get(request.movingId);
+    const overlap: OpenMove | undefined =
+      (moving && overlappingMove(open, moving.node.id, settledPlace(ctx, open, moving))) ??
+      (parent ? moveOf(open, parent.node.id, settledPlace(ctx, open, parent)) : undefined);
+    if (overlap) await waitForOverlappingJob(ctx, overlap.id, request.doing);
+    if (parentId !== null) requireWrite(ctx, chain[0]!.node.id, request.parentLabel, parentId);
+    return new GuardedPlace(ctx, known, chain, open, copiesIn(ctx, open), request.respacing);
+  }
+
+  /** The parent, or null for the roots. */
+  get parent(): StoredNode | null {
+    return this.chain[this.chain.length - 1] ?? null;
+  }
+
+  /** The place of a child of the parent at sibling position `position`. */
+  placeAt(position: string): Place {
+    return chainPlace(this.chain, position);
+  }
+
+  /** Refuses a node `below` levels below the parent deeper than MAX_TREE_DEPTH (DEPTH_LIMIT). */
+  checkDepthBelow(below: number): void {
+    checkDepth(this.ctx, this.chain.length - 1 + below);
+  }
+
+  /**
+   * The write's transaction: its own actions (`plan`), then every guard of the place. With
+   * `openJobs: false`, without the condition on the list of open jobs: for the join of an
+   * import, committed long after the read, which changes the list itself.
+   */
+  transaction(plan: (tx: TransactionBuilder) => void, options: { openJobs?: boolean } = {}): GuardedTransaction {
+    const tx = new TransactionBuilder(this.ctx.table);
+    plan(tx);
+    const { strategy } = this.ctx;
+    const openRev = options.openJobs === false ? undefined : this.open.rev;
+    planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, openRev, now: Date.now() });
+    return seal(tx);
+  }
+}
+
+/**
+ * Pure. The guards of a place at commit: the strategy's guard on the chain (root first, the
+ * parent last), the parent's children not being respaced (a respacing's own step passes its
+ * hold, a hold being below any instant after it, and renews it), and, with `openRev`, the list
+ * of open jobs unchanged since it was read.
+ */
+export function planPlaceGuards(
+  tx: TransactionBuilder,
+  guards: { strategy: TreeStrategy; chain: readonly StoredNode[]; respacing?: RespacingHold; openRev?: number; now: number },
+): void {
+  const { chain, respacing, now } = guards;
+  const parent = chain[chain.length - 1] ?? null;
+  guards.strategy.guardChain(tx, chain, now);
+  if (respacing && parent) {
+    planNotRespacing(tx, parent, respacing.until + 1);
+    planRenewHold(tx, parent, respacing.until, respacing.renewed, 'respacing');
+  } else {
+    planNotRespacing(tx, parent, now);
+  }
+  if (guards.openRev !== undefined) planOpenJobsUnchanged(tx, guards.openRev);
+}
+
+/** A guarded transaction with more of the write's actions (a copy: `tx` stays as it is). */
+export function extended(tx: GuardedTransaction, plan: (tx: TransactionBuilder) => void): GuardedTransaction {
+  const copy = tx.builder.clone();
+  plan(copy);
+  return seal(copy);
+}
+
+/** Reads a place under a parent for a structural write (see the module's comment). */
+export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> => GuardedPlace.read(ctx, request);
+
+/** Commits a structural write's transaction. */
+export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction): Promise<void> {
+  await transactWrite(ctx.doc, tx.builder.build());
+}
+
+/**
+ * Where the strategy keeps copies of a node (none under adjacency, nor when a reindex gave the
+ * table another strategy's projection: OpenJobs.projection).
+ */
+export function copiesIn(ctx: EngineContext, open: OpenJobs): CopiesOf {
+  const projection = open.projection;
+  if (projection !== undefined && projection !== ctx.strategy.name) return () => [];
+  return (stored) => copyKeys(ctx.strategy, stored);
+}
+
+/** The node's path once the open moves are done ([] for a strategy that keeps none). */
+export const settledPlace = (ctx: EngineContext, open: OpenJobs, stored: StoredNode): string[] =>
+  settledPath(open, stored.node.id, [...placeOf(ctx.strategy, stored).path]);
+
+/** The place of a node under `chain` (root first, parent last) at sibling position `position`. */
+export const chainPlace = (chain: readonly StoredNode[], position: string): Place => ({
+  path: chain.map((c) => c.node.id),
+  lineage: [...chain.map((c) => c.node.position), position],
+});
+
+export function checkDepth(ctx: TableContext, depth: number): void {
+  if (depth > ctx.maxTreeDepth) {
+    throw new TreeError('DEPTH_LIMIT', `the write would put a node at depth ${depth}; the limit is ${ctx.maxTreeDepth}`, {
+      depth,
+      maxDepth: ctx.maxTreeDepth,
+    });
+  }
+}
+
+/**
+ * Refuses a create or a move under a parent whose children are being respaced (its hold runs
+ * past `now`): the transaction's check (planNotRespacing) would refuse it on every re-plan.
+ */
+export function refuseWhileRespacing(parent: StoredNode | null | undefined, now: number): void {
+  if (parent?.respacing !== undefined && parent.respacing >= now) {
+    throw new TreeError(
+      'CONFLICT',
+      `the children of "${parent.node.id}" are being respaced (tree reindex --respace); nothing was applied: try again once it is done`,
+    );
+  }
+}
+
+/**
+ * For a caller who may write only some trees (EngineContext.treeAccess): refuses a write to
+ * `stored` when the tree it is in, read here, is not one it may write, and answers the guard
+ * that keeps it in that tree until the write commits (the chain above it unchanged; the node's
+ * own move fails the write's condition on its rev). Nothing to read or guard for a caller who
+ * may write every tree.
+ */
+export async function readNodeTree(ctx: EngineContext, stored: StoredNode, label = 'node'): Promise<(tx: TransactionBuilder) => void> {
+  if (!ctx.treeAccess) return () => {};
+  const { id, parentId } = stored.node;
+  const above = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
+  requireWrite(ctx, above[0]?.node.id ?? id, label, id);
+  return (tx) => ctx.strategy.guardChain(tx, above, Date.now());
+}
+
+/**
+ * Refuses a write in the tree of `rootId` to a caller who may not write it: NOT_FOUND when it
+ * may not read it either (as if node `id` did not exist), FORBIDDEN when it may only read it.
+ */
+function requireWrite(ctx: EngineContext, rootId: string, label: string, id: string): void {
+  const access = ctx.treeAccess?.(rootId) ?? 'write';
+  if (access === null) throw notFound(label, id);
+  if (access === 'read') throw new TreeError('FORBIDDEN', `you may read the tree of ${label} "${id}" but not change it`, { id });
+}
+
+/** A node's version, when the caller expects one (VERSION_CONFLICT otherwise). */
+export function checkVersion(stored: StoredNode, expected: number | null | undefined): void {
+  if (expected !== null && expected !== undefined && stored.node.version !== expected) {
+    throw new TreeError('VERSION_CONFLICT', `node "${stored.node.id}" is at version ${stored.node.version}, expected ${expected}`, {
+      currentVersion: stored.node.version,
+    });
+  }
+}

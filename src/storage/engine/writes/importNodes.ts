@@ -1,0 +1,71 @@
+import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { commitChunk } from '../jobs/commitChunk.js';
+import type { EngineContext } from '../core/engineContext.js';
+import type { GuardedPlace } from './guardedPlace.js';
+import { commitInChunks } from '../jobs/importJob.js';
+import type { JobRecord, Lease } from '../jobs/jobRecord.js';
+import type { NewNode } from './newNodes.js';
+import { OPEN_JOBS_KEY, openEntryName, openEntryValue } from '../core/openJobs.js';
+import { projectionItems } from '../core/projectionPlans.js';
+import { planJoin, planPendingNode } from '../core/writePlans.js';
+
+/**
+ * The first two steps of an IMPORT job (jobs/importJob.ts describes all three), which only the
+ * process that started it can take: only it has the nodes' names and data. The job is given up
+ * by any process if it stops before the join.
+ */
+
+/** What the process that starts an import knows: the plan of its nodes and of the join. */
+export interface ImportPlan {
+  job: JobRecord;
+  lease: Lease;
+  /** Parents first. */
+  nodes: NewNode[];
+  /** Where the nodes go, as read before the job started: the join is committed with its guards. */
+  place: GuardedPlace;
+  /** Whether the nodes have projection items to write once they joined the tree. */
+  projected: boolean;
+}
+
+/**
+ * Step 1: the nodes, marked, and what of their items no read can reach yet. The last top node
+ * first, alone: from then on a create placed last among the parent's children goes after all
+ * of them (its slot is read from the edges, marked ones included), as if after the import.
+ */
+export async function writePending(ctx: EngineContext, plan: ImportPlan): Promise<void> {
+  const roots = plan.place.parent === null;
+  const batches: Array<(tx: TransactionBuilder) => void> = plan.nodes.map(({ node, place, top }) => (tx) => {
+    planPendingNode(tx, node, plan.job.id, top);
+    if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
+  });
+  const last = plan.nodes.filter((n) => n.top).length - 1; // parents first: the top nodes lead
+  await commitInChunks(ctx, plan.lease, batches.slice(last, last + 1));
+  await commitInChunks(ctx, plan.lease, [...batches.slice(0, last), ...batches.slice(last + 1)]);
+}
+
+/**
+ * Step 2. Throws ConditionFailed when the parent's chain changed since it was read (the caller
+ * gives the job up), LeaseLost when another process took the job over.
+ */
+export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> {
+  const { place, job } = plan;
+  const { parent } = place;
+  const name = openEntryName(job.id);
+  // Committed long after the read, and changing the list of open jobs itself: without the
+  // condition on the list; with the guard on the parent's chain.
+  const tx = place.transaction(
+    (joining) => {
+      planJoin(joining, { parent, count: plan.nodes.filter((n) => n.top).length, copies: place.copies });
+      if (plan.projected && parent) {
+        const ancestors = place.chain.slice(0, -1).map((c) => c.node.id);
+        const entry = { id: job.id, kind: job.kind, nodeId: parent.node.id, from: ancestors, to: ancestors };
+        joining.update(OPEN_JOBS_KEY, { set: { [name]: openEntryValue(entry) }, add: { rev: 1 } });
+      } else {
+        joining.update(OPEN_JOBS_KEY, { remove: [name], add: { rev: 1 } });
+      }
+    },
+    { openJobs: false },
+  );
+  await commitChunk(ctx, tx.builder, plan.lease, { record: { joined: true } });
+}
+

@@ -1,0 +1,65 @@
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import type { StoredNode } from '../../strategy.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { checkDepth } from './guardedPlace.js';
+import { keptFields, placeOf } from '../core/projectionPlans.js';
+import { planHold, planReleaseHold } from '../core/writePlans.js';
+
+/** How long a hold lasts if its move never commits (its process died). */
+const HOLD_MS = 5000;
+
+/**
+ * The depth limit on a move to another parent, reading only what it needs: nothing when the
+ * node goes no deeper than it is (the tree obeys the limit); otherwise whether its subtree
+ * reaches the relative depth that would cross it (one read of the strategy's descendants, one
+ * node wide: a Query under path and closure, a walk of the levels down to it under adjacency).
+ *
+ * With `hold` (a strategy that guards no moved subtree), a move that goes deeper first holds
+ * the moving node, so that no write adds a node below it between this read and the move's
+ * commit: the answer is then the instant the hold lasts until, which the move's transaction
+ * releases (planReleaseHold). A refused move releases at once. 0: nothing held.
+ */
+export async function checkMoveDepth(
+  ctx: EngineContext,
+  moving: StoredNode,
+  chain: readonly StoredNode[],
+  options: { hold: boolean },
+): Promise<number> {
+  const newDepth = chain.length;
+  checkDepth(ctx, newDepth);
+  const oldDepth = keptFields(ctx.strategy).path
+    ? placeOf(ctx.strategy, moving).path.length
+    : (await ctx.strategy.readChain(ctx, moving)).length - 1;
+  if (newDepth <= oldDepth) return 0;
+  const until = options.hold ? await holdMoving(ctx, moving) : 0;
+  try {
+    const room = ctx.maxTreeDepth - newDepth;
+    const window = { minDepth: room + 1, maxDepth: null };
+    const reaches = ctx.strategy.reaches
+      ? await ctx.strategy.reaches(ctx, moving.node, room + 1)
+      : (await ctx.strategy.descendants(ctx, moving.node, window, { first: 1 })).edges.length > 0;
+    if (reaches) checkDepth(ctx, ctx.maxTreeDepth + 1);
+  } catch (error) {
+    if (until) await releaseHold(ctx, moving, until);
+    throw error;
+  }
+  return until;
+}
+
+async function holdMoving(ctx: EngineContext, node: StoredNode): Promise<number> {
+  const now = Date.now();
+  const tx = new TransactionBuilder(ctx.table);
+  planHold(tx, node, now, now + HOLD_MS);
+  await transactWrite(ctx.doc, tx.build());
+  return now + HOLD_MS;
+}
+
+/** Releases a hold taken for a move that did not commit. */
+export async function releaseHold(ctx: EngineContext, node: StoredNode, until: number): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table);
+  planReleaseHold(tx, node, until);
+  await transactWrite(ctx.doc, tx.build()).catch(() => {
+    // Released already, or DynamoDB is away: the hold expires by itself.
+  });
+}

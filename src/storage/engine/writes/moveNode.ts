@@ -1,0 +1,208 @@
+import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { TreeError } from '../../../errors.js';
+import type { Place, StoredNode } from '../../strategy.js';
+import type { MoveNodeArgs, TreeNode } from '../../treeStore.js';
+import { checkId } from '../../validation.js';
+import { placed } from './createNode.js';
+import type { EngineContext } from '../core/engineContext.js';
+import {
+  checkVersion,
+  commitGuarded,
+  extended,
+  readNodeTree,
+  readPlace,
+  type GuardedPlace,
+  type GuardedTransaction,
+  type RespacingHold,
+} from './guardedPlace.js';
+import { live, withPath } from '../core/items.js';
+import { newJob, planJobStart, type JobRecord, type Lease } from '../jobs/jobRecord.js';
+import { runStarted, startingLease } from '../jobs/jobRunner.js';
+import { checkMoveDepth, releaseHold } from './moveDepth.js';
+import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
+import { readStored, readSubtreeWithin } from '../core/reads.js';
+import { Replan, replanning } from '../core/replan.js';
+import { findSlot } from './slot.js';
+import { planMove, planMovedCopies, planMoveJobStarted, planReleaseHold, type Slot } from '../core/writePlans.js';
+
+/**
+ * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the
+ * moving node, then commits one of four outcomes, each in one transaction with the truth's plan
+ * (planMove) built once and every guard of the place:
+ *
+ * - **reorder in place**: same parent, and the strategy keeps no sibling positions: the node's
+ *   place and projection stay, its copies get its new position;
+ * - **held move**: a strategy that keeps no path (nothing below the node to rewrite) holds the
+ *   node while it checks the subtree's height, when the move goes deeper (moveDepth.ts);
+ * - **one-transaction move**: the truth and the rewritten projection of the whole subtree;
+ * - **move job**: a subtree whose projection does not fit one transaction: the truth and the
+ *   job record now, the projection by the job (moveJob.ts), which this process starts.
+ *
+ * A respacing moves a child to a position it chose, while it holds the parent: `placeChild`.
+ */
+export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<TreeNode> {
+  checkId(args.id);
+  const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
+  if (args.before != null) checkId(args.before, 'before');
+  if (args.after != null) checkId(args.after, 'after');
+  return settle(ctx, await replanning(() => planAndCommit(ctx, { ...args, newParentId: parentId })));
+}
+
+/**
+ * A respacing's step (respace.ts): moves child `id` of `parentId` to `position`, passing the
+ * respacing's hold on the parent and renewing it. A child no longer under the parent is left as
+ * it is (its answer says where it is).
+ */
+export async function placeChild(
+  ctx: EngineContext,
+  step: { id: string; parentId: string; position: string; hold: RespacingHold },
+): Promise<TreeNode> {
+  const args = { id: step.id, newParentId: step.parentId };
+  const fixed = { position: step.position, hold: step.hold };
+  return settle(ctx, await replanning(() => planAndCommit(ctx, args, fixed)));
+}
+
+/** What an attempt committed: the moved node, and the job it started when it started one. */
+type Moved = { node: TreeNode; job?: JobRecord; lease?: Lease };
+
+/** Starts the job an attempt recorded (outside the re-planning loop), and answers the node. */
+function settle(ctx: EngineContext, moved: Moved): TreeNode {
+  if (moved.job && moved.lease) runStarted(ctx, moved.job, moved.lease);
+  return moved.node;
+}
+
+/** A move as read and planned: its place, the node, where it goes, and its truth's plan. */
+interface PlannedMove {
+  place: GuardedPlace;
+  moving: StoredNode;
+  slot: Slot;
+  oldPlace: Place;
+  newPlace: Place;
+  /** The transaction of the truth (and of every guard), built once. */
+  truth: GuardedTransaction;
+  /** The moved node's fields after the move. */
+  moved: TreeNode;
+}
+
+async function planAndCommit(
+  ctx: EngineContext,
+  args: MoveNodeArgs,
+  fixed?: { position: string; hold: RespacingHold },
+): Promise<Moved> {
+  const planned = await planMoveOf(ctx, args, fixed);
+  if ('unchanged' in planned) return { node: planned.unchanged };
+  const kept = keptFields(ctx.strategy);
+  const reorder = planned.moving.node.parentId === planned.moved.parentId;
+  if (reorder && !kept.lineage) return { node: await reorderInPlace(ctx, planned) };
+  if (!kept.path) return { node: await moveHeld(ctx, planned) };
+  return moveWithProjection(ctx, planned);
+}
+
+/** Reads the move and plans its truth; or the node as it is, when the move changes nothing. */
+async function planMoveOf(
+  ctx: EngineContext,
+  args: MoveNodeArgs,
+  fixed?: { position: string; hold: RespacingHold },
+): Promise<PlannedMove | { unchanged: TreeNode }> {
+  const parentId = args.newParentId ?? null;
+  const place = await readPlace(ctx, {
+    parentId,
+    parentLabel: 'new parent',
+    alsoRead: [args.id, args.before, args.after],
+    movingId: args.id,
+    doing: `moving "${args.id}"`,
+    respacing: fixed?.hold,
+    check: (known) => {
+      checkVersion(live(known, args.id), args.expectedVersion);
+      if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
+    },
+  });
+  const moving = live(place.known, args.id);
+  if (place.chain.some((c) => c.node.id === args.id)) {
+    throw new TreeError('CYCLE', `cannot move "${args.id}" under its own descendant "${parentId}"`);
+  }
+  if (fixed && moving.node.parentId !== parentId) return { unchanged: moving.node };
+  const slot = fixed
+    ? { position: fixed.position, neighbours: [], unchanged: false }
+    : await findSlot(ctx, { parentId, placingId: args.id, before: args.before, after: args.after, known: place.known }, moving.node);
+  if (slot.unchanged) return { unchanged: moving.node };
+  const guardTree = await readNodeTree(ctx, moving);
+  const oldParentId = moving.node.parentId;
+  const oldParent =
+    oldParentId === null
+      ? null
+      : (place.chain.find((c) => c.node.id === oldParentId) ?? live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
+  let moved!: TreeNode;
+  const truth = place.transaction((tx) => {
+    const now = new Date().toISOString();
+    moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
+    guardTree(tx);
+  });
+  return { place, moving, slot, oldPlace: placeOf(ctx.strategy, moving), newPlace: place.placeAt(slot.position), truth, moved };
+}
+
+/** Same parent, same place: the truth, and the moved node's copies where they are. */
+async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
+  const tx = extended(move.truth, (plan) => planMovedCopies(plan, move.moving, move.moved, move.place.copies));
+  await commitGuarded(ctx, tx);
+  return answer(move);
+}
+
+/** A strategy that keeps no place: the truth, and the release of the hold that the depth check took. */
+async function moveHeld(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
+  const held = await checkMoveDepth(ctx, move.moving, move.place.chain, { hold: true });
+  const tx = held ? extended(move.truth, (plan) => planReleaseHold(plan, move.moving, held)) : move.truth;
+  try {
+    await commitGuarded(ctx, tx);
+  } catch (error) {
+    if (held) await releaseHold(ctx, move.moving, held);
+    throw error;
+  }
+  return answer(move);
+}
+
+/** The truth and the subtree's rewritten projection in one transaction, or else a move job. */
+async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promise<Moved> {
+  await checkMoveDepth(ctx, move.moving, move.place.chain, { hold: false });
+  const { moving, oldPlace, newPlace, place } = move;
+  const below = await readSubtreeWithin(ctx, moving, ctx.transactionItems - move.truth.size);
+  // A concurrent move put the new (or old) parent under the moving node since its chain was
+  // read: read everything again (the chain will show the cycle, or the tree moved back).
+  const parents = new Set([place.parent?.node.id, moving.node.parentId]);
+  if (below?.some((level) => level.some((s) => parents.has(s.node.id)))) throw new Replan('a parent of the move lies below the moving node');
+  if (below) {
+    const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
+      ...p,
+      newPlace: rebased(p.place, oldPlace, newPlace),
+      ...(p.stored === moving ? { moved: move.moved } : {}),
+    }));
+    const tx = extended(move.truth, (plan) => planProjectionMove(plan, ctx.strategy, levels));
+    if (tx.size <= ctx.transactionItems) {
+      Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
+      await commitGuarded(ctx, tx);
+      return { node: answer(move) };
+    }
+  }
+  return startMoveJob(ctx, move);
+}
+
+/**
+ * Too big for one transaction: the truth and the job record now, the projection by the job,
+ * once the strategy has checked that the job can place every node of the subtree.
+ */
+async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Moved> {
+  const { moving, oldPlace, newPlace, place } = move;
+  await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
+  const job = newJob('MOVE', moving.node.id, null, { from: [...oldPlace.path], to: [...newPlace.path], toLineage: [...newPlace.lineage] });
+  const lease = startingLease(ctx, job.id);
+  const tx = extended(move.truth, (plan: TransactionBuilder) => {
+    planMovedCopies(plan, moving, move.moved, place.copies);
+    planMoveJobStarted(plan, oldPlace.path[0] ?? moving.node.id);
+    planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant);
+  });
+  await commitGuarded(ctx, tx);
+  return { node: withPath(move.moved, [...newPlace.path]), job, lease };
+}
+
+/** The moved node as the caller gets it. */
+const answer = (move: PlannedMove): TreeNode => placed(move.moved, move.place.chain.length, move.place.chain[0]?.node.id);

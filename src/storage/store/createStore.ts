@@ -1,0 +1,37 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createCursorCodec } from '../cursor.js';
+import { createEngine, type EngineOptions } from '../engine/createEngine.js';
+import type { TreeStore } from '../treeStore.js';
+import { STRATEGIES, strategyNamed, type StrategyName } from '../strategies/strategies.js';
+
+export interface StoreOptions {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  strategy: StrategyName;
+  maxTreeDepth: number;
+  /** Signs pagination cursors (CURSOR_SECRET). */
+  cursorSecret: string;
+  /** How long a job's lease lasts without renewal (JOB_LEASE_SECONDS). */
+  jobLeaseMs: number;
+  /** The items one transaction may hold (TRANSACTION_ITEMS). */
+  transactionItems: number;
+  /** Told of the jobs this process runs. */
+  onJob?: EngineOptions['onJob'];
+  /** Whether this process runs the jobs it starts (default true; JOB_RUNNER). */
+  runsJobs?: boolean;
+}
+
+/** The storage interface over the configured strategy. */
+export function createStore(options: StoreOptions): TreeStore {
+  return createEngine(strategyNamed(options.strategy), {
+    doc: options.doc,
+    table: options.table,
+    maxTreeDepth: options.maxTreeDepth,
+    cursors: createCursorCodec(options.cursorSecret),
+    jobLeaseMs: options.jobLeaseMs,
+    transactionItems: options.transactionItems,
+    strategies: STRATEGIES,
+    ...(options.onJob ? { onJob: options.onJob } : {}),
+    ...(options.runsJobs === undefined ? {} : { runsJobs: options.runsJobs }),
+  });
+}
