@@ -48,7 +48,7 @@ async function main() {
       const started = performance.now();
       const records = parseImport(text, 'json');
       let done = 0;
-      const result = await importTree(store.scoped(cost), records, {
+      const result = await importTree(store.store.scoped(cost), records, {
         maxTreeDepth: MAX_DEPTH,
         onRecord: () => {
           if (++done % Math.ceil(SIZE / 10) === 0) process.stdout.write(` ${Math.round((100 * done) / SIZE)}%`);
@@ -59,7 +59,7 @@ async function main() {
       const { problems } = await verifyTable(doc, table, strategy, MAX_DEPTH);
       if (problems.length > 0) throw new Error(`${strategy}: verify found ${problems.length} problems, the first: ${JSON.stringify(problems[0])}`);
       const again = newCost();
-      const rerun = await importTree(store.scoped(again), parseImport(text, 'json'), { maxTreeDepth: MAX_DEPTH });
+      const rerun = await importTree(store.store.scoped(again), parseImport(text, 'json'), { maxTreeDepth: MAX_DEPTH });
       if (rerun.created !== 0 || rerun.skipped !== SIZE) throw new Error(`${strategy}: the second import created ${rerun.created}`);
       process.stdout.write(` done in ${seconds.toFixed(1)} s, verify clean, run again: nothing created (${again.requests} requests)\n`);
       rows.push(

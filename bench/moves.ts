@@ -80,9 +80,9 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const cost: DynamoCost = newCost();
   const started = Date.now();
   // The store's scope for the call meters it, its job included.
-  await store.scoped(cost).moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
+  await store.store.scoped(cost).moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
   const answerMs = Date.now() - started;
-  const jobMs = (await waitForJobs(store)) ? Date.now() - started : 0;
+  const jobMs = (await waitForJobs(store.store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);
   if (after.problems.length > 0) throw new Error(`verify after the move: ${after.problems.slice(0, 3).join('; ')}`);
   process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean`);
@@ -91,8 +91,8 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const reindexCost: DynamoCost = newCost();
   const reindexStarted = Date.now();
   // The job runs in the background of the call, metered with it.
-  await store.scoped(reindexCost).reindex(to);
-  await waitForJobs(store);
+  await store.forTenant(null, reindexCost).reindex(to);
+  await waitForJobs(store.store);
   const reindexMs = Date.now() - reindexStarted;
   const reindexed = await verifyTable(doc, table, to, 64);
   if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${reindexed.problems.slice(0, 3).join('; ')}`);

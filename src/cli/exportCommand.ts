@@ -45,7 +45,7 @@ export function exportCommand(tree: Command): void {
       const tenant = tenantOption(options.tenant);
       const config = loadConfig();
       process.exitCode = await withTable(config, (dynamo) =>
-        exportTrees(storeFor(config, dynamo).scoped(undefined, tenant), options.root ?? null, format, options.out),
+        exportTrees(storeFor(config, dynamo).forTenant(tenant).store, options.root ?? null, format, options.out),
       );
     });
 }

@@ -46,7 +46,7 @@ export function importCommand(tree: Command): void {
       const config = loadConfig();
       process.exitCode = await withTable(config, async (dynamo) => {
         await ensureTable(dynamo.client, config.table);
-        return importFile(storeFor(config, dynamo).scoped(undefined, tenant), file, format, config.maxTreeDepth);
+        return importFile(storeFor(config, dynamo).forTenant(tenant).store, file, format, config.maxTreeDepth);
       });
     });
 }

@@ -28,7 +28,7 @@ export function jobsCommand(tree: Command): void {
       const tenant = tenantOption(options.tenant);
       const config = loadConfig();
       process.exitCode = await withTable(config, async (dynamo) => {
-        const store = storeFor(config, dynamo).scoped(undefined, tenant);
+        const store = storeFor(config, dynamo).forTenant(tenant).store;
         if (options.wait === undefined) return listJobs(store);
         const job = await waitForJob(store, options.wait);
         return job?.status === 'DONE' ? 0 : 1;

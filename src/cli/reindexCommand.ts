@@ -2,7 +2,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { STRATEGY_NAMES } from '../storage/strategies/strategies.js';
-import type { TreeStore } from '../storage/treeStore.js';
+import type { TreeAdmin } from '../storage/treeStore.js';
 import { storeFor } from '../storeFor.js';
 import { COMMON } from './help.js';
 import { longerThanOption, strategyArg, tenantOption } from './options.js';
@@ -54,12 +54,12 @@ async function reindex(to: string | undefined, longerThan: number | undefined, t
   const config = loadConfig();
   return withTable(config, async (dynamo) => {
     const root = storeFor(config, dynamo);
-    const store = root.scoped(undefined, tenant);
+    const admin = root.forTenant(tenant);
     const target = strategyArg(to);
     const jobs = root.startJobs();
     try {
-      if (longerThan !== undefined) await respace(store, longerThan);
-      const job = await waitForJob(store, (await store.reindex(target)).id);
+      if (longerThan !== undefined) await respace(admin, longerThan);
+      const job = await waitForJob(admin.store, (await admin.reindex(target)).id);
       if (job?.status !== 'DONE') {
         console.error('the reindex failed: run `npm run tree -- verify` to see what in the truth prevents it');
         return 1;
@@ -73,12 +73,12 @@ async function reindex(to: string | undefined, longerThan: number | undefined, t
 }
 
 /** `--respace`: short positions for crowded sibling groups, with a progress bar. */
-async function respace(store: TreeStore, longerThan: number): Promise<void> {
+async function respace(admin: TreeAdmin, longerThan: number): Promise<void> {
   const bar = new SingleBar(
     { format: 'respacing [{bar}] {value}/{total} parents', stream: process.stderr },
     Presets.shades_classic,
   );
-  const { parents, respaced } = await respaceTree(store, longerThan, (done, total) =>
+  const { parents, respaced } = await respaceTree(admin, longerThan, (done, total) =>
     done === 0 ? bar.start(total, 0) : bar.update(done),
   );
   bar.stop();

@@ -1,4 +1,4 @@
-import type { TreeNode, TreeStore } from '../storage/treeStore.js';
+import type { TreeAdmin, TreeNode, TreeStore } from '../storage/treeStore.js';
 import { inParallel } from '../inParallel.js';
 
 /** Positions up to this long are left as they are (a new one has 6 characters: 2, and a random tail of 4). */
@@ -16,13 +16,13 @@ export interface RespaceTreeResult {
 
 /**
  * Respaces the children of every parent one of whose children has a position longer than
- * `longerThan` characters (TreeStore.respace), the deepest parents first, those of one depth
+ * `longerThan` characters (TreeAdmin.respace), the deepest parents first, those of one depth
  * (whose subtrees are disjoint) CONCURRENCY at a time. The move jobs a depth's respacings
  * started (nested-set, big subtrees) end before the next depth up begins: its reorders move
  * those subtrees again.
  */
-export async function respaceTree(store: TreeStore, longerThan: number, onParent?: (done: number, total: number) => void): Promise<RespaceTreeResult> {
-  const parents = await store.crowdedParents(longerThan);
+export async function respaceTree(admin: TreeAdmin, longerThan: number, onParent?: (done: number, total: number) => void): Promise<RespaceTreeResult> {
+  const parents = await admin.crowdedParents(longerThan);
   const depths = [...new Set(parents.map((p) => p.depth))];
   let done = 0;
   let respaced = 0;
@@ -33,13 +33,13 @@ export async function respaceTree(store: TreeStore, longerThan: number, onParent
       parents.filter((p) => p.depth === depth),
       CONCURRENCY,
       async ({ id }) => {
-        const result = await store.respace(id);
+        const result = await admin.respace(id);
         respaced += result.respaced;
         moved.push(...result.moved);
         onParent?.(++done, parents.length);
       },
     );
-    await jobsEnded(store, moved);
+    await jobsEnded(admin.store, moved);
   }
   return { parents: parents.length, respaced };
 }

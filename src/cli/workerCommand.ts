@@ -38,7 +38,7 @@ async function worker(config: Config, dynamo: Dynamo, endpoint: string): Promise
   const logger = createLogger(config.logLevel);
   const streams = createStreamsClient(endpoint, config.region);
   await ensureTable(dynamo.client, config.table, { stream: true });
-  const store = storeFor(config, dynamo, ({ event, job, error }) =>
+  const admin = storeFor(config, dynamo, ({ event, job, error }) =>
     logger[event === 'stopped' ? 'warn' : 'info'](
       { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
       `job ${event}`,
@@ -48,7 +48,7 @@ async function worker(config: Config, dynamo: Dynamo, endpoint: string): Promise
     dynamo,
     streams,
     table: config.table,
-    store,
+    admin,
     onError: (what, error) =>
       logger.warn(
         { error: error instanceof Error ? error.message : String(error) },

@@ -12,7 +12,7 @@ import { createAccess } from '../graphql/access.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
-import type { TreeStore } from '../storage/treeStore.js';
+import type { TreeAdmin } from '../storage/treeStore.js';
 import { createCostPlugin } from './costPlugin.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
@@ -37,7 +37,7 @@ type RequestContext = Context & { cost: DynamoCost; caller: Caller };
 
 export async function createApp(
   config: Config,
-  store: TreeStore,
+  admin: TreeAdmin,
   http: { authenticate: Authenticate; trusted: TrustedDocuments | null },
   httpServer: Server,
   observe: { logger: Logger; metrics: Metrics },
@@ -94,7 +94,7 @@ export async function createApp(
       // resolvers' check is made before the write reads; the tree may change in between).
       const { grants } = caller;
       const access = grants.all === 'write' ? undefined : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
-      const scoped = store.scoped(cost, caller.tenant, access);
+      const scoped = admin.store.scoped(cost, caller.tenant, access);
       const loaders = createLoaders(scoped);
       return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
     },
@@ -109,7 +109,7 @@ export async function createApp(
     res.set('content-type', observe.metrics.registry.contentType).send(await observe.metrics.registry.metrics());
   });
   app.get('/readyz', async (_req, res) => {
-    const ready = await store.ready();
+    const ready = await admin.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
   });
   // Before GraphiQL's router: Express's router answers an OPTIONS for a path it routes by itself,

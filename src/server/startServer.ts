@@ -8,7 +8,7 @@ import { ensureTable } from '../dynamodb/table.js';
 import { isTreeError } from '../errors.js';
 import { seedDemoTree } from '../seed/demoTree.js';
 import { storeFor } from '../storeFor.js';
-import type { TreeStore } from '../storage/treeStore.js';
+import type { TreeAdmin } from '../storage/treeStore.js';
 import { createApp } from './createApp.js';
 import { createLogger, type Logger } from './logger.js';
 import { childCache, createMetrics } from './metrics.js';
@@ -37,8 +37,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Read before anything starts: a bad manifest stops the start with nothing to clean up.
   const trusted = config.trustedDocuments === undefined ? null : loadTrustedDocuments(config.trustedDocuments);
   const logger = options.logger ?? createLogger(config.logLevel);
-  let store: TreeStore | undefined;
-  const metrics = createMetrics(async () => (store ? store.openJobCount() : 0));
+  let admin: TreeAdmin | undefined;
+  const metrics = createMetrics(async () => (admin ? admin.openJobCount() : 0));
   const dynamodbCalls = childCache((command: string, outcome: string) => metrics.dynamodbCalls.labels(command, outcome));
   const dynamo = createDynamo({
     endpoint: config.dynamodbEndpoint,
@@ -58,16 +58,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   // JOB_RUNNER=worker: the worker reads the table's stream.
   await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
-  store = storeFor(config, dynamo, ({ event, job, error }) =>
+  admin = storeFor(config, dynamo, ({ event, job, error }) =>
     logger[event === 'stopped' ? 'warn' : 'info']({ job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) }, `job ${event}`),
   );
-  const seeded = config.seedDemo ? await seedDemoTree(store) : 0;
+  const seeded = config.seedDemo ? await seedDemoTree(admin.store) : 0;
   // JOB_RUNNER=worker: the stream worker runs the jobs, and sweeps for them.
-  const jobs = config.jobRunner === 'process' ? store.startJobs() : { stop: async () => {} };
+  const jobs = config.jobRunner === 'process' ? admin.startJobs() : { stop: async () => {} };
 
   const httpServer = createServer();
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
-  const { listener, apollo } = await createApp(config, store, { authenticate, trusted }, httpServer, { logger, metrics });
+  const { listener, apollo } = await createApp(config, admin, { authenticate, trusted }, httpServer, { logger, metrics });
   httpServer.on('request', listener);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

@@ -259,10 +259,24 @@ export interface TreeStore {
   pendingJobs(nodes: readonly TreeNode[]): Promise<Array<Job | null>>;
   /** Jobs by id (finished ones included); missing ids are absent. */
   getJobs(ids: readonly string[]): Promise<Map<string, Job>>;
-  /** How many jobs are running now, in every tenant (the lists of open jobs of the tenants listed with some). */
-  openJobCount(): Promise<number>;
   /** Every job, running and finished, oldest first. */
   listJobs(page: PageArgs): Promise<JobPage>;
+}
+
+/**
+ * The maintenance side of a store: the jobs, reindexing, respacing and readiness, for the
+ * process that serves (its sweep, its metrics), the command line and the workers. The resolvers
+ * see only the TreeStore.
+ */
+export interface TreeAdmin {
+  /** The strategy's name (TREE_STRATEGY). */
+  readonly strategy: string;
+  /** The store of this admin's tenant, unscoped (the command line's reads and writes). */
+  readonly store: TreeStore;
+  /** The admin of one tenant's trees (null: the default tenant's), its calls added to `cost` when given. */
+  forTenant(tenant: string | null, cost?: OperationCost): TreeAdmin;
+  /** How many jobs are running now, in every tenant (the lists of open jobs of the tenants listed with some). */
+  openJobCount(): Promise<number>;
   /**
    * Starts rebuilding the projection of the strategy named `target` from the truth, as a job
    * run in the background of this process (and resumed by any live process's sweep if this one

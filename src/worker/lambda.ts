@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.js';
 import { createDynamo } from '../dynamodb/client.js';
 import { storeFor } from '../storeFor.js';
-import type { TreeStore } from '../storage/treeStore.js';
+import type { TreeAdmin } from '../storage/treeStore.js';
 import { USER_AGENT } from '../version.js';
 import { announcedJob, announcedKey, type StreamRecord } from './jobRecords.js';
 
@@ -24,16 +24,16 @@ export interface WorkerResult {
  * - any other event (a schedule, every minute): one sweep of every tenant's jobs, so that a job
  *   whose runner stopped (an invocation that timed out) is taken over once its lease expires.
  */
-export function createWorkerHandler(store: TreeStore): (event: WorkerEvent) => Promise<WorkerResult> {
+export function createWorkerHandler(admin: TreeAdmin): (event: WorkerEvent) => Promise<WorkerResult> {
   return async (event) => {
-    if (!Array.isArray(event.Records)) return { ran: await store.sweepJobs() };
+    if (!Array.isArray(event.Records)) return { ran: await admin.sweepJobs() };
     const jobs = new Map(
       event.Records.flatMap((record) => {
         const job = announcedJob(record);
         return job ? [[announcedKey(job), job] as const] : [];
       }),
     );
-    const ran = await Promise.all([...jobs.values()].map((job) => store.scoped(undefined, job.tenant).takeUpJob(job.jobId)));
+    const ran = await Promise.all([...jobs.values()].map((job) => admin.forTenant(job.tenant).takeUpJob(job.jobId)));
     return { ran: ran.filter(Boolean).length };
   };
 }

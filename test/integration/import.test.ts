@@ -148,7 +148,7 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
       const store = createStore({ doc, table: target.table, strategy: CLI_STRATEGY, maxTreeDepth: 64, cursorSecret: 'import', jobLeaseMs: 5000, transactionItems: 100 });
       const text = JSON.stringify(specIds(fullTree('t', [4, 5, 6])).map((id) => ({ id, parentId: id.includes('.') ? id.slice(0, id.lastIndexOf('.')) : null, name: id })));
       const cost = newCost();
-      const result = await importTree(store.scoped(cost), parseImport(text, 'json'), { maxTreeDepth: 64 });
+      const result = await importTree(store.store.scoped(cost), parseImport(text, 'json'), { maxTreeDepth: 64 });
       expect(result).toEqual({ created: 145, skipped: 0 });
       expect(throttled).toBe(3);
       // 1 + 4 + 20 + 120 nodes in 1 + 1 + 4 + 20 batches of siblings, not one transaction a node.

@@ -72,7 +72,7 @@ const storeOn = (table: string, doc = dynamo.doc, transactionItems = 100) =>
 /** Polls a job until it is no longer running. */
 async function finished(store: ReturnType<typeof storeOn>, id: string): Promise<Job> {
   for (;;) {
-    const job = (await store.getJobs([id])).get(id);
+    const job = (await store.store.getJobs([id])).get(id);
     if (job && job.status !== 'RUNNING') return job;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -225,7 +225,7 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
   it('reindexes to path as a job (in chunks): verify finds nothing, and a path server answers the same', async () => {
     const job = await reindex(table, 'path', dynamo.doc, 10);
     expect(job).toMatchObject({ kind: 'REINDEX', status: 'DONE', done: ids.length, total: ids.length, nodeId: null });
-    expect((await storeOn(table).listJobs({ first: 10 })).edges.map((e) => e.node)).toEqual([job]);
+    expect((await storeOn(table).store.listJobs({ first: 10 })).edges.map((e) => e.node)).toEqual([job]);
     expect(await verify(table, 'path')).toEqual([]);
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({

@@ -68,8 +68,8 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
   async function worker(of: TestServer, jobLeaseSeconds = 300): Promise<StreamWorker> {
     const dynamo = createDynamo({ endpoint: of.config.dynamodbEndpoint, region: of.config.region });
     const streams = createStreamsClient(of.config.dynamodbEndpoint, of.config.region);
-    const store = storeFor({ ...of.config, jobLeaseSeconds }, dynamo);
-    const running = await startStreamWorker({ dynamo, streams, table: of.table, store, idleMs: 50 });
+    const admin = storeFor({ ...of.config, jobLeaseSeconds }, dynamo);
+    const running = await startStreamWorker({ dynamo, streams, table: of.table, admin, idleMs: 50 });
     cleanups.push(async () => {
       await running.stop();
       streams.destroy();
@@ -123,7 +123,7 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
     const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
     cleanups.push(() => dynamo.client.destroy());
     // The servers' store, as a request of tenant acme has it (JOB_RUNNER=worker: it runs no job).
-    const acme = storeFor(writer.config, dynamo).scoped(undefined, 'acme');
+    const acme = storeFor(writer.config, dynamo).forTenant('acme').store;
     const create = (id: string, parentId: string | null) => acme.createNode({ id, parentId, name: id });
     for (const id of ['src', 'dst']) await create(id, null);
     await create('m', 'src');

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createCursorCodec } from '../cursor.js';
 import { createEngine, type EngineOptions } from '../engine/createEngine.js';
-import type { TreeStore } from '../treeStore.js';
+import type { TreeAdmin } from '../treeStore.js';
 import { STRATEGIES, strategyNamed, type StrategyName } from '../strategies/strategies.js';
 
 export interface StoreOptions {
@@ -22,7 +22,7 @@ export interface StoreOptions {
 }
 
 /** The storage interface over the configured strategy. */
-export function createStore(options: StoreOptions): TreeStore {
+export function createStore(options: StoreOptions): TreeAdmin {
   return createEngine(strategyNamed(options.strategy), {
     doc: options.doc,
     table: options.table,

@@ -1,0 +1,58 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '../../dynamodb/batchGet.js';
+import type { CursorCodec } from '../cursor.js';
+import type { TreeStrategy } from '../strategy.js';
+import type { Job, OperationCost } from '../treeStore.js';
+import type { EngineContext, JobEvent, TreeAccess } from './core/engineContext.js';
+import { queryChildren, readChildren, readStored } from './core/reads.js';
+import { jobFromItem, jobKey, publicJob } from './jobs/jobRecord.js';
+import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './reads/liveNodes.js';
+
+export interface EngineOptions {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  maxTreeDepth: number;
+  cursors: CursorCodec;
+  jobLeaseMs: number;
+  transactionItems: number;
+  /** Every strategy, for a reindex from one to another. */
+  strategies: readonly TreeStrategy[];
+  /** Told when this process starts running a job, finishes it, or stops (the logs). */
+  onJob?: (event: JobEvent) => void;
+  /** Whether this process runs the jobs it starts (default); false: a worker runs them (JOB_RUNNER=worker). */
+  runsJobs?: boolean;
+}
+
+/** What the stores of one engine share, for one tenant: the options and the jobs run in the background. */
+export type EngineParts = EngineOptions &
+  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess'> & {
+    settle(): Promise<void>;
+    /** The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when given. */
+    forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess): EngineParts;
+  };
+
+export const nodesOfWith =
+  (strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined, read: EngineContext['getNodes']): EngineContext['nodesOf'] =>
+  async (items) =>
+    nodesOfItems(strategy, await readOpenJobs(options, scope), items, read);
+
+/** The context of the engine's reads and writes, over the parts of one tenant. */
+export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): EngineContext {
+  const getNodes = (ids: readonly string[]) => readLiveNodes(options, ids, scope);
+  // Object.assign, not a spread: V8 builds `{ ...options, more }` field by field through its
+  // runtime (several µs for this many fields), and every request builds this context.
+  return Object.assign({}, options, {
+    strategy,
+    readStored: (ids: readonly string[]) => readStored(options, ids),
+    readChildren: (parentId: string) => readChildren(options, parentId),
+    queryChildren: (parentId: string, query: { after?: string; limit?: number }) => queryChildren(options, parentId, query),
+    getNodes,
+    nodesOf: nodesOfWith(strategy, options, scope, getNodes),
+  });
+}
+
+/** Jobs by id, as clients see them. */
+export async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly string[]): Promise<Map<string, Job>> {
+  const items = await batchGetItems(ctx.doc, ctx.table, ids.map(jobKey));
+  return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
+}
