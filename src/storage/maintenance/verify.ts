@@ -5,6 +5,7 @@ import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { chainPlace, chainsOf } from '../engine/core/chains.js';
 import { projectionItems } from '../engine/core/projectionPlans.js';
 import { kindOf } from './kindOf.js';
+import type { TreeStrategy } from '../strategy.js';
 
 /**
  * Pure: checks a whole table (all its items) against the truth. The truth itself must be a
@@ -28,9 +29,39 @@ const canonical = (value: unknown): unknown =>
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName, maxTreeDepth: number): Problem[] {
-  const strategy = strategyNamed(strategyName);
+  const table = indexOf(items, strategyNamed(strategyName), maxTreeDepth);
   const problems: Problem[] = [];
   const report = (nodeId: string, problem: string) => problems.push({ nodeId, problem });
+  for (const [id, item] of table.nodes) if (!table.deleting(id) && !table.hidden(id)) verifyNode(table, id, item, report);
+  const { strategy } = table;
+  const kinds = ['edge', strategy.name];
+  for (const item of items) {
+    if (!kinds.includes(kindOf(item)) || table.expected.has(keyString(item))) continue;
+    const id = String(item.id ?? '?');
+    if (table.deleting(id) || table.hidden(id) || (table.unfinishedJobs && !table.nodes.has(id))) continue;
+    const kind = kindOf(item);
+    report(id, `stray ${kind === 'edge' ? kind : strategy.itemName} item ${item.pk} ${item.sk}`);
+  }
+  return problems;
+}
+
+/** The table's items, indexed for the checks, and the keys the truth implies (filled in by verifyNode). */
+interface TableIndex {
+  strategy: TreeStrategy;
+  maxTreeDepth: number;
+  nodes: Map<string, Item>;
+  byKey: Map<string, Item & Key>;
+  edgesUnder: Map<string, number>;
+  facts: ReturnType<typeof chainsOf>;
+  /** Whether a job is unfinished: only unfinished work leaves strays. */
+  unfinishedJobs: boolean;
+  deleting(id: string): boolean;
+  /** A node of an import that has not joined it to the tree: not in it yet. */
+  hidden(id: string): boolean;
+  expected: Set<string>;
+}
+
+function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth: number): TableIndex {
   const nodes = new Map<string, Item>();
   const byKey = new Map<string, Item & Key>();
   const edgesUnder = new Map<string, number>();
@@ -46,48 +77,43 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
     if (kindOf(item) === 'node') nodes.set(String(item.id), item);
     if (kindOf(item) === 'edge' && !importing.has(String(item[PENDING]))) edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
-  const deleting = (id: string) => typeof nodes.get(id)?.deleting === 'string';
-  const hidden = (id: string) => importing.has(String(nodes.get(id)?.[PENDING]));
-  const facts = chainsOf(nodes, maxTreeDepth);
-  const expected = new Set<string>();
+  return {
+    strategy,
+    maxTreeDepth,
+    nodes,
+    byKey,
+    edgesUnder,
+    facts: chainsOf(nodes, maxTreeDepth),
+    unfinishedJobs: jobs.length > 0,
+    deleting: (id) => typeof nodes.get(id)?.deleting === 'string',
+    hidden: (id) => importing.has(String(nodes.get(id)?.[PENDING])),
+    expected: new Set<string>(),
+  };
+}
 
-  for (const [id, item] of nodes) {
-    if (deleting(id) || hidden(id)) continue;
-    const fact = facts.get(id)!;
-    if (fact.problem) {
-      report(id, fact.problem);
-      continue;
-    }
-    const chain = fact.chain!;
-    const place = chainPlace(nodes, chain, item);
-    if (chain.some(deleting)) report(id, 'lives under a node that is being deleted');
-    if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
-    const node = nodeFromItem(item);
-    const edge = byKey.get(keyString(edgeKey(node)));
-    expected.add(keyString(edgeKey(node)));
-    if (!edge) report(id, 'has no edge item in its parent collection');
-    else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
-    const children = edgesUnder.get(collectionPk(id)) ?? 0;
-    if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
-    for (const [field, value] of Object.entries(strategy.nodeFields(place))) {
-      if (!sameJson(item[field], value)) {
-        report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
-      }
-    }
-    for (const projected of projectionItems(strategy, node, place)) {
-      expected.add(keyString(projected));
-      const found = byKey.get(keyString(projected));
-      if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);
-      else if (!sameJson({ ...found }, { ...projected })) report(id, `projection item ${projected.pk} ${projected.sk} differs`);
-    }
+/** Checks one node of the tree: its chain, its edge copy, its childCount, its place fields and projection items. */
+function verifyNode(table: TableIndex, id: string, item: Item, report: (nodeId: string, problem: string) => void): void {
+  const { strategy, maxTreeDepth, expected, byKey } = table;
+  const fact = table.facts.get(id)!;
+  if (fact.problem) return void report(id, fact.problem);
+  const chain = fact.chain!;
+  const place = chainPlace(table.nodes, chain, item);
+  if (chain.some(table.deleting)) report(id, 'lives under a node that is being deleted');
+  if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
+  const node = nodeFromItem(item);
+  const edge = byKey.get(keyString(edgeKey(node)));
+  expected.add(keyString(edgeKey(node)));
+  if (!edge) report(id, 'has no edge item in its parent collection');
+  else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
+  const children = table.edgesUnder.get(collectionPk(id)) ?? 0;
+  if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
+  for (const [field, value] of Object.entries(strategy.nodeFields(place))) {
+    if (!sameJson(item[field], value)) report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
   }
-  const kinds = ['edge', strategy.name];
-  for (const item of items) {
-    if (!kinds.includes(kindOf(item)) || expected.has(keyString(item))) continue;
-    const id = String(item.id ?? '?');
-    if (deleting(id) || hidden(id) || (jobs.length > 0 && !nodes.has(id))) continue;
-    const kind = kindOf(item);
-    report(id, `stray ${kind === 'edge' ? kind : strategy.itemName} item ${item.pk} ${item.sk}`);
+  for (const projected of projectionItems(strategy, node, place)) {
+    expected.add(keyString(projected));
+    const found = byKey.get(keyString(projected));
+    if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);
+    else if (!sameJson({ ...found }, { ...projected })) report(id, `projection item ${projected.pk} ${projected.sk} differs`);
   }
-  return problems;
 }

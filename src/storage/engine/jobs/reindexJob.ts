@@ -1,4 +1,4 @@
-import { keyString, REINDEX_PK, type Item } from '../../../dynamodb/keys.js';
+import { keyString, REINDEX_PK, type Item, type Key } from '../../../dynamodb/keys.js';
 import { scanTable } from '../../../dynamodb/scan.js';
 import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
@@ -29,41 +29,69 @@ const ATTEMPTS = 6;
 
 export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const target = ctx.strategies.find((s) => s.name === job.target);
-  if (!target) return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+  const failed = () => commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+  if (!target) return failed();
+  const scan = await scanTruth(ctx);
   const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
-  const items = await scanTable(ctx.doc, ctx.table);
-  // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
-  const importing = openJobsOf(items.find((i) => i.pk === OPEN_JOBS_KEY.pk && i.sk === OPEN_JOBS_KEY.sk)).importing;
-  const nodes = new Map(
-    items.filter((i) => isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]))).map((i) => [String(i.id), i]),
-  );
-  const facts = chainsOf(nodes, ctx.maxTreeDepth);
-  const ids = [...nodes.keys()].sort();
+  const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: scan.ids.length };
   const after = job.after ?? null;
-  const todo = ids.filter((id) => after === null || id > after);
-  const scannedPlace = (id: string): Place | undefined => {
-    const chain = facts.get(id)?.chain;
-    return chain ? chainPlace(nodes, chain, nodes.get(id)!) : undefined;
-  };
-  const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: ids.length };
-
+  const todo = scan.ids.filter((id) => after === null || id > after);
   // A chain the scan could not follow may be a scan that met a live move half-way: read again.
   const reread = new Map<string, Placed>();
   try {
-    const broken = todo.filter((id) => !facts.get(id)?.chain);
+    const broken = todo.filter((id) => !scan.placeOf(id));
     if (broken.length > 0) for (const node of await readPlaced(ctx, broken)) reread.set(node.id, node);
   } catch (error) {
     if (!(error instanceof BrokenTruth)) throw error;
     // `tree verify` names every problem; the job fails rather than retry for ever.
     console.error(`reindex job ${job.id}: ${error.message}; run tree verify and fix the truth first`);
-    return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
+    return failed();
   }
   // Projection items of the other strategies go first (and checkpoints of earlier versions).
   if (after === null) {
-    const stale = items.filter((i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)));
+    const stale = scan.items.filter((i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)));
     await inChunks(run, stale, (tx, item) => tx.delete({ pk: item.pk, sk: item.sk }));
   }
-  /** The place each node was given, when it differs from the scan's (re-read after a conflict). */
+  const written = await placeNodes(run, todo, scan, reread);
+  // Items of the target's kind that the truth does not imply (left by a crash or a bug) go last,
+  // each on the condition that its node still has the place it was given here.
+  const placeOfId = (id: string) => written.get(id) ?? scan.placeOf(id) ?? NOWHERE;
+  const expected = new Set(scan.ids.flatMap((id) => target.itemsFor(id, placeOfId(id))).map((item) => keyString(item)));
+  const strays = scan.items.filter((i) => target.owns(i) && !expected.has(keyString(i)));
+  await removeStrays(run, strays, (id) => (scan.nodes.has(id) ? placeOfId(id) : null));
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+}
+
+/** The table as one scan read it: its items, the nodes in the tree, their ids in order, and their places. */
+interface TruthScan {
+  items: Array<Item & Key>;
+  nodes: Map<string, Item>;
+  ids: string[];
+  /** The node's place from the scanned parent pointers; undefined when the scan could not follow its chain. */
+  placeOf(id: string): Place | undefined;
+}
+
+async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
+  const items = await scanTable(ctx.doc, ctx.table);
+  // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
+  const importing = openJobsOf(items.find((i) => i.pk === OPEN_JOBS_KEY.pk && i.sk === OPEN_JOBS_KEY.sk)).importing;
+  const inTree = (i: Item & Key) => isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]));
+  const nodes = new Map(items.filter(inTree).map((i) => [String(i.id), i]));
+  const facts = chainsOf(nodes, ctx.maxTreeDepth);
+  const placeOf = (id: string): Place | undefined => {
+    const chain = facts.get(id)?.chain;
+    return chain ? chainPlace(nodes, chain, nodes.get(id)!) : undefined;
+  };
+  return { items, nodes, ids: [...nodes.keys()].sort(), placeOf };
+}
+
+/**
+ * Places the nodes (`todo`, in id order), as many as fit in each fenced transaction; a group
+ * that a live write changed meanwhile is read again and placed node by node. Answers the places
+ * given where they differ from the scan's.
+ */
+async function placeNodes(run: Run, todo: string[], scan: TruthScan, reread: Map<string, Placed>): Promise<Map<string, Place>> {
+  const { ctx, lease } = run;
   const written = new Map<string, Place>();
   const chunk = ctx.transactionItems - 1; // one action is the fence
   let tx = new TransactionBuilder(ctx.table);
@@ -84,8 +112,8 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
     group = [];
   };
   for (const id of todo) {
-    const scanned = scannedPlace(id);
-    const node: Placed | undefined = scanned ? { id, item: nodes.get(id)!, place: scanned } : reread.get(id);
+    const scanned = scan.placeOf(id);
+    const node: Placed | undefined = scanned ? { id, item: scan.nodes.get(id)!, place: scanned } : reread.get(id);
     if (!node) continue; // deleted since the scan
     if (!scanned) written.set(id, node.place);
     const alone = new TransactionBuilder(ctx.table);
@@ -100,14 +128,7 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
     group.push(node);
   }
   await flush();
-
-  // Items of the target's kind that the truth does not imply (left by a crash or a bug) go last,
-  // each on the condition that its node still has the place it was given here.
-  const placeOfId = (id: string) => written.get(id) ?? scannedPlace(id) ?? NOWHERE;
-  const expected = new Set(ids.flatMap((id) => target.itemsFor(id, placeOfId(id))).map((item) => keyString(item)));
-  const strays = items.filter((i) => target.owns(i) && !expected.has(keyString(i)));
-  await removeStrays(run, strays, (id) => (nodes.has(id) ? placeOfId(id) : null));
-  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+  return written;
 }
 
 interface Run {

@@ -37,11 +37,59 @@ export function planNewNodes(
   now: string,
   newId: () => string,
 ): NewNode[] {
-  const list = args.nodes;
+  const { entries, children } = checkedList(args.nodes, newId);
+  const planned: NewNode[] = [];
+  let previous = positionBetween(parent.lastPosition, null);
+  let level = (children.get(null) ?? []).map((entry): Placing => {
+    previous = positionBetween(previous, null);
+    return { entry, position: previous, parentId: parent.id, parentPlace: parent.place, below: 1 };
+  });
+  while (level.length > 0) {
+    const next: Placing[] = [];
+    for (const placing of level) {
+      const kids = children.get(placing.entry.id) ?? [];
+      const placed = newNode(placing, kids.length, now);
+      planned.push(placed);
+      const positions = kids.length > 0 ? generateNKeysBetween(null, null, kids.length) : [];
+      kids.forEach((kid, i) =>
+        next.push({ entry: kid, position: positions[i]!, parentId: placing.entry.id, parentPlace: placed.place, below: placing.below + 1 }),
+      );
+    }
+    level = next;
+  }
+  if (planned.length < entries.length) {
+    const placed = new Set(planned.map((p) => p.node.id));
+    const first = entries.find((e) => !placed.has(e.id))!;
+    throw badInput(`${first.at} is in a cycle of parentIds: no node of the list above it goes under the list's parent`, {
+      field: `${first.at}.parentId`,
+    });
+  }
+  return planned;
+}
+
+/** A node of the list, checked: its input, where it is in the list (`nodes[3]`), its id and its parent's. */
+interface Entry {
+  input: CreateNodesArgs['nodes'][number];
+  at: string;
+  id: string;
+  parentId: string | null;
+}
+
+/** A node of the list on its way to its place: its position among its siblings, its parent and the parent's place. */
+interface Placing {
+  entry: Entry;
+  position: string;
+  parentId: string | null;
+  parentPlace: Place;
+  below: number;
+}
+
+/** The list checked node by node and as a whole, with each node's children (null: the top nodes), in list order. */
+function checkedList(list: CreateNodesArgs['nodes'], newId: () => string): { entries: Entry[]; children: Map<string | null, Entry[]> } {
   if (list.length < 1 || list.length > MAX_CREATE_NODES) {
     throw badInput(`nodes must hold 1..${MAX_CREATE_NODES} nodes, got ${list.length}`, { field: 'nodes' });
   }
-  const entries = list.map((input, i) => {
+  const entries = list.map((input, i): Entry => {
     const at = `nodes[${i}]`;
     const id = input.id == null ? newId() : within(at, () => checkId(input.id!));
     within(at, () => checkName(input.name));
@@ -49,61 +97,41 @@ export function planNewNodes(
     const parentId = input.parentId == null ? null : within(at, () => checkId(input.parentId!, 'parentId'));
     return { input, at, id, parentId };
   });
-  const byId = new Map<string, (typeof entries)[number]>();
+  const byId = new Map<string, Entry>();
   for (const entry of entries) {
     const earlier = byId.get(entry.id);
     if (earlier) throw badInput(`${entry.at}.id "${entry.id}" is also the id of ${earlier.at}`, { field: `${entry.at}.id` });
     byId.set(entry.id, entry);
   }
-  const children = new Map<string | null, typeof entries>();
+  const children = new Map<string | null, Entry[]>();
   for (const entry of entries) {
     if (entry.parentId !== null && !byId.has(entry.parentId)) {
       throw badInput(
-        `${entry.at}.parentId "${entry.parentId}" is no id of the list: a node of the list goes under another one, or, without parentId, under the list's parent`,
+        `${entry.at}.parentId "${entry.parentId}" is no id of the list: a node of the list goes under another one, ` +
+          "or, without parentId, under the list's parent",
         { field: `${entry.at}.parentId` },
       );
     }
     children.set(entry.parentId, [...(children.get(entry.parentId) ?? []), entry]);
   }
-  const planned: NewNode[] = [];
-  const tops = children.get(null) ?? [];
-  let previous = positionBetween(parent.lastPosition, null);
-  let level = tops.map((entry) => {
-    previous = positionBetween(previous, null);
-    return { entry, position: previous, parentId: parent.id, parentPlace: parent.place, below: 1 };
-  });
-  while (level.length > 0) {
-    const next: typeof level = [];
-    for (const { entry, position, parentId, parentPlace, below } of level) {
-      const place = parentId === null ? { path: [], lineage: [position] } : childPlace(parentPlace, parentId, position);
-      const kids = children.get(entry.id) ?? [];
-      planned.push({
-        node: {
-          id: entry.id,
-          parentId,
-          name: entry.input.name,
-          position,
-          version: 1,
-          childCount: kids.length,
-          data: entry.input.data ?? null,
-          createdAt: now,
-          updatedAt: now,
-        },
-        place,
-        below,
-        top: below === 1,
-      });
-      const positions = kids.length > 0 ? generateNKeysBetween(null, null, kids.length) : [];
-      kids.forEach((kid, i) => next.push({ entry: kid, position: positions[i]!, parentId: entry.id, parentPlace: place, below: below + 1 }));
-    }
-    level = next;
-  }
-  if (planned.length < entries.length) {
-    const placed = new Set(planned.map((p) => p.node.id));
-    const first = entries.find((e) => !placed.has(e.id))!;
-    throw badInput(`${first.at} is in a cycle of parentIds: no node of the list above it goes under the list's parent`, { field: `${first.at}.parentId` });
-  }
-  return planned;
+  return { entries, children };
+}
+
+/** The new node at its place, with `childCount` children to come. */
+function newNode({ entry, position, parentId, parentPlace, below }: Placing, childCount: number, now: string): NewNode {
+  const place = parentId === null ? { path: [], lineage: [position] } : childPlace(parentPlace, parentId, position);
+  const node = {
+    id: entry.id,
+    parentId,
+    name: entry.input.name,
+    position,
+    version: 1,
+    childCount,
+    data: entry.input.data ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { node, place, below, top: below === 1 };
 }
 
 /** Runs a field check of one node of the list, naming the node in the refusal. */
