@@ -17,7 +17,40 @@ import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeSt
  * every projection write from them, so a create, a move, a delete, the delete job, verify and
  * reindex cannot disagree about which items a node has. I/O members get a StrategyContext.
  */
-export interface TreeStrategy<Name extends string = string> {
+/**
+ * A strategy: its members (StrategyMembers), and what it keeps on node items beyond the truth,
+ * declared (`keeps`), so that the engine switches on it and the compiler asks for what each
+ * kind needs:
+ *
+ * - `nothing`: the node items hold the truth alone (adjacency); a move rewrites nothing below
+ *   the moved node, and holds it while it reads the subtree's height;
+ * - `path`, or `path+lineage` (the sibling positions of the chain too, so that a reorder
+ *   rewrites the moved subtree): the projection of a big subtree is rewritten by a move job. A
+ *   strategy whose descendants by depth read that projection (`descendantsFrom: 'projection'`)
+ *   gives the order they are read in (`descendantSortKey`), for the engine to answer from the
+ *   truth in that same order while a job rewrites it; one that reads them from the truth's
+ *   edges (`'truth'`) needs nothing more.
+ */
+export type TreeStrategy<Name extends string = string> = StrategyMembers<Name> & PlaceKept;
+
+/** What a strategy keeps on node items, and what that asks of it (see TreeStrategy). */
+export type PlaceKept =
+  | { readonly keeps: 'nothing' }
+  | { readonly keeps: 'path' | 'path+lineage'; readonly descendantsFrom: 'truth' }
+  | {
+      readonly keeps: 'path' | 'path+lineage';
+      readonly descendantsFrom: 'projection';
+      /**
+       * Pure. Where node `id` (at `place`), `depth` levels below the origin, sorts among the
+       * origin's descendants at that depth: `descendants` orders each depth by this key, and its
+       * cursors carry `{ d: depth, s: key }` (`{ d: 0, s: '' }` for the origin itself). While a
+       * move job rewrites the projection, the engine answers descendants that the move touches
+       * from the truth, in this same order and with the same cursors.
+       */
+      descendantSortKey(place: Place, id: string, depth: number): string;
+    };
+
+export interface StrategyMembers<Name extends string = string> {
   /** The value of TREE_STRATEGY that selects this strategy. */
   readonly name: Name;
 
@@ -29,9 +62,9 @@ export interface TreeStrategy<Name extends string = string> {
   readonly maxDepthLimit: number;
 
   /**
-   * Pure. The attributes the node item keeps about the node's place: `{ path }` to keep the
-   * ancestors, `{ path, lineage }` to keep the sibling positions of the chain too, `{}` to keep
-   * nothing. What is kept here is all the engine knows of an existing node's place without a
+   * Pure. The attributes the node item keeps about the node's place, as `keeps` declares them:
+   * `{ path }` to keep the ancestors, `{ path, lineage }` to keep the sibling positions of the
+   * chain too, `{}` to keep nothing. What is kept here is all the engine knows of an existing node's place without a
    * read: it calls `itemsFor` with the kept place (empty lists for what is not kept). A kept
    * field is written with the node item and rewritten on every move of the node or of an
    * ancestor; a strategy that keeps the lineage has a reorder rewrite the moved subtree too.
@@ -140,15 +173,6 @@ export interface TreeStrategy<Name extends string = string> {
    */
   subtreeItems?(ctx: StrategyContext, node: TreeNode, depth: number, limit: number): Promise<SubtreeItems | null>;
 
-  /**
-   * Pure; required when `nodeFields` keeps a path (such a strategy's big moves run as jobs).
-   * Where node `id` (at `place`), `depth` levels below the origin, sorts among the
-   * origin's descendants at that depth: `descendants` orders each depth by this key, and its
-   * cursors carry `{ d: depth, s: key }` (`{ d: 0, s: '' }` for the origin itself). While a
-   * move job rewrites the projection, the engine answers descendants that the move touches
-   * from the truth, in this same order and with the same cursors.
-   */
-  descendantSortKey?(place: Place, id: string, depth: number): string;
 }
 
 /** Where a node is, as the engine hands it to a strategy's pure members. */

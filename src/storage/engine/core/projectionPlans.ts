@@ -28,10 +28,9 @@ export function placeOf(strategy: TreeStrategy, stored: StoredNode): Place {
   return { path: kept.path ? path! : [], lineage: kept.lineage ? lineage! : [] };
 }
 
-/** Which place fields the strategy keeps on node items. */
+/** Which place fields the strategy keeps on node items, as it declares them (TreeStrategy.keeps). */
 export function keptFields(strategy: TreeStrategy): { path: boolean; lineage: boolean } {
-  const fields = strategy.nodeFields(NOWHERE);
-  return { path: fields.path !== undefined, lineage: fields.lineage !== undefined };
+  return { path: strategy.keeps !== 'nothing', lineage: strategy.keeps === 'path+lineage' };
 }
 
 /** The place of a child of the node at `parent`, whose own sibling position is `position`. */

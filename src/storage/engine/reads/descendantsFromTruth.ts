@@ -27,12 +27,11 @@ interface Placed {
 
 export async function descendantsFromTruth(
   ctx: EngineContext,
+  sortKey: (place: Place, id: string, depth: number) => string,
   origin: TreeNode & { path: string[] },
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page> {
-  const sortKey = ctx.strategy.descendantSortKey;
-  if (!sortKey) throw new Error(`strategy ${ctx.strategy.name} keeps paths but gives no descendantSortKey`);
   const after = page.after == null ? null : decodeAfter(ctx, page.after, origin.id, window);
   const isAfter = (e: Entry) => after === null || e.depth > after.depth || (e.depth === after.depth && e.sort > after.sort);
   const entries: Entry[] = [];

@@ -29,11 +29,11 @@ export async function descendantsPage(
   const bounded = window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
   const { strategy } = ctx;
   const found = await strategy.descendants(ctx, node, bounded, page);
-  if (!strategy.descendantSortKey) return found;
+  if (strategy.keeps === 'nothing' || strategy.descendantsFrom === 'truth') return found;
   // The strategy's read loaded the open jobs into the scope (with the page's nodes).
   const open = await readOpenJobs(ctx, scope);
   if (open.moves.length === 0) return found;
   const origin = node.path ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin?.path || !moveBelow(open, origin.id, origin.path)) return found;
-  return descendantsFromTruth(ctx, { ...origin, path: origin.path }, bounded, page);
+  return descendantsFromTruth(ctx, strategy.descendantSortKey, { ...origin, path: origin.path }, bounded, page);
 }

@@ -11,6 +11,7 @@ import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 export const adjacency: TreeStrategy<'adjacency'> = {
   name: 'adjacency',
   maxDepthLimit: 90,
+  keeps: 'nothing',
   nodeFields: () => ({}),
   itemsFor: () => [],
   owns: () => false,

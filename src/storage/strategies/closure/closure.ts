@@ -19,6 +19,7 @@ export const closure: TreeStrategy<'closure'> = {
   // A create writes a closure row per ancestor, and itself and its guards take 13 more actions.
   maxDepthLimit: 87,
   ...storedPath,
+  descendantsFrom: 'projection',
   itemsFor: (id, { path }) => closureRows(id, path),
   owns: isClosureRow,
   carriesNode,

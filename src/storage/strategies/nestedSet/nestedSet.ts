@@ -26,6 +26,9 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
   name: 'nested-set',
   maxDepthLimit: 90,
   ...storedPath,
+  keeps: 'path+lineage',
+  // Its descendants by depth walk the truth's edges (its range holds every depth).
+  descendantsFrom: 'truth',
   nodeFields: ({ path, lineage }) => ({ path: [...path], lineage: [...lineage] }),
   itemsFor: rangeItems,
   owns: (key) => key.pk.startsWith(RANGE_PK_PREFIX),

@@ -1,6 +1,6 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { guardChainRoot, live, nodeKey } from '../../engine/strategyKit.js';
-import type { StoredNode, TreeStrategy } from '../../strategy.js';
+import type { StoredNode, StrategyMembers } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 
 /**
@@ -14,7 +14,8 @@ import type { TreeNode } from '../../treeStore.js';
  *   the move re-plan instead of leaving that child with a stale path;
  * - ancestors of any number of nodes are one BatchGet wave through the request's loader.
  */
-export const storedPath: Pick<TreeStrategy, 'nodeFields' | 'readChain' | 'guardChain' | 'guardSubtree' | 'ancestors'> = {
+export const storedPath: Pick<StrategyMembers, 'nodeFields' | 'readChain' | 'guardChain' | 'guardSubtree' | 'ancestors'> & { keeps: 'path' } = {
+  keeps: 'path',
   nodeFields: ({ path }) => ({ path: [...path] }),
 
   async readChain(ctx, node) {

@@ -19,6 +19,7 @@ export const path: TreeStrategy<'path'> = {
   name: 'path',
   maxDepthLimit: 90,
   ...storedPath,
+  descendantsFrom: 'projection',
   itemsFor: (id, { path: ancestors }) => [levelItem(ancestors, id)],
   owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
   carriesNode: () => true,

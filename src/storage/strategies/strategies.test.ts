@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { keptFields } from '../engine/core/projectionPlans.js';
+import { STRATEGIES, STRATEGY_NAMES } from './strategies.js';
+
+const PLACE = { path: ['r', 'p'], lineage: ['a0', 'a1', 'a2'] };
+
+describe('the strategies list', () => {
+  it('names each strategy once', () => {
+    expect(new Set(STRATEGY_NAMES).size).toBe(STRATEGIES.length);
+  });
+
+  it.each(STRATEGIES.map((s) => [s.name, s] as const))('%s keeps on node items what it declares', (_name, strategy) => {
+    const kept = keptFields(strategy);
+    const fields = strategy.nodeFields(PLACE);
+    expect({ path: fields.path !== undefined, lineage: fields.lineage !== undefined }).toEqual(kept);
+    if (kept.path) expect(fields.path).toEqual(PLACE.path);
+    if (kept.lineage) expect(fields.lineage).toEqual(PLACE.lineage);
+    // Only a strategy that keeps a place has projection items to rewrite in a move job.
+    if (!kept.path) expect(strategy.itemsFor('n', PLACE)).toEqual([]);
+  });
+});
