@@ -32,6 +32,7 @@ import type { TrustedDocuments } from './trustedDocuments.js';
  * as well as POST (mutations only over POST); automatic persisted queries; CSRF prevention; and
  * no response stored by any cache (tree data changes under the client that changes it).
  */
+
 /** What an operation's resolvers get, and its DynamoDB cost meter, for the plugins. */
 type RequestContext = Context & { cost: DynamoCost; caller: Caller };
 

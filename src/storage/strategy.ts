@@ -17,6 +17,7 @@ import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeSt
  * every projection write from them, so a create, a move, a delete, the delete job, verify and
  * reindex cannot disagree about which items a node has. I/O members get a StrategyContext.
  */
+
 /**
  * A strategy: its members (StrategyMembers), and what it keeps on node items beyond the truth,
  * declared (`keeps`), so that the engine switches on it and the compiler asks for what each

@@ -2,7 +2,7 @@ import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING } from '../engine/core/items.js';
 import { OPEN_JOBS_KEY } from '../engine/core/openJobs.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
-import { chainPlace, chainsOf } from '../engine/core/chains.js';
+import { placeOfChain, chainsOf } from '../engine/core/chains.js';
 import { projectionItems } from '../engine/core/projectionPlans.js';
 import { kindOf } from './kindOf.js';
 import type { TreeStrategy } from '../strategy.js';
@@ -97,7 +97,7 @@ function verifyNode(table: TableIndex, id: string, item: Item, report: (nodeId: 
   const fact = table.facts.get(id)!;
   if (fact.problem) return void report(id, fact.problem);
   const chain = fact.chain!;
-  const place = chainPlace(table.nodes, chain, item);
+  const place = placeOfChain(table.nodes, chain, item);
   if (chain.some(table.deleting)) report(id, 'lives under a node that is being deleted');
   if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
   const node = nodeFromItem(item);

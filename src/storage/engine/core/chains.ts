@@ -51,6 +51,6 @@ export function chainsOf(nodes: Map<string, Item>, maxTreeDepth: number): Map<st
 }
 
 /** The place of the node `item` whose ancestors are `chain`, positions from the nodes' items. */
-export function chainPlace(nodes: ReadonlyMap<string, Item>, chain: readonly string[], item: Item): Place {
+export function placeOfChain(nodes: ReadonlyMap<string, Item>, chain: readonly string[], item: Item): Place {
   return { path: [...chain], lineage: [...chain.map((id) => String(nodes.get(id)?.position)), String(item.position)] };
 }

@@ -18,7 +18,9 @@ import { readChildren, readStored } from '../core/reads.js';
  * child added after its parent's rewrite took the new path from it, one added before is read.
  * Until the job is done, reads translate kept paths through the job's entry (openJobs.ts).
  */
-interface Placing {
+
+/** A node of the moved subtree, as read, with the place the move gives it. */
+interface MovingNode {
   stored: StoredNode;
   newPlace: Place;
 }
@@ -33,7 +35,7 @@ async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease):
   if (rootId === null || job.to === undefined) throw new Error(`move job ${job.id} has no node or destination`);
   const to: Place = { path: job.to, lineage: job.toLineage ?? [] };
   const root = (await readStored(ctx, [rootId])).get(rootId);
-  let level: Placing[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
+  let level: MovingNode[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
     await rewriteLevel(ctx, level, lease);
@@ -43,7 +45,7 @@ async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease):
 }
 
 /** Commits the level's rewrites, each transaction filled with as many nodes as it holds. */
-async function rewriteLevel(ctx: EngineContext, level: Placing[], lease: Lease): Promise<void> {
+async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Lease): Promise<void> {
   const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
   let tx = new TransactionBuilder(ctx.table);
   let nodes = 0;
@@ -87,7 +89,7 @@ async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Leas
 }
 
 /** The live children of the level's nodes (node items: they carry the kept path), placed. */
-async function nextLevel(ctx: EngineContext, level: Placing[]): Promise<Placing[]> {
+async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<MovingNode[]> {
   const parents = level.filter((p) => p.stored.node.childCount > 0);
   const edges = (await Promise.all(parents.map((p) => readChildren(ctx, p.stored.node.id)))).flat();
   const stored = await readStored(ctx, edges.map((e) => e.node.id));

@@ -4,7 +4,7 @@ import { TransactionBuilder, type Condition } from '../../../dynamodb/transactio
 import { ConditionFailed, TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import type { Place, TreeStrategy } from '../../strategy.js';
-import { chainPlace, chainsOf } from '../core/chains.js';
+import { placeOfChain, chainsOf } from '../core/chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { type JobRecord, type Lease } from './jobRecord.js';
@@ -80,7 +80,7 @@ async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
   const facts = chainsOf(nodes, ctx.maxTreeDepth);
   const placeOf = (id: string): Place | undefined => {
     const chain = facts.get(id)?.chain;
-    return chain ? chainPlace(nodes, chain, nodes.get(id)!) : undefined;
+    return chain ? placeOfChain(nodes, chain, nodes.get(id)!) : undefined;
   };
   return { items, nodes, ids: [...nodes.keys()].sort(), placeOf };
 }

@@ -40,19 +40,19 @@ export function planNewNodes(
   const { entries, children } = checkedList(args.nodes, newId);
   const planned: NewNode[] = [];
   let previous = positionBetween(parent.lastPosition, null);
-  let level = (children.get(null) ?? []).map((entry): Placing => {
+  let level = (children.get(null) ?? []).map((entry): ToPlace => {
     previous = positionBetween(previous, null);
     return { entry, position: previous, parentId: parent.id, parentPlace: parent.place, below: 1 };
   });
   while (level.length > 0) {
-    const next: Placing[] = [];
-    for (const placing of level) {
-      const kids = children.get(placing.entry.id) ?? [];
-      const placed = newNode(placing, kids.length, now);
+    const next: ToPlace[] = [];
+    for (const toPlace of level) {
+      const kids = children.get(toPlace.entry.id) ?? [];
+      const placed = newNode(toPlace, kids.length, now);
       planned.push(placed);
       const positions = kids.length > 0 ? generateNKeysBetween(null, null, kids.length) : [];
       kids.forEach((kid, i) =>
-        next.push({ entry: kid, position: positions[i]!, parentId: placing.entry.id, parentPlace: placed.place, below: placing.below + 1 }),
+        next.push({ entry: kid, position: positions[i]!, parentId: toPlace.entry.id, parentPlace: placed.place, below: toPlace.below + 1 }),
       );
     }
     level = next;
@@ -76,7 +76,7 @@ interface Entry {
 }
 
 /** A node of the list on its way to its place: its position among its siblings, its parent and the parent's place. */
-interface Placing {
+interface ToPlace {
   entry: Entry;
   position: string;
   parentId: string | null;
@@ -118,7 +118,7 @@ function checkedList(list: CreateNodesArgs['nodes'], newId: () => string): { ent
 }
 
 /** The new node at its place, with `childCount` children to come. */
-function newNode({ entry, position, parentId, parentPlace, below }: Placing, childCount: number, now: string): NewNode {
+function newNode({ entry, position, parentId, parentPlace, below }: ToPlace, childCount: number, now: string): NewNode {
   const place = parentId === null ? { path: [], lineage: [position] } : childPlace(parentPlace, parentId, position);
   const node = {
     id: entry.id,

@@ -38,7 +38,7 @@ export const RESPACE_HOLD_MS = 30_000;
 export async function respaceChildren(ctx: EngineContext, parentId: string): Promise<RespaceResult> {
   checkId(parentId, 'parentId');
   let until = await holdParent(ctx, parentId);
-  const children = await readChildren(ctx, parentId);
+  const children = await childrenOf(ctx, parentId);
   const last = children[children.length - 1];
   const positions = last ? generateNKeysBetween(last.position, null, children.length) : [];
   const moved: TreeNode[] = [];
@@ -115,6 +115,6 @@ async function releaseRespacing(ctx: EngineContext, parentId: string, until: num
 }
 
 /** Every child of the parent, in sibling order, read from its edge items. */
-async function readChildren(ctx: EngineContext, parentId: string): Promise<TreeNode[]> {
+async function childrenOf(ctx: EngineContext, parentId: string): Promise<TreeNode[]> {
   return (await queryChildren(ctx, parentId)).items.map(nodeFromItem);
 }
