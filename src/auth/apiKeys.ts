@@ -1,5 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import { batchGetItems } from '../dynamodb/batchGet.js';
+import { decodeItem } from '../dynamodb/decodeItem.js';
 import type { Dynamo } from '../dynamodb/client.js';
 import { keyQuery } from '../dynamodb/keyQuery.js';
 import { API_KEYS_PK, keyString, type Key } from '../dynamodb/keys.js';
@@ -60,14 +62,32 @@ export function secretMatches(secret: string, hash: string): boolean {
   return presented.length === kept.length && timingSafeEqual(presented, kept);
 }
 
-const publicKey = (item: Record<string, unknown>): ApiKey => ({
-  id: String(item.sk),
-  name: String(item.name ?? ''),
-  createdAt: String(item.createdAt),
-  revokedAt: typeof item.revokedAt === 'string' ? item.revokedAt : null,
-  ...(item.trees && typeof item.trees === 'object' ? { trees: item.trees as Record<string, Level> } : {}),
-  ...(typeof item.tenant === 'string' ? { tenant: item.tenant } : {}),
+/** An API key's record as stored (pk APIKEYS, sk its id): its grants and tenant, and the hash of its secret. */
+const KEY_ITEM = z.object({
+  sk: z.string(),
+  name: z.string().optional(),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+  trees: z.record(z.string(), z.enum(['read', 'write'])).optional(),
+  tenant: z.string().optional(),
+  hash: z.string(),
 });
+
+/** A key's record as read (decoded by its schema: MalformedItem names a record that is not one). */
+function storedKey(item: Record<string, unknown>): StoredApiKey {
+  const stored = decodeItem(KEY_ITEM, item);
+  return {
+    id: stored.sk,
+    name: stored.name ?? '',
+    createdAt: stored.createdAt,
+    revokedAt: stored.revokedAt ?? null,
+    ...(stored.trees ? { trees: stored.trees } : {}),
+    ...(stored.tenant !== undefined ? { tenant: stored.tenant } : {}),
+    hash: stored.hash,
+  };
+}
+
+const publicKey = ({ hash: _hash, ...key }: StoredApiKey): ApiKey => key;
 
 /** A new key: stored by its hash; the whole key is in the answer, and nowhere else. */
 export async function createApiKey(
@@ -88,22 +108,22 @@ export async function createApiKey(
 
 export async function listApiKeys(doc: Doc, table: string): Promise<ApiKey[]> {
   const { items } = await queryItems(doc, { ...keyQuery(table, { pk: API_KEYS_PK }), ConsistentRead: true });
-  return items.map(publicKey);
+  return items.map((item) => publicKey(storedKey(item)));
 }
 
 /** Revokes a key for good (its record stays, for the list). NOT_FOUND for an unknown id. */
 export async function revokeApiKey(doc: Doc, table: string, id: string): Promise<ApiKey> {
   const found = await findApiKey(doc, table, id);
   if (!found) throw notFound('API key', id);
-  if (found.revokedAt !== null) return publicKey({ sk: id, ...found });
+  if (found.revokedAt !== null) return publicKey(found);
   const revokedAt = new Date().toISOString();
   const tx = new TransactionBuilder(table).update(keyOf(id), { set: { revokedAt } }, { exists: true });
   await transactWrite(doc, tx.build());
-  return { ...publicKey({ sk: id, ...found }), revokedAt };
+  return { ...publicKey(found), revokedAt };
 }
 
 /** The stored record of a key id (strongly consistent), or null. */
 export async function findApiKey(doc: Doc, table: string, id: string): Promise<StoredApiKey | null> {
   const item = (await batchGetItems(doc, table, [keyOf(id)])).get(keyString(keyOf(id)));
-  return item ? { ...publicKey(item), hash: String(item.hash) } : null;
+  return item ? storedKey(item) : null;
 }

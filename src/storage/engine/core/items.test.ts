@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  collectionPk,
-  edgeItem,
-  edgeKey,
-  edgeSk,
-  nodeAttributes,
-  nodeFromItem,
-  nodeItem,
-  nodeKey,
-  storedFromItem,
-} from './items.js';
+import { collectionPk, edgeItem, edgeKey, edgeSk, looksLikeNode, NODE_ITEM, nodeAttributes, nodeFromItem, nodeItem, nodeKey, storedFromItem } from './items.js';
+import { MalformedItem } from '../../../dynamodb/decodeItem.js';
 import { ROOTS_PK } from '../../../dynamodb/keys.js';
 import type { TreeNode } from '../../treeStore.js';
 
@@ -128,5 +119,26 @@ describe('items', () => {
     });
     const { rev: _omitted, ...withoutRev } = nodeItem(child, 1);
     expect(storedFromItem(withoutRev).rev).toBe(0);
+  });
+});
+
+describe('decoding stored node items', () => {
+  const good = nodeItem(child, 3);
+  const malformed: Array<[string, Record<string, unknown>]> = [
+    ['version: Invalid input: expected number, received string', { ...good, version: '3' }],
+    ['name: Invalid input: expected string, received undefined', { ...good, name: undefined }],
+    ['path.1: Invalid input: expected string, received number', { ...good, path: ['a', 7] }],
+    ['data: Invalid input: expected record, received array', { ...good, data: [1, 2] }],
+    ['parentId: Invalid input: expected string, received number', { ...good, parentId: 12 }],
+  ];
+
+  it.each(malformed)('refuses an item whose %s, naming its key', (problem, item) => {
+    expect(() => nodeFromItem(item)).toThrow(new MalformedItem(item, problem));
+    expect(() => nodeFromItem(item)).toThrow(`item N#child-1 NODE is malformed: ${problem}`);
+  });
+
+  it('checks by hand exactly what the schema checks', () => {
+    const items = [good, edgeItem(child, 1), { ...good, path: ['r'], lineage: ['a0', 'a1'] }, ...malformed.map(([, item]) => item)];
+    for (const item of items) expect(looksLikeNode(item)).toBe(NODE_ITEM.safeParse(item).success);
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, TENANTS_PK, type Item, type Key } from '../../../dynamodb/keys.js';
+import { z } from 'zod';
+import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
 import { OPEN_JOBS_KEY, openEntryName, openEntryValue, openJobsUnchanged, PROJECTION, type OpenEntry } from '../core/openJobs.js';
@@ -38,24 +40,48 @@ export const jobKey = (id: string): Key => ({ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}
 /** A new job id: sortable by creation time, so that the JOBS collection lists oldest first. */
 export const newJobId = (now: number, random: string): string => `${now.toString(36).padStart(9, '0')}-${random}`;
 
+const ids = z.array(z.string());
+
+/** A job record as stored (its key, the public job, the lease, the fields of its kind). */
+const JOB_ITEM = z.object({
+  id: z.string(),
+  kind: z.enum(['MOVE', 'DELETE', 'REINDEX', 'IMPORT']),
+  status: z.string().optional(),
+  done: z.number().optional(),
+  total: z.number().nullish(),
+  startedAt: z.string(),
+  nodeId: z.string().nullish(),
+  leaseToken: z.string().nullish(),
+  leaseExpiresAt: z.number().optional(),
+  from: ids.optional(),
+  to: ids.optional(),
+  toLineage: ids.optional(),
+  target: z.string().optional(),
+  after: z.string().nullish(),
+  imports: z.array(z.tuple([z.string(), z.string().nullable(), z.string()])).optional(),
+  joined: z.boolean().optional(),
+});
+
+/** A job record as read (decoded by its schema: MalformedItem names a record that is not one). */
 export function jobFromItem(item: Item): JobRecord {
-  const status = item.status === 'DONE' || item.status === 'FAILED' ? item.status : 'RUNNING';
-  const done = Number(item.done ?? 0);
+  const stored = decodeItem(JOB_ITEM, item);
+  const status = stored.status === 'DONE' || stored.status === 'FAILED' ? stored.status : 'RUNNING';
+  const done = stored.done ?? 0;
   return {
-    id: String(item.id),
-    kind: item.kind as JobKind,
+    id: stored.id,
+    kind: stored.kind,
     status,
     done,
     // A job that does not count its work beforehand (a move) did all of it once done.
-    total: typeof item.total === 'number' ? item.total : status === 'DONE' ? done : null,
-    startedAt: String(item.startedAt),
-    nodeId: typeof item.nodeId === 'string' ? item.nodeId : null,
-    leaseToken: typeof item.leaseToken === 'string' ? item.leaseToken : null,
-    leaseExpiresAt: Number(item.leaseExpiresAt ?? 0),
-    ...(Array.isArray(item.from) && Array.isArray(item.to) ? { from: item.from.map(String), to: item.to.map(String) } : {}),
-    ...(Array.isArray(item.toLineage) ? { toLineage: item.toLineage.map(String) } : {}),
-    ...(typeof item.target === 'string' ? { target: item.target, after: typeof item.after === 'string' ? item.after : null } : {}),
-    ...(Array.isArray(item.imports) ? { imports: item.imports as ImportedNode[], joined: item.joined === true } : {}),
+    total: stored.total ?? (status === 'DONE' ? done : null),
+    startedAt: stored.startedAt,
+    nodeId: stored.nodeId ?? null,
+    leaseToken: stored.leaseToken ?? null,
+    leaseExpiresAt: stored.leaseExpiresAt ?? 0,
+    ...(stored.from && stored.to ? { from: stored.from, to: stored.to } : {}),
+    ...(stored.toLineage ? { toLineage: stored.toLineage } : {}),
+    ...(stored.target !== undefined ? { target: stored.target, after: stored.after ?? null } : {}),
+    ...(stored.imports ? { imports: stored.imports, joined: stored.joined === true } : {}),
   };
 }
 
