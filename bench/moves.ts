@@ -39,6 +39,13 @@ interface Row {
   reindex: { to: StrategyName; requests: number; itemsWritten: number; ms: number };
 }
 
+/** The first problems verify found, each with its node. */
+const firstProblems = (problems: ReadonlyArray<{ nodeId: string; problem: string }>): string =>
+  problems
+    .slice(0, 3)
+    .map((p) => `${p.nodeId}: ${p.problem}`)
+    .join('; ');
+
 async function main() {
   const local = await startDynamoLocal({ port: 8600 + Math.floor(Math.random() * 300) });
   const rows: Row[] = [];
@@ -75,7 +82,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   process.stdout.write(`${strategy}, ${size} nodes: loading...`);
   await load(doc, table, strategy, size);
   const before = await verifyTable(doc, table, strategy, 64);
-  if (before.problems.length > 0) throw new Error(`the loaded tree has problems: ${before.problems.slice(0, 3).join('; ')}`);
+  if (before.problems.length > 0) throw new Error(`the loaded tree has problems: ${firstProblems(before.problems)}`);
 
   const cost: DynamoCost = newCost();
   const started = Date.now();
@@ -84,7 +91,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const answerMs = Date.now() - started;
   const jobMs = (await waitForJobs(store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);
-  if (after.problems.length > 0) throw new Error(`verify after the move: ${after.problems.slice(0, 3).join('; ')}`);
+  if (after.problems.length > 0) throw new Error(`verify after the move: ${firstProblems(after.problems)}`);
   process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean`);
 
   const to = STRATEGY_NAMES[(STRATEGY_NAMES.indexOf(strategy) + 1) % STRATEGY_NAMES.length]!;
@@ -95,7 +102,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   await waitForJobs(store);
   const reindexMs = Date.now() - reindexStarted;
   const reindexed = await verifyTable(doc, table, to, 64);
-  if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${reindexed.problems.slice(0, 3).join('; ')}`);
+  if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${firstProblems(reindexed.problems)}`);
   process.stdout.write(`; reindexed to ${to} in ${reindexMs} ms, verify clean\n`);
   client.destroy();
   // The subtree leaves 1 ancestor (src) and joins 3 (the chain).

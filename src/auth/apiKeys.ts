@@ -62,7 +62,7 @@ export function secretMatches(secret: string, hash: string): boolean {
 
 const publicKey = (item: Record<string, unknown>): ApiKey => ({
   id: String(item.sk),
-  name: String(item.name ?? ''),
+  name: typeof item.name === 'string' ? item.name : '',
   createdAt: String(item.createdAt),
   revokedAt: typeof item.revokedAt === 'string' ? item.revokedAt : null,
   ...(item.trees && typeof item.trees === 'object' ? { trees: item.trees as Record<string, Level> } : {}),

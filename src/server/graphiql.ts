@@ -22,12 +22,7 @@ interface Asset {
   file: string;
 }
 
-interface Assets {
-  react: Asset;
-  reactDom: Asset;
-  graphiqlJs: Asset;
-  graphiqlCss: Asset;
-}
+type Assets = Record<'react' | 'reactDom' | 'graphiqlJs' | 'graphiqlCss', Asset>;
 
 function packageAsset(packageName: string, fileInPackage: string): Asset {
   const require = createRequire(import.meta.url);

@@ -88,7 +88,7 @@ export function DeleteDialog({
           <button type="button" ref={cancel} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="danger" disabled={deleting || (counted === null && countFailure === null)} onClick={confirm}>
+          <button type="button" className="danger" disabled={deleting || (counted === null && countFailure === null)} onClick={() => void confirm()}>
             {deleting ? 'Deleting…' : 'Delete'}
           </button>
         </div>
