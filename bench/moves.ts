@@ -61,16 +61,23 @@ async function main() {
   for (const r of rows) {
     const perSecond = r.jobMs > 0 ? Math.round(r.itemsWritten / (r.jobMs / 1000)) : '-';
     console.log(
-      `| ${r.strategy} | ${r.nodes} | ${r.requests} | ${r.itemsWritten} | ${r.minimum} | ${r.answerMs} ms | ${r.jobMs} ms | ${perSecond} |`,
+      `| ${r.strategy} | ${r.nodes} | ${r.requests} | ${r.itemsWritten} | ${r.minimum} ` +
+        `| ${r.answerMs} ms | ${r.jobMs} ms | ${perSecond} |`,
     );
   }
-  console.log('\nminimum: adjacency 8 (7, and the hold of a deeper move); path 7 + 3s - 1; closure 7 + (s - 1) + s(a + b), a = ancestors left, b = joined');
+  console.log(
+    '\nminimum: adjacency 8 (7, and the hold of a deeper move); path 7 + 3s - 1; ' +
+      'closure 7 + (s - 1) + s(a + b), a = ancestors left, b = joined',
+  );
   console.log('\n| reindex | nodes | requests | items written | job done | items/s |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const { to, requests, itemsWritten, ms } = r.reindex;
     const nodes = r.nodes + DESTINATION.length + 1;
-    console.log(`| ${r.strategy} → ${to} | ${nodes} | ${requests} | ${itemsWritten} | ${ms} ms | ${Math.round(itemsWritten / (ms / 1000))} |`);
+    console.log(
+      `| ${r.strategy} → ${to} | ${nodes} | ${requests} | ${itemsWritten} | ${ms} ms ` +
+        `| ${Math.round(itemsWritten / (ms / 1000))} |`,
+    );
   }
 }
 

@@ -32,7 +32,9 @@ function graphqlProxy(target: string): ProxyOptions {
           JSON.stringify({
             errors: [
               {
-                message: `Cannot reach the Canopy server at ${target} (${reason}): is it running? The Vite dev proxy forwards /graphql to CANOPY_API.`,
+                message:
+                  `Cannot reach the Canopy server at ${target} (${reason}): is it running? ` +
+                  'The Vite dev proxy forwards /graphql to CANOPY_API.',
                 extensions: { code: 'CANOPY_UNREACHABLE' },
               },
             ],

@@ -127,7 +127,8 @@ const BUDGET_NAMES = {
 function overBudget(cost: DynamoCost, what: keyof ReadBudget): TreeError {
   const [unit, variable] = BUDGET_NAMES[what];
   cost.overBudget ??= tooComplex(
-    `the operation went over its runtime budget of ${cost.budget![what]} ${unit} (${variable}); ask for fewer nodes (a lower \`first\`, fewer nested levels) or raise ${variable}`,
+    `the operation went over its runtime budget of ${cost.budget![what]} ${unit} (${variable}); ` +
+      `ask for fewer nodes (a lower \`first\`, fewer nested levels) or raise ${variable}`,
   );
   return cost.overBudget;
 }

@@ -230,7 +230,8 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, 
           const { nodes } = measure;
           if (nodes > limits.maxNodes) {
             throw tooComplex(
-              `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
+              `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} ` +
+                `from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
             );
           }
         },

@@ -59,7 +59,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
     okData(await server.gql('mutation { reparent(id: "shop.0", newParentId: "shop", after: "shop.2") { id } }'));
     const read = async (id: string): Promise<ExportRecord[]> => {
       const nodes = okData(
-        await server.gql(`{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) { nodes { id parentId name position data } } } }`),
+        await server.gql(
+          `{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) ` +
+            '{ nodes { id parentId name position data } } } }',
+        ),
       ).node.descendants.nodes as ExportRecord[];
       return nodes.map((n) => ({ id: n.id, parentId: n.parentId, name: n.name, position: n.position, data: n.data ?? null }));
     };

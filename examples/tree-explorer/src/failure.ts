@@ -46,6 +46,11 @@ export async function explainFailure(error: unknown): Promise<Failure> {
           `CORS_ORIGINS (comma-separated), or serve the app through the Vite dev proxy (npm run example).`,
       };
     case 'reachable':
-      return { code: 'NETWORK_ERROR', message: `A request to ${ENDPOINT} failed on its way (${error instanceof Error ? error.message : String(error)}); the server answers now.` };
+      return {
+        code: 'NETWORK_ERROR',
+        message:
+          `A request to ${ENDPOINT} failed on its way ` +
+          `(${error instanceof Error ? error.message : String(error)}); the server answers now.`,
+      };
   }
 }
