@@ -43,7 +43,8 @@ async function main() {
       const naive = measured[0]!;
       for (const m of measured) {
         rows.push(
-          `| ${workload.name} | ${m.server.name} | ${m.requests} (${m.proxied}) | ${m.p50} ms | ${m.p99} ms | ${m.single} | ${m.throughput} | ${m.cpuMs} ms | ${(m.throughput / naive.throughput).toFixed(2)}× |`,
+          `| ${workload.name} | ${m.server.name} | ${m.requests} (${m.proxied}) | ${m.p50} ms | ${m.p99} ms ` +
+            `| ${m.single} | ${m.throughput} | ${m.cpuMs} ms | ${(m.throughput / naive.throughput).toFixed(2)}× |`,
         );
       }
     }
@@ -52,7 +53,10 @@ async function main() {
       for (const size of MOVE_SIZES) moves.push(await move(server, size));
     }
     console.log(`\nDynamoDB Local, ${DELAY_MS} ms per DynamoDB call, ${QUICK ? 'quick' : 'full'} run`);
-    console.log('\n| workload | server | requests/op (proxied) | p50 | p99 | ops/s at 1 | ops/s at 16 | server CPU/op | vs naive at 16 |');
+    console.log(
+      '\n| workload | server | requests/op (proxied) | p50 | p99 ' +
+        '| ops/s at 1 | ops/s at 16 | server CPU/op | vs naive at 16 |',
+    );
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const row of rows) console.log(row);
     console.log('\n| move | server | requests (answer) | answer | job done |');
@@ -99,7 +103,10 @@ async function move(server: Server, size: number): Promise<string> {
     }
     jobMs = `${Math.round(performance.now() - started)} ms`;
   }
-  return `| ${size === 1 ? '1 node' : `${size} nodes`} | ${server.name} | ${answer.extensions?.dynamodb?.requests ?? '?'} | ${answerMs} ms | ${jobMs} |`;
+  return (
+    `| ${size === 1 ? '1 node' : `${size} nodes`} | ${server.name} ` +
+    `| ${answer.extensions?.dynamodb?.requests ?? '?'} | ${answerMs} ms | ${jobMs} |`
+  );
 }
 
 await main();

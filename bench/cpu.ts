@@ -24,7 +24,8 @@ const CONCURRENCY = 16;
 
 if (!STRATEGY_NAMES.includes(strategy) || !workload || !(ROUNDS >= 2) || !(SECONDS > 0) || !(SEMI_SPACE_MB > 0)) {
   console.error(
-    `usage: npm run bench:cpu -- [--strategy ${STRATEGY_NAMES.join('|')}] [--workload "${WORKLOADS.map((w) => w.name).join('" | "')}"] ` +
+    `usage: npm run bench:cpu -- [--strategy ${STRATEGY_NAMES.join('|')}] ` +
+      `[--workload "${WORKLOADS.map((w) => w.name).join('" | "')}"] ` +
       '[--rounds N>=2] [--seconds S] [--delay MS] [--semi-space MB]',
   );
   process.exit(2);
@@ -41,7 +42,8 @@ try {
   const [naive, canopy] = bench.servers as [Server, Server];
   for (const server of [naive, canopy]) for (let i = 0; i < 20; i++) await runOnce(server, workload);
   console.log(
-    `${workload.name}, ${strategy} (semi-space ${SEMI_SPACE_MB} MB) against naive, ${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ` +
+    `${workload.name}, ${strategy} (semi-space ${SEMI_SPACE_MB} MB) against naive, ` +
+      `${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ` +
       `${DELAY_MS} ms per DynamoDB call`,
   );
   console.log('\n| round | naive CPU/op | canopy CPU/op | ratio |\n| --- | --- | --- | --- |');
@@ -59,8 +61,10 @@ try {
   }
   const ratios = rows.map((r) => r.canopy / r.naive);
   console.log(
-    `\nmedian: naive ${median(rows.map((r) => r.naive)).toFixed(3)} ms, canopy ${median(rows.map((r) => r.canopy)).toFixed(3)} ms; ` +
-      `ratio median ${median(ratios).toFixed(2)}, from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}`,
+    `\nmedian: naive ${median(rows.map((r) => r.naive)).toFixed(3)} ms, ` +
+      `canopy ${median(rows.map((r) => r.canopy)).toFixed(3)} ms; ` +
+      `ratio median ${median(ratios).toFixed(2)}, ` +
+      `from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}`,
   );
   console.log(`peak memory (RSS): naive ${peakRssMb(naive.child)} MB, canopy ${peakRssMb(canopy.child)} MB`);
 } finally {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  */
 export interface DelayProxy {
   endpoint: string;
-  calls(): number;
+  calls: () => number;
   close(): Promise<void>;
 }
 

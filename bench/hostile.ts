@@ -31,7 +31,11 @@ const REQUESTS: Array<[string, string]> = [
   ['nested ancestors (5 levels)', JSON.stringify({ query: `{ node(id: "catalog") { ${nested(5, 'id', (s) => `ancestors { ${s} }`)} } }` })],
   ['over 5000 tokens', JSON.stringify({ query: `{ ${'__typename '.repeat(6000)}}` })],
   ['batched operations', JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }])],
-  ['data nested 10,000 levels', `{"query":"mutation($d: JSONObject) { createNode(input: { name: \\"x\\", data: $d }) { id } }","variables":{"d":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`],
+  [
+    'data nested 10,000 levels',
+    '{"query":"mutation($d: JSONObject) { createNode(input: { name: \\"x\\", data: $d }) { id } }",' +
+      `"variables":{"d":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`,
+  ],
   ['name with a control character', JSON.stringify({ query: 'mutation { createNode(input: { name: "a\\u0007b" }) { id } }' })],
   ['forged cursor', JSON.stringify({ query: '{ roots(after: "eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA") { nodes { id } } }' })],
 ];
@@ -54,7 +58,10 @@ async function main() {
       for (let i = 0; i < ROUNDS; i++) runs.push(await send());
       const times = runs.map((r) => r.ms).sort((a, b) => a - b);
       const last = runs[runs.length - 1]!;
-      rows.push(`| ${name} | ${last.status} | ${last.code} | ${times[Math.floor(ROUNDS / 2)]!.toFixed(1)} | ${times[ROUNDS - 1]!.toFixed(1)} | ${last.requests} |`);
+      rows.push(
+        `| ${name} | ${last.status} | ${last.code} ` +
+          `| ${times[Math.floor(ROUNDS / 2)]!.toFixed(1)} | ${times[ROUNDS - 1]!.toFixed(1)} | ${last.requests} |`,
+      );
     }
     console.log(rows.join('\n'));
   } finally {

@@ -63,14 +63,19 @@ async function main() {
       if (rerun.created !== 0 || rerun.skipped !== SIZE) throw new Error(`${strategy}: the second import created ${rerun.created}`);
       process.stdout.write(` done in ${seconds.toFixed(1)} s, verify clean, run again: nothing created (${again.requests} requests)\n`);
       rows.push(
-        `| ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(SIZE / seconds)} | ${cost.requests} (${(cost.requests / SIZE).toFixed(2)}/node) | ${cost.itemsWritten} (${(cost.itemsWritten / SIZE).toFixed(2)}/node) | ${again.requests} |`,
+        `| ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(SIZE / seconds)} ` +
+          `| ${cost.requests} (${(cost.requests / SIZE).toFixed(2)}/node) ` +
+          `| ${cost.itemsWritten} (${(cost.itemsWritten / SIZE).toFixed(2)}/node) | ${again.requests} |`,
       );
       client.destroy();
     }
   } finally {
     await local.stop();
   }
-  console.log(`\nImport of ${SIZE.toLocaleString('en')} nodes (fan-out ${FAN_OUT}) into an empty table, DynamoDB Local in memory, no added delay`);
+  console.log(
+    `\nImport of ${SIZE.toLocaleString('en')} nodes (fan-out ${FAN_OUT}) into an empty table, ` +
+      'DynamoDB Local in memory, no added delay',
+  );
   console.log('\n| strategy | nodes | time | nodes/s | DynamoDB requests | items written | run again: requests |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);

@@ -42,6 +42,13 @@ interface Row {
   reindex: { to: StrategyName; requests: number; itemsWritten: number; ms: number };
 }
 
+/** The first problems verify found, each with its node. */
+const firstProblems = (problems: ReadonlyArray<{ nodeId: string; problem: string }>): string =>
+  problems
+    .slice(0, 3)
+    .map((p) => `${p.nodeId}: ${p.problem}`)
+    .join('; ');
+
 async function main() {
   const local = await startDynamoLocal({ port: 8600 + Math.floor(Math.random() * 300) });
   const rows: Row[] = [];
@@ -57,16 +64,23 @@ async function main() {
   for (const r of rows) {
     const perSecond = r.jobMs > 0 ? Math.round(r.itemsWritten / (r.jobMs / 1000)) : '-';
     console.log(
-      `| ${r.strategy} | ${r.nodes} | ${r.requests} | ${r.itemsWritten} | ${r.minimum} | ${r.answerMs} ms | ${r.jobMs} ms | ${perSecond} |`,
+      `| ${r.strategy} | ${r.nodes} | ${r.requests} | ${r.itemsWritten} | ${r.minimum} ` +
+        `| ${r.answerMs} ms | ${r.jobMs} ms | ${perSecond} |`,
     );
   }
-  console.log('\nminimum: the truth\'s 7 (8 with the hold of a deeper move when nothing is kept), a node item per moved descendant whose kept place changes, and each projection item whose key the move changes');
+  console.log(
+    "\nminimum: the truth's 7 (8 with the hold of a deeper move when nothing is kept), a node item per " +
+      'moved descendant whose kept place changes, and each projection item whose key the move changes',
+  );
   console.log('\n| reindex | nodes | requests | items written | job done | items/s |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const { to, requests, itemsWritten, ms } = r.reindex;
     const nodes = r.nodes + DESTINATION.length + 1;
-    console.log(`| ${r.strategy} → ${to} | ${nodes} | ${requests} | ${itemsWritten} | ${ms} ms | ${Math.round(itemsWritten / (ms / 1000))} |`);
+    console.log(
+      `| ${r.strategy} → ${to} | ${nodes} | ${requests} | ${itemsWritten} | ${ms} ms ` +
+        `| ${Math.round(itemsWritten / (ms / 1000))} |`,
+    );
   }
 }
 
@@ -78,7 +92,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   process.stdout.write(`${strategy}, ${size} nodes: loading...`);
   await load(doc, table, strategy, size);
   const before = await verifyTable(doc, table, strategy, 64);
-  if (before.problems.length > 0) throw new Error(`the loaded tree has problems: ${before.problems.slice(0, 3).join('; ')}`);
+  if (before.problems.length > 0) throw new Error(`the loaded tree has problems: ${firstProblems(before.problems)}`);
 
   const cost: DynamoCost = newCost();
   const started = Date.now();
@@ -87,7 +101,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const answerMs = Date.now() - started;
   const jobMs = (await waitForJobs(store.store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);
-  if (after.problems.length > 0) throw new Error(`verify after the move: ${after.problems.slice(0, 3).join('; ')}`);
+  if (after.problems.length > 0) throw new Error(`verify after the move: ${firstProblems(after.problems)}`);
   process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean`);
 
   const to = STRATEGY_NAMES[(STRATEGY_NAMES.indexOf(strategy) + 1) % STRATEGY_NAMES.length]!;
@@ -98,7 +112,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   await waitForJobs(store.store);
   const reindexMs = Date.now() - reindexStarted;
   const reindexed = await verifyTable(doc, table, to, 64);
-  if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${reindexed.problems.slice(0, 3).join('; ')}`);
+  if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${firstProblems(reindexed.problems)}`);
   process.stdout.write(`; reindexed to ${to} in ${reindexMs} ms, verify clean\n`);
   client.destroy();
   const minimum = minimumWrites(strategyNamed(strategy), size);

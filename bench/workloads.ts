@@ -31,7 +31,10 @@ export const WORKLOADS: Workload[] = [
   { name: 'node lookup', operations: ['{ node(id: "fan.1") { id name } }'] },
   {
     name: 'nested children ×3 (fan-out 10, first 10)',
-    operations: ['{ node(id: "nest") { children(first: 10) { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } } }'],
+    operations: [
+      '{ node(id: "nest") { children(first: 10) { nodes { id children(first: 10) { nodes { id ' +
+        'children(first: 10) { nodes { id } } } } } } } }',
+    ],
   },
   { name: 'breadcrumbs at depth 20', operations: ['{ node(id: "chain-20") { ancestors { id name } } }'] },
   { name: 'descendants(maxDepth: 3), fan-out 5', operations: ['{ node(id: "fan") { descendants(maxDepth: 3, first: 1000) { nodes { id } } } }'] },
@@ -43,7 +46,9 @@ export const WORKLOADS: Workload[] = [
     name: 'SPA session (roots, children of 3, breadcrumb)',
     operations: [
       '{ roots(first: 10) { nodes { id name } } }',
-      '{ a: node(id: "nest") { children { nodes { id name } } } b: node(id: "fan") { children { nodes { id name } } } c: node(id: "wide") { children { nodes { id name } } } }',
+      '{ a: node(id: "nest") { children { nodes { id name } } } ' +
+        'b: node(id: "fan") { children { nodes { id name } } } ' +
+        'c: node(id: "wide") { children { nodes { id name } } } }',
       '{ node(id: "nest.3.4.5") { ancestors { id name } } }',
     ],
   },

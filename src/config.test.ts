@@ -216,7 +216,8 @@ describe('loadConfig', () => {
 
   it('refuses a MAX_TREE_DEPTH at which the strategy cannot create a node in one transaction', () => {
     expect(() => loadConfig({ TREE_STRATEGY: 'closure', MAX_TREE_DEPTH: '88' })).toThrow(
-      'MAX_TREE_DEPTH must be at most 87 with TREE_STRATEGY=closure (a create at that depth must fit one transaction of 100 actions), got "88"',
+      'MAX_TREE_DEPTH must be at most 87 with TREE_STRATEGY=closure ' +
+        '(a create at that depth must fit one transaction of 100 actions), got "88"',
     );
     expect(loadConfig({ TREE_STRATEGY: 'closure', MAX_TREE_DEPTH: '87' }).maxTreeDepth).toBe(87);
     expect(loadConfig({ TREE_STRATEGY: 'path', MAX_TREE_DEPTH: '90' }).maxTreeDepth).toBe(90);

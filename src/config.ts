@@ -197,7 +197,8 @@ export function loadConfig(env: Env = process.env): Config {
   const deepest = strategyNamed(v.TREE_STRATEGY).maxDepthLimit;
   if (v.MAX_TREE_DEPTH > deepest) {
     throw new ConfigError([
-      `MAX_TREE_DEPTH must be at most ${deepest} with TREE_STRATEGY=${v.TREE_STRATEGY} (a create at that depth must fit one transaction of 100 actions), got "${raw.MAX_TREE_DEPTH}"`,
+      `MAX_TREE_DEPTH must be at most ${deepest} with TREE_STRATEGY=${v.TREE_STRATEGY} ` +
+        `(a create at that depth must fit one transaction of 100 actions), got "${raw.MAX_TREE_DEPTH}"`,
     ]);
   }
   const auth = authConfig(v);
@@ -246,10 +247,16 @@ function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
   if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
   if (mode === 'apikey') return { mode };
   if ((v.JWT_SECRET === undefined) === (v.JWT_JWKS_URL === undefined)) {
-    return 'AUTH=jwt needs exactly one of JWT_SECRET (an HS256 shared secret) and JWT_JWKS_URL (the JWKS URL of the issuer\'s keys)';
+    return (
+      'AUTH=jwt needs exactly one of JWT_SECRET (an HS256 shared secret) ' +
+      "and JWT_JWKS_URL (the JWKS URL of the issuer's keys)"
+    );
   }
   if (v.JWT_SECRET !== undefined && Buffer.byteLength(v.JWT_SECRET) < MIN_JWT_SECRET_BYTES) {
-    return `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes (HS256 wants a 256-bit key), got ${Buffer.byteLength(v.JWT_SECRET)}`;
+    return (
+      `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes (HS256 wants a 256-bit key), ` +
+      `got ${Buffer.byteLength(v.JWT_SECRET)}`
+    );
   }
   return {
     mode,
@@ -283,7 +290,10 @@ export function productionProblems(config: Config): string[] {
     problems.push('AUTH must be set with NODE_ENV=production: jwt, apikey, or none to serve without authentication');
   }
   if (config.cursorSecret === BUILT_IN_CURSOR_SECRET) {
-    problems.push('CURSOR_SECRET must be set with NODE_ENV=production (the built-in one is public); the same secret for every process behind the endpoint');
+    problems.push(
+      'CURSOR_SECRET must be set with NODE_ENV=production (the built-in one is public); ' +
+        'the same secret for every process behind the endpoint',
+    );
   }
   return problems;
 }

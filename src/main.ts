@@ -82,11 +82,12 @@ function configOrExit(): Config {
 /** The one line that says what started: where, on what data, how. */
 function startLine(config: Config, running: RunningServer, data: string): string {
   const demo = !config.seedDemo ? 'not seeded (SEED_DEMO=false)' : running.seeded > 0 ? `seeded (${running.seeded} nodes)` : 'not seeded (the table has a tree)';
+  const auth = config.auth.mode === 'none' ? 'none (anyone who reaches the port may read and change every tree)' : config.auth.mode;
   return [
     `Canopy ${VERSION} ready at ${running.url}/graphql`,
     `strategy ${config.strategy}`,
     `federation ${config.federation ? 'on' : 'off'}`,
-    `auth ${config.auth.mode === 'none' ? 'none (anyone who reaches the port may read and change every tree)' : config.auth.mode}`,
+    `auth ${auth}`,
     `table ${config.table} on ${data}`,
     `demo tree ${demo}`,
   ].join('; ');

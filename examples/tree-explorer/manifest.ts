@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { InMemoryCache } from '@apollo/client';
-import { print, type DocumentNode } from 'graphql';
+import { Kind, print, type DocumentNode } from 'graphql';
 import * as operations from './src/operations.ts';
 
 /**
@@ -18,7 +18,7 @@ const manifest = {
   version: 1,
   operations: documents.map((document) => {
     const body = print(cache.transformDocument(document));
-    const definition = document.definitions.find((d) => d.kind === 'OperationDefinition');
+    const definition = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
     return {
       id: createHash('sha256').update(body).digest('hex'),
       name: definition && 'name' in definition ? (definition.name?.value ?? null) : null,

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 
@@ -27,14 +26,15 @@ function graphqlProxy(target: string): ProxyOptions {
       // Registered before Vite's own handler, which then only logs.
       proxy.on('error', (error, _req, res) => {
         if (!('writeHead' in res)) return; // a WebSocket: none here
-        const response = res as ServerResponse;
-        if (response.headersSent || response.writableEnded) return;
+        if (res.headersSent || res.writableEnded) return;
         const reason = (error as NodeJS.ErrnoException).code ?? error.message;
-        response.writeHead(502, { 'content-type': 'application/graphql-response+json' }).end(
+        res.writeHead(502, { 'content-type': 'application/graphql-response+json' }).end(
           JSON.stringify({
             errors: [
               {
-                message: `Cannot reach the Canopy server at ${target} (${reason}): is it running? The Vite dev proxy forwards /graphql to CANOPY_API.`,
+                message:
+                  `Cannot reach the Canopy server at ${target} (${reason}): is it running? ` +
+                  'The Vite dev proxy forwards /graphql to CANOPY_API.',
                 extensions: { code: 'CANOPY_UNREACHABLE' },
               },
             ],

@@ -57,7 +57,7 @@ async function importFile(store: TreeStore, file: string, format: ExportFormat, 
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    console.error(`cannot read ${file}: ${error instanceof Error ? error.message : error}`);
+    console.error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
   const bar = new SingleBar(

@@ -51,7 +51,8 @@ export async function importTree(store: TreeStore, records: readonly ImportRecor
   for (const { record } of ordered) {
     const there = existing.get(record.id);
     if (there && there.parentId !== record.parentId) {
-      problems.push(`${record.at}: id "${record.id}" is taken by a node ${there.parentId === null ? 'that is a root' : `under "${there.parentId}"`}`);
+      const where = there.parentId === null ? 'that is a root' : `under "${there.parentId}"`;
+      problems.push(`${record.at}: id "${record.id}" is taken by a node ${where}`);
     }
     if (record.parentId !== null && !inFile.has(record.parentId) && !outside.has(record.parentId)) {
       problems.push(`${record.at}: parent "${record.parentId}" is neither in the file nor in the table`);

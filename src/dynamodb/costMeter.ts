@@ -81,7 +81,7 @@ export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): Dynam
     if (cost.budget && cost.itemsRead > cost.budget.itemsRead) throw overBudget(cost, 'itemsRead');
     return output;
   };
-  return new Proxy(doc, { get: (target, property, receiver) => (property === 'send' ? send : Reflect.get(target, property, receiver)) });
+  return new Proxy(doc, { get: (target, property, receiver) => (property === 'send' ? send : (Reflect.get(target, property, receiver) as unknown)) });
 }
 
 const retries = (metadata: Answered['$metadata']): number => Math.max(0, (metadata?.attempts ?? 1) - 1);
@@ -127,7 +127,8 @@ const BUDGET_NAMES = {
 function overBudget(cost: DynamoCost, what: keyof ReadBudget): TreeError {
   const [unit, variable] = BUDGET_NAMES[what];
   cost.overBudget ??= tooComplex(
-    `the operation went over its runtime budget of ${cost.budget![what]} ${unit} (${variable}); ask for fewer nodes (a lower \`first\`, fewer nested levels) or raise ${variable}`,
+    `the operation went over its runtime budget of ${cost.budget![what]} ${unit} (${variable}); ` +
+      `ask for fewer nodes (a lower \`first\`, fewer nested levels) or raise ${variable}`,
   );
   return cost.overBudget;
 }

@@ -59,7 +59,8 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   // Otherwise the port would answer at once, and the caller would use someone else's data.
   if (await portAnswers(connectHost(options), options.port)) {
     throw new Error(
-      `port ${options.port} is already in use (another DynamoDB Local, or another program): set DYNAMODB_LOCAL_PORT to a free port, or DYNAMODB_ENDPOINT to use the DynamoDB that listens there`,
+      `port ${options.port} is already in use (another DynamoDB Local, or another program): ` +
+        'set DYNAMODB_LOCAL_PORT to a free port, or DYNAMODB_ENDPOINT to use the DynamoDB that listens there',
     );
   }
   const release = options.dataDir === undefined ? () => {} : lockDataDir(resolve(options.dataDir), options.port);
@@ -84,7 +85,8 @@ function lockDataDir(dir: string, port: number): () => void {
     const holder = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: number; port?: number };
     if (typeof holder.pid === 'number' && holder.pid !== process.pid && alive(holder.pid)) {
       throw new Error(
-        `${dir} is in use by process ${holder.pid} (a running server or tree command): stop it, or set DYNAMODB_ENDPOINT=http://localhost:${holder.port} to use its DynamoDB Local`,
+        `${dir} is in use by process ${holder.pid} (a running server or tree command): stop it, ` +
+          `or set DYNAMODB_ENDPOINT=http://localhost:${holder.port} to use its DynamoDB Local`,
       );
     }
   } catch (error) {
@@ -167,7 +169,9 @@ async function start(options: DynamoLocalOptions, release: () => void): Promise<
   });
   const endpoint = `http://${address.includes(':') ? `[${address}]` : address}:${options.port}`;
   if ('dir' in launcher) return { endpoint, stop };
-  const warning = `the embedded DynamoDB Local listens on every interface, not only ${host}: ${launcher.problem} (install a Java development kit)`;
+  const warning =
+    `the embedded DynamoDB Local listens on every interface, not only ${host}: ` +
+    `${launcher.problem} (install a Java development kit)`;
   return { endpoint, warning, stop };
 }
 

@@ -51,7 +51,9 @@ export async function tailTableStream(options: TailOptions): Promise<TableTail> 
   const streamArn = description.Table?.LatestStreamArn;
   if (!streamArn || description.Table?.StreamSpecification?.StreamEnabled === false) {
     throw new Error(
-      `table ${table} has no stream: enable one (StreamViewType NEW_IMAGE, as schema/table.json does), e.g. aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_IMAGE`,
+      `table ${table} has no stream: enable one (StreamViewType NEW_IMAGE, as schema/table.json does), ` +
+        `e.g. aws dynamodb update-table --table-name ${table} ` +
+        '--stream-specification StreamEnabled=true,StreamViewType=NEW_IMAGE',
     );
   }
 

@@ -11,7 +11,9 @@ export class CreateNodesResult {
   @Field(() => Job, {
     nullable: true,
     description:
-      'The IMPORT job that wrote the nodes when one transaction could not hold them (DONE by the time the answer comes); null when one transaction did. Either way no read saw any of them before all were there.',
+      'The IMPORT job that wrote the nodes when one transaction could not hold them ' +
+      '(DONE by the time the answer comes); null when one transaction did. ' +
+      'Either way no read saw any of them before all were there.',
   })
   job!: StoredJob | null;
 }

@@ -10,7 +10,8 @@ export class DeleteResult {
   @Field(() => Job, {
     nullable: true,
     description:
-      'The job removing a subtree too big for one transaction; null when one transaction deleted it. The subtree is gone from every read either way.',
+      'The job removing a subtree too big for one transaction; null when one transaction deleted it. ' +
+      'The subtree is gone from every read either way.',
   })
   job!: StoredJob | null;
 }

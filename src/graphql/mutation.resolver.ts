@@ -23,7 +23,9 @@ export class MutationResolver {
 
   @Mutation(() => CreateNodesResult, {
     description:
-      'Creates up to 1,000 nodes (a subtree, or several, given as a list whose nodes name their parent in it) under one parent: all or none. In one transaction when they fit, otherwise as an IMPORT job that the mutation waits for; no read sees any of them before all are there.',
+      'Creates up to 1,000 nodes (a subtree, or several, given as a list whose nodes name their parent in it) ' +
+      'under one parent: all or none. In one transaction when they fit, otherwise as an IMPORT job that the ' +
+      'mutation waits for; no read sees any of them before all are there.',
   })
   async createNodes(@Arg('input', () => CreateNodesInput) input: CreateNodesInput, @Ctx() ctx: Context): Promise<CreateNodesResult> {
     if (input.parentId == null) ctx.access.requireWriteAll('creating roots');
@@ -42,7 +44,9 @@ export class MutationResolver {
 
   @Mutation(() => Node, {
     description:
-      'Moves the node and its whole subtree. newParentId null (or absent) makes it a root; newParentId = the current parent with before/after reorders among the same siblings. before/after place it among its new siblings (default: last).',
+      'Moves the node and its whole subtree. newParentId null (or absent) makes it a root; newParentId = the ' +
+      'current parent with before/after reorders among the same siblings. before/after place it among its new ' +
+      'siblings (default: last).',
   })
   async reparent(@Args(() => ReparentArgs) args: ReparentArgs, @Ctx() ctx: Context): Promise<TreeNode> {
     await ctx.access.requireWrite(checkId(args.id), 'node');

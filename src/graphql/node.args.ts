@@ -17,7 +17,11 @@ registerEnumType(DescendantsOrder, {
   name: 'DescendantsOrder',
   valuesConfig: {
     BY_DEPTH: { description: 'By depth ascending; within one depth in a stable order that the storage strategy defines.' },
-    PREORDER: { description: "Document order: a node, then its first child's whole subtree, then its next child's, siblings in sibling order." },
+    PREORDER: {
+      description:
+        "Document order: a node, then its first child's whole subtree, then its next child's, " +
+        'siblings in sibling order.',
+    },
   },
 });
 
@@ -118,7 +122,9 @@ export class NewNodeInput {
 export class CreateNodesInput {
   @Field(() => ID, {
     nullable: true,
-    description: "The existing parent of the list's top nodes, which go after its children in the list's order; absent or null: they are roots.",
+    description:
+      "The existing parent of the list's top nodes, which go after its children in the list's order; " +
+      'absent or null: they are roots.',
   })
   parentId?: string | null;
 

@@ -53,7 +53,8 @@ export class NodeResolver {
   @FieldResolver(() => JobType, {
     nullable: true,
     description:
-      "The open job moving this node's subtree (this node or one of its ancestors is being moved), if any: every read already answers as if it were done. null when none.",
+      "The open job moving this node's subtree (this node or one of its ancestors is being moved), if any: " +
+      'every read already answers as if it were done. null when none.',
   })
   async pendingJob(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<Job | null> {
     return loaders.pendingJob.load(node);
@@ -61,7 +62,10 @@ export class NodeResolver {
 
   @FieldResolver(() => NodeConnection, {
     description:
-      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth (maxDepth null: no bound; minDepth 0 includes this node). In `order`: BY_DEPTH (the default) by depth ascending, within one depth in a stable order that the storage strategy defines; PREORDER in document order. Cursor pagination across the whole window; a cursor belongs to its order.',
+      'Nodes whose depth d relative to this one satisfies minDepth <= d <= maxDepth ' +
+      '(maxDepth null: no bound; minDepth 0 includes this node). In `order`: BY_DEPTH (the default) by depth ' +
+      'ascending, within one depth in a stable order that the storage strategy defines; PREORDER in document ' +
+      'order. Cursor pagination across the whole window; a cursor belongs to its order.',
   })
   async descendants(
     @Root() node: TreeNode,

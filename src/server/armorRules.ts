@@ -44,7 +44,11 @@ export function armorRules(limits: OperationLimits): ValidationRule[] {
       onReject: [
         (context) => {
           const { nesting, at } = context ? deepest(context) : { nesting: limits.maxNesting + 1, at: '' };
-          refuse(context, `operation depth ${nesting} is over the limit of ${limits.maxNesting}${at ? ` (at ${at})` : ''}; nest fewer fields`);
+          refuse(
+            context,
+            `operation depth ${nesting} is over the limit of ${limits.maxNesting}` +
+              `${at ? ` (at ${at})` : ''}; nest fewer fields`,
+          );
         },
       ],
     }),
@@ -57,7 +61,14 @@ export function armorRules(limits: OperationLimits): ValidationRule[] {
     maxDirectivesRule({
       ...common,
       n: limits.maxDirectives,
-      onReject: [(context) => refuse(context, `operation uses more than ${limits.maxDirectives} directives, the limit: keep one @include or @skip per field`)],
+      onReject: [
+        (context) =>
+          refuse(
+            context,
+            `operation uses more than ${limits.maxDirectives} directives, ` +
+              'the limit: keep one @include or @skip per field',
+          ),
+      ],
     }),
   ];
 }

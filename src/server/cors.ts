@@ -14,8 +14,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 
 /**
- * What a browser app sends: JSON bodies, its credentials (AUTH), the headers of Apollo's CSRF prevention, and the client
- * name and version Apollo Client sends when its `clientAwareness` is set.
+ * What a browser app sends: JSON bodies, its credentials (AUTH), the headers of Apollo's CSRF
+ * prevention, and the client name and version Apollo Client sends when its `clientAwareness` is set.
  */
 export const CORS_ALLOWED_METHODS = ['GET', 'POST'] as const;
 export const CORS_ALLOWED_HEADERS = [

@@ -22,12 +22,7 @@ interface Asset {
   file: string;
 }
 
-interface Assets {
-  react: Asset;
-  reactDom: Asset;
-  graphiqlJs: Asset;
-  graphiqlCss: Asset;
-}
+type Assets = Record<'react' | 'reactDom' | 'graphiqlJs' | 'graphiqlCss', Asset>;
 
 function packageAsset(packageName: string, fileInPackage: string): Asset {
   const require = createRequire(import.meta.url);
@@ -148,6 +143,7 @@ export const CREDENTIALS_HEADERS = '{\n  "Authorization": "Bearer <your token or
 export function graphiqlPage(assets: Assets, basePath: string, credentials = false): string {
   const url = (asset: Asset) => `${basePath}${GRAPHIQL_ASSET_PREFIX}${asset.urlPath}`;
   const tabs = credentials ? EXAMPLE_TABS.map((tab) => ({ ...tab, headers: CREDENTIALS_HEADERS })) : EXAMPLE_TABS;
+  const defaultHeaders = credentials ? `\n            defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},` : '';
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -175,7 +171,7 @@ export function graphiqlPage(assets: Assets, basePath: string, credentials = fal
             fetcher: fetcher,
             defaultTabs: tabs,
             defaultEditorToolsVisibility: ${credentials ? "'headers'" : 'true'},
-            shouldPersistHeaders: ${credentials},${credentials ? `\n            defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},` : ''}
+            shouldPersistHeaders: ${credentials},${defaultHeaders}
           }),
         );
       })();

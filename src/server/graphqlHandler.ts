@@ -181,7 +181,7 @@ function runText(req: ParsedRequest, search: string, text: string): [string, str
   if (req.method === 'GET') {
     const params = new URLSearchParams(search);
     params.set('query', text);
-    return [text, `?${params}`];
+    return [text, `?${params.toString()}`];
   }
   (req.body as { query?: string }).query = text;
   return [text, search];

@@ -86,7 +86,9 @@ describe('measureOperation', () => {
       50 + 50_000,
     );
     expect(measure('{ nodes(ids: ["a", "b", "c"]) { children(first: 5) { nodes { id } } } }').nodes).toBe(3 + 15);
-    const entities = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Node { children(first: 1000) { nodes { id } } } } }';
+    const entities =
+      'query($r: [_Any!]!) { _entities(representations: $r) { ' +
+      '... on Node { children(first: 1000) { nodes { id } } } } }';
     expect(measure(entities, { r: Array.from({ length: 600 }, (_, i) => ({ __typename: 'Node', id: `n${i}` })) }).nodes).toBe(600 + 600_000);
   });
 
@@ -141,7 +143,10 @@ describe('measureOperation on hostile documents', () => {
   it('names the field where the estimate goes over, through fragments', () => {
     const source = `
       query { node(id: "a") { id ...Wide } }
-      fragment Wide on Node { small: children(first: 2) { nodes { id } } big: children(first: 1000) { nodes { ...Deeper } } }
+      fragment Wide on Node {
+        small: children(first: 2) { nodes { id } }
+        big: children(first: 1000) { nodes { ...Deeper } }
+      }
       fragment Deeper on Node { children(first: 1000) { nodes { id } } }
     `;
     expect(measure(source, {}, 500_000)).toMatchObject({ nodes: 2 + 1000 + 1_000_000, nodesOverAt: 'node.big.nodes.children' });

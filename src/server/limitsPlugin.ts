@@ -2,6 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import {
   Kind,
   Lexer,
+  OperationTypeNode,
   Source,
   TokenKind,
   valueFromASTUntyped,
@@ -214,12 +215,12 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, 
         async didResolveOperation({ operation, document, request, contextValue }) {
           if (!operation) return;
           // graphql-js would fail it as a server error: the schema has no Subscription type.
-          if (operation.operation === 'subscription') {
+          if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
             throw badRequest('subscriptions are not supported (the schema has no Subscription type); poll with a query');
           }
           // A query has a runtime budget; a mutation's work is bounded by its own design.
           const cost = contextValue.cost;
-          if (cost && operation.operation === 'query') cost.budget = budget;
+          if (cost && operation.operation === OperationTypeNode.QUERY) cost.budget = budget;
           const fragments: Record<string, FragmentDefinitionNode> = {};
           for (const def of document.definitions) {
             if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
@@ -229,7 +230,8 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, 
           const { nodes } = measure;
           if (nodes > limits.maxNodes) {
             throw tooComplex(
-              `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
+              `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} ` +
+                `from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
             );
           }
         },

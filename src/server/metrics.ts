@@ -58,7 +58,9 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
     }),
     dynamodbCalls: new Counter({
       name: 'canopy_dynamodb_calls_total',
-      help: 'DynamoDB calls, by command (BatchGetItem, Query, TransactWriteItems, ...) and outcome (ok, or the error name)',
+      help:
+        'DynamoDB calls, by command (BatchGetItem, Query, TransactWriteItems, ...) ' +
+        'and outcome (ok, or the error name)',
       labelNames: ['command', 'outcome'],
       registers: [own],
     }),

@@ -35,7 +35,10 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
         async willSendResponse({ response, contextValue, operationName, operation }) {
           const seconds = (performance.now() - started) / 1000;
           const errors = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
-          const codes = errors.map((error) => String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'));
+          const codes = errors.map((error) => {
+            const code = error.extensions?.code;
+            return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
+          });
           const name = label(operationName ?? 'anonymous');
           const type = operation?.operation ?? 'none';
           requestsOf(name, type, codes.length > 0 ? 'error' : 'ok').inc();

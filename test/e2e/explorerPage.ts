@@ -65,7 +65,10 @@ export function readTree(): string[] {
     const expanded = element.getAttribute('aria-expanded');
     const open = expanded === null ? '' : expanded === 'true' ? ' [+]' : ' [-]';
     const selected = element.getAttribute('aria-selected') === 'true' ? ' *' : '';
-    return `${'  '.repeat(level - 1)}${element.getAttribute('data-node-id')}${open} ${element.getAttribute('aria-posinset')}/${element.getAttribute('aria-setsize')}${selected}`;
+    return (
+      `${'  '.repeat(level - 1)}${element.getAttribute('data-node-id')}${open} ` +
+      `${element.getAttribute('aria-posinset')}/${element.getAttribute('aria-setsize')}${selected}`
+    );
   });
 }
 
@@ -129,7 +132,10 @@ export async function dragOver(page: Page, sourceId: string, targetId: string, p
           (element) => `${element.parentElement?.getAttribute('data-node-id')}: ${element.getAttribute('data-drop')}`,
         ),
       );
-      throw new Error(`no ${position} indicator on ${targetId} (pointer at ${y} in ${JSON.stringify(target)}); shown: ${JSON.stringify(shown)}`);
+      throw new Error(
+        `no ${position} indicator on ${targetId} (pointer at ${y} in ${JSON.stringify(target)}); ` +
+          `shown: ${JSON.stringify(shown)}`,
+      );
     }
     await page.mouse.move(target.x + 64, y);
   }

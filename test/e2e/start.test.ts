@@ -380,7 +380,11 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(ready?.level).toBe(30);
     expect(ready?.msg).toMatch(
       new RegExp(
-        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; strategy adjacency; federation off; auth none \\(anyone who reaches the port may read and change every tree\\); table tree on the embedded DynamoDB Local at 127\\.0\\.0\\.1:${server.dynamoPort}, files in .+; demo tree seeded \\(${seeded.nodes} nodes\\)$`,
+        `^Canopy \\d+\\.\\d+\\.\\d+ ready at http://127\\.0\\.0\\.1:${server.port}/graphql; ` +
+          'strategy adjacency; federation off; ' +
+          'auth none \\(anyone who reaches the port may read and change every tree\\); ' +
+          `table tree on the embedded DynamoDB Local at 127\\.0\\.0\\.1:${server.dynamoPort}, files in .+; ` +
+          `demo tree seeded \\(${seeded.nodes} nodes\\)$`,
       ),
     );
     expect(server.output()).not.toMatch(/NodeVersionSupportWarning|DeprecationWarning/);

@@ -59,7 +59,9 @@ async function sendAll(writes: Write[], seed: number): Promise<Outcome[]> {
   const responses = await Promise.all(writes.map((w) => w.server.gql(w.query, w.variables)));
   return responses.map((response, i) => {
     const write = writes[i]!;
-    const context = `seed ${seed}: ${write.kind} ${JSON.stringify(write.variables)} -> HTTP ${response.status} ${JSON.stringify(response.body)}`;
+    const context =
+      `seed ${seed}: ${write.kind} ${JSON.stringify(write.variables)} ` +
+      `-> HTTP ${response.status} ${JSON.stringify(response.body)}`;
     expect(response.status, context).toBe(200);
     const errors = response.body.errors;
     if (!errors) {
@@ -152,7 +154,9 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
       }
 
       const outcomes = await sendAll(shuffle(writes, random), seed);
-      const context = `seed ${seed}, round ${round}, outcomes: ${JSON.stringify(outcomes.map((o) => [o.write.variables, o.code ?? 'ok']))}`;
+      const context =
+        `seed ${seed}, round ${round}, ` +
+        `outcomes: ${JSON.stringify(outcomes.map((o) => [o.write.variables, o.code ?? 'ok']))}`;
       expect(outcomes.filter((o) => o.ok).length, `no move succeeded; ${context}`).toBeGreaterThan(0);
 
       const [fromA, fromB] = await Promise.all([snapshot(a, ids), snapshot(b, ids)]);
@@ -232,7 +236,9 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
       const outcomes = await sendAll(shuffle(writes, random), seed);
       const all = [...ids, ...created];
       const [fromA, fromB] = await Promise.all([snapshot(a, all), snapshot(b, all)]);
-      const context = `seed ${seed}, outcomes: ${JSON.stringify(outcomes.map((o) => [o.write.kind, o.write.variables, o.code ?? 'ok']))}`;
+      const context =
+        `seed ${seed}, ` +
+        `outcomes: ${JSON.stringify(outcomes.map((o) => [o.write.kind, o.write.variables, o.code ?? 'ok']))}`;
       expect(checkForest(fromA), context).toEqual([]);
       expect(fromB, `the second process disagrees with the first; ${context}`).toEqual(fromA);
 

@@ -123,7 +123,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
       await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', WORK_MS);
 
       const gone = SAMPLE;
-      const query = `query($ids: [ID!]!) { nodes(ids: $ids) { id } keep: node(id: "keep") { childCount children { nodes { id } } } }`;
+      const query =
+        'query($ids: [ID!]!) { nodes(ids: $ids) { id } ' +
+        'keep: node(id: "keep") { childCount children { nodes { id } } } }';
       /** The state, siblings sorted by id (the tree was built in no particular order). */
       const read = async () => {
         const state = okData(await reader.gql(query, { ids: gone }));

@@ -18,7 +18,11 @@ type TransactItem = { Delete?: { Key?: { sk?: unknown } }; Put?: { Item?: { pk?:
 const holdTransactionWith = (match: (item: TransactItem) => boolean) =>
   pauseWhen((commandName, input) => commandName.startsWith('TransactWrite') && ((input.TransactItems ?? []) as TransactItem[]).some(match));
 
-const holdMove = () => holdTransactionWith((item) => String(item.Delete?.Key?.sk ?? '').startsWith('E#'));
+const holdMove = () =>
+  holdTransactionWith((item) => {
+    const sk = item.Delete?.Key?.sk;
+    return typeof sk === 'string' && sk.startsWith('E#');
+  });
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent writes', (strategy) => {
   let servers: TestServer[] = [];

@@ -18,13 +18,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
   }
   return rows;
 }
@@ -51,7 +59,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
     okData(await server.gql('mutation { reparent(id: "shop.0", newParentId: "shop", after: "shop.2") { id } }'));
     const read = async (id: string): Promise<ExportRecord[]> => {
       const nodes = okData(
-        await server.gql(`{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) { nodes { id parentId name position data } } } }`),
+        await server.gql(
+          `{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) ` +
+            '{ nodes { id parentId name position data } } } }',
+        ),
       ).node.descendants.nodes as ExportRecord[];
       return nodes.map((n) => ({ id: n.id, parentId: n.parentId, name: n.name, position: n.position, data: n.data ?? null }));
     };

@@ -158,7 +158,9 @@ const WRITE_COMMANDS = new Set(['TransactWriteItemsCommand', 'UpdateItemCommand'
 
 const NODE = 'id name parentId depth rootId childCount version';
 const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { ${NODE} } }`;
-const REPARENT = `mutation Reparent($id: ID!, $newParentId: ID) { reparent(id: $id, newParentId: $newParentId) { ${NODE} } }`;
+const REPARENT =
+  'mutation Reparent($id: ID!, $newParentId: ID) { ' +
+  `reparent(id: $id, newParentId: $newParentId) { ${NODE} } }`;
 const UPDATE = `mutation Update($id: ID!, $name: String) { updateNode(id: $id, name: $name) { ${NODE} } }`;
 const DELETE = `mutation Delete($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
 const NODE_QUERY = `query One($id: ID!) { node(id: $id) { ${NODE} } }`;

@@ -201,7 +201,8 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
   it('costs one wave of DynamoDB requests for _entities with 100 representations, in their order', async () => {
     const representations = [...BULK].reverse().map((id) => ({ __typename: 'Node', id }));
     const response = await canopy.gql(
-      `query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Node { id name parentId } } }`,
+      'query ($representations: [_Any!]!) { ' +
+        '_entities(representations: $representations) { ... on Node { id name parentId } } }',
       { representations },
     );
     const data = okData<{ _entities: Array<{ id: string; name: string; parentId: string }> }>(response);

@@ -30,7 +30,10 @@ async function trees(server: TestServer): Promise<Array<Omit<ExportRecord, 'posi
   const all = [];
   for (const id of roots) {
     const nodes = okData(
-      await server.gql(`{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) { nodes { id parentId name data } } } }`),
+      await server.gql(
+        `{ node(id: "${id}") { descendants(minDepth: 0, order: PREORDER, first: 1000) ` +
+          '{ nodes { id parentId name data } } } }',
+      ),
     ).node.descendants.nodes as ExportRecord[];
     all.push(...nodes.map((n) => ({ id: n.id, parentId: n.parentId, name: n.name, data: n.data ?? null })));
   }

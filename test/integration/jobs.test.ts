@@ -121,7 +121,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
       await reader.gql(
         `query($ids: [ID!]!) {
           nodes(ids: $ids) { id }
-          keep: node(id: "keep") { childCount children { nodes { id } } descendants(maxDepth: null, first: 1000) { nodes { id } } }
+          keep: node(id: "keep") {
+            childCount children { nodes { id } } descendants(maxDepth: null, first: 1000) { nodes { id } }
+          }
         }`,
         { ids: gone },
       ),

@@ -258,10 +258,11 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
       // Read from the range items, and (with a depth bound) from a walk of the truth's edges.
       const preorder = async (id: string, maxDepth: number | null) =>
         okData(
-          await server.gql('query($id: ID!, $maxDepth: Int) { node(id: $id) { descendants(maxDepth: $maxDepth, first: 1000, order: PREORDER) { nodes { id } } } }', {
-            id,
-            maxDepth,
-          }),
+          await server.gql(
+            'query($id: ID!, $maxDepth: Int) { node(id: $id) { ' +
+              'descendants(maxDepth: $maxDepth, first: 1000, order: PREORDER) { nodes { id } } } }',
+            { id, maxDepth },
+          ),
         ).node.descendants.nodes.map((n: { id: string }) => n.id);
       for (const id of ['m', 'n', 'm.0.0', 'm.2.1']) {
         const fromRange = await preorder(id, null);
@@ -475,7 +476,11 @@ describe('npm run tree', () => {
       child.once('close', (code) => resolve({ code, stdout, stderr }));
     });
 
-  const USAGE = /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\|nested-set\] \[--tenant T\]\n\s+npm run tree -- reindex --to adjacency\|path\|closure\|nested-set \[--respace \[--longer-than N\]\] \[--tenant T\]/;
+  const USAGE = new RegExp(
+    /usage: npm run tree -- verify \[--strategy adjacency\|path\|closure\|nested-set\] \[--tenant T\]\n\s+/.source +
+      /npm run tree -- reindex --to adjacency\|path\|closure\|nested-set /.source +
+      /\[--respace \[--longer-than N\]\] \[--tenant T\]/.source,
+  );
 
   it('verifies, reports problems by node, refuses bad arguments and reindexes', async () => {
     const tree = fullTree('c', [2, 2]);

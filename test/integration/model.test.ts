@@ -25,7 +25,9 @@ const SETUP_PARALLELISM = 10;
 const NODE = 'id name parentId depth rootId childCount version data';
 const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { ${NODE} } }`;
 const REPARENT = `mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
-  reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) { ${NODE} }
+  reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
+    ${NODE}
+  }
 }`;
 const UPDATE = `mutation Update($id: ID!, $name: String, $data: JSONObject, $expectedVersion: Int) {
   updateNode(id: $id, name: $name, data: $data, expectedVersion: $expectedVersion) { ${NODE} }
@@ -82,7 +84,9 @@ async function expectOutcome<T>(
   predicted: Code | null,
 ): Promise<T | null> {
   const response: GraphQLResponse = await world.server.gql(query, variables);
-  const context = `${label}\nvariables: ${JSON.stringify(variables)}\nresponse: HTTP ${response.status} ${JSON.stringify(response.body)}`;
+  const context =
+    `${label}\nvariables: ${JSON.stringify(variables)}\n` +
+    `response: HTTP ${response.status} ${JSON.stringify(response.body)}`;
   expect(response.status, context).toBe(200);
   if (predicted === null) {
     expect(response.body.errors, context).toBeUndefined();
@@ -104,7 +108,10 @@ async function verify(model: TreeModel, world: World, label: string, changed: { 
   if (widest && widest.descendants.length > 2) {
     const paged = await pagedDescendants(world.server, widest.id, 2);
     if (JSON.stringify(paged) !== JSON.stringify(widest.descendants)) {
-      problems.push(`${widest.id}.descendants in pages of 2: ${JSON.stringify(paged)}, in one page: ${JSON.stringify(widest.descendants)}`);
+      problems.push(
+        `${widest.id}.descendants in pages of 2: ${JSON.stringify(paged)}, ` +
+          `in one page: ${JSON.stringify(widest.descendants)}`,
+      );
     }
   }
   for (const [id, view] of snap) {
@@ -201,7 +208,8 @@ class CreateStep extends Step {
       }
     }
     const input = { id, parentId: parent, name, data, ...place };
-    this.label = `createNode(${JSON.stringify({ ...input, name: name.length > 20 ? `${name.slice(0, 8)}...(${name.length})` : name })}) -> ${predicted ?? 'ok'}`;
+    const shown = name.length > 20 ? `${name.slice(0, 8)}...(${name.length})` : name;
+    this.label = `createNode(${JSON.stringify({ ...input, name: shown })}) -> ${predicted ?? 'ok'}`;
     const node = await expectOutcome<any>(world, this.label, CREATE, { input }, predicted);
     if (predicted === null) {
       model.create({ id, parentId, name, data }, place);
@@ -369,7 +377,8 @@ class UpdateStep extends Step {
     const variables: Record<string, unknown> = { id: target, expectedVersion };
     if (name !== undefined) variables.name = name;
     if (data !== undefined) variables.data = data;
-    this.label = `updateNode(${JSON.stringify({ ...variables, name: name && name.length > 20 ? `(${name.length} chars)` : name })}) -> ${predicted ?? 'ok'}`;
+    const shown = name && name.length > 20 ? `(${name.length} chars)` : name;
+    this.label = `updateNode(${JSON.stringify({ ...variables, name: shown })}) -> ${predicted ?? 'ok'}`;
     const updated = await expectOutcome<any>(world, this.label, UPDATE, variables, predicted);
     // Clearing data that is already null changes nothing, so the version may stay.
     let changed = false;

@@ -19,7 +19,9 @@ const FIXTURE = [
 const LOOKED_AT = ['src', 'src.x', 'dst', 'd1', 'd2', ...specIds(MOVED)];
 const SMALL_BUDGET = { TRANSACTION_ITEMS: '10' };
 const REPARENT = 'mutation { reparent(id: "m", newParentId: "d2") { id depth rootId ancestors { id } } }';
-const NESTED = `{ roots { nodes { id children(first: 10) { nodes { id name children(first: 10) { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } } } } } }`;
+const NESTED =
+  '{ roots { nodes { id children(first: 10) { nodes { id name children(first: 10) { nodes { id ' +
+  'children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } } } } } }';
 const PENDING = `{ nodes(ids: ["m", "m.0.1", "d2", "src"]) { id pendingJob { kind status nodeId } } }`;
 
 /** Every read of the looked-at nodes, with small pages so that cursors are exercised too. */

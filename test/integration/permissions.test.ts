@@ -83,7 +83,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     expect((await writer('mutation { reparent(id: "a2", newParentId: "a") { id parentId } }')).body.data).toEqual({ reparent: { id: 'a2', parentId: 'a' } });
     // Nothing else changed.
     const admin = await as();
-    expect((await admin('{ nodes(ids: ["x1", "x2", "x3", "x4", "x5", "x6"]) { id } b1: node(id: "b1") { name parentId } c: node(id: "c") { name } }')).body.data).toEqual({
+    const unchanged =
+      '{ nodes(ids: ["x1", "x2", "x3", "x4", "x5", "x6"]) { id } ' +
+      'b1: node(id: "b1") { name parentId } c: node(id: "c") { name } }';
+    expect((await admin(unchanged)).body.data).toEqual({
       nodes: [null, null, null, null, null, null],
       b1: { name: 'b1', parentId: 'b' },
       c: { name: 'c' },

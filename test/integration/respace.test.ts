@@ -28,7 +28,9 @@ function crowdedFamily(prefix: string): TreeSpec {
 const POSITIONS = 'query($id: ID!) { node(id: $id) { children(first: 100) { nodes { id position version } } } }';
 const PREORDER = 'query($id: ID!) { node(id: $id) { descendants(order: PREORDER, first: 100) { nodes { id depth } } } }';
 const REORDER = 'mutation($id: ID!, $to: ID, $before: ID) { reparent(id: $id, newParentId: $to, before: $before) { id } }';
-const CREATE_NODES = 'mutation($parentId: ID) { createNodes(input: { parentId: $parentId, nodes: [{ id: "held-many", name: "many" }] }) { nodes { id } } }';
+const CREATE_NODES =
+  'mutation($parentId: ID) { ' +
+  'createNodes(input: { parentId: $parentId, nodes: [{ id: "held-many", name: "many" }] }) { nodes { id } } }';
 
 interface Child {
   id: string;

@@ -89,7 +89,7 @@ describe('schema stitching with Canopy as a remote subschema', () => {
     // Records every response Canopy sends, with the operation that asked for it.
     const recordingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      const request = JSON.parse(String(init?.body ?? '{}')) as { query: string; variables?: Record<string, unknown> };
+      const request = JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as { query: string; variables?: Record<string, unknown> };
       exchanges.push({ query: request.query, variables: request.variables, body: (await response.clone().json()) as Exchange['body'] });
       return response;
     };

@@ -48,7 +48,7 @@ afterAll(() => local?.stop());
 const WORKER_STRATEGIES = STRATEGIES_UNDER_TEST.filter((s) => s === 'nested-set');
 
 describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDER_TEST)('%s: jobs run by the stream worker', (strategy) => {
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
     cleanups.length = 0;

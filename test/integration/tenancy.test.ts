@@ -78,7 +78,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   afterAll(() => server?.close());
 
   it('gives each tenant its own trees, even under the same ids', async () => {
-    const query = '{ roots { nodes { id name } } node(id: "a") { name childCount children { nodes { id } } descendants { nodes { id } } } }';
+    const query =
+      '{ roots { nodes { id name } } ' +
+      'node(id: "a") { name childCount children { nodes { id } } descendants { nodes { id } } } }';
     expect((await acme(query)).body.data).toEqual({
       roots: { nodes: [{ id: 'a', name: 'acme root' }, { id: 'z', name: 'z' }] },
       node: { name: 'acme root', childCount: 2, children: { nodes: [{ id: 'a1' }, { id: 'a2' }] }, descendants: { nodes: [{ id: 'a1' }, { id: 'a2' }, { id: 'a11' }] } },

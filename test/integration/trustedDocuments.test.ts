@@ -54,7 +54,7 @@ describe('TRUSTED_DOCUMENTS', () => {
       extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: operation('NodeDetails').id } }),
       variables: JSON.stringify({ id: 'book' }),
     });
-    const get = await fetch(`${trusted.url}/graphql?${search}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const get = await fetch(`${trusted.url}/graphql?${search.toString()}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(((await get.json()) as any).data.node.id).toBe('book');
   });
 

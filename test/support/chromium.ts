@@ -25,7 +25,10 @@ const require = createRequire(import.meta.url);
 export async function chromiumBinary(): Promise<ChromiumBinary> {
   if (process.env.CHROMIUM_PATH) return { executablePath: process.env.CHROMIUM_PATH, env: {} };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`the packaged Chromium runs on x86-64 Linux only (this is ${process.platform}-${process.arch}): set CHROMIUM_PATH to a Chromium`);
+    throw new Error(
+      `the packaged Chromium runs on x86-64 Linux only (this is ${process.platform}-${process.arch}): ` +
+        'set CHROMIUM_PATH to a Chromium',
+    );
   }
   // The package exports no package.json: its folder is the one above its entry with bin/.
   let root = dirname(require.resolve('@sparticuz/chromium'));
@@ -49,7 +52,8 @@ export async function chromiumBinary(): Promise<ChromiumBinary> {
   const fontsConf = join(home, 'fonts.conf');
   writeFileSync(
     fontsConf,
-    `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig><dir>${join(home, 'fonts')}</dir><cachedir>${join(home, 'fonts-cache')}</cachedir></fontconfig>\n`,
+    '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">' +
+      `<fontconfig><dir>${join(home, 'fonts')}</dir><cachedir>${join(home, 'fonts-cache')}</cachedir></fontconfig>\n`,
   );
   return {
     executablePath,

@@ -336,7 +336,7 @@ export function checkForest(snap: Snapshot, maxProblems = 30): string[] {
     // Document order, by the children lists the API gave (their order checked above).
     const listed = (each: string) => live.get(each)?.children.map((c) => c.id) ?? [];
     const preorder = preorderOf(id, view.depth, listed);
-    if (!isDeepStrictEqual(view.preorder, preorder)) say(`${id}.descendants in preorder: ${JSON.stringify(view.preorder)}, children lists say ${JSON.stringify(preorder)}`);
+    if (!isDeepStrictEqual(view.preorder, preorder)) say(`${id}.descendants in preorder: ${JSON.stringify(view.preorder)}, ` + `children lists say ${JSON.stringify(preorder)}`);
   }
   return problems;
 }

@@ -199,7 +199,8 @@ export async function snapshot(server: TestServer, roots: string[]): Promise<Tre
   for (const root of roots) {
     const data = okData<{ node: { descendants: { nodes: NodeView[]; pageInfo: { hasNextPage: boolean } } } | null }>(
       await server.gql(
-        `query($id: ID!) { node(id: $id) { descendants(minDepth: 0, first: 1000) { nodes { ${NODE_FIELDS} } pageInfo { hasNextPage } } } }`,
+        'query($id: ID!) { node(id: $id) { descendants(minDepth: 0, first: 1000) { ' +
+          `nodes { ${NODE_FIELDS} } pageInfo { hasNextPage } } } }`,
         { id: root },
       ),
     );

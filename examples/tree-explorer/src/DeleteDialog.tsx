@@ -14,7 +14,8 @@ export function deleteQuestion(name: string, counted: DescendantCount | null): s
   if (counted === null) return `Delete ${name} and its whole subtree? Counting its descendants…`;
   const { count, complete } = counted;
   if (count === 0) return `Delete ${name}? It has no descendants.`;
-  return `Delete ${name} and its ${complete ? '' : 'more than '}${format.format(count)} ${count === 1 && complete ? 'descendant' : 'descendants'}?`;
+  const noun = count === 1 && complete ? 'descendant' : 'descendants';
+  return `Delete ${name} and its ${complete ? '' : 'more than '}${format.format(count)} ${noun}?`;
 }
 
 /**
@@ -88,7 +89,7 @@ export function DeleteDialog({
           <button type="button" ref={cancel} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="danger" disabled={deleting || (counted === null && countFailure === null)} onClick={confirm}>
+          <button type="button" className="danger" disabled={deleting || (counted === null && countFailure === null)} onClick={() => void confirm()}>
             {deleting ? 'Deleting…' : 'Delete'}
           </button>
         </div>

@@ -37,7 +37,7 @@ export function LoadError({ what, error, onRetry, nested = false }: { what: stri
           'checking the connection…'
         )}
       </p>
-      <button type="button" disabled={busy} onClick={retry}>
+      <button type="button" disabled={busy} onClick={() => void retry()}>
         {busy ? 'Retrying…' : 'Retry'}
       </button>
     </div>

@@ -18,7 +18,7 @@ export function LoadMore({ label, onLoad }: { label: string; onLoad: () => Promi
   };
   return (
     <div className="load-more">
-      <button type="button" aria-label={label} disabled={busy} onClick={load}>
+      <button type="button" aria-label={label} disabled={busy} onClick={() => void load()}>
         {busy ? 'Loading…' : 'Load more'}
       </button>
       {failure && (

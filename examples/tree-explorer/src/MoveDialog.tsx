@@ -60,7 +60,7 @@ export function MoveDialog({
         <h2 id="move-title">
           Move {node.name} <code>{node.id}</code>
         </h2>
-        <form onSubmit={submit}>
+        <form onSubmit={(event) => void submit(event)}>
           <label htmlFor="new-parent">New parent id</label>
           <input
             id="new-parent"

@@ -43,7 +43,7 @@ export function NewNodeForm({ parent, onCreated }: { parent: TreeNode | null; on
   };
 
   return (
-    <form className="new-node" aria-labelledby={`${id}-label`} onSubmit={submit}>
+    <form className="new-node" aria-labelledby={`${id}-label`} onSubmit={(event) => void submit(event)}>
       <label id={`${id}-label`} htmlFor={id}>
         {label}
       </label>

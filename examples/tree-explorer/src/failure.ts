@@ -17,7 +17,8 @@ export function isNetworkError(error: unknown): boolean {
 export function failureOf(error: unknown): Failure {
   if (CombinedGraphQLErrors.is(error)) {
     const first = error.errors[0];
-    return { message: first?.message ?? error.message, code: String(first?.extensions?.code ?? 'GRAPHQL_ERROR') };
+    const code = first?.extensions?.code;
+    return { message: first?.message ?? error.message, code: typeof code === 'string' ? code : 'GRAPHQL_ERROR' };
   }
   if (ServerError.is(error)) {
     return { message: `The server answered HTTP ${error.statusCode}: ${error.bodyText.slice(0, 200) || error.message}`, code: `HTTP_${error.statusCode}` };
@@ -45,6 +46,11 @@ export async function explainFailure(error: unknown): Promise<Failure> {
           `CORS_ORIGINS (comma-separated), or serve the app through the Vite dev proxy (npm run example).`,
       };
     case 'reachable':
-      return { code: 'NETWORK_ERROR', message: `A request to ${ENDPOINT} failed on its way (${error instanceof Error ? error.message : String(error)}); the server answers now.` };
+      return {
+        code: 'NETWORK_ERROR',
+        message:
+          `A request to ${ENDPOINT} failed on its way ` +
+          `(${error instanceof Error ? error.message : String(error)}); the server answers now.`,
+      };
   }
 }

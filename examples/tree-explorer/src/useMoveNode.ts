@@ -13,14 +13,14 @@ export interface MoveRefusal extends Failure {
 }
 
 export interface MoveHooks {
-  isExpanded(id: string): boolean;
-  setOpen(id: string, open: boolean): void;
+  isExpanded: (id: string) => boolean;
+  setOpen: (id: string, open: boolean) => void;
   /** Opens the path to a node (its ancestors, root first). */
-  reveal(ids: readonly string[]): void;
-  focus(id: string): void;
-  announce(message: string): void;
+  reveal: (ids: readonly string[]) => void;
+  focus: (id: string) => void;
+  announce: (message: string) => void;
   /** The move answered with a RUNNING job (`pendingJob`): its progress is shown meanwhile. */
-  moved(node: NodeDetails): void;
+  moved: (node: NodeDetails) => void;
 }
 
 /**

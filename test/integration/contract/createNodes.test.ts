@@ -11,7 +11,10 @@ import { buildTree, childIds, expectError, getNode, okData, rootIds, snapshot } 
  */
 
 const CREATE_NODES = `mutation($input: CreateNodesInput!) {
-  createNodes(input: $input) { nodes { id parentId name data depth childCount position } job { kind status done total nodeId } }
+  createNodes(input: $input) {
+    nodes { id parentId name data depth childCount position }
+    job { kind status done total nodeId }
+  }
 }`;
 const OUTLINE = 'query($id: ID!) { node(id: $id) { childCount descendants(first: 1000, order: PREORDER) { nodes { id depth } } } }';
 const BY_DEPTH = 'query($id: ID!) { node(id: $id) { descendants(first: 1000) { nodes { id } } } }';
@@ -103,7 +106,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     expect(result.nodes).toHaveLength(301);
     const outline = okData(await server.gql(OUTLINE, { id: 'big' })).node;
     expect(outline).toEqual({ childCount: 12, descendants: { nodes: familyOutline('big', 12, 24, 1) } });
-    expect(okData(await server.gql(BY_DEPTH, { id: 'home' })).node.descendants.nodes).toHaveLength(1 + 7 + 301); // home.old, the family s, big
+    // home.old, the family s, big
+    expect(okData(await server.gql(BY_DEPTH, { id: 'home' })).node.descendants.nodes).toHaveLength(1 + 7 + 301);
     expect(await childIds(server, 'home')).toEqual(['home.old', 's', 'big']);
     expect(await server.verify()).toEqual([]);
   });
@@ -154,7 +158,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
 
   /** `count` siblings named `prefix.i`, with no parentId: all top nodes. */
   const flat = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}.${i}`, name: `${prefix} ${i}` }));
-  const CHILDREN = 'query($id: ID!, $first: Int!) { node(id: $id) { childCount children(first: $first) { nodes { id } pageInfo { hasNextPage } } } }';
+  const CHILDREN =
+  'query($id: ID!, $first: Int!) { node(id: $id) { childCount ' +
+  'children(first: $first) { nodes { id } pageInfo { hasNextPage } } } }';
 
   it('creates a flat list too big for one transaction, up to 1,000 siblings, as an IMPORT job', async () => {
     for (const count of [97, 1000]) {

@@ -3,7 +3,9 @@ import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../s
 import { buildTree, CONNECTION_FIELDS, expectError, forgedCursors, fullTree, okData, specIds, type PageView } from '../../support/tree.js';
 
 const DESCENDANTS = `query($id: ID!, $minDepth: Int, $maxDepth: Int, $first: Int, $after: String) {
-  node(id: $id) { descendants(minDepth: $minDepth, maxDepth: $maxDepth, first: $first, after: $after) { ${CONNECTION_FIELDS} } }
+  node(id: $id) {
+    descendants(minDepth: $minDepth, maxDepth: $maxDepth, first: $first, after: $after) { ${CONNECTION_FIELDS} }
+  }
 }`;
 
 // 6 + 6*7 + 6*7*6 = 300 descendants of `big`.

@@ -125,7 +125,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
     it('refuses an operation far over the cost limit with QUERY_TOO_COMPLEX', async () => {
       // Shallow and without aliases, but up to 10^12 nodes.
       const costly =
-        '{ roots(first: 1000) { nodes { descendants(first: 1000) { nodes { children(first: 1000) { nodes { descendants(first: 1000) { nodes { id } } } } } } } } }';
+        '{ roots(first: 1000) { nodes { descendants(first: 1000) { nodes { ' +
+      'children(first: 1000) { nodes { descendants(first: 1000) { nodes { id } } } } } } } } }';
       expectTooComplex(await server.gql(costly));
     });
 

@@ -8,7 +8,9 @@ import { buildTree, createNodeRaw, okData } from '../../support/tree.js';
  */
 
 /** The whole tree, as a client sees it. */
-const SNAPSHOT = '{ roots { nodes { id name data version descendants(first: 1000) { nodes { id name data version parent { id } } } } } }';
+const SNAPSHOT =
+  '{ roots { nodes { id name data version ' +
+  'descendants(first: 1000) { nodes { id name data version parent { id } } } } } }';
 
 /** `fragment Fk on Node { ...Fk-1 ...Fk-1 }` up to F`levels`: 2^levels spreads in a short text. */
 const fanOut = (levels: number): string => {
@@ -95,10 +97,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
       'QUERY_TOO_COMPLEX',
       400,
     );
-    const byDefault = 'query($f: Int = 1000) { roots(first: $f) { nodes { children(first: $f) { nodes { children(first: $f) { nodes { id } } } } } } }';
+    const byDefault =
+      'query($f: Int = 1000) { roots(first: $f) { nodes { ' +
+      'children(first: $f) { nodes { children(first: $f) { nodes { id } } } } } } }';
     expectRefused(await server.gql(byDefault), 'QUERY_TOO_COMPLEX', 400);
     const ids = JSON.stringify(Array.from({ length: 1000 }, (_, i) => `n${i}`));
-    const idsByDefault = `query($ids: [ID!]! = ${ids}) { nodes(ids: $ids) { children(first: 1000) { nodes { children(first: 1000) { nodes { id } } } } } }`;
+    const idsByDefault =
+      `query($ids: [ID!]! = ${ids}) { nodes(ids: $ids) { ` +
+      'children(first: 1000) { nodes { children(first: 1000) { nodes { id } } } } } }';
     expectRefused(await server.gql(idsByDefault), 'QUERY_TOO_COMPLEX', 400);
   });
 
@@ -127,7 +133,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
       ['10,000 levels', nestedJson(10_000)],
     ];
     for (const [what, data] of bad) {
-      const create = await post(`{"query":"mutation($d: JSONObject) { createNode(input: { id: \\"bad\\", parentId: \\"h\\", name: \\"x\\", data: $d }) { id } }","variables":{"d":${data}}}`);
+      const create = await post(
+        '{"query":"mutation($d: JSONObject) { ' +
+          'createNode(input: { id: \\"bad\\", parentId: \\"h\\", name: \\"x\\", data: $d }) { id } }",' +
+          `"variables":{"d":${data}}}`,
+      );
       expect(create.body.errors?.map((e) => e.extensions?.code), what).toEqual(['BAD_USER_INPUT']);
       expect(requestsOf(create), what).toBe(0);
       const update = await post(`{"query":"mutation($d: JSONObject) { updateNode(id: \\"h-2\\", data: $d) { id } }","variables":{"d":${data}}}`);

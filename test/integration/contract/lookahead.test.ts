@@ -42,7 +42,8 @@ const WIDE = fullTree('lw', [10, 201]);
 const ROOTS = [fullTree('lr0', [3, 2]), fullTree('lr1', [2, 2]), { id: 'lr2' }];
 
 const NESTED = (root: string, first = 10) =>
-  `{ node(id: "${root}") { children(first: ${first}) { nodes { id children(first: ${first}) { nodes { id children(first: ${first}) { nodes { id } } } } } } } }`;
+  `{ node(id: "${root}") { children(first: ${first}) { nodes { id ` +
+  `children(first: ${first}) { nodes { id children(first: ${first}) { nodes { id } } } } } } } }`;
 
 /** What `children(first)` nested `levels` deep answers for a spec, in spec order. */
 function expected(spec: TreeSpec, firsts: number[]): unknown {
@@ -83,7 +84,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
   it('answers pageInfo, cursors and `first` per parent exactly as per-parent reads do', async () => {
     const page = '{ pageInfo { hasNextPage endCursor } edges { cursor node { id } } }';
     const nested = await server.gql(
-      `{ node(id: "la") { children(first: 3) { pageInfo { hasNextPage endCursor } edges { cursor node { id children(first: 4) ${page} } } } } }`,
+      '{ node(id: "la") { children(first: 3) { pageInfo { hasNextPage endCursor } ' +
+        `edges { cursor node { id children(first: 4) ${page} } } } } }`,
     );
     const top = okData(nested).node.children;
     expect(top.pageInfo.hasNextPage).toBe(true);
@@ -112,7 +114,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
       query($yes: Boolean!, $no: Boolean!) {
         node(id: "la") {
           two: children(first: 2) { nodes { id ...Kids } }
-          one: children(first: 1) { edges { node { id ... on Node { children(first: 3) @include(if: $yes) { nodes { id } } } } } }
+          one: children(first: 1) {
+            edges { node { id ... on Node { children(first: 3) @include(if: $yes) { nodes { id } } } } }
+          }
         }
       }
       fragment Kids on Node {

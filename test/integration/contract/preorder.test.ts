@@ -5,7 +5,11 @@ import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type Test
 import { buildTree, CONNECTION_FIELDS, expectError, forgedCursors, fullTree, okData, type PageView, type TreeSpec } from '../../support/tree.js';
 
 const PREORDER = `query($id: ID!, $minDepth: Int, $maxDepth: Int, $first: Int, $after: String) {
-  node(id: $id) { descendants(minDepth: $minDepth, maxDepth: $maxDepth, first: $first, after: $after, order: PREORDER) { ${CONNECTION_FIELDS} } }
+  node(id: $id) {
+    descendants(minDepth: $minDepth, maxDepth: $maxDepth, first: $first, after: $after, order: PREORDER) {
+      ${CONNECTION_FIELDS}
+    }
+  }
 }`;
 const BY_DEPTH = `query($id: ID!, $first: Int, $after: String) {
   node(id: $id) { descendants(first: $first, after: $after) { ${CONNECTION_FIELDS} } }

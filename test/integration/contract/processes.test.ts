@@ -37,7 +37,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: two servers on one table', (strategy) 
   });
 
   it('continues on one server a page that the other started', async () => {
-    const query = 'query($after: String) { node(id: "x") { children(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }';
+    const query =
+      'query($after: String) { node(id: "x") { ' +
+      'children(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }';
     const first = okData(await one.gql(query)).node.children;
     expect(first.nodes).toEqual([{ id: 'x-b' }]);
     const second = okData(await two.gql(query, { after: first.pageInfo.endCursor })).node.children;

@@ -120,7 +120,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reading nodes', (strategy) => {
   it('lists children in sibling order, ordered by position', async () => {
     const data = okData(
       await server.gql(
-        '{ node(id: "q") { children { nodes { id position } edges { cursor node { id } } pageInfo { hasNextPage endCursor } } } }',
+        '{ node(id: "q") { children { nodes { id position } edges { cursor node { id } } ' +
+          'pageInfo { hasNextPage endCursor } } } }',
       ),
     );
     const children = data.node.children;
@@ -134,7 +135,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reading nodes', (strategy) => {
 
   it('gives a leaf an empty children connection', async () => {
     const data = okData(
-      await server.gql('{ node(id: "qb1") { childCount children { nodes { id } edges { cursor } pageInfo { hasNextPage endCursor } } } }'),
+      await server.gql(
+        '{ node(id: "qb1") { childCount children { nodes { id } edges { cursor } ' +
+          'pageInfo { hasNextPage endCursor } } } }',
+      ),
     );
     expect(data).toEqual({
       node: { childCount: 0, children: { nodes: [], edges: [], pageInfo: { hasNextPage: false, endCursor: null } } },
@@ -144,7 +148,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reading nodes', (strategy) => {
   it('lists ancestors root first, parent last, and none for a root', async () => {
     const data = okData(
       await server.gql(
-        '{ leaf: node(id: "qb1") { ancestors { id depth } } mid: node(id: "qb") { ancestors { id } } root: node(id: "q") { ancestors { id } } }',
+        '{ leaf: node(id: "qb1") { ancestors { id depth } } mid: node(id: "qb") { ancestors { id } } ' +
+          'root: node(id: "q") { ancestors { id } } }',
       ),
     );
     expect(data).toEqual({

@@ -4,7 +4,9 @@ import type { GraphQLResponse } from '../../support/server.js';
 import { buildTree, childIds, expectConsistent, expectError, getNode, NODE_FIELDS, okData, rootIds, snapshot, type NodeView } from '../../support/tree.js';
 
 const REPARENT = `mutation Move($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
-  reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) { ${NODE_FIELDS} }
+  reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
+    ${NODE_FIELDS}
+  }
 }`;
 
 interface Trees {
