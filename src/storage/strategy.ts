@@ -48,7 +48,7 @@ export type PlaceKept =
        * move job rewrites the projection, the engine answers descendants that the move touches
        * from the truth, in this same order and with the same cursors.
        */
-      descendantSortKey(place: Place, id: string, depth: number): string;
+      descendantSortKey: (place: Place, id: string, depth: number) => string;
     };
 
 export interface StrategyMembers<Name extends string = string> {
@@ -246,20 +246,20 @@ export interface StrategyContext {
   maxTreeDepth: number;
   cursors: CursorCodec;
   /** Node items by id, strongly consistent, in one BatchGet wave; deleting nodes included. */
-  readStored(ids: readonly string[]): Promise<Map<string, StoredNode>>;
+  readStored: (ids: readonly string[]) => Promise<Map<string, StoredNode>>;
   /** Live nodes by id (node items, so with their kept place fields). */
-  getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
+  getNodes: (ids: readonly string[]) => Promise<Map<string, TreeNode>>;
   /** Every child of a parent (edge copies), in sibling order, one strongly consistent Query. */
-  readChildren(parentId: string): Promise<StoredNode[]>;
+  readChildren: (parentId: string) => Promise<StoredNode[]>;
   /**
    * A parent's edge items in sibling order, after edge sort key `after`, up to `limit`: what a
    * page of children reads (without the edges of an import not joined to the tree yet).
    */
-  queryChildren(parentId: string, options: { after?: string; limit?: number }): Promise<QueryResult>;
+  queryChildren: (parentId: string, options: { after?: string; limit?: number }) => Promise<QueryResult>;
   /**
    * The live nodes of projection items, by id: from the copies they carry (carriesNode), with
    * no read, while no open job makes copies unsafe to answer from (a subtree being deleted or
    * moved); otherwise, and for items that carry no copy, read by id (getNodes).
    */
-  nodesOf(items: readonly Item[]): Promise<Map<string, TreeNode>>;
+  nodesOf: (items: readonly Item[]) => Promise<Map<string, TreeNode>>;
 }

@@ -21,6 +21,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
 
 /** C0 and C1 control characters (tabs and line breaks included): no place in a label. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
 
 export function checkName(name: string): string {

@@ -37,7 +37,7 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
   const kinds = ['edge', strategy.name];
   for (const item of items) {
     if (!kinds.includes(kindOf(item)) || table.expected.has(keyString(item))) continue;
-    const id = String(item.id ?? '?');
+    const id = typeof item.id === 'string' ? item.id : '?';
     if (table.deleting(id) || table.hidden(id) || (table.unfinishedJobs && !table.nodes.has(id))) continue;
     const kind = kindOf(item);
     report(id, `stray ${kind === 'edge' ? kind : strategy.itemName} item ${item.pk} ${item.sk}`);
@@ -55,9 +55,9 @@ interface TableIndex {
   facts: ReturnType<typeof chainsOf>;
   /** Whether a job is unfinished: only unfinished work leaves strays. */
   unfinishedJobs: boolean;
-  deleting(id: string): boolean;
+  deleting: (id: string) => boolean;
   /** A node of an import that has not joined it to the tree: not in it yet. */
-  hidden(id: string): boolean;
+  hidden: (id: string) => boolean;
   expected: Set<string>;
 }
 

@@ -100,7 +100,7 @@ describe('planProjectionCreate and planProjectionDelete', () => {
   it('put a copy of the node in the items that carry one: closure rows up to distance 3, level items', () => {
     const puts = (items: unknown[]) => items.map((item) => (item as { Put: { Item: Record<string, unknown> } }).Put.Item);
     const rows = puts(plan((tx) => planProjectionCreate(tx, closure, n, at(['a', 'b', 'c', 'd']))).items);
-    expect(rows.map((row) => `${String(row.sk)} ${String(row.name ?? '-')}`)).toEqual([
+    expect(rows.map((row) => `${String(row.sk)} ${typeof row.name === 'string' ? row.name : '-'}`)).toEqual([
       'D#004#n -',
       'D#003#n n',
       'D#002#n n',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JOB_SK_PREFIX, JOBS_PK, OPEN_JOBS_SK, TENANTS_PK, type Item, type Key } from '../../../dynamodb/keys.js';
+import { JOB_SK_PREFIX, JOBS_PK, TENANTS_PK, type Item, type Key } from '../../../dynamodb/keys.js';
 import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';

@@ -68,7 +68,7 @@ interface TruthScan {
   nodes: Map<string, Item>;
   ids: string[];
   /** The node's place from the scanned parent pointers; undefined when the scan could not follow its chain. */
-  placeOf(id: string): Place | undefined;
+  placeOf: (id: string) => Place | undefined;
 }
 
 async function scanTruth(ctx: EngineContext): Promise<TruthScan> {

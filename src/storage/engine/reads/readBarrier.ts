@@ -23,13 +23,12 @@ export function readBarrier(count: number, read: (ids: readonly string[]) => Pro
     );
   };
   return {
-    getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>> {
-      return new Promise((resolve, reject) => {
+    getNodes: (ids: readonly string[]): Promise<Map<string, TreeNode>> =>
+      new Promise((resolve, reject) => {
         waiting.push({ ids, resolve, reject });
         flush();
-      });
-    },
-    done(): void {
+      }),
+    done: (): void => {
       running--;
       flush();
     },
