@@ -86,7 +86,15 @@ async function measure(server: Server, workload: Workload, proxyCalls: () => num
   const cpuBefore = cpuMs(server.child);
   const { done, seconds } = await runFor(server, workload, CONCURRENCY, CONCURRENT_MS);
   const cpuPerOp = (cpuMs(server.child) - cpuBefore) / done;
-  return { requests, proxied, p50: at(0.5), p99: at(0.99), single, throughput: Math.round(done / seconds), cpuMs: cpuPerOp.toFixed(1) };
+  return {
+    requests,
+    proxied,
+    p50: at(0.5),
+    p99: at(0.99),
+    single,
+    throughput: Math.round(done / seconds),
+    cpuMs: cpuPerOp.toFixed(1),
+  };
 }
 
 /** Moves m<size> (each server has its own table) under dst.1; Canopy: until its job is done too. */
@@ -97,7 +105,9 @@ async function move(server: Server, size: number): Promise<string> {
   let jobMs = '-';
   if (server.name !== 'naive') {
     for (;;) {
-      const jobs = (await post(server.url, '{ jobs(first: 100) { nodes { status } } }')).data as { jobs: { nodes: Array<{ status: string }> } };
+      const jobs = (await post(server.url, '{ jobs(first: 100) { nodes { status } } }')).data as {
+        jobs: { nodes: Array<{ status: string }> };
+      };
       if (jobs.jobs.nodes.every((job) => job.status !== 'RUNNING')) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

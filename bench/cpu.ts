@@ -13,7 +13,8 @@ import { cpuMs, peakRssMb, runFor, runOnce, startBench, type Server } from './se
 import { trees, WORKLOADS } from './workloads.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string): string => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback);
+const option = (name: string, fallback: string): string =>
+  args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback;
 const strategy = option('--strategy', 'closure') as StrategyName;
 const workload = WORKLOADS.find((w) => w.name.startsWith(option('--workload', 'node lookup')));
 const ROUNDS = Number(option('--rounds', '12'));
@@ -56,7 +57,9 @@ try {
       perOp.push((cpuMs(server.child) - before) / done);
     }
     const [n, c] = perOp as [number, number];
-    console.log(`| ${round === 0 ? 'warm-up' : round} | ${n.toFixed(3)} ms | ${c.toFixed(3)} ms | ${(c / n).toFixed(2)} |`);
+    console.log(
+      `| ${round === 0 ? 'warm-up' : round} | ${n.toFixed(3)} ms | ${c.toFixed(3)} ms | ${(c / n).toFixed(2)} |`,
+    );
     if (round > 0) rows.push({ naive: n, canopy: c });
   }
   const ratios = rows.map((r) => r.canopy / r.naive);

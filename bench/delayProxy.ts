@@ -23,7 +23,14 @@ export async function startDelayProxy(target: string, delayMs: number): Promise<
     req.on('end', () => {
       setTimeout(() => {
         const forward = request(
-          { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+            agent,
+          },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);

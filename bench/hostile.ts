@@ -24,11 +24,25 @@ const nested = (levels: number, inner: string, wrap: (s: string) => string): str
 
 const REQUESTS: Array<[string, string]> = [
   ['baseline: a node lookup', JSON.stringify({ query: '{ node(id: "catalog") { id } }' })],
-  ['depth bomb (200 levels)', JSON.stringify({ query: `{ node(id: "catalog") { ${nested(200, 'id', (s) => `parent { ${s} }`)} } }` })],
-  ['alias bomb (1000 aliases)', JSON.stringify({ query: `{ node(id: "catalog") { ${Array.from({ length: 1000 }, (_, i) => `a${i}: id`).join(' ')} } }` })],
-  ['directive bomb (500 on one field)', JSON.stringify({ query: `{ node(id: "catalog") { id ${'@include(if: true) '.repeat(500)}} }` })],
+  [
+    'depth bomb (200 levels)',
+    JSON.stringify({ query: `{ node(id: "catalog") { ${nested(200, 'id', (s) => `parent { ${s} }`)} } }` }),
+  ],
+  [
+    'alias bomb (1000 aliases)',
+    JSON.stringify({
+      query: `{ node(id: "catalog") { ${Array.from({ length: 1000 }, (_, i) => `a${i}: id`).join(' ')} } }`,
+    }),
+  ],
+  [
+    'directive bomb (500 on one field)',
+    JSON.stringify({ query: `{ node(id: "catalog") { id ${'@include(if: true) '.repeat(500)}} }` }),
+  ],
   ['fragment bomb (2^20 spreads, aliased)', JSON.stringify({ query: fanOut(20, 'x: id') })],
-  ['nested ancestors (5 levels)', JSON.stringify({ query: `{ node(id: "catalog") { ${nested(5, 'id', (s) => `ancestors { ${s} }`)} } }` })],
+  [
+    'nested ancestors (5 levels)',
+    JSON.stringify({ query: `{ node(id: "catalog") { ${nested(5, 'id', (s) => `ancestors { ${s} }`)} } }` }),
+  ],
   ['over 5000 tokens', JSON.stringify({ query: `{ ${'__typename '.repeat(6000)}}` })],
   ['batched operations', JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }])],
   [
@@ -36,22 +50,48 @@ const REQUESTS: Array<[string, string]> = [
     '{"query":"mutation($d: JSONObject) { createNode(input: { name: \\"x\\", data: $d }) { id } }",' +
       `"variables":{"d":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`,
   ],
-  ['name with a control character', JSON.stringify({ query: 'mutation { createNode(input: { name: "a\\u0007b" }) { id } }' })],
-  ['forged cursor', JSON.stringify({ query: '{ roots(after: "eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA") { nodes { id } } }' })],
+  [
+    'name with a control character',
+    JSON.stringify({ query: 'mutation { createNode(input: { name: "a\\u0007b" }) { id } }' }),
+  ],
+  [
+    'forged cursor',
+    JSON.stringify({ query: '{ roots(after: "eyJ4IjoxfQ.AAAAAAAAAAAAAAAAAAAAAA") { nodes { id } } }' }),
+  ],
 ];
 
 async function main() {
   const local = await startDynamoLocal({ port: 8600 + Math.floor(Math.random() * 300) });
-  const config = loadConfig({ PORT: '0', DYNAMODB_ENDPOINT: local.endpoint, DYNAMODB_TABLE: `hostile_${Date.now()}`, LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    PORT: '0',
+    DYNAMODB_ENDPOINT: local.endpoint,
+    DYNAMODB_TABLE: `hostile_${Date.now()}`,
+    LOG_LEVEL: 'silent',
+  });
   const server = await startServer(config);
   try {
-    const rows: string[] = ['| request | HTTP | code | median ms | worst ms | DynamoDB requests |', '| --- | --- | --- | --- | --- | --- |'];
+    const rows: string[] = [
+      '| request | HTTP | code | median ms | worst ms | DynamoDB requests |',
+      '| --- | --- | --- | --- | --- | --- |',
+    ];
     for (const [name, body] of REQUESTS) {
       const send = async () => {
         const started = performance.now();
-        const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        const answer = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }>; extensions?: { dynamodb?: { requests?: number } } };
-        return { ms: performance.now() - started, status: response.status, code: answer.errors?.[0]?.extensions?.code ?? 'ok', requests: answer.extensions?.dynamodb?.requests ?? 0 };
+        const response = await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        const answer = (await response.json()) as {
+          errors?: Array<{ extensions?: { code?: string } }>;
+          extensions?: { dynamodb?: { requests?: number } };
+        };
+        return {
+          ms: performance.now() - started,
+          status: response.status,
+          code: answer.errors?.[0]?.extensions?.code ?? 'ok',
+          requests: answer.extensions?.dynamodb?.requests ?? 0,
+        };
       };
       await send();
       const runs = [];

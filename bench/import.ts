@@ -28,7 +28,12 @@ const MAX_DEPTH = 64;
 /** The file: node k's children are 10k+1 .. 10k+10, one record per line as `tree export` writes. */
 function file(size: number): string {
   const lines = Array.from({ length: size }, (_, k) =>
-    JSON.stringify({ id: `n${k}`, parentId: k === 0 ? null : `n${Math.floor((k - 1) / FAN_OUT)}`, name: `Node ${k}`, data: { k } }),
+    JSON.stringify({
+      id: `n${k}`,
+      parentId: k === 0 ? null : `n${Math.floor((k - 1) / FAN_OUT)}`,
+      name: `Node ${k}`,
+      data: { k },
+    }),
   );
   return `[\n${lines.join(',\n')}\n]\n`;
 }
@@ -42,7 +47,15 @@ async function main() {
       const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
       const table = `import_${strategy}_${Date.now()}`;
       await ensureTable(client, table);
-      const store = createStore({ doc, table, strategy, maxTreeDepth: MAX_DEPTH, cursorSecret: 'bench', jobLeaseMs: 30_000, transactionItems: 100 });
+      const store = createStore({
+        doc,
+        table,
+        strategy,
+        maxTreeDepth: MAX_DEPTH,
+        cursorSecret: 'bench',
+        jobLeaseMs: 30_000,
+        transactionItems: 100,
+      });
       process.stdout.write(`${strategy}: importing ${SIZE} nodes...`);
       const cost = newCost();
       const started = performance.now();
@@ -57,11 +70,17 @@ async function main() {
       const seconds = (performance.now() - started) / 1000;
       if (result.created !== SIZE) throw new Error(`${strategy}: ${result.created} nodes created, expected ${SIZE}`);
       const { problems } = await verifyTable(doc, table, strategy, MAX_DEPTH);
-      if (problems.length > 0) throw new Error(`${strategy}: verify found ${problems.length} problems, the first: ${JSON.stringify(problems[0])}`);
+      if (problems.length > 0)
+        throw new Error(
+          `${strategy}: verify found ${problems.length} problems, the first: ${JSON.stringify(problems[0])}`,
+        );
       const again = newCost();
       const rerun = await importTree(store.store.scoped(again), parseImport(text, 'json'), { maxTreeDepth: MAX_DEPTH });
-      if (rerun.created !== 0 || rerun.skipped !== SIZE) throw new Error(`${strategy}: the second import created ${rerun.created}`);
-      process.stdout.write(` done in ${seconds.toFixed(1)} s, verify clean, run again: nothing created (${again.requests} requests)\n`);
+      if (rerun.created !== 0 || rerun.skipped !== SIZE)
+        throw new Error(`${strategy}: the second import created ${rerun.created}`);
+      process.stdout.write(
+        ` done in ${seconds.toFixed(1)} s, verify clean, run again: nothing created (${again.requests} requests)\n`,
+      );
       rows.push(
         `| ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(SIZE / seconds)} ` +
           `| ${cost.requests} (${(cost.requests / SIZE).toFixed(2)}/node) ` +

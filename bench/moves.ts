@@ -26,7 +26,10 @@ import type { TreeStore } from '../src/storage/treeStore.js';
 import { loadTree } from '../test/support/loadTree.js';
 import type { TreeSpec } from '../test/support/tree.js';
 
-const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const SIZES = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const FAN_OUT = 10;
 const DESTINATION = ['dst', 'dst.1', 'dst.2'];
 
@@ -88,7 +91,15 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const table = `bench_${strategy}_${size}_${Date.now()}`;
   const { client, doc } = createDynamo({ endpoint, region: 'local' });
   await ensureTable(client, table);
-  const store = createStore({ doc, table, strategy, maxTreeDepth: 64, cursorSecret: 'bench', jobLeaseMs: 30_000, transactionItems: 100 });
+  const store = createStore({
+    doc,
+    table,
+    strategy,
+    maxTreeDepth: 64,
+    cursorSecret: 'bench',
+    jobLeaseMs: 30_000,
+    transactionItems: 100,
+  });
   process.stdout.write(`${strategy}, ${size} nodes: loading...`);
   await load(doc, table, strategy, size);
   const before = await verifyTable(doc, table, strategy, 64);
@@ -146,9 +157,15 @@ function minimumWrites(strategy: TreeStrategy, size: number): number {
   for (let k = 0; k < size; k++) {
     const id = k === 0 ? 'moved' : `n${k}`;
     const parent = k === 0 ? null : Math.floor((k - 1) / FAN_OUT);
-    const own: Place = parent === null ? { path: [], lineage: ['a0'] } : childPlace(below[parent]!, parent === 0 ? 'moved' : `n${parent}`, `a${k}`);
+    const own: Place =
+      parent === null
+        ? { path: [], lineage: ['a0'] }
+        : childPlace(below[parent]!, parent === 0 ? 'moved' : `n${parent}`, `a${k}`);
     below[k] = own;
-    const at = (ancestors: string[]): Place => ({ path: [...ancestors, ...own.path], lineage: [...ancestors.map(() => 'a0'), ...own.lineage] });
+    const at = (ancestors: string[]): Place => ({
+      path: [...ancestors, ...own.path],
+      lineage: [...ancestors.map(() => 'a0'), ...own.lineage],
+    });
     const [before, after] = [keys(id, at(['src'])), keys(id, at(DESTINATION))];
     for (const key of before) if (!after.has(key)) writes++;
     for (const key of after) if (!before.has(key)) writes++;
@@ -172,7 +189,10 @@ async function load(doc: ReturnType<typeof createDynamo>['doc'], table: string, 
   // Node k's children are 10k+1 .. 10k+10.
   const specs: TreeSpec[] = Array.from({ length: size }, (_, k) => ({ id: k === 0 ? 'moved' : `n${k}`, children: [] }));
   for (let k = 1; k < size; k++) specs[Math.floor((k - 1) / FAN_OUT)]!.children!.push(specs[k]!);
-  const chain = DESTINATION.reduceRight<TreeSpec | undefined>((child, id) => ({ id, children: child ? [child] : [] }), undefined)!;
+  const chain = DESTINATION.reduceRight<TreeSpec | undefined>(
+    (child, id) => ({ id, children: child ? [child] : [] }),
+    undefined,
+  )!;
   await loadTree(doc, table, strategy, [{ id: 'src', children: [specs[0]!] }, chain]);
 }
 

@@ -65,7 +65,13 @@ export async function startBench(
       await loadTree(doc, table, strategy, specs);
       const { problems } = await verifyTable(doc, table, strategy, 64);
       if (problems.length > 0) throw new Error(`${strategy}: the loaded tree has problems`);
-      const env = { TREE_STRATEGY: strategy, DYNAMODB_TABLE: table, DYNAMODB_ENDPOINT: proxy.endpoint, SEED_DEMO: 'false', JOB_LEASE_SECONDS: '30' };
+      const env = {
+        TREE_STRATEGY: strategy,
+        DYNAMODB_TABLE: table,
+        DYNAMODB_ENDPOINT: proxy.endpoint,
+        SEED_DEMO: 'false',
+        JOB_LEASE_SECONDS: '30',
+      };
       servers.push(await spawnServer(strategy, [...canopyFlags, '--import', 'tsx', 'src/main.ts'], env));
     }
     process.stdout.write(' done\n');
@@ -81,7 +87,14 @@ async function spawnServer(name: string, argv: string[], env: Record<string, str
   const child = spawn(process.execPath, argv, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
+    },
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
@@ -89,7 +102,10 @@ async function spawnServer(name: string, argv: string[], env: Record<string, str
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ __typename }' }),
-    }).then((r) => r.ok, () => false);
+    }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { name, url: `${url}/graphql`, child };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -104,7 +120,11 @@ export interface Answer {
 }
 
 export async function post(url: string, query: string): Promise<Answer> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   const answer = (await response.json()) as Answer;
   if (answer.errors) throw new Error(`${url}: ${JSON.stringify(answer.errors).slice(0, 300)}`);
   return answer;
@@ -113,7 +133,8 @@ export async function post(url: string, query: string): Promise<Answer> {
 /** One operation of the workload: its queries in sequence; the DynamoDB requests they reported. */
 export async function runOnce(server: Server, workload: Workload): Promise<number> {
   let requests = 0;
-  for (const query of workload.operations) requests += (await post(server.url, query)).extensions?.dynamodb?.requests ?? 0;
+  for (const query of workload.operations)
+    requests += (await post(server.url, query)).extensions?.dynamodb?.requests ?? 0;
   return requests;
 }
 
@@ -130,7 +151,12 @@ export function cpuMs(child: ChildProcess): number {
 }
 
 /** Runs the workload from `concurrency` clients until `ms` have passed: operations done, seconds taken. */
-export async function runFor(server: Server, workload: Workload, concurrency: number, ms: number): Promise<{ done: number; seconds: number }> {
+export async function runFor(
+  server: Server,
+  workload: Workload,
+  concurrency: number,
+  ms: number,
+): Promise<{ done: number; seconds: number }> {
   const deadline = performance.now() + ms;
   let done = 0;
   const started = performance.now();

@@ -6,7 +6,10 @@ export function trees(moveSizes: readonly number[]): TreeSpec[] {
   let top = chain;
   for (let i = 19; i >= 0; i--) top = { id: `chain-${i}`, children: [top] };
   const subtree = (id: string, size: number): TreeSpec => {
-    const nodes: TreeSpec[] = Array.from({ length: size }, (_, k) => ({ id: k === 0 ? id : `${id}.n${k}`, children: [] }));
+    const nodes: TreeSpec[] = Array.from({ length: size }, (_, k) => ({
+      id: k === 0 ? id : `${id}.n${k}`,
+      children: [],
+    }));
     for (let k = 1; k < size; k++) nodes[Math.floor((k - 1) / 10)]!.children!.push(nodes[k]!);
     return nodes[0]!;
   };
@@ -37,7 +40,10 @@ export const WORKLOADS: Workload[] = [
     ],
   },
   { name: 'breadcrumbs at depth 20', operations: ['{ node(id: "chain-20") { ancestors { id name } } }'] },
-  { name: 'descendants(maxDepth: 3), fan-out 5', operations: ['{ node(id: "fan") { descendants(maxDepth: 3, first: 1000) { nodes { id } } } }'] },
+  {
+    name: 'descendants(maxDepth: 3), fan-out 5',
+    operations: ['{ node(id: "fan") { descendants(maxDepth: 3, first: 1000) { nodes { id } } } }'],
+  },
   {
     name: '30 aliased lookups with parent',
     operations: [`{ ${WIDE_LEAVES.map((id, i) => `n${i}: node(id: "${id}") { id parent { id } }`).join(' ')} }`],

@@ -4,7 +4,7 @@ import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js
 import { CONFIG_VARIABLES } from './configVariables.js';
 
 describe('loadConfig', () => {
-  it("defaults to the documented configuration table (docs/contract.md)", () => {
+  it('defaults to the documented configuration table (docs/contract.md)', () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
       host: '127.0.0.1',
@@ -93,7 +93,15 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '0.0.0.0',
-      auth: { mode: 'jwt', key: { secret: 'x'.repeat(32) }, issuer: 'https://issuer.example', audience: 'canopy', clockSkewSeconds: 5, tenantClaim: 'org', permissionsClaim: 'https://canopy/trees' },
+      auth: {
+        mode: 'jwt',
+        key: { secret: 'x'.repeat(32) },
+        issuer: 'https://issuer.example',
+        audience: 'canopy',
+        clockSkewSeconds: 5,
+        tenantClaim: 'org',
+        permissionsClaim: 'https://canopy/trees',
+      },
       rateLimit: { perSecond: 20, burst: 50 },
       dynamodbEndpoint: 'http://localhost:9000',
       dynamodbLocalPort: 9001,
@@ -135,7 +143,9 @@ describe('loadConfig', () => {
       permissionsClaim: 'trees',
     });
     expect(() => loadConfig({ AUTH: 'jwt' })).toThrow(/AUTH=jwt needs exactly one of JWT_SECRET .* and JWT_JWKS_URL/);
-    expect(() => loadConfig({ AUTH: 'jwt', JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URL: 'https://i.example/jwks' })).toThrow(/exactly one/);
+    expect(() =>
+      loadConfig({ AUTH: 'jwt', JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URL: 'https://i.example/jwks' }),
+    ).toThrow(/exactly one/);
     expect(() => loadConfig({ AUTH: 'jwt', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 bytes/);
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32) })).toThrow(/JWT_SECRET apply to AUTH=jwt only; AUTH is none/);
     expect(() => loadConfig({ AUTH: 'basic' })).toThrow(/AUTH must be one of none, jwt, apikey, got "basic"/);
@@ -145,7 +155,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).rateLimit).toEqual({ perSecond: 50, burst: 100 });
     expect(loadConfig({ NODE_ENV: 'production', RATE_LIMIT_PER_SECOND: '0' }).rateLimit).toBeNull();
     expect(loadConfig({ RATE_LIMIT_PER_SECOND: '5' }).rateLimit).toEqual({ perSecond: 5, burst: 10 });
-    expect(() => loadConfig({ RATE_LIMIT_PER_SECOND: '-1' })).toThrow(/RATE_LIMIT_PER_SECOND must be a number of requests per second/);
+    expect(() => loadConfig({ RATE_LIMIT_PER_SECOND: '-1' })).toThrow(
+      /RATE_LIMIT_PER_SECOND must be a number of requests per second/,
+    );
   });
 
   it('lists what production refuses: no AUTH, and the built-in cursor secret', () => {
@@ -153,14 +165,22 @@ describe('loadConfig', () => {
       expect.stringMatching(/^AUTH must be set with NODE_ENV=production/),
       expect.stringMatching(/^CURSOR_SECRET must be set with NODE_ENV=production/),
     ]);
-    expect(productionProblems(loadConfig({ NODE_ENV: 'production', AUTH: 'none', CURSOR_SECRET: 's3cret' }))).toEqual([]);
+    expect(productionProblems(loadConfig({ NODE_ENV: 'production', AUTH: 'none', CURSOR_SECRET: 's3cret' }))).toEqual(
+      [],
+    );
     expect(productionProblems(loadConfig({ AUTH: undefined }))).toEqual([]);
   });
 
   it('turns introspection and GraphiQL off in production unless they are set', () => {
     expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ introspection: false, graphiql: false });
-    expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'true', GRAPHIQL: '1' })).toMatchObject({ introspection: true, graphiql: true });
-    expect(loadConfig({ INTROSPECTION: 'false', GRAPHIQL: 'no' })).toMatchObject({ introspection: false, graphiql: false });
+    expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'true', GRAPHIQL: '1' })).toMatchObject({
+      introspection: true,
+      graphiql: true,
+    });
+    expect(loadConfig({ INTROSPECTION: 'false', GRAPHIQL: 'no' })).toMatchObject({
+      introspection: false,
+      graphiql: false,
+    });
     expect(() => loadConfig({ GRAPHIQL: 'maybe' })).toThrow(/GRAPHIQL must be true or false, got "maybe"/);
   });
 
@@ -204,12 +224,24 @@ describe('loadConfig', () => {
     ['MAX_TREE_DEPTH', 'deep', 'MAX_TREE_DEPTH must be an integer in 1..90, got "deep"'],
     ['SEED_DEMO', 'maybe', 'SEED_DEMO must be true or false, got "maybe"'],
     ['JOB_LEASE_SECONDS', '0', 'JOB_LEASE_SECONDS must be an integer in 1..300, got "0"'],
-    ['TREE_STRATEGY', 'nested_set', 'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "nested_set"'],
-    ['TREE_STRATEGY', 'Adjacency', 'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "Adjacency"'],
+    [
+      'TREE_STRATEGY',
+      'nested_set',
+      'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "nested_set"',
+    ],
+    [
+      'TREE_STRATEGY',
+      'Adjacency',
+      'TREE_STRATEGY must be one of adjacency, path, closure, nested-set, got "Adjacency"',
+    ],
     ['DYNAMODB_ENDPOINT', 'not-a-url', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "not-a-url"'],
     ['DYNAMODB_ENDPOINT', 'ftp://host', 'DYNAMODB_ENDPOINT must be an http:// or https:// URL, got "ftp://host"'],
     ['HOST', 'every', 'HOST must be an IP address or localhost, got "every"'],
-    ['DYNAMODB_TABLE', 'a b', 'DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -), got "a b"'],
+    [
+      'DYNAMODB_TABLE',
+      'a b',
+      'DYNAMODB_TABLE must be a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -), got "a b"',
+    ],
   ])('refuses %s=%s, naming the variable', (name, raw, message) => {
     expect(() => loadConfig({ [name]: raw })).toThrow(message);
   });
@@ -224,7 +256,13 @@ describe('loadConfig', () => {
   });
 
   it('reports every invalid variable at once, one line each', () => {
-    const env = { TREE_STRATEGY: 'foo', PORT: 'abc', MAX_TREE_DEPTH: '200', SEED_DEMO: 'nope', DYNAMODB_ENDPOINT: 'not-a-url' };
+    const env = {
+      TREE_STRATEGY: 'foo',
+      PORT: 'abc',
+      MAX_TREE_DEPTH: '200',
+      SEED_DEMO: 'nope',
+      DYNAMODB_ENDPOINT: 'not-a-url',
+    };
     let error: unknown;
     try {
       loadConfig(env);
@@ -245,7 +283,9 @@ describe('loadConfig', () => {
   it('traces over OTLP when an OTLP endpoint is set, unless told otherwise', () => {
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toBe('otlp');
     expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toBe('otlp');
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing).toBe('none');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing,
+    ).toBe('none');
     expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' }).tracing).toBe('none');
   });
 

@@ -137,18 +137,43 @@ const optionalFlag = () =>
 
 const SCHEMA = z.object({
   PORT: integer(4000, 0, 65535),
-  HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1').describe('an IP address or localhost'),
-  AUTH: z.enum(AUTH_MODES).optional().describe(`one of ${AUTH_MODES.join(', ')}`),
+  HOST: z
+    .union([z.ipv4(), z.ipv6(), z.literal('localhost')])
+    .default('127.0.0.1')
+    .describe('an IP address or localhost'),
+  AUTH: z
+    .enum(AUTH_MODES)
+    .optional()
+    .describe(`one of ${AUTH_MODES.join(', ')}`),
   JWT_SECRET: z.string().optional(),
-  JWT_JWKS_URL: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  JWT_JWKS_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('an http:// or https:// URL'),
   JWT_ISSUER: z.string().optional(),
   JWT_AUDIENCE: z.string().optional(),
   JWT_CLOCK_SKEW_SECONDS: integer(30, 0, 300),
-  TENANT_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,128}$/).optional().describe('a claim name'),
-  PERMISSIONS_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,128}$/).optional().describe('a claim name'),
-  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).optional().describe('a number of requests per second in 0..100000 (0: no limit)'),
+  TENANT_CLAIM: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:/-]{1,128}$/)
+    .optional()
+    .describe('a claim name'),
+  PERMISSIONS_CLAIM: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:/-]{1,128}$/)
+    .optional()
+    .describe('a claim name'),
+  RATE_LIMIT_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .max(100_000)
+    .optional()
+    .describe('a number of requests per second in 0..100000 (0: no limit)'),
   RATE_LIMIT_BURST: integer(0, 0, 1_000_000),
-  DYNAMODB_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  DYNAMODB_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('an http:// or https:// URL'),
   DYNAMODB_LOCAL_PORT: integer(8000, 1, 65535),
   DYNAMODB_CONNECT_TIMEOUT_MS: integer(2000, 10, 60_000),
   DYNAMODB_REQUEST_TIMEOUT_MS: integer(5000, 10, 600_000),
@@ -157,9 +182,12 @@ const SCHEMA = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{3,255}$/)
     .default('tree')
-    .describe("a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -)"),
+    .describe('a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -)'),
   AWS_REGION: z.string().default('us-east-1'),
-  TREE_STRATEGY: z.enum(STRATEGY_NAMES).default(DEFAULT_STRATEGY).describe(`one of ${STRATEGY_NAMES.join(', ')}`),
+  TREE_STRATEGY: z
+    .enum(STRATEGY_NAMES)
+    .default(DEFAULT_STRATEGY)
+    .describe(`one of ${STRATEGY_NAMES.join(', ')}`),
   MAX_TREE_DEPTH: integer(64, 1, 90),
   SEED_DEMO: flag(true),
   NODE_ENV: z.string().optional(),
@@ -170,14 +198,26 @@ const SCHEMA = z.object({
   GRAPHIQL: optionalFlag(),
   TRUSTED_DOCUMENTS: z.string().optional(),
   JOB_LEASE_SECONDS: integer(5, 1, 300),
-  JOB_RUNNER: z.enum(JOB_RUNNERS).default('process').describe(`one of ${JOB_RUNNERS.join(', ')}`),
+  JOB_RUNNER: z
+    .enum(JOB_RUNNERS)
+    .default('process')
+    .describe(`one of ${JOB_RUNNERS.join(', ')}`),
   TRANSACTION_ITEMS: integer(100, 10, 100),
   MAX_OPERATION_REQUESTS: integer(1000, 1, 100_000),
   MAX_OPERATION_ITEMS_READ: integer(20_000, 1, 10_000_000),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe(`one of ${LOG_LEVELS.join(', ')}`),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS)
+    .default('info')
+    .describe(`one of ${LOG_LEVELS.join(', ')}`),
   OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional().describe('one of otlp, console, none'),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional().describe('an http:// or https:// URL'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('an http:// or https:// URL'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('an http:// or https:// URL'),
   OTEL_SDK_DISABLED: flag(false),
   OTEL_SERVICE_NAME: z.string().default('canopy'),
 } satisfies Record<ConfigVariable, z.ZodType>);
@@ -191,7 +231,9 @@ export function loadConfig(env: Env = process.env): Config {
   const parsed = SCHEMA.safeParse(raw);
   if (!parsed.success) {
     const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] as ConfigVariable[];
-    throw new ConfigError(names.map((name) => `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"`));
+    throw new ConfigError(
+      names.map((name) => `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"`),
+    );
   }
   const v = parsed.data;
   const deepest = strategyNamed(v.TREE_STRATEGY).maxDepthLimit;
@@ -234,7 +276,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: v.LOG_LEVEL,
     tracing: v.OTEL_SDK_DISABLED
       ? 'none'
-      : (v.OTEL_TRACES_EXPORTER ?? (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')),
+      : (v.OTEL_TRACES_EXPORTER ??
+        (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')),
     serviceName: v.OTEL_SERVICE_NAME,
   };
 }
@@ -242,7 +285,9 @@ export function loadConfig(env: Env = process.env): Config {
 /** The authentication the variables describe, or what is wrong with them. */
 function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
   const mode = v.AUTH ?? 'none';
-  const jwtOnly = (['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'TENANT_CLAIM', 'PERMISSIONS_CLAIM'] as const).filter((name) => v[name] !== undefined);
+  const jwtOnly = (
+    ['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'TENANT_CLAIM', 'PERMISSIONS_CLAIM'] as const
+  ).filter((name) => v[name] !== undefined);
   if (mode !== 'jwt' && jwtOnly.length > 0) return `${jwtOnly.join(', ')} apply to AUTH=jwt only; AUTH is ${mode}`;
   if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
   if (mode === 'apikey') return { mode };

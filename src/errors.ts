@@ -98,4 +98,9 @@ export const unauthenticated = (message: string): TreeError<'UNAUTHENTICATED'> =
 
 /** A caller over its rate limit (HTTP 429, Retry-After), refused before any operation runs. */
 export const rateLimited = (retryAfterSeconds: number): TreeError<'RATE_LIMITED'> =>
-  new TreeError('RATE_LIMITED', `too many requests from this caller; retry in ${retryAfterSeconds} s`, { retryAfterSeconds }, { httpStatus: 429 });
+  new TreeError(
+    'RATE_LIMITED',
+    `too many requests from this caller; retry in ${retryAfterSeconds} s`,
+    { retryAfterSeconds },
+    { httpStatus: 429 },
+  );

@@ -55,8 +55,13 @@ async function main(): Promise<void> {
     await server.close();
     return;
   }
-  const data = local ? `the embedded DynamoDB Local at ${new URL(local.endpoint).host}, files in ${config.dataDir}` : endpoint;
-  logger.info({ version: VERSION, url: `${server.url}/graphql`, strategy: config.strategy, seeded: server.seeded }, startLine(config, server, data));
+  const data = local
+    ? `the embedded DynamoDB Local at ${new URL(local.endpoint).host}, files in ${config.dataDir}`
+    : endpoint;
+  logger.info(
+    { version: VERSION, url: `${server.url}/graphql`, strategy: config.strategy, seeded: server.seeded },
+    startLine(config, server, data),
+  );
 }
 
 main().catch(async (error) => {
@@ -81,8 +86,15 @@ function configOrExit(): Config {
 
 /** The one line that says what started: where, on what data, how. */
 function startLine(config: Config, running: RunningServer, data: string): string {
-  const demo = !config.seedDemo ? 'not seeded (SEED_DEMO=false)' : running.seeded > 0 ? `seeded (${running.seeded} nodes)` : 'not seeded (the table has a tree)';
-  const auth = config.auth.mode === 'none' ? 'none (anyone who reaches the port may read and change every tree)' : config.auth.mode;
+  const demo = !config.seedDemo
+    ? 'not seeded (SEED_DEMO=false)'
+    : running.seeded > 0
+      ? `seeded (${running.seeded} nodes)`
+      : 'not seeded (the table has a tree)';
+  const auth =
+    config.auth.mode === 'none'
+      ? 'none (anyone who reaches the port may read and change every tree)'
+      : config.auth.mode;
   return [
     `Canopy ${VERSION} ready at ${running.url}/graphql`,
     `strategy ${config.strategy}`,

@@ -78,11 +78,7 @@ export async function createNaiveTable(client: DynamoDBClient, table: string): P
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: table });
 }
 
-export async function loadNaiveTree(
-  doc: DynamoDBDocumentClient,
-  table: string,
-  roots: TreeSpec[],
-): Promise<void> {
+export async function loadNaiveTree(doc: DynamoDBDocumentClient, table: string, roots: TreeSpec[]): Promise<void> {
   const items: Item[] = [];
   const add = (specs: TreeSpec[], parentId: string) => {
     const positions = generateNKeysBetween(null, null, specs.length);
@@ -158,12 +154,7 @@ export async function startNaiveServer(options: {
   };
 
   /** Children of `parentId` in sibling order (or reversed), at most `limit`, paging as needed. */
-  const queryChildren = async (
-    ctx: Context,
-    parentId: string,
-    limit: number,
-    forward = true,
-  ): Promise<NodeItem[]> => {
+  const queryChildren = async (ctx: Context, parentId: string, limit: number, forward = true): Promise<NodeItem[]> => {
     const nodes: NodeItem[] = [];
     let start: Item | undefined;
     while (nodes.length < limit) {
@@ -194,7 +185,7 @@ export async function startNaiveServer(options: {
   /** Ancestors of `node`, root first: one GetItem per level, walking up parentId. */
   const ancestorsOf = async (ctx: Context, node: NodeItem): Promise<NodeItem[]> => {
     const path: NodeItem[] = [];
-    for (let id = node.parentId; id !== ROOT; ) {
+    for (let id = node.parentId; id !== ROOT;) {
       const parent = await getNode(ctx, id);
       if (!parent) break;
       path.unshift(parent);
@@ -227,7 +218,7 @@ export async function startNaiveServer(options: {
     if (!node) throw new GraphQLError(`node ${id} not found`, { extensions: { code: 'NOT_FOUND' } });
     if (newParentId !== null) {
       // Walk up from the new parent: meeting the node itself means the move would make a cycle.
-      for (let at = newParentId; at !== ROOT; ) {
+      for (let at = newParentId; at !== ROOT;) {
         if (at === id) {
           throw new GraphQLError(`cannot move ${id} under its own subtree`, { extensions: { code: 'CYCLE' } });
         }
@@ -256,8 +247,7 @@ export async function startNaiveServer(options: {
   const resolvers = {
     Query: {
       node: (_: unknown, args: { id: string }, ctx: Context) => getNode(ctx, args.id),
-      nodes: (_: unknown, args: { ids: string[] }, ctx: Context) =>
-        Promise.all(args.ids.map((id) => getNode(ctx, id))),
+      nodes: (_: unknown, args: { ids: string[] }, ctx: Context) => Promise.all(args.ids.map((id) => getNode(ctx, id))),
       roots: (_: unknown, args: { first: number }, ctx: Context) => connection(ctx, ROOT, args.first),
     },
     Mutation: {

@@ -12,7 +12,9 @@ import * as operations from './src/operations.ts';
  */
 const out = process.argv[2] ?? new URL('./persisted-query-manifest.json', import.meta.url).pathname;
 const cache = new InMemoryCache();
-const documents = Object.values(operations).filter((value): value is DocumentNode => typeof value === 'object' && value !== null && 'kind' in value);
+const documents = Object.values(operations).filter(
+  (value): value is DocumentNode => typeof value === 'object' && value !== null && 'kind' in value,
+);
 const manifest = {
   format: 'apollo-persisted-query-manifest',
   version: 1,

@@ -36,7 +36,10 @@ export type StoredApiKey = ApiKey & { hash: string };
 /** Pure: `catalog=write,*=read` as a trees map; throws on anything else. */
 export function parseTrees(text: string): Record<string, Level> {
   const trees: Record<string, Level> = {};
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([A-Za-z0-9_.:-]{1,64}|\*)=(read|write)$/.exec(part);
     if (!match) throw new Error(`--trees takes ROOT_ID=read|write (or *=read|write), comma-separated; got "${part}"`);
     trees[match[1]!] = match[2] as Level;
@@ -101,7 +104,10 @@ export async function createApiKey(
   const createdAt = new Date().toISOString();
   const { trees, tenant } = scope;
   const scoping = { ...(trees ? { trees } : {}), ...(tenant ? { tenant } : {}) };
-  const tx = new TransactionBuilder(table).put({ ...keyOf(id), name, hash: hashSecret(secret), createdAt, ...scoping }, { notExists: true });
+  const tx = new TransactionBuilder(table).put(
+    { ...keyOf(id), name, hash: hashSecret(secret), createdAt, ...scoping },
+    { notExists: true },
+  );
   await transactWrite(doc, tx.build());
   return { id, name, createdAt, revokedAt: null, ...scoping, key: `canopy_${id}_${secret}` };
 }

@@ -54,7 +54,10 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
   };
   return async (headers) => {
     const presented = credentialOf(headers, true);
-    if (presented === undefined) throw unauthenticated('credentials are missing: send "Authorization: Bearer <API key>" or "X-API-Key: <API key>"');
+    if (presented === undefined)
+      throw unauthenticated(
+        'credentials are missing: send "Authorization: Bearer <API key>" or "X-API-Key: <API key>"',
+      );
     const parsed = parseApiKey(presented);
     if (!parsed) throw unauthenticated('the API key is malformed');
     const record = await recordOf(parsed.id);

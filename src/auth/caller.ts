@@ -22,7 +22,9 @@ export const ANONYMOUS: Caller = { via: 'none', subject: null, tenant: null, gra
 export function tenantFrom(claim: unknown, claimName: string): string | null {
   if (claim === undefined || claim === null) return null;
   if (typeof claim !== 'string' || !TENANT_PATTERN.test(claim)) {
-    throw unauthenticated(`the token's ${claimName} claim must be a tenant name of 1 to 64 letters, digits, '_', '.', ':' or '-'`);
+    throw unauthenticated(
+      `the token's ${claimName} claim must be a tenant name of 1 to 64 letters, digits, '_', '.', ':' or '-'`,
+    );
   }
   return claim;
 }

@@ -11,9 +11,16 @@ export const DEV_TOKEN_HOURS = 8;
  * configuration cannot sign one (not AUTH=jwt, or a JWKS, whose private keys belong to the
  * identity provider).
  */
-export async function signDevToken(auth: AuthConfig, subject: string, hours = DEV_TOKEN_HOURS, tenant?: string): Promise<string> {
+export async function signDevToken(
+  auth: AuthConfig,
+  subject: string,
+  hours = DEV_TOKEN_HOURS,
+  tenant?: string,
+): Promise<string> {
   if (auth.mode !== 'jwt' || !('secret' in auth.key)) {
-    throw new Error('a development token needs AUTH=jwt with JWT_SECRET (with JWT_JWKS_URL, tokens come from your identity provider)');
+    throw new Error(
+      'a development token needs AUTH=jwt with JWT_SECRET (with JWT_JWKS_URL, tokens come from your identity provider)',
+    );
   }
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({

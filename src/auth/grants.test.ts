@@ -16,9 +16,19 @@ describe('grantsFrom', () => {
     expect(grantsFrom(undefined)).toBe(WRITE_ALL);
     const grants = grantsFrom({ a: 'write', b: 'read', '*': 'read' });
     expect(grants.all).toBe('read');
-    expect([canRead(grants, 'c'), canWrite(grants, 'c'), canWrite(grants, 'a'), canWrite(grants, 'b')]).toEqual([true, false, true, false]);
+    expect([canRead(grants, 'c'), canWrite(grants, 'c'), canWrite(grants, 'a'), canWrite(grants, 'b')]).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
     const limited = grantsFrom({ a: 'read' });
-    expect([limited.all, canRead(limited, 'a'), canRead(limited, 'b'), canWrite(limited, 'a')]).toEqual([null, true, false, false]);
+    expect([limited.all, canRead(limited, 'a'), canRead(limited, 'b'), canWrite(limited, 'a')]).toEqual([
+      null,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('refuses claims that are not a bounded map of ids to levels', () => {

@@ -33,4 +33,5 @@ export function grantsFrom(claim: unknown, name = 'trees'): Grants {
 }
 
 export const canRead = (grants: Grants, rootId: string): boolean => grants.all !== null || grants.trees.has(rootId);
-export const canWrite = (grants: Grants, rootId: string): boolean => grants.all === 'write' || grants.trees.get(rootId) === 'write';
+export const canWrite = (grants: Grants, rootId: string): boolean =>
+  grants.all === 'write' || grants.trees.get(rootId) === 'write';

@@ -10,7 +10,18 @@ export type JwtOptions = Omit<Extract<AuthConfig, { mode: 'jwt' }>, 'mode'>;
 /** What a shared secret verifies: HS256 only. */
 export const SECRET_ALGORITHMS = ['HS256'];
 /** What a JWKS verifies: asymmetric algorithms only (no HS/RS confusion, never `none`). */
-export const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+export const JWKS_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
 
 /** Why a token is refused, in words a client developer can act on. */
 function reasonOf(error: errors.JOSEError): string {
@@ -50,17 +61,28 @@ export function createJwtVerifier(options: JwtOptions): (token: string) => Promi
   return async (token) => {
     try {
       // One call per overload of jwtVerify: a key, or the JWKS's key function.
-      const { payload } = await (typeof key === 'function' ? jwtVerify(token, key, verifyOptions) : jwtVerify(token, key, verifyOptions));
+      const { payload } = await (typeof key === 'function'
+        ? jwtVerify(token, key, verifyOptions)
+        : jwtVerify(token, key, verifyOptions));
       const grants = grantsFrom(payload[options.permissionsClaim], options.permissionsClaim);
       const tenant = tenantFrom(payload[options.tenantClaim], options.tenantClaim);
       return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null, tenant, grants };
     } catch (error) {
       if (error instanceof TreeError) throw error;
       // The JWKS could not be fetched (a timeout, a refused connection, an answer that is no JWKS).
-      if (!bySecret && (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError))) {
-        throw new TreeError('SERVICE_UNAVAILABLE', "the issuer's signing keys (JWT_JWKS_URL) cannot be fetched; try again later", {
-          cause: error instanceof Error ? error.name : String(error),
-        });
+      if (
+        !bySecret &&
+        (error instanceof errors.JWKSTimeout ||
+          error instanceof errors.JWKSInvalid ||
+          !(error instanceof errors.JOSEError))
+      ) {
+        throw new TreeError(
+          'SERVICE_UNAVAILABLE',
+          "the issuer's signing keys (JWT_JWKS_URL) cannot be fetched; try again later",
+          {
+            cause: error instanceof Error ? error.name : String(error),
+          },
+        );
       }
       if (error instanceof errors.JOSEError) throw unauthenticated(reasonOf(error));
       throw error;

@@ -29,7 +29,7 @@ export function exportCommand(tree: Command): void {
         '{id, parentId, name, position, data}: parents before their children, each tree in document',
         'order. JSON (the default): an array, one record per line. CSV: the header',
         `${CSV_HEADER}, then one line per node (data as JSON, empty when none).`,
-        'To stdout (npm run -s keeps npm\'s own lines out of it), or to FILE with --out; a progress',
+        "To stdout (npm run -s keeps npm's own lines out of it), or to FILE with --out; a progress",
         'count on stderr. It streams: memory stays flat whatever the size of the tree. Reads as a',
         'client does, so it is consistent per page, not a snapshot of a table being written.',
         '',

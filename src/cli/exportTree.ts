@@ -29,7 +29,8 @@ export const recordOf = (node: TreeNode, root: string | null): ExportRecord => (
 });
 
 /** Pure. A field of a CSV line, quoted when it holds a comma, a quote or a line break (RFC 4180). */
-export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+export const csvField = (value: string): string =>
+  /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 
 /** Pure. One record as a CSV line (no line break). */
 export function csvLine(record: ExportRecord): string {
@@ -50,7 +51,7 @@ export async function* exportedNodes(store: TreeStore, root: string | null): Asy
     tops.push(node);
   }
   let after: string | undefined;
-  for (let more = root === null; more; ) {
+  for (let more = root === null; more;) {
     const page = await store.children(null, { first: PAGE, after });
     tops.push(...page.edges.map((edge) => edge.node));
     more = page.hasNextPage;
@@ -58,8 +59,13 @@ export async function* exportedNodes(store: TreeStore, root: string | null): Asy
   }
   for (const top of tops) {
     let cursor: string | undefined;
-    for (let more = true; more; ) {
-      const page = await store.descendants(top, { minDepth: 0, maxDepth: null }, { first: PAGE, after: cursor }, 'PREORDER');
+    for (let more = true; more;) {
+      const page = await store.descendants(
+        top,
+        { minDepth: 0, maxDepth: null },
+        { first: PAGE, after: cursor },
+        'PREORDER',
+      );
       for (const { node } of page.edges) yield recordOf(node, root);
       more = page.hasNextPage;
       cursor = page.edges.at(-1)?.cursor;

@@ -19,10 +19,10 @@ export const USAGE = [
 
 /** The end of the help of every command that opens the table. */
 export const COMMON = [
-  'It uses the server\'s configuration (the environment variables of the README: DYNAMODB_ENDPOINT,',
+  "It uses the server's configuration (the environment variables of the README: DYNAMODB_ENDPOINT,",
   'DYNAMODB_TABLE, TREE_STRATEGY, ...). Without DYNAMODB_ENDPOINT it opens the embedded DynamoDB',
   "Local's files in DATA_DIR: stop `npm start` first, or set DYNAMODB_ENDPOINT=http://localhost:8000.",
-  '--tenant T works on tenant T\'s trees (TENANT_CLAIM); without it, on the default tenant\'s.',
+  "--tenant T works on tenant T's trees (TENANT_CLAIM); without it, on the default tenant's.",
 ].join('\n');
 
 /** `--help` of the tool: its commands, each with its summary. */

@@ -22,7 +22,7 @@ export function importCommand(tree: Command): void {
       [
         'Creates the nodes a file describes: JSON (an array of {id, parentId, name, data, position}',
         'records, or of nested {id, name, data, children} records) or CSV (a header naming id, parentId',
-        'and name, optionally position and data, data as JSON); the format comes from the file\'s',
+        "and name, optionally position and data, data as JSON); the format comes from the file's",
         'extension unless --format says. What export writes, import reads. Records may come in any',
         'order; a parent is either in the file or already in the table.',
         '',

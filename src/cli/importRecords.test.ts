@@ -22,13 +22,25 @@ describe('parseImport', () => {
   });
 
   it('reads flat and nested JSON, numbering records depth-first', () => {
-    const nested = JSON.stringify([{ id: 'r', name: 'R', children: [{ id: 'r.1', name: 'one', data: { x: true } }, { id: 'r.2', name: 'two' }] }]);
+    const nested = JSON.stringify([
+      {
+        id: 'r',
+        name: 'R',
+        children: [
+          { id: 'r.1', name: 'one', data: { x: true } },
+          { id: 'r.2', name: 'two' },
+        ],
+      },
+    ]);
     expect(parseImport(nested, 'json').map(({ id, parentId, at }) => [id, parentId, at])).toEqual([
       ['r', null, 'record 1'],
       ['r.1', 'r', 'record 2'],
       ['r.2', 'r', 'record 3'],
     ]);
-    const flat = JSON.stringify([{ id: 'b', parentId: 'a', name: 'B', position: 'a1' }, { id: 'a', parentId: null, name: 'A' }]);
+    const flat = JSON.stringify([
+      { id: 'b', parentId: 'a', name: 'B', position: 'a1' },
+      { id: 'a', parentId: null, name: 'A' },
+    ]);
     expect(inParentOrder(parseImport(flat, 'json')).map(({ record, depth }) => [record.id, depth])).toEqual([
       ['a', 0],
       ['b', 1],
@@ -44,10 +56,15 @@ describe('parseImport', () => {
       'line 3: id "a" already used at line 2',
       'line 6: "d" is in a cycle of parents: d -> e -> d',
     ]);
-    expect(problemsOf('id,name\na,A', 'csv')).toEqual(['line 1: the header must name parentId (id,parentId,name[,position][,data])']);
+    expect(problemsOf('id,name\na,A', 'csv')).toEqual([
+      'line 1: the header must name parentId (id,parentId,name[,position][,data])',
+    ]);
     expect(problemsOf('id,parentId,name,data\na,,A,{oops', 'csv')).toEqual(['line 2: data is not JSON']);
     expect(problemsOf('{"id": "a"}', 'json')).toEqual(['the file must hold a JSON array of records']);
-    expect(problemsOf('[{"id": "a", "name": "A", "data": [1]}, 7]', 'json')).toEqual(['record 1: data must be a JSON object', 'record 2: a record must be an object']);
+    expect(problemsOf('[{"id": "a", "name": "A", "data": [1]}, 7]', 'json')).toEqual([
+      'record 1: data must be a JSON object',
+      'record 2: a record must be an object',
+    ]);
     expect(problemsOf('[{"id": "a", "name": "A"', 'json')[0]).toMatch(/^the file is not JSON/);
   });
 });

@@ -16,7 +16,9 @@ export interface ImportRecord {
 /** What is wrong with a file, each problem with its line or record. */
 export class ImportProblems extends Error {
   constructor(readonly problems: string[]) {
-    super(`the file has ${problems.length} problem(s); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    super(
+      `the file has ${problems.length} problem(s); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    );
     this.name = 'ImportProblems';
   }
 }
@@ -46,16 +48,27 @@ export function parseImport(text: string, format: 'json' | 'csv'): ImportRecord[
   const settled = new Set<string>();
   for (const record of records) {
     const chain = new Set<ImportRecord>();
-    for (let at: ImportRecord | undefined = record; at && !settled.has(at.id); at = at.parentId === null ? undefined : byId.get(at.parentId)) {
+    for (
+      let at: ImportRecord | undefined = record;
+      at && !settled.has(at.id);
+      at = at.parentId === null ? undefined : byId.get(at.parentId)
+    ) {
       if (chain.has(at)) {
-        problems.push(`${record.at}: "${record.id}" is in a cycle of parents: ${[...chain, at].map((r) => r.id).join(' -> ')}`);
+        problems.push(
+          `${record.at}: "${record.id}" is in a cycle of parents: ${[...chain, at].map((r) => r.id).join(' -> ')}`,
+        );
         break;
       }
       chain.add(at);
     }
     for (const r of chain) settled.add(r.id);
   }
-  if (problems.length > 0) throw new ImportProblems(problems.slice(0, MAX_LISTED).concat(problems.length > MAX_LISTED ? [`... and ${problems.length - MAX_LISTED} more`] : []));
+  if (problems.length > 0)
+    throw new ImportProblems(
+      problems
+        .slice(0, MAX_LISTED)
+        .concat(problems.length > MAX_LISTED ? [`... and ${problems.length - MAX_LISTED} more`] : []),
+    );
   return records;
 }
 
@@ -78,7 +91,11 @@ export function inParentOrder(records: readonly ImportRecord[]): Array<{ record:
 }
 
 /** Checks one record's fields as a create would; a problem is reported with its place. */
-function checked(raw: { id: unknown; parentId: unknown; name: unknown; data: unknown; position: unknown }, at: string, problems: string[]): ImportRecord | null {
+function checked(
+  raw: { id: unknown; parentId: unknown; name: unknown; data: unknown; position: unknown },
+  at: string,
+  problems: string[],
+): ImportRecord | null {
   const before = problems.length;
   const attempt = (check: () => void) => {
     try {
@@ -87,19 +104,24 @@ function checked(raw: { id: unknown; parentId: unknown; name: unknown; data: unk
       problems.push(`${at}: ${error instanceof TreeError ? error.message : String(error)}`);
     }
   };
-  const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+  const text = (value: unknown) =>
+    typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
   const id = text(raw.id);
-  const parentId = raw.parentId === null || raw.parentId === undefined || raw.parentId === '' ? null : text(raw.parentId);
+  const parentId =
+    raw.parentId === null || raw.parentId === undefined || raw.parentId === '' ? null : text(raw.parentId);
   const name = text(raw.name);
   attempt(() => checkId(id));
   if (parentId !== null) attempt(() => checkId(parentId, 'parentId'));
   if (parentId === id) problems.push(`${at}: "${id}" names itself as its parent`);
   attempt(() => checkName(name));
   const data = raw.data === undefined || raw.data === null || raw.data === '' ? null : raw.data;
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) problems.push(`${at}: data must be a JSON object`);
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
+    problems.push(`${at}: data must be a JSON object`);
   else attempt(() => checkData(data as Record<string, unknown> | null));
-  const position = raw.position === undefined || raw.position === null || raw.position === '' ? null : text(raw.position);
-  if (position !== null && !/^[0-9A-Za-z]{1,200}$/.test(position)) problems.push(`${at}: position must be a sort key of letters and digits, got "${position.slice(0, 40)}"`);
+  const position =
+    raw.position === undefined || raw.position === null || raw.position === '' ? null : text(raw.position);
+  if (position !== null && !/^[0-9A-Za-z]{1,200}$/.test(position))
+    problems.push(`${at}: position must be a sort key of letters and digits, got "${position.slice(0, 40)}"`);
   if (problems.length > before) return null;
   return { id, parentId, name, data: data as Record<string, unknown> | null, position, at };
 }
@@ -126,7 +148,13 @@ function jsonRecords(text: string, problems: string[]): ImportRecord[] {
     }
     const fields = raw as Record<string, unknown>;
     const record = checked(
-      { id: fields.id, parentId: parentId === undefined ? fields.parentId : parentId, name: fields.name, data: fields.data, position: fields.position },
+      {
+        id: fields.id,
+        parentId: parentId === undefined ? fields.parentId : parentId,
+        name: fields.name,
+        data: fields.data,
+        position: fields.position,
+      },
       at,
       problems,
     );
@@ -152,7 +180,9 @@ function csvRecords(text: string, problems: string[]): ImportRecord[] {
   const column = new Map(header.fields.map((name, i) => [name.trim(), i]));
   const missing = ['id', 'parentId', 'name'].filter((name) => !column.has(name));
   if (missing.length > 0) {
-    problems.push(`line ${header.line}: the header must name ${missing.join(', ')} (id,parentId,name[,position][,data])`);
+    problems.push(
+      `line ${header.line}: the header must name ${missing.join(', ')} (id,parentId,name[,position][,data])`,
+    );
     return [];
   }
   const records: ImportRecord[] = [];
@@ -168,7 +198,11 @@ function csvRecords(text: string, problems: string[]): ImportRecord[] {
         continue;
       }
     }
-    const record = checked({ id: get('id'), parentId: get('parentId'), name: get('name'), data, position: get('position') }, `line ${line}`, problems);
+    const record = checked(
+      { id: get('id'), parentId: get('parentId'), name: get('name'), data, position: get('position') },
+      `line ${line}`,
+      problems,
+    );
     if (record) records.push(record);
   }
   return records;

@@ -36,14 +36,24 @@ const READ_CHUNK = 5000;
  * again: what exists is skipped, and each parent's children created so far are the first of
  * them (a batch is all or nothing), so the rest is appended in order.
  */
-export async function importTree(store: TreeStore, records: readonly ImportRecord[], options: ImportOptions): Promise<ImportResult> {
+export async function importTree(
+  store: TreeStore,
+  records: readonly ImportRecord[],
+  options: ImportOptions,
+): Promise<ImportResult> {
   const inFile = new Map(records.map((r) => [r.id, r]));
-  const existing = await readAll(store, records.map((r) => r.id));
-  const outsideIds = [...new Set(records.flatMap((r) => (r.parentId !== null && !inFile.has(r.parentId) ? [r.parentId] : [])))];
+  const existing = await readAll(
+    store,
+    records.map((r) => r.id),
+  );
+  const outsideIds = [
+    ...new Set(records.flatMap((r) => (r.parentId !== null && !inFile.has(r.parentId) ? [r.parentId] : []))),
+  ];
   const outside = await readAll(store, outsideIds);
   const outsideDepth = new Map<string, number>();
   const found = [...outside.values()];
-  const chains = found.length > 0 ? await store.ancestors(found, async (ids) => [...(await readAll(store, ids)).values()]) : [];
+  const chains =
+    found.length > 0 ? await store.ancestors(found, async (ids) => [...(await readAll(store, ids)).values()]) : [];
   found.forEach((node, i) => outsideDepth.set(node.id, node.depth ?? chains[i]!.length));
 
   const problems: string[] = [];
@@ -59,12 +69,18 @@ export async function importTree(store: TreeStore, records: readonly ImportRecor
     }
   }
   // A top record (its parent outside the file, or none) lies one below its parent in the table.
-  const tops = new Map(ordered.filter((o) => o.depth === 0).map(({ record }) => [record.id, record.parentId === null ? 0 : (outsideDepth.get(record.parentId) ?? 0) + 1]));
+  const tops = new Map(
+    ordered
+      .filter((o) => o.depth === 0)
+      .map(({ record }) => [record.id, record.parentId === null ? 0 : (outsideDepth.get(record.parentId) ?? 0) + 1]),
+  );
   const topOf = topsOf(inFile, ordered);
   for (const { record, depth } of ordered) {
     const absolute = (tops.get(topOf.get(record.id)!) ?? 0) + depth;
     if (absolute > options.maxTreeDepth) {
-      problems.push(`${record.at}: "${record.id}" would lie at depth ${absolute}, past MAX_TREE_DEPTH (${options.maxTreeDepth})`);
+      problems.push(
+        `${record.at}: "${record.id}" would lie at depth ${absolute}, past MAX_TREE_DEPTH (${options.maxTreeDepth})`,
+      );
     }
   }
   if (problems.length > 0) throw new ImportProblems(problems);
@@ -76,12 +92,15 @@ export async function importTree(store: TreeStore, records: readonly ImportRecor
   for (const level of [...levels.keys()].sort((a, b) => a - b)) {
     const byParent = new Map<string | null, ImportRecord[]>();
     for (const record of levels.get(level)!) appendTo(byParent, record.parentId, record);
-    const groups = [...byParent.entries()].map(([parentId, siblings]) => ({ parentId, siblings: inSiblingOrder(siblings) }));
+    const groups = [...byParent.entries()].map(([parentId, siblings]) => ({
+      parentId,
+      siblings: inSiblingOrder(siblings),
+    }));
     await inParallel(groups, options.concurrency ?? 16, async ({ parentId, siblings }) => {
       const todo = siblings.filter((record) => !existing.has(record.id));
       result.skipped += siblings.length - todo.length;
       for (let i = todo.length; i < siblings.length; i++) options.onRecord?.();
-      for (let at = 0; at < todo.length; ) {
+      for (let at = 0; at < todo.length;) {
         const size = Math.min(batchSize.get(level) ?? FIRST_BATCH, todo.length - at);
         const batch = todo.slice(at, at + size);
         const created = await createBatch(store, parentId, batch);
@@ -127,7 +146,9 @@ async function createBatch(store: TreeStore, parentId: string | null, batch: Imp
 /** Creates one node (appended after its siblings); false when an earlier or concurrent run did. */
 async function create(store: TreeStore, record: ImportRecord): Promise<boolean> {
   try {
-    await retried(() => store.createNode({ id: record.id, parentId: record.parentId, name: record.name, data: record.data }));
+    await retried(() =>
+      store.createNode({ id: record.id, parentId: record.parentId, name: record.name, data: record.data }),
+    );
     return true;
   } catch (error) {
     if (isTreeError(error, 'ALREADY_EXISTS')) return false;
@@ -141,7 +162,8 @@ async function retried<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (attempt >= ATTEMPTS || !(isTreeError(error, 'SERVICE_UNAVAILABLE') || isTreeError(error, 'CONFLICT'))) throw error;
+      if (attempt >= ATTEMPTS || !(isTreeError(error, 'SERVICE_UNAVAILABLE') || isTreeError(error, 'CONFLICT')))
+        throw error;
       await sleep(backoffDelay(attempt));
     }
   }
@@ -156,10 +178,15 @@ function appendTo<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
 
 /** Siblings by their given positions (an export's), else in the file's order (a stable sort). */
 const inSiblingOrder = (siblings: ImportRecord[]): ImportRecord[] =>
-  siblings.every((s) => s.position !== null) ? [...siblings].sort((a, b) => (a.position! < b.position! ? -1 : a.position! > b.position! ? 1 : 0)) : siblings;
+  siblings.every((s) => s.position !== null)
+    ? [...siblings].sort((a, b) => (a.position! < b.position! ? -1 : a.position! > b.position! ? 1 : 0))
+    : siblings;
 
 /** Each record's top record (itself, or its ancestor in the file whose parent is not in it), parents first. */
-function topsOf(inFile: Map<string, ImportRecord>, ordered: ReadonlyArray<{ record: ImportRecord; depth: number }>): Map<string, string> {
+function topsOf(
+  inFile: Map<string, ImportRecord>,
+  ordered: ReadonlyArray<{ record: ImportRecord; depth: number }>,
+): Map<string, string> {
   const top = new Map<string, string>();
   for (const { record } of ordered) {
     const parent = record.parentId === null ? undefined : inFile.get(record.parentId);

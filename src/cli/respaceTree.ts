@@ -21,7 +21,11 @@ export interface RespaceTreeResult {
  * started (nested-set, big subtrees) end before the next depth up begins: its reorders move
  * those subtrees again.
  */
-export async function respaceTree(admin: TreeAdmin, longerThan: number, onParent?: (done: number, total: number) => void): Promise<RespaceTreeResult> {
+export async function respaceTree(
+  admin: TreeAdmin,
+  longerThan: number,
+  onParent?: (done: number, total: number) => void,
+): Promise<RespaceTreeResult> {
   const parents = await admin.crowdedParents(longerThan);
   const depths = [...new Set(parents.map((p) => p.depth))];
   let done = 0;

@@ -14,7 +14,7 @@ export function tokenCommand(tree: Command): void {
         'Prints a JWT that this configuration (AUTH=jwt with JWT_SECRET, and JWT_ISSUER/JWT_AUDIENCE',
         'when set) accepts: subject NAME (default "developer"), valid for N hours (default 8), in',
         'tenant T (the TENANT_CLAIM claim; default: the default tenant). For development tools: the',
-        'example app (VITE_CANOPY_TOKEN), curl, GraphiQL\'s Headers tab. With JWT_JWKS_URL, tokens come',
+        "example app (VITE_CANOPY_TOKEN), curl, GraphiQL's Headers tab. With JWT_JWKS_URL, tokens come",
         'from your identity provider instead. Touches no table.',
       ].join('\n'),
     )

@@ -30,7 +30,10 @@ describe('createDynamo', () => {
         ),
     });
     await ensureTable(dynamo.client, table);
-    for (let i = 0; i < 20; i++) await dynamo.doc.send(new PutCommand({ TableName: table, Item: { pk: `P#${i % 2}`, sk: `S#${i}`, n: i, list: [i, `v${i}`] } }));
+    for (let i = 0; i < 20; i++)
+      await dynamo.doc.send(
+        new PutCommand({ TableName: table, Item: { pk: `P#${i % 2}`, sk: `S#${i}`, n: i, list: [i, `v${i}`] } }),
+      );
   });
   afterAll(() => dynamo?.client.destroy());
 
@@ -39,9 +42,13 @@ describe('createDynamo', () => {
     const document = vi.spyOn(GetCommand.prototype, 'resolveMiddleware');
     try {
       const items = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => dynamo.doc.send(new GetCommand({ TableName: table, Key: { pk: `P#${i % 2}`, sk: `S#${i}` } }))),
+        Array.from({ length: 20 }, (_, i) =>
+          dynamo.doc.send(new GetCommand({ TableName: table, Key: { pk: `P#${i % 2}`, sk: `S#${i}` } })),
+        ),
       );
-      expect(items.map((out) => out.Item)).toEqual(Array.from({ length: 20 }, (_, i) => ({ pk: `P#${i % 2}`, sk: `S#${i}`, n: i, list: [i, `v${i}`] })));
+      expect(items.map((out) => out.Item)).toEqual(
+        Array.from({ length: 20 }, (_, i) => ({ pk: `P#${i % 2}`, sk: `S#${i}`, n: i, list: [i, `v${i}`] })),
+      );
       expect(wrapped.mock.calls.length).toBeLessThanOrEqual(1);
       expect(document).not.toHaveBeenCalled();
     } finally {
@@ -51,10 +58,17 @@ describe('createDynamo', () => {
   });
 
   it('marshals keys and values in and out of a Query, and passes options the document way', async () => {
-    const query = { TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'P#1' }, ConsistentRead: true };
+    const query = {
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'P#1' },
+      ConsistentRead: true,
+    };
     const page = await dynamo.doc.send(new QueryCommand({ ...query, Limit: 3 }));
     expect(page.Items?.map((item) => item.n)).toEqual([1, 11, 13]);
-    const next = await dynamo.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: page.LastEvaluatedKey }), { abortSignal: new AbortController().signal });
+    const next = await dynamo.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: page.LastEvaluatedKey }), {
+      abortSignal: new AbortController().signal,
+    });
     expect(next.Items?.map((item) => item.n)).toEqual([15, 17, 19, 3, 5, 7, 9]);
   });
 

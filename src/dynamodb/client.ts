@@ -64,13 +64,22 @@ export function createDynamo(options: DynamoOptions): Dynamo {
       // Without them a DynamoDB that accepts connections and never answers holds every call,
       // and every request waiting on it, for ever.
       ...(options.timeouts
-        ? { connectionTimeout: options.timeouts.connectMs, requestTimeout: options.timeouts.requestMs, throwOnRequestTimeout: true }
+        ? {
+            connectionTimeout: options.timeouts.connectMs,
+            requestTimeout: options.timeouts.requestMs,
+            throwOnRequestTimeout: true,
+          }
         : {}),
     },
   });
   // The document commands' client: the same sockets and credentials, and each command class's
   // middleware resolved once (cachedDocumentSend).
-  const cached = new DynamoDBClient({ ...config, credentials: client.config.credentials, requestHandler: client.config.requestHandler, cacheMiddleware: true });
+  const cached = new DynamoDBClient({
+    ...config,
+    credentials: client.config.credentials,
+    requestHandler: client.config.requestHandler,
+    cacheMiddleware: true,
+  });
   for (const stack of [client.middlewareStack, cached.middlewareStack]) prepareStack(stack, options);
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
@@ -133,7 +142,8 @@ interface DocumentCommand {
 }
 
 const isDocumentCommand = (command: unknown): command is DocumentCommand =>
-  typeof (command as Partial<DocumentCommand>).addMarshallingMiddleware === 'function' && (command as Partial<DocumentCommand>).clientCommand !== undefined;
+  typeof (command as Partial<DocumentCommand>).addMarshallingMiddleware === 'function' &&
+  (command as Partial<DocumentCommand>).clientCommand !== undefined;
 
 /**
  * The document client resolves the SDK's middleware stack twice on every call (its command's,
@@ -153,7 +163,8 @@ function cachedDocumentSend(doc: DynamoDBDocumentClient, cached: DynamoDBClient)
 }
 
 /** DynamoDB Local accepts any credentials; real endpoints use the default provider chain. */
-const isLocal = (endpoint: string | undefined): boolean => endpoint !== undefined && /localhost|127\.0\.0\.1|\[::1\]/.test(endpoint);
+const isLocal = (endpoint: string | undefined): boolean =>
+  endpoint !== undefined && /localhost|127\.0\.0\.1|\[::1\]/.test(endpoint);
 
 /** The client of the table's stream (the stream worker). */
 export type StreamsClient = DynamoDBStreamsClient;

@@ -31,6 +31,8 @@ export async function compileLauncher(jar: string): Promise<{ dir: string } | { 
     rmSync(scratch, { recursive: true, force: true });
     if (existsSync(join(dir, `${LAUNCHER_CLASS}.class`))) return { dir };
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    return { problem: failure.code === 'ENOENT' ? 'no javac on PATH' : `javac failed: ${failure.stderr ?? failure.message}` };
+    return {
+      problem: failure.code === 'ENOENT' ? 'no javac on PATH' : `javac failed: ${failure.stderr ?? failure.message}`,
+    };
   }
 }

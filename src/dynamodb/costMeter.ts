@@ -81,7 +81,10 @@ export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): Dynam
     if (cost.budget && cost.itemsRead > cost.budget.itemsRead) throw overBudget(cost, 'itemsRead');
     return output;
   };
-  return new Proxy(doc, { get: (target, property, receiver) => (property === 'send' ? send : (Reflect.get(target, property, receiver) as unknown)) });
+  return new Proxy(doc, {
+    get: (target, property, receiver) =>
+      property === 'send' ? send : (Reflect.get(target, property, receiver) as unknown),
+  });
 }
 
 const retries = (metadata: Answered['$metadata']): number => Math.max(0, (metadata?.attempts ?? 1) - 1);

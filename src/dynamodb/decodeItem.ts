@@ -16,6 +16,8 @@ export class MalformedItem extends Error {
 export function decodeItem<S extends z.ZodType>(schema: S, item: Item): z.output<S> {
   const parsed = schema.safeParse(item);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(item)'}: ${issue.message}`).join('; ');
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || '(item)'}: ${issue.message}`)
+    .join('; ');
   throw new MalformedItem(item, problems);
 }

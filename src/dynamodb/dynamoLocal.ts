@@ -163,7 +163,8 @@ async function start(options: DynamoLocalOptions, release: () => void): Promise<
   }
   // The port answers: ours, unless our java failed to bind it (taken meanwhile) and exited.
   await new Promise((r) => setTimeout(r, 200));
-  if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
+  if (child.exitCode !== null)
+    throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
   void exited.then((code) => {
     if (!stopping) options.onUnexpectedExit?.(code, output);
   });
@@ -193,4 +194,3 @@ function portAnswers(host: string, port: number): Promise<boolean> {
     socket.once('error', () => done(false));
   });
 }
-

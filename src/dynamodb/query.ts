@@ -56,7 +56,11 @@ export async function forEachQueryPage(
 ): Promise<void> {
   let startKey = input.ExclusiveStartKey;
   do {
-    const out = await callDynamo(() => doc.send(new QueryCommand({ ...input, ConsistentRead: input.IndexName ? undefined : true, ExclusiveStartKey: startKey })));
+    const out = await callDynamo(() =>
+      doc.send(
+        new QueryCommand({ ...input, ConsistentRead: input.IndexName ? undefined : true, ExclusiveStartKey: startKey }),
+      ),
+    );
     if (onPage((out.Items ?? []) as Item[]) === true) return;
     startKey = out.LastEvaluatedKey;
   } while (startKey);

@@ -54,7 +54,9 @@ const READINESS_DEADLINE_MS = 2000;
 export async function tableAnswers(client: DynamoDBClient | DynamoDBDocumentClient, table: string): Promise<boolean> {
   try {
     const abortSignal = AbortSignal.timeout(READINESS_DEADLINE_MS);
-    await callDynamo(() => (client as DynamoDBClient).send(new DescribeTableCommand({ TableName: table }), { abortSignal }));
+    await callDynamo(() =>
+      (client as DynamoDBClient).send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+    );
     return true;
   } catch {
     return false;

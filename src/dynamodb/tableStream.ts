@@ -63,7 +63,9 @@ export async function tailTableStream(options: TailOptions): Promise<TableTail> 
     const shards: Shard[] = [];
     let after: string | undefined;
     do {
-      const page = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: after }));
+      const page = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: after }),
+      );
       shards.push(...(page.StreamDescription?.Shards ?? []));
       after = page.StreamDescription?.LastEvaluatedShardId;
     } while (after);
@@ -75,7 +77,9 @@ export async function tailTableStream(options: TailOptions): Promise<TableTail> 
         continue;
       }
       const type = atStart ? 'LATEST' : 'TRIM_HORIZON';
-      const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: type }));
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: type }),
+      );
       iterators.set(id, ShardIterator ?? null);
     }
   };
@@ -93,7 +97,8 @@ export async function tailTableStream(options: TailOptions): Promise<TableTail> 
         any ||= records.length > 0;
         iterators.set(id, page.NextShardIterator ?? null);
       } catch (error) {
-        if (error instanceof ExpiredIteratorException || error instanceof TrimmedDataAccessException) iterators.delete(id);
+        if (error instanceof ExpiredIteratorException || error instanceof TrimmedDataAccessException)
+          iterators.delete(id);
         else throw error;
       }
     }

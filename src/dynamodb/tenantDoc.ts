@@ -23,7 +23,10 @@ type Output = Record<string, any>;
 const globals = [...GLOBAL_PKS];
 const DEFAULT_TENANT_SCAN = {
   FilterExpression: `NOT begins_with(#pk, :tenants) AND NOT #pk IN (${globals.map((_, i) => `:g${i}`).join(', ')})`,
-  values: Object.fromEntries([[':tenants', TENANT_PK_PREFIX], ...globals.map((pk, i) => [`:g${i}`, pk])]) as Record<string, string>,
+  values: Object.fromEntries([[':tenants', TENANT_PK_PREFIX], ...globals.map((pk, i) => [`:g${i}`, pk])]) as Record<
+    string,
+    string
+  >,
 };
 
 /** The pk prefix of a tenant other than the default one (whose keys have none). */
@@ -58,12 +61,22 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
   const translate = (command: { input: Input }): [{ input: Input }, (out: Output) => void] => {
     const input = command.input;
     if (command instanceof QueryCommand) {
-      if (!/^#pk = :pk( |$)/.test(String(input.KeyConditionExpression)) || input.ExpressionAttributeNames?.['#pk'] !== 'pk') {
+      if (
+        !/^#pk = :pk( |$)/.test(String(input.KeyConditionExpression)) ||
+        input.ExpressionAttributeNames?.['#pk'] !== 'pk'
+      ) {
         throw new Error('a tenant client only runs Queries built by keyQuery');
       }
-      const values = { ...input.ExpressionAttributeValues, ':pk': inKey({ pk: input.ExpressionAttributeValues[':pk'] })!.pk };
+      const values = {
+        ...input.ExpressionAttributeValues,
+        ':pk': inKey({ pk: input.ExpressionAttributeValues[':pk'] })!.pk,
+      };
       return [
-        new QueryCommand({ ...input, ExpressionAttributeValues: values, ExclusiveStartKey: inKey(input.ExclusiveStartKey) } as never),
+        new QueryCommand({
+          ...input,
+          ExpressionAttributeValues: values,
+          ExclusiveStartKey: inKey(input.ExclusiveStartKey),
+        } as never),
         (out) => {
           for (const item of out.Items ?? []) outKey(item);
           outKey(out.LastEvaluatedKey);
@@ -72,19 +85,31 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
     }
     if (command instanceof BatchGetCommand) {
       const requests = Object.fromEntries(
-        Object.entries(input.RequestItems as Input).map(([table, request]) => [table, { ...request, Keys: request.Keys.map(inKey) }]),
+        Object.entries(input.RequestItems as Input).map(([table, request]) => [
+          table,
+          { ...request, Keys: request.Keys.map(inKey) },
+        ]),
       );
       return [
         new BatchGetCommand({ ...input, RequestItems: requests } as never),
         (out) => {
           for (const items of Object.values<Keyed[]>(out.Responses ?? {})) for (const item of items) outKey(item);
-          for (const request of Object.values<Input>(out.UnprocessedKeys ?? {})) for (const key of request.Keys ?? []) outKey(key);
+          for (const request of Object.values<Input>(out.UnprocessedKeys ?? {}))
+            for (const key of request.Keys ?? []) outKey(key);
         },
       ];
     }
     if (command instanceof BatchWriteCommand) {
-      const inWrite = (w: Input) => (w.PutRequest ? { PutRequest: { Item: inKey(w.PutRequest.Item) } } : { DeleteRequest: { Key: inKey(w.DeleteRequest.Key) } });
-      const requests = Object.fromEntries(Object.entries(input.RequestItems as Record<string, Input[]>).map(([table, writes]) => [table, writes.map(inWrite)]));
+      const inWrite = (w: Input) =>
+        w.PutRequest
+          ? { PutRequest: { Item: inKey(w.PutRequest.Item) } }
+          : { DeleteRequest: { Key: inKey(w.DeleteRequest.Key) } };
+      const requests = Object.fromEntries(
+        Object.entries(input.RequestItems as Record<string, Input[]>).map(([table, writes]) => [
+          table,
+          writes.map(inWrite),
+        ]),
+      );
       return [
         new BatchWriteCommand({ ...input, RequestItems: requests } as never),
         (out) => {
@@ -103,7 +128,10 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
     }
     if (command instanceof ScanCommand) {
       if (input.FilterExpression || input.IndexName) throw new Error('a tenant client only runs whole-table Scans');
-      const filter = tenant === null ? DEFAULT_TENANT_SCAN : { FilterExpression: 'begins_with(#pk, :tenant)', values: { ':tenant': prefix } };
+      const filter =
+        tenant === null
+          ? DEFAULT_TENANT_SCAN
+          : { FilterExpression: 'begins_with(#pk, :tenant)', values: { ':tenant': prefix } };
       return [
         new ScanCommand({
           ...input,
@@ -121,11 +149,15 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
     throw new Error(`a tenant client does not send ${command.constructor.name}`);
   };
   const send = async (command: { input: Input }, ...rest: unknown[]): Promise<unknown> => {
-    if (tenant === null && !(command instanceof ScanCommand)) return (doc.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+    if (tenant === null && !(command instanceof ScanCommand))
+      return (doc.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
     const [translated, received] = translate(command);
     const output = (await (doc.send as (...args: unknown[]) => Promise<Output>)(translated, ...rest)) ?? {};
     received(output);
     return output;
   };
-  return new Proxy(doc, { get: (target, property, receiver) => (property === 'send' ? send : (Reflect.get(target, property, receiver) as unknown)) });
+  return new Proxy(doc, {
+    get: (target, property, receiver) =>
+      property === 'send' ? send : (Reflect.get(target, property, receiver) as unknown),
+  });
 }

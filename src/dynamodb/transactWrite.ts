@@ -31,10 +31,7 @@ interface CancellationReason {
  * condition means the tree changed and is reported as ConditionFailed for the caller to
  * re-read and re-plan. Past the bound: CONFLICT.
  */
-export async function transactWrite(
-  doc: DynamoDBDocumentClient,
-  items: TransactItem[],
-): Promise<void> {
+export async function transactWrite(doc: DynamoDBDocumentClient, items: TransactItem[]): Promise<void> {
   if (items.length === 0) return;
   if (items.length > TRANSACTION_LIMIT) {
     throw new Error(`transaction of ${items.length} actions exceeds ${TRANSACTION_LIMIT}`);
@@ -49,9 +46,7 @@ export async function transactWrite(
         e.name === 'TransactionConflictException' ||
         e.name === 'TransactionInProgressException' ||
         (e.name === 'TransactionCanceledException' &&
-          (e.CancellationReasons ?? []).every(
-            (r) => !r.Code || r.Code === 'None' || r.Code === 'TransactionConflict',
-          ));
+          (e.CancellationReasons ?? []).every((r) => !r.Code || r.Code === 'None' || r.Code === 'TransactionConflict'));
       if (e.name === 'TransactionCanceledException' && !contention) {
         const failed = (e.CancellationReasons ?? [])
           .map((r, i) => (r.Code === 'ConditionalCheckFailed' ? i : -1))

@@ -134,7 +134,7 @@ describe('TransactionBuilder', () => {
     ]);
   });
 
-  it('merges a check into the write of the same item that comes after it, in the check\'s place', () => {
+  it("merges a check into the write of the same item that comes after it, in the check's place", () => {
     const tx = new TransactionBuilder(TABLE)
       .check(nodeA, { missing: 'deleting' })
       .check(nodeB, { exists: true })
@@ -236,7 +236,9 @@ describe('TransactionBuilder', () => {
       'two updates of rev on one item in a transaction: N#a NODE',
     );
     const other = new TransactionBuilder(TABLE).update(nodeA, { set: { path: [] } });
-    expect(() => other.update(nodeA, { remove: ['path'] })).toThrow('two updates of path on one item in a transaction: N#a NODE');
+    expect(() => other.update(nodeA, { remove: ['path'] })).toThrow(
+      'two updates of path on one item in a transaction: N#a NODE',
+    );
   });
 
   it('tells items apart by both key attributes', () => {

@@ -144,9 +144,7 @@ function conditionExpression(conditions: Condition[], p: Placeholders): string |
       return `(attribute_not_exists(${p.name(name)}) OR ${p.name(name)} < ${p.value(limit)})`;
     }
     const [attr, value] = c.equalsOrMissing;
-    return value === null
-      ? `attribute_not_exists(${p.name(attr)})`
-      : `${p.name(attr)} = ${p.value(value)}`;
+    return value === null ? `attribute_not_exists(${p.name(attr)})` : `${p.name(attr)} = ${p.value(value)}`;
   });
   return parts.length > 0 ? [...new Set(parts)].join(' AND ') : undefined;
 }
@@ -173,7 +171,9 @@ function render(table: string, action: Action): TransactItem {
   };
   switch (action.kind) {
     case 'check':
-      return { ConditionCheck: { ...common, Key: action.key, ConditionExpression: condition ?? 'attribute_exists(pk)' } };
+      return {
+        ConditionCheck: { ...common, Key: action.key, ConditionExpression: condition ?? 'attribute_exists(pk)' },
+      };
     case 'update':
       return { Update: { ...common, Key: action.key, UpdateExpression: update! } };
     case 'put':

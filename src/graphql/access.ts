@@ -42,7 +42,8 @@ export function createAccess(grants: Grants, loaders: Loaders): Access {
       const node = await loaders.nodeById.load(id);
       const root = node ? await rootOf(node) : null;
       if (!node || root === null || !canRead(grants, root)) throw notFound(what, id);
-      if (!canWrite(grants, root)) throw new TreeError('FORBIDDEN', `you may read the tree of ${what} "${id}" but not change it`, { id });
+      if (!canWrite(grants, root))
+        throw new TreeError('FORBIDDEN', `you may read the tree of ${what} "${id}" but not change it`, { id });
     },
     requireWriteAll(what) {
       if (grants.all !== 'write') throw new TreeError('FORBIDDEN', `${what} needs write access to every tree`, {});

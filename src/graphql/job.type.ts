@@ -3,12 +3,17 @@ import type { Job as StoredJob, JobKind as Kind, JobStatus as Status } from '../
 import { PageInfo } from './connection.type.js';
 import { DateTimeScalar } from './scalars.js';
 
-const JobKind = { MOVE: 'MOVE', DELETE: 'DELETE', REINDEX: 'REINDEX', IMPORT: 'IMPORT' } as const satisfies Record<Kind, Kind>;
+const JobKind = { MOVE: 'MOVE', DELETE: 'DELETE', REINDEX: 'REINDEX', IMPORT: 'IMPORT' } as const satisfies Record<
+  Kind,
+  Kind
+>;
 const JobStatus = { RUNNING: 'RUNNING', DONE: 'DONE', FAILED: 'FAILED' } as const satisfies Record<Status, Status>;
 registerEnumType(JobKind, { name: 'JobKind' });
 registerEnumType(JobStatus, { name: 'JobStatus' });
 
-@ObjectType('Job', { description: 'Long work that any live process finishes: a big move or delete, a reindex, an import.' })
+@ObjectType('Job', {
+  description: 'Long work that any live process finishes: a big move or delete, a reindex, an import.',
+})
 export class Job {
   @Field(() => ID)
   id!: string;
@@ -28,7 +33,11 @@ export class Job {
   @Field(() => DateTimeScalar)
   startedAt!: string;
 
-  @Field(() => ID, { nullable: true, description: 'The node whose subtree the job moves or deletes; for an import, the parent of its nodes (null: they are roots).' })
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'The node whose subtree the job moves or deletes; for an import, the parent of its nodes (null: they are roots).',
+  })
   nodeId!: string | null;
 }
 

@@ -35,7 +35,9 @@ export function nestedChildren(info: GraphQLResolveInfo): number[][] {
     ];
     const children = collect(info, nodes, 'children');
     if (children.length === 0) return levels;
-    const args = children.map((child) => getArgumentValues(field as GraphQLField<unknown, unknown>, child, info.variableValues));
+    const args = children.map((child) =>
+      getArgumentValues(field as GraphQLField<unknown, unknown>, child, info.variableValues),
+    );
     if (args.some((a) => a.after != null)) return levels;
     levels.push([...new Set(args.map((a) => (typeof a.first === 'number' ? a.first : DEFAULT_FIRST)))]);
     connections = children;

@@ -15,7 +15,10 @@ import { Node } from './node.type.js';
 @Resolver()
 export class MutationResolver {
   @Mutation(() => Node)
-  async createNode(@Arg('input', () => CreateNodeInput) input: CreateNodeInput, @Ctx() ctx: Context): Promise<TreeNode> {
+  async createNode(
+    @Arg('input', () => CreateNodeInput) input: CreateNodeInput,
+    @Ctx() ctx: Context,
+  ): Promise<TreeNode> {
     if (input.parentId == null) ctx.access.requireWriteAll('creating a root');
     else await ctx.access.requireWrite(checkId(input.parentId, 'parentId'), 'parent');
     return settle(ctx, await ctx.store.createNode(input));
@@ -27,7 +30,10 @@ export class MutationResolver {
       'under one parent: all or none. In one transaction when they fit, otherwise as an IMPORT job that the ' +
       'mutation waits for; no read sees any of them before all are there.',
   })
-  async createNodes(@Arg('input', () => CreateNodesInput) input: CreateNodesInput, @Ctx() ctx: Context): Promise<CreateNodesResult> {
+  async createNodes(
+    @Arg('input', () => CreateNodesInput) input: CreateNodesInput,
+    @Ctx() ctx: Context,
+  ): Promise<CreateNodesResult> {
     if (input.parentId == null) ctx.access.requireWriteAll('creating roots');
     else await ctx.access.requireWrite(checkId(input.parentId, 'parentId'), 'parent');
     const result = await ctx.store.createNodes(input);

@@ -16,7 +16,9 @@ const DescendantsOrder = { BY_DEPTH: 'BY_DEPTH', PREORDER: 'PREORDER' } as const
 registerEnumType(DescendantsOrder, {
   name: 'DescendantsOrder',
   valuesConfig: {
-    BY_DEPTH: { description: 'By depth ascending; within one depth in a stable order that the storage strategy defines.' },
+    BY_DEPTH: {
+      description: 'By depth ascending; within one depth in a stable order that the storage strategy defines.',
+    },
     PREORDER: {
       description:
         "Document order: a node, then its first child's whole subtree, then its next child's, " +
@@ -102,7 +104,10 @@ export class DeleteNodeArgs {
 
 @InputType('NewNodeInput', { description: 'A node of a createNodes list.' })
 export class NewNodeInput {
-  @Field(() => ID, { nullable: true, description: 'Generated when absent (then no node of the list can name it as its parent).' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Generated when absent (then no node of the list can name it as its parent).',
+  })
   id?: string | null;
 
   @Field(() => ID, {

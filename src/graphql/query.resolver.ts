@@ -16,13 +16,19 @@ export class QueryResolver {
   }
 
   @Query(() => [Node], { nullable: 'items', description: 'Same order as ids, null where missing.' })
-  async nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() { loaders, access }: Context): Promise<Array<TreeNode | null>> {
+  async nodes(
+    @Arg('ids', () => [ID]) ids: string[],
+    @Ctx() { loaders, access }: Context,
+  ): Promise<Array<TreeNode | null>> {
     if (ids.length > MAX_PAGE_SIZE) throw badInput(`ids may hold at most ${MAX_PAGE_SIZE} ids, got ${ids.length}`);
     ids.forEach((id) => checkId(id));
     return Promise.all(ids.map(async (id) => access.visible(await loaders.nodeById.load(id))));
   }
 
-  @Query(() => Job, { nullable: true, description: 'A running job, or one finished in the last 24 hours; null otherwise.' })
+  @Query(() => Job, {
+    nullable: true,
+    description: 'A running job, or one finished in the last 24 hours; null otherwise.',
+  })
   async job(@Arg('id', () => ID) id: string, @Ctx() { store, loaders, access }: Context): Promise<StoredJob | null> {
     const job = (await store.getJobs([checkId(id)])).get(id) ?? null;
     if (!job || access.grants.all !== null) return job;
@@ -40,9 +46,9 @@ export class QueryResolver {
   @Query(() => NodeConnection, { description: 'The roots of every tree, in order.' })
   async roots(@Args(() => PageArgs) args: PageArgs, @Ctx() { store, loaders, access }: Context) {
     const page = { first: args.first ?? 100, after: args.after };
-    if (access.grants.all !== null) return toConnection(await loaders.childrenByParent.load({ parentId: null, ...page }));
+    if (access.grants.all !== null)
+      return toConnection(await loaders.childrenByParent.load({ parentId: null, ...page }));
     // A caller limited to some trees sees the roots of its grants, and nothing of the others.
     return toConnection(await store.rootsAmong([...access.grants.trees.keys()], page));
   }
 }
-

@@ -96,7 +96,9 @@ export function createLoaders(store: TreeStore): Loaders {
       for (const { parent, levels } of asked) {
         const known = merged.get(parent.id)?.levels ?? [];
         const depth = Math.max(known.length, levels.length);
-        const union = Array.from({ length: depth }, (_, i) => [...new Set([...(known[i] ?? []), ...(levels[i] ?? [])])]);
+        const union = Array.from({ length: depth }, (_, i) => [
+          ...new Set([...(known[i] ?? []), ...(levels[i] ?? [])]),
+        ]);
         merged.set(parent.id, { parent, levels: union });
       }
       const requests = [...merged.values()];
@@ -130,10 +132,21 @@ export function createLoaders(store: TreeStore): Loaders {
   const descendants = new DataLoader<DescendantsRequest, Page, string>(
     async (requests) => {
       const pages = await store.descendantsOfMany(requests);
-      for (const page of pages) if (!(page instanceof Error)) prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
+      for (const page of pages)
+        if (!(page instanceof Error)) prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
       return pages;
     },
-    { cacheKeyFn: ({ node, window, page, order }) => JSON.stringify([node.id, window.minDepth, window.maxDepth, page.first, page.after ?? null, order ?? 'BY_DEPTH']) },
+    {
+      cacheKeyFn: ({ node, window, page, order }) =>
+        JSON.stringify([
+          node.id,
+          window.minDepth,
+          window.maxDepth,
+          page.first,
+          page.after ?? null,
+          order ?? 'BY_DEPTH',
+        ]),
+    },
   );
   const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
     cacheKeyFn: (node) => node.id,

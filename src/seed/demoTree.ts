@@ -19,27 +19,54 @@ export const DEMO_TREE: Seed = {
       id: 'electronics',
       name: 'Electronics',
       children: [
-        { id: 'computers', name: 'Computers', children: [
-          { id: 'laptops', name: 'Laptops' }, { id: 'desktops', name: 'Desktops' }, { id: 'tablets', name: 'Tablets' },
-        ] },
-        { id: 'phones', name: 'Phones', children: [
-          { id: 'smartphones', name: 'Smartphones' }, { id: 'phone-cases', name: 'Cases' },
-        ] },
-        { id: 'audio', name: 'Audio', children: [
-          { id: 'headphones', name: 'Headphones' }, { id: 'speakers', name: 'Speakers' },
-        ] },
+        {
+          id: 'computers',
+          name: 'Computers',
+          children: [
+            { id: 'laptops', name: 'Laptops' },
+            { id: 'desktops', name: 'Desktops' },
+            { id: 'tablets', name: 'Tablets' },
+          ],
+        },
+        {
+          id: 'phones',
+          name: 'Phones',
+          children: [
+            { id: 'smartphones', name: 'Smartphones' },
+            { id: 'phone-cases', name: 'Cases' },
+          ],
+        },
+        {
+          id: 'audio',
+          name: 'Audio',
+          children: [
+            { id: 'headphones', name: 'Headphones' },
+            { id: 'speakers', name: 'Speakers' },
+          ],
+        },
       ],
     },
     {
       id: 'home',
       name: 'Home & Garden',
       children: [
-        { id: 'furniture', name: 'Furniture', children: [
-          { id: 'sofas', name: 'Sofas' }, { id: 'tables', name: 'Tables' }, { id: 'chairs', name: 'Chairs' },
-        ] },
-        { id: 'kitchen', name: 'Kitchen', children: [
-          { id: 'cookware', name: 'Cookware' }, { id: 'cutlery', name: 'Cutlery' },
-        ] },
+        {
+          id: 'furniture',
+          name: 'Furniture',
+          children: [
+            { id: 'sofas', name: 'Sofas' },
+            { id: 'tables', name: 'Tables' },
+            { id: 'chairs', name: 'Chairs' },
+          ],
+        },
+        {
+          id: 'kitchen',
+          name: 'Kitchen',
+          children: [
+            { id: 'cookware', name: 'Cookware' },
+            { id: 'cutlery', name: 'Cutlery' },
+          ],
+        },
         { id: 'garden', name: 'Garden', children: [{ id: 'tools', name: 'Garden tools' }] },
       ],
     },
@@ -47,7 +74,14 @@ export const DEMO_TREE: Seed = {
       id: 'sports',
       name: 'Sports',
       children: [
-        { id: 'cycling', name: 'Cycling', children: [{ id: 'bikes', name: 'Bikes' }, { id: 'helmets', name: 'Helmets' }] },
+        {
+          id: 'cycling',
+          name: 'Cycling',
+          children: [
+            { id: 'bikes', name: 'Bikes' },
+            { id: 'helmets', name: 'Helmets' },
+          ],
+        },
         { id: 'running', name: 'Running', children: [{ id: 'running-shoes', name: 'Running shoes' }] },
       ],
     },

@@ -56,7 +56,13 @@ export function armorRules(limits: OperationLimits): ValidationRule[] {
       ...common,
       n: limits.maxAliases,
       allowList: [],
-      onReject: [(context) => refuse(context, `operation uses more than ${limits.maxAliases} aliases, the limit: split it into several operations`)],
+      onReject: [
+        (context) =>
+          refuse(
+            context,
+            `operation uses more than ${limits.maxAliases} aliases, the limit: split it into several operations`,
+          ),
+      ],
     }),
     maxDirectivesRule({
       ...common,

@@ -53,7 +53,9 @@ export function normalizeOrigins(origins: readonly string[]): string[] {
 }
 
 /** The CORS middleware for /graphql; answers preflights (OPTIONS) itself with 204. */
-export function graphqlCors(origins: readonly string[]): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
+export function graphqlCors(
+  origins: readonly string[],
+): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
   const allowed = normalizeOrigins(origins);
   const handler = cors({
     // Always an array (possibly empty): the package then reflects an allowed request origin

@@ -1,5 +1,8 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -48,7 +51,11 @@ export async function createApp(
     schema: buildTreeSchema({ federation: config.federation }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      createLimitsPlugin(DEFAULT_LIMITS, { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead }, config.maxTreeDepth),
+      createLimitsPlugin(
+        DEFAULT_LIMITS,
+        { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead },
+        config.maxTreeDepth,
+      ),
       createCostPlugin(),
       createObservePlugin(observe.logger, observe.metrics),
       // No answer is cacheable (tree data changes under the client that changes it): the
@@ -94,7 +101,10 @@ export async function createApp(
       // A caller who may write only some trees: every write checks and guards its tree (the
       // resolvers' check is made before the write reads; the tree may change in between).
       const { grants } = caller;
-      const access = grants.all === 'write' ? undefined : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
+      const access =
+        grants.all === 'write'
+          ? undefined
+          : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
       const scoped = admin.store.scoped(cost, caller.tenant, access);
       const loaders = createLoaders(scoped);
       return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
@@ -119,7 +129,9 @@ export async function createApp(
   // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
   if (config.graphiql) {
     const graphiql = graphiqlRouter(config.auth.mode !== 'none');
-    app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next()));
+    app.use((req: Request, res: Response, next: NextFunction) =>
+      req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next(),
+    );
   }
   app.use('/graphql', graphql.execute);
 

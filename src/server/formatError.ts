@@ -53,7 +53,11 @@ export function createFormatError(production: boolean) {
         message: `${treeError.message}${at}`,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { ...(treeError.details ?? {}), code: treeError.code, ...strip({ stacktrace: formatted.extensions?.stacktrace }) },
+        extensions: {
+          ...(treeError.details ?? {}),
+          code: treeError.code,
+          ...strip({ stacktrace: formatted.extensions?.stacktrace }),
+        },
       };
     }
     if (isUncodedRequestError(error)) {
@@ -68,7 +72,10 @@ export function createFormatError(production: boolean) {
       message: production ? 'Internal server error' : formatted.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: 'INTERNAL_SERVER_ERROR', ...strip(production ? {} : { stacktrace: formatted.extensions?.stacktrace }) },
+      extensions: {
+        code: 'INTERNAL_SERVER_ERROR',
+        ...strip(production ? {} : { stacktrace: formatted.extensions?.stacktrace }),
+      },
     };
   };
 }

@@ -46,10 +46,17 @@ export const MAX_BODY = '1mb';
  *   span, Apollo. Malformed or oversized bodies answer JSON errors, never an HTML page.
  * `handle` runs both, for the server's fast path.
  */
-export function createGraphqlHandler<TContext extends BaseContext>(apollo: ApolloServer<TContext>, options: GraphqlHandlerOptions<TContext>) {
+export function createGraphqlHandler<TContext extends BaseContext>(
+  apollo: ApolloServer<TContext>,
+  options: GraphqlHandlerOptions<TContext>,
+) {
   const cors = graphqlCors(options.corsOrigins);
   // body-parser's JSON parser (Express's own), which needs nothing of Express's request object.
-  const json = express.json({ limit: MAX_BODY }) as unknown as (req: IncomingMessage, res: ServerResponse, next: Next) => void;
+  const json = express.json({ limit: MAX_BODY }) as unknown as (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: Next,
+  ) => void;
   const { formatError } = options;
 
   const prepare = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
@@ -69,7 +76,13 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
   /** A body-parser failure (malformed JSON, too large, bad charset) as a JSON error. */
   const refuseBody = (res: ServerResponse, error: { status?: number; message?: string }): void => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
-    refuse(res, status, status === 500 ? error : badRequest(status === 400 ? 'The request body is not valid JSON' : (error.message ?? 'Bad request')));
+    refuse(
+      res,
+      status,
+      status === 500
+        ? error
+        : badRequest(status === 400 ? 'The request body is not valid JSON' : (error.message ?? 'Bad request')),
+    );
   };
 
   const run = async (req: ParsedRequest, search: string, res: ServerResponse, caller: Caller): Promise<void> => {
@@ -117,7 +130,8 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
     if (blocked !== null) return tooMany(res, blocked);
     options.authenticate(req.headers).then(
       (caller) => {
-        const retryAfter = limiter?.take(caller.subject !== null ? `${caller.via}:${caller.subject}` : addressOf(req)) ?? null;
+        const retryAfter =
+          limiter?.take(caller.subject !== null ? `${caller.via}:${caller.subject}` : addressOf(req)) ?? null;
         if (retryAfter === null) return parseAndRun(req, res, caller);
         tooMany(res, retryAfter);
       },
@@ -133,7 +147,10 @@ export function createGraphqlHandler<TContext extends BaseContext>(apollo: Apoll
       if (error) return refuseBody(res, error as { status?: number; message?: string });
       const target = req.url ?? '/';
       let search = target.includes('?') ? target.slice(target.indexOf('?')) : '';
-      let query: unknown = req.method === 'GET' ? new URLSearchParams(search).get('query') : (req.body as { query?: unknown } | undefined)?.query;
+      let query: unknown =
+        req.method === 'GET'
+          ? new URLSearchParams(search).get('query')
+          : (req.body as { query?: unknown } | undefined)?.query;
       if (options.trusted) {
         const allowed = trustedQuery(options.trusted, query, persistedHashOf(req, search));
         if (typeof allowed !== 'string') return refuse(res, 400, allowed);

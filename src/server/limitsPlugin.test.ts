@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { countTokens, DEFAULT_LIMITS, measureOperation, type OperationMeasure } from './limitsPlugin.js';
 
 /** Measures the first operation of `source`, with every fragment it defines. */
-function measure(source: string, variables: Record<string, unknown> = {}, maxNodes?: number, ancestors?: number): OperationMeasure {
+function measure(
+  source: string,
+  variables: Record<string, unknown> = {},
+  maxNodes?: number,
+  ancestors?: number,
+): OperationMeasure {
   const document = parse(source);
   const fragments: Record<string, FragmentDefinitionNode> = {};
   let operation: OperationDefinitionNode | undefined;
@@ -81,25 +86,40 @@ describe('measureOperation', () => {
 
   it('estimates the nodes a query may return: each list multiplies by its first', () => {
     expect(measure('{ node(id: "a") { children { nodes { id } } } }').nodes).toBe(100);
-    expect(measure('{ roots(first: 10) { nodes { children(first: 20) { edges { node { id } } } } } }').nodes).toBe(10 + 200);
-    expect(measure('query($n: Int) { roots(first: $n) { nodes { descendants(first: 1000) { nodes { id } } } } }', { n: 50 }).nodes).toBe(
-      50 + 50_000,
+    expect(measure('{ roots(first: 10) { nodes { children(first: 20) { edges { node { id } } } } } }').nodes).toBe(
+      10 + 200,
     );
+    expect(
+      measure('query($n: Int) { roots(first: $n) { nodes { descendants(first: 1000) { nodes { id } } } } }', { n: 50 })
+        .nodes,
+    ).toBe(50 + 50_000);
     expect(measure('{ nodes(ids: ["a", "b", "c"]) { children(first: 5) { nodes { id } } } }').nodes).toBe(3 + 15);
     const entities =
       'query($r: [_Any!]!) { _entities(representations: $r) { ' +
       '... on Node { children(first: 1000) { nodes { id } } } } }';
-    expect(measure(entities, { r: Array.from({ length: 600 }, (_, i) => ({ __typename: 'Node', id: `n${i}` })) }).nodes).toBe(600 + 600_000);
+    expect(
+      measure(entities, { r: Array.from({ length: 600 }, (_, i) => ({ __typename: 'Node', id: `n${i}` })) }).nodes,
+    ).toBe(600 + 600_000);
   });
 
   it('names the field at which the estimate went over the limit, and the deepest field', () => {
     const nested = '{ node(id: "a") { kids: children(first: 50) { nodes { children(first: 50) { nodes { id } } } } } }';
-    expect(measure(nested, {}, 1000)).toMatchObject({ nodes: 50 + 2500, nodesOverAt: 'node.kids.nodes.children', deepestAt: 'node.kids.nodes.children.nodes.id' });
+    expect(measure(nested, {}, 1000)).toMatchObject({
+      nodes: 50 + 2500,
+      nodesOverAt: 'node.kids.nodes.children',
+      deepestAt: 'node.kids.nodes.children.nodes.id',
+    });
     expect(measure(nested, {}, 10_000)).not.toHaveProperty('nodesOverAt');
   });
 
   it('has limits that a reasonable client stays within: three nested children with defaults, not four', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxDirectives: 50, maxNodes: 2_000_000 });
+    expect(DEFAULT_LIMITS).toEqual({
+      maxTokens: 5000,
+      maxNesting: 16,
+      maxAliases: 100,
+      maxDirectives: 50,
+      maxNodes: 2_000_000,
+    });
     const nest = (levels: number): string => (levels === 0 ? 'id' : `children { nodes { ${nest(levels - 1)} } }`);
     expect(measure(`{ node(id: "a") { ${nest(3)} } }`).nodes).toBe(1_010_100);
     expect(measure(`{ node(id: "a") { ${nest(3)} } }`, {}, DEFAULT_LIMITS.maxNodes)).not.toHaveProperty('nodesOverAt');
@@ -129,7 +149,10 @@ describe('measureOperation on hostile documents', () => {
     expect(measure('{ node(id: "a") { ancestors { id } } }').nodes).toBe(64);
     expect(measure('{ node(id: "a") { ancestors { id } } }', {}, undefined, 10).nodes).toBe(10);
     const nested = '{ node(id: "a") { ancestors { ancestors { ancestors { ancestors { ancestors { id } } } } } } }';
-    expect(measure(nested, {}, DEFAULT_LIMITS.maxNodes)).toMatchObject({ nodes: 64 + 64 ** 2 + 64 ** 3 + 64 ** 4 + 64 ** 5, nodesOverAt: 'node.ancestors.ancestors.ancestors.ancestors' });
+    expect(measure(nested, {}, DEFAULT_LIMITS.maxNodes)).toMatchObject({
+      nodes: 64 + 64 ** 2 + 64 ** 3 + 64 ** 4 + 64 ** 5,
+      nodesOverAt: 'node.ancestors.ancestors.ancestors.ancestors',
+    });
   });
 
   it('counts variables by the defaults of their definitions when they are not sent', () => {
@@ -149,7 +172,10 @@ describe('measureOperation on hostile documents', () => {
       }
       fragment Deeper on Node { children(first: 1000) { nodes { id } } }
     `;
-    expect(measure(source, {}, 500_000)).toMatchObject({ nodes: 2 + 1000 + 1_000_000, nodesOverAt: 'node.big.nodes.children' });
+    expect(measure(source, {}, 500_000)).toMatchObject({
+      nodes: 2 + 1000 + 1_000_000,
+      nodesOverAt: 'node.big.nodes.children',
+    });
   });
 });
 

@@ -41,7 +41,13 @@ export interface OperationLimits {
  * `children(first: 1000)` twice nested in a third; what a tree really holds is the runtime
  * budget's business (ReadBudget: MAX_OPERATION_REQUESTS, MAX_OPERATION_ITEMS_READ).
  */
-export const DEFAULT_LIMITS: OperationLimits = { maxTokens: 5000, maxNesting: 16, maxAliases: 100, maxDirectives: 50, maxNodes: 2_000_000 };
+export const DEFAULT_LIMITS: OperationLimits = {
+  maxTokens: 5000,
+  maxNesting: 16,
+  maxAliases: 100,
+  maxDirectives: 50,
+  maxNodes: 2_000_000,
+};
 
 /**
  * The tokens of a GraphQL document, counted as graphql-js's parser counts them for its own
@@ -86,11 +92,15 @@ interface Summary {
 const EMPTY: Summary = { depth: 0, deepest: [], aliases: 0, nodes: 0 };
 
 /** The operation's variables, with the defaults its definitions give to those not sent. */
-function variablesWithDefaults(operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+function variablesWithDefaults(
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const values = { ...variables };
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
-    if (values[name] === undefined && definition.defaultValue) values[name] = valueFromASTUntyped(definition.defaultValue, {});
+    if (values[name] === undefined && definition.defaultValue)
+      values[name] = valueFromASTUntyped(definition.defaultValue, {});
   }
   return values;
 }
@@ -176,7 +186,13 @@ export function measureOperation(
   };
 
   /** The path of the field at which the running count first goes over maxNodes, in document order. */
-  const overAt = (set: SelectionSetNode, top: boolean, path: string[], perNode: number, before: number): string | undefined => {
+  const overAt = (
+    set: SelectionSetNode,
+    top: boolean,
+    path: string[],
+    perNode: number,
+    before: number,
+  ): string | undefined => {
     let count = before;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -193,7 +209,10 @@ export function measureOperation(
         const inner =
           selection.kind === Kind.INLINE_FRAGMENT
             ? { set: selection.selectionSet, summary: summarize(selection.selectionSet, top) }
-            : { set: fragments[selection.name.value]?.selectionSet, summary: fragmentSummary(selection.name.value, top) };
+            : {
+                set: fragments[selection.name.value]?.selectionSet,
+                summary: fragmentSummary(selection.name.value, top),
+              };
         if (!inner.set || !inner.summary) continue;
         const below = perNode * inner.summary.nodes;
         if (count + below > maxNodes) return overAt(inner.set, top, path, perNode, count);
@@ -205,10 +224,20 @@ export function measureOperation(
 
   const whole = summarize(operation.selectionSet, true);
   const nodesOverAt = whole.nodes > maxNodes ? overAt(operation.selectionSet, true, [], 1, 0) : undefined;
-  return { nesting: whole.depth, aliases: whole.aliases, nodes: whole.nodes, deepestAt: whole.deepest.join('.'), ...(nodesOverAt ? { nodesOverAt } : {}) };
+  return {
+    nesting: whole.depth,
+    aliases: whole.aliases,
+    nodes: whole.nodes,
+    deepestAt: whole.deepest.join('.'),
+    ...(nodesOverAt ? { nodesOverAt } : {}),
+  };
 }
 
-export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, maxTreeDepth: number): ApolloServerPlugin<{ cost?: DynamoCost }> {
+export function createLimitsPlugin(
+  limits: OperationLimits,
+  budget: ReadBudget,
+  maxTreeDepth: number,
+): ApolloServerPlugin<{ cost?: DynamoCost }> {
   return {
     async requestDidStart() {
       return {
@@ -216,7 +245,9 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, 
           if (!operation) return;
           // graphql-js would fail it as a server error: the schema has no Subscription type.
           if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-            throw badRequest('subscriptions are not supported (the schema has no Subscription type); poll with a query');
+            throw badRequest(
+              'subscriptions are not supported (the schema has no Subscription type); poll with a query',
+            );
           }
           // A query has a runtime budget; a mutation's work is bounded by its own design.
           const cost = contextValue.cost;
@@ -225,7 +256,13 @@ export function createLimitsPlugin(limits: OperationLimits, budget: ReadBudget, 
           for (const def of document.definitions) {
             if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
           }
-          const measure = measureOperation(operation, fragments, request.variables ?? {}, limits.maxNodes, maxTreeDepth);
+          const measure = measureOperation(
+            operation,
+            fragments,
+            request.variables ?? {},
+            limits.maxNodes,
+            maxTreeDepth,
+          );
           // Nesting, aliases and directives were checked while Apollo validated (armorRules.ts).
           const { nodes } = measure;
           if (nodes > limits.maxNodes) {

@@ -14,7 +14,10 @@ const MAX_OPERATION_LABELS = 200;
  * (tracing.ts), and the request metrics. Errors are logged at `warn` when the answer
  * holds any; unexpected ones (INTERNAL_SERVER_ERROR) at `error`.
  */
-export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloServerPlugin<{ cost?: DynamoCost; caller?: Caller }> {
+export function createObservePlugin(
+  logger: Logger,
+  metrics: Metrics,
+): ApolloServerPlugin<{ cost?: DynamoCost; caller?: Caller }> {
   const labels = new Set<string>();
   const label = (name: string): string => {
     if (labels.has(name)) return name;
@@ -22,7 +25,9 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
     labels.add(name);
     return name;
   };
-  const requestsOf = childCache((operation: string, type: string, outcome: string) => metrics.requests.labels(operation, type, outcome));
+  const requestsOf = childCache((operation: string, type: string, outcome: string) =>
+    metrics.requests.labels(operation, type, outcome),
+  );
   const latencyOf = childCache((operation: string, type: string) => metrics.latency.labels(operation, type));
   const errorsOf = childCache((code: string) => metrics.errors.labels(code));
   return {
@@ -52,7 +57,9 @@ export function createObservePlugin(logger: Logger, metrics: Metrics): ApolloSer
           line.ms = Math.round(seconds * 10_000) / 10;
           line.status = response.http.status ?? 200;
           const cost = contextValue.cost;
-          line.dynamodb = cost ? { requests: cost.requests, itemsRead: cost.itemsRead, itemsWritten: cost.itemsWritten } : undefined;
+          line.dynamodb = cost
+            ? { requests: cost.requests, itemsRead: cost.itemsRead, itemsWritten: cost.itemsWritten }
+            : undefined;
           if (codes.length > 0) line.errors = codes;
           logger[level](line, 'graphql request');
         },

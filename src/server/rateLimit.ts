@@ -17,7 +17,11 @@ export interface RateLimitSettings {
 }
 
 /** Pure: the bucket after a request at `now`, and whether it was let through (else when to retry). */
-export function takeToken(bucket: Bucket | undefined, now: number, settings: RateLimitSettings): { bucket: Bucket; retryAfterSeconds: number | null } {
+export function takeToken(
+  bucket: Bucket | undefined,
+  now: number,
+  settings: RateLimitSettings,
+): { bucket: Bucket; retryAfterSeconds: number | null } {
   const elapsed = bucket ? Math.max(0, now - bucket.at) / 1000 : 0;
   const tokens = Math.min(settings.burst, (bucket?.tokens ?? settings.burst) + elapsed * settings.perSecond);
   if (tokens >= 1) return { bucket: { tokens: tokens - 1, at: now }, retryAfterSeconds: null };

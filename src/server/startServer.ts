@@ -39,7 +39,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config.logLevel);
   let admin: TreeAdmin | undefined;
   const metrics = createMetrics(async () => (admin ? admin.openJobCount() : 0));
-  const dynamodbCalls = childCache((command: string, outcome: string) => metrics.dynamodbCalls.labels(command, outcome));
+  const dynamodbCalls = childCache((command: string, outcome: string) =>
+    metrics.dynamodbCalls.labels(command, outcome),
+  );
   const dynamo = createDynamo({
     endpoint: config.dynamodbEndpoint,
     region: config.region,
@@ -59,7 +61,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // JOB_RUNNER=worker: the worker reads the table's stream.
   await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
   admin = storeFor(config, dynamo, ({ event, job, error }) =>
-    logger[event === 'stopped' ? 'warn' : 'info']({ job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) }, `job ${event}`),
+    logger[event === 'stopped' ? 'warn' : 'info'](
+      { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
+      `job ${event}`,
+    ),
   );
   const seeded = config.seedDemo ? await seedDemoTree(admin.store) : 0;
   // JOB_RUNNER=worker: the stream worker runs the jobs, and sweeps for them.
@@ -67,7 +72,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const httpServer = createServer();
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
-  const { listener, apollo } = await createApp(config, admin, { authenticate, trusted }, httpServer, { logger, metrics });
+  const { listener, apollo } = await createApp(config, admin, { authenticate, trusted }, httpServer, {
+    logger,
+    metrics,
+  });
   httpServer.on('request', listener);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

@@ -64,7 +64,11 @@ export function traceDynamoCall(table: string, call: DynamoCall): void {
     {
       kind: SpanKind.CLIENT,
       startTime: Date.now() - call.ms,
-      attributes: { 'db.system.name': 'aws.dynamodb', 'db.operation.name': call.command, 'aws.dynamodb.table_names': [table] },
+      attributes: {
+        'db.system.name': 'aws.dynamodb',
+        'db.operation.name': call.command,
+        'aws.dynamodb.table_names': [table],
+      },
     },
     context.active(),
   );

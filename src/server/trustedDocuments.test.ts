@@ -5,7 +5,11 @@ import { documentHash, trustedDocumentsOf, trustedQuery } from './trustedDocumen
 
 const body = 'query Roots { roots { nodes { id } } }';
 const id = createHash('sha256').update(body).digest('hex');
-const manifest = { format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id, name: 'Roots', type: 'query', body }] };
+const manifest = {
+  format: 'apollo-persisted-query-manifest',
+  version: 1,
+  operations: [{ id, name: 'Roots', type: 'query', body }],
+};
 
 describe('trusted documents', () => {
   it('compares documents whatever their layout', () => {
@@ -16,9 +20,16 @@ describe('trusted documents', () => {
 
   it('answers the text to run, or a refusal', () => {
     const trusted = trustedDocumentsOf(manifest);
-    expect(trustedQuery(trusted, 'query Roots { roots { nodes { id } } }', undefined)).toBe('query Roots { roots { nodes { id } } }');
+    expect(trustedQuery(trusted, 'query Roots { roots { nodes { id } } }', undefined)).toBe(
+      'query Roots { roots { nodes { id } } }',
+    );
     expect(trustedQuery(trusted, undefined, id)).toBe(body);
-    for (const [query, hash] of [['{ roots { nodes { id } } }', undefined], [undefined, 'f'.repeat(64)], [undefined, undefined], ['{ broken', id]]) {
+    for (const [query, hash] of [
+      ['{ roots { nodes { id } } }', undefined],
+      [undefined, 'f'.repeat(64)],
+      [undefined, undefined],
+      ['{ broken', id],
+    ]) {
       const refused = trustedQuery(trusted, query, hash);
       expect(isTreeError(refused, 'PERSISTED_QUERY_NOT_IN_LIST')).toBe(true);
     }
@@ -26,7 +37,11 @@ describe('trusted documents', () => {
 
   it('refuses manifests it cannot trust', () => {
     expect(() => trustedDocumentsOf({ operations: [] })).toThrow(/not an Apollo persisted query manifest/);
-    expect(() => trustedDocumentsOf({ ...manifest, operations: [{ id: 'f'.repeat(64), body }] })).toThrow(/not the SHA-256 of its body/);
-    expect(() => trustedDocumentsOf({ ...manifest, operations: [{ id, body: '{ broken' }] })).toThrow(/a body that parses/);
+    expect(() => trustedDocumentsOf({ ...manifest, operations: [{ id: 'f'.repeat(64), body }] })).toThrow(
+      /not the SHA-256 of its body/,
+    );
+    expect(() => trustedDocumentsOf({ ...manifest, operations: [{ id, body: '{ broken' }] })).toThrow(
+      /a body that parses/,
+    );
   });
 });

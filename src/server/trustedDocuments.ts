@@ -33,14 +33,17 @@ export function documentHash(text: string): string | null {
 export function trustedDocumentsOf(manifest: unknown): TrustedDocuments {
   const { format, operations } = (manifest ?? {}) as { format?: unknown; operations?: unknown };
   if (format !== 'apollo-persisted-query-manifest' || !Array.isArray(operations)) {
-    throw new Error('not an Apollo persisted query manifest ({ "format": "apollo-persisted-query-manifest", "operations": [...] })');
+    throw new Error(
+      'not an Apollo persisted query manifest ({ "format": "apollo-persisted-query-manifest", "operations": [...] })',
+    );
   }
   const byId = new Map<string, string>();
   const documents = new Set<string>();
   for (const [index, operation] of operations.entries()) {
     const { id, body } = (operation ?? {}) as { id?: unknown; body?: unknown };
     const hash = typeof body === 'string' ? documentHash(body) : null;
-    if (typeof id !== 'string' || typeof body !== 'string' || hash === null) throw new Error(`operation ${index} needs an id and a body that parses`);
+    if (typeof id !== 'string' || typeof body !== 'string' || hash === null)
+      throw new Error(`operation ${index} needs an id and a body that parses`);
     if (sha256(body) !== id) throw new Error(`operation ${index}: its id is not the SHA-256 of its body`);
     byId.set(id, body);
     documents.add(hash);
@@ -68,7 +71,12 @@ export function trustedQuery(trusted: TrustedDocuments, query: unknown, hash: un
   } else if (typeof hash === 'string' && trusted.byId.has(hash)) {
     return trusted.byId.get(hash)!;
   }
-  return new TreeError('PERSISTED_QUERY_NOT_IN_LIST', 'only the operations registered with this server run here (TRUSTED_DOCUMENTS)', undefined, {
-    httpStatus: 400,
-  });
+  return new TreeError(
+    'PERSISTED_QUERY_NOT_IN_LIST',
+    'only the operations registered with this server run here (TRUSTED_DOCUMENTS)',
+    undefined,
+    {
+      httpStatus: 400,
+    },
+  );
 }

@@ -65,7 +65,11 @@ class LazyEdge<T> {
   }
 }
 
-export function edgeWithCursor<T>(cursors: CursorCodec, payload: Record<string, unknown>, node: T): { cursor: string; node: T } {
+export function edgeWithCursor<T>(
+  cursors: CursorCodec,
+  payload: Record<string, unknown>,
+  node: T,
+): { cursor: string; node: T } {
   return new LazyEdge(cursors, payload, node);
 }
 
@@ -110,7 +114,13 @@ export const idOfEdgeSk = (sk: string): string => sk.slice(sk.lastIndexOf('#') +
  * walk of the truth (engine/preorderPage.ts) and a strategy's own document order read
  * (TreeStrategy.preorder) issue and take the same cursors.
  */
-export function decodePreorderCursor(cursors: CursorCodec, maxTreeDepth: number, raw: string, originId: string, window: DepthWindow): string[] {
+export function decodePreorderCursor(
+  cursors: CursorCodec,
+  maxTreeDepth: number,
+  raw: string,
+  originId: string,
+  window: DepthWindow,
+): string[] {
   const c = decodeWindowCursor(
     cursors,
     raw,
@@ -120,7 +130,9 @@ export function decodePreorderCursor(cursors: CursorCodec, maxTreeDepth: number,
       p.x === 'pre' &&
       Array.isArray(p.c) &&
       p.c.length <= maxTreeDepth &&
-      p.c.every((sk) => typeof sk === 'string' && sk.startsWith(EDGE_SK_PREFIX) && sk.lastIndexOf('#') > EDGE_SK_PREFIX.length),
+      p.c.every(
+        (sk) => typeof sk === 'string' && sk.startsWith(EDGE_SK_PREFIX) && sk.lastIndexOf('#') > EDGE_SK_PREFIX.length,
+      ),
   );
   return c.c as string[];
 }

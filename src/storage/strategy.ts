@@ -173,7 +173,6 @@ export interface StrategyMembers<Name extends string = string> {
    * are read per parent.
    */
   subtreeItems?(ctx: StrategyContext, node: TreeNode, depth: number, limit: number): Promise<SubtreeItems | null>;
-
 }
 
 /** Where a node is, as the engine hands it to a strategy's pure members. */

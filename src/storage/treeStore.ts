@@ -139,7 +139,10 @@ export interface CreateNodesOptions {
 
 /** createNodes with `oneTransaction`, for nodes one transaction cannot hold: nothing was written. */
 export class TooManyItems extends Error {
-  constructor(readonly items: number, readonly limit: number) {
+  constructor(
+    readonly items: number,
+    readonly limit: number,
+  ) {
     super(`the nodes need ${items} items written, one transaction holds ${limit}`);
     this.name = 'TooManyItems';
   }
@@ -215,7 +218,11 @@ export interface TreeStore {
    * the tree of a root: 'write', 'read', or null): every write checks the tree it lands in when
    * it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits.
    */
-  scoped(cost?: OperationCost, tenant?: string | null, treeAccess?: (rootId: string) => 'write' | 'read' | null): TreeStore;
+  scoped(
+    cost?: OperationCost,
+    tenant?: string | null,
+    treeAccess?: (rootId: string) => 'write' | 'read' | null,
+  ): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */

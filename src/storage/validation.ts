@@ -32,7 +32,9 @@ export function checkName(name: string): string {
     });
   }
   if (CONTROL_CHARACTER.test(name) || !isWellFormed(name)) {
-    throw badInput('name must be well-formed Unicode without control characters (tabs, line breaks)', { field: 'name' });
+    throw badInput('name must be well-formed Unicode without control characters (tabs, line breaks)', {
+      field: 'name',
+    });
   }
   return name;
 }

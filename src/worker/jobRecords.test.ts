@@ -8,7 +8,10 @@ const record = (pk: string, sk: string, status: string | undefined, eventName = 
 
 describe('announcedJob', () => {
   it('names the running job of a job record, with its tenant', () => {
-    expect(announcedJob(record('JOBS', 'JOB#0001-abc', 'RUNNING', 'INSERT'))).toEqual({ tenant: null, jobId: '0001-abc' });
+    expect(announcedJob(record('JOBS', 'JOB#0001-abc', 'RUNNING', 'INSERT'))).toEqual({
+      tenant: null,
+      jobId: '0001-abc',
+    });
     expect(announcedJob(record('T#acme#JOBS', 'JOB#0002', 'RUNNING'))).toEqual({ tenant: 'acme', jobId: '0002' });
   });
 

@@ -47,7 +47,12 @@ let configured: ((event: WorkerEvent) => Promise<WorkerResult>) | undefined;
 export async function handler(event: WorkerEvent): Promise<WorkerResult> {
   if (!configured) {
     const config = loadConfig();
-    const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region, timeouts: config.dynamodbTimeouts, userAgent: USER_AGENT });
+    const dynamo = createDynamo({
+      endpoint: config.dynamodbEndpoint,
+      region: config.region,
+      timeouts: config.dynamodbTimeouts,
+      userAgent: USER_AGENT,
+    });
     configured = createWorkerHandler(storeFor(config, dynamo));
   }
   return configured(event);

@@ -199,7 +199,9 @@ describe('the tree explorer example while a move runs as a job', () => {
     await waitForChildren(page, 'bench', ['nursery']);
     await waitForChildren(page, 'nursery', SEEDLINGS.slice(0, 5));
 
-    const after = await server.gql(`{ node(id: "nursery") { parentId depth pendingJob { id } } jobs { nodes { kind status } } }`);
+    const after = await server.gql(
+      `{ node(id: "nursery") { parentId depth pendingJob { id } } jobs { nodes { kind status } } }`,
+    );
     expect(after.body.data).toEqual({
       node: { parentId: 'bench', depth: 2, pendingJob: null },
       jobs: { nodes: [{ kind: 'MOVE', status: 'DONE' }] },
@@ -220,7 +222,12 @@ describe('the tree explorer example while a move runs as a job', () => {
     const after = await example.server.gql(`{ node(id: "bench") { childCount } jobs { nodes { kind status } } }`);
     expect(after.body.data).toEqual({
       node: { childCount: 0 },
-      jobs: { nodes: [{ kind: 'MOVE', status: 'DONE' }, { kind: 'DELETE', status: 'DONE' }] },
+      jobs: {
+        nodes: [
+          { kind: 'MOVE', status: 'DONE' },
+          { kind: 'DELETE', status: 'DONE' },
+        ],
+      },
     });
     expect(browser.problems).toEqual([]);
   });
@@ -233,13 +240,20 @@ describe('the tree explorer against a server that runs only its registered opera
 
   beforeAll(async () => {
     const manifest = join(dir, 'manifest.json');
-    execFileSync('npm', ['run', '-s', 'example:manifest', '--', manifest], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' });
+    execFileSync('npm', ['run', '-s', 'example:manifest', '--', manifest], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      stdio: 'ignore',
+    });
     // The tree is made through a server without the manifest, on the same table.
     const table = uniqueTable();
     const setup = await startTestServer({ table });
-    for (const node of TREE.slice(0, 4)) await setup.gql('mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }', { input: node });
+    for (const node of TREE.slice(0, 4))
+      await setup.gql('mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }', { input: node });
     await setup.close();
-    [example, browser] = await Promise.all([startExample({ table, env: { TRUSTED_DOCUMENTS: manifest } }, []), launchBrowser()]);
+    [example, browser] = await Promise.all([
+      startExample({ table, env: { TRUSTED_DOCUMENTS: manifest } }, []),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -250,11 +264,19 @@ describe('the tree explorer against a server that runs only its registered opera
   it('lists, expands and selects with the operations it registered, and nothing is refused', async () => {
     const page = await browser.newPage();
     await page.goto(`${example.site.origin}/`);
-    const roots = TREE.slice(0, 4).filter((node) => !node.parentId).map((node) => node.id);
+    const roots = TREE.slice(0, 4)
+      .filter((node) => !node.parentId)
+      .map((node) => node.id);
     await waitForChildren(page, null, roots);
     const first = TREE.slice(0, 4).find((node) => node.parentId === roots[0])!;
     await page.getByRole('button', { name: `Expand ${TREE.find((node) => node.id === roots[0])!.name}` }).click();
-    await waitForChildren(page, roots[0]!, TREE.slice(0, 4).filter((node) => node.parentId === roots[0]).map((node) => node.id));
+    await waitForChildren(
+      page,
+      roots[0]!,
+      TREE.slice(0, 4)
+        .filter((node) => node.parentId === roots[0])
+        .map((node) => node.id),
+    );
     await row(page, first.id).getByRole('button', { name: first.name }).click();
     await waitForBreadcrumbs(page, [TREE.find((node) => node.id === roots[0])!.name, first.name]);
     expect(browser.problems).toEqual([]);

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, recordRequests, saveScreenshot, serveStatic, type HeadlessBrowser, type StaticServer } from '../support/browser.js';
+import {
+  launchBrowser,
+  recordRequests,
+  saveScreenshot,
+  serveStatic,
+  type HeadlessBrowser,
+  type StaticServer,
+} from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { createTree, EXAMPLE_CONFIG, startExample, withEnv, type Example, type ExampleTree } from './explorerApp.js';
 import {
@@ -51,7 +58,10 @@ async function childrenOf(server: TestServer, parentId: string | null): Promise<
   const query =
     parentId === null
       ? await server.gql<{ roots: { nodes: Array<{ id: string }> } }>('{ roots { nodes { id } } }')
-      : await server.gql<{ node: { children: { nodes: Array<{ id: string }> } } }>('query ($id: ID!) { node(id: $id) { children { nodes { id } } } }', { id: parentId });
+      : await server.gql<{ node: { children: { nodes: Array<{ id: string }> } } }>(
+          'query ($id: ID!) { node(id: $id) { children { nodes { id } } } }',
+          { id: parentId },
+        );
   expect(query.body.errors).toBeUndefined();
   const data = query.body.data!;
   return ('roots' in data ? data.roots : data.node.children).nodes.map((n) => n.id);
@@ -99,7 +109,16 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
 
     // Right opens a closed node (the focus stays), then goes to its first child.
     await page.keyboard.press('ArrowRight');
-    await waitForTree(page, ['garden [+] 1/4', '  roses 1/4', '  tulips 2/4', '  oaks [-] 3/4', '  ferns 4/4', 'shed [-] 2/4', 'pond 3/4', 'compost [-] 4/4']);
+    await waitForTree(page, [
+      'garden [+] 1/4',
+      '  roses 1/4',
+      '  tulips 2/4',
+      '  oaks [-] 3/4',
+      '  ferns 4/4',
+      'shed [-] 2/4',
+      'pond 3/4',
+      'compost [-] 4/4',
+    ]);
     expect(await focusedItem(page)).toBe('garden');
     await page.keyboard.press('ArrowRight');
     await waitForFocus(page, 'roses');
@@ -179,7 +198,9 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
   it('refuses a drop onto the node’s own descendant: CYCLE beside the tree, the tree unchanged', async () => {
     // The dragged item has the focus, before and after (the tabindex is part of the snapshot).
     await item(page, 'oaks').focus();
-    const before = await page.evaluate(() => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string);
+    const before = await page.evaluate(
+      () => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string,
+    );
     const drop = await dragOver(page, 'oaks', 'white-oak', 'into');
     await drop();
     const refusal = moveRefusal(page);
@@ -187,7 +208,11 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     expect(await refusal.textContent()).toContain('Could not move Oaks into White oak');
     expect((await refusal.locator('.message').textContent())?.trim()).not.toBe('');
     await saveScreenshot(page, 'explorer-refused.png');
-    expect(await page.evaluate(() => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string)).toBe(before);
+    expect(
+      await page.evaluate(
+        () => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string,
+      ),
+    ).toBe(before);
     const unchanged = await server.gql(`{ node(id: "oaks") { parentId } }`);
     expect(unchanged.body.data).toEqual({ node: { parentId: 'garden' } });
     await waitForFocus(page, 'oaks');
@@ -201,7 +226,9 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     const other = await server.gql(`mutation { updateNode(id: "roses", data: { watered: true }) { version } }`);
     expect(other.body.errors).toBeUndefined();
     await item(page, 'roses').focus();
-    const before = await page.evaluate(() => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string);
+    const before = await page.evaluate(
+      () => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string,
+    );
 
     let reparent = await holdOperation(page, api, 'Reparent');
     let drop = await dragOver(page, 'roses', 'white-oak', 'after');
@@ -216,7 +243,11 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     await refusal.locator('.code', { hasText: 'VERSION_CONFLICT' }).waitFor();
     expect(await refusal.textContent()).toContain('Could not move Roses after White oak');
     await waitForChildren(page, 'garden', ['roses', 'ferns', 'oaks']);
-    expect(await page.evaluate(() => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string)).toBe(before);
+    expect(
+      await page.evaluate(
+        () => (globalThis as any).document.querySelector('ul[aria-label="Roots"]').outerHTML as string,
+      ),
+    ).toBe(before);
     expect(await childrenOf(server, 'garden')).toEqual(['roses', 'ferns', 'oaks']);
     await waitForFocus(page, 'roses');
     expect(browser.problems).toEqual([]);
@@ -226,7 +257,12 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     drop = await dragOver(page, 'roses', 'white-oak', 'after');
     await drop();
     await reparent.held;
-    expect(JSON.parse(reparent.requests()[0]!).variables).toMatchObject({ id: 'roses', newParentId: 'oaks', after: 'white-oak', expectedVersion: 2 });
+    expect(JSON.parse(reparent.requests()[0]!).variables).toMatchObject({
+      id: 'roses',
+      newParentId: 'oaks',
+      after: 'white-oak',
+      expectedVersion: 2,
+    });
     await reparent.release();
     await announcer(page).getByText('Moved Roses after White oak.').waitFor();
     await refusal.waitFor({ state: 'detached' });
@@ -293,7 +329,9 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     await page.keyboard.press('F2');
     const field = page.getByLabel('New name for Acorn');
     await field.waitFor();
-    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toBe('New name for Acorn');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toBe(
+      'New name for Acorn',
+    );
     await field.fill('Nothing');
     await page.keyboard.press('Escape');
     await field.waitFor({ state: 'detached' });
@@ -395,7 +433,9 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     try {
       await other.goto(`${elsewhere.origin}/`);
       const failure = other.locator('.tree-pane [role="alert"]');
-      await failure.getByText(`The Canopy server at ${api} answers, but not to pages from ${elsewhere.origin}`).waitFor();
+      await failure
+        .getByText(`The Canopy server at ${api} answers, but not to pages from ${elsewhere.origin}`)
+        .waitFor();
       expect(await failure.textContent()).toContain('CORS_ORIGINS');
       expect(await failure.locator('.code').textContent()).toBe('ORIGIN_NOT_ALLOWED');
       await saveScreenshot(other, 'explorer-cors.png');

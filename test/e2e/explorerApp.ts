@@ -37,7 +37,9 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, actio
 /** Creates `tree` (parents first) through the API. */
 export async function createTree(server: TestServer, tree: ExampleTree): Promise<void> {
   for (const node of tree) {
-    const created = await server.gql(`mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`, { input: node });
+    const created = await server.gql(`mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`, {
+      input: node,
+    });
     expect(created.body.errors).toBeUndefined();
   }
 }
@@ -75,9 +77,16 @@ export async function startExample(options: TestServerOptions, tree: ExampleTree
     site = await serveStatic(outDir);
     // The app signs in with a development token (`npm run -s tree -- token`) to a server that
     // asks for one.
-    const started = await startTestServer({ ...options, env: { ...options.env, CORS_ORIGINS: site.origin, AUTH: 'jwt', JWT_SECRET: EXAMPLE_SECRET } });
+    const started = await startTestServer({
+      ...options,
+      env: { ...options.env, CORS_ORIGINS: site.origin, AUTH: 'jwt', JWT_SECRET: EXAMPLE_SECRET },
+    });
     const token = await signDevToken(started.config.auth, 'example-app');
-    server = { ...started, gql: (query, variables, headers) => started.gql(query, variables, { authorization: `Bearer ${token}`, ...headers }) };
+    server = {
+      ...started,
+      gql: (query, variables, headers) =>
+        started.gql(query, variables, { authorization: `Bearer ${token}`, ...headers }),
+    };
 
     // As `VITE_GRAPHQL_URL=... VITE_CANOPY_TOKEN=... npm run example:build` does; NODE_ENV is
     // vitest's `test` here, and Vite would keep it (React's development build), so the build gets

@@ -44,7 +44,9 @@ export async function waitForList(page: Page, selector: string, expected: string
     );
   } catch (error) {
     const actual = await page.evaluate(readList, query).catch(() => 'unreadable');
-    throw new Error(`${selector}: expected ${JSON.stringify(expected)}, still ${JSON.stringify(actual)}`, { cause: error });
+    throw new Error(`${selector}: expected ${JSON.stringify(expected)}, still ${JSON.stringify(actual)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -111,14 +113,23 @@ export type DropPosition = 'before' | 'after' | 'into';
  * at `position` (its top, bottom or middle); waits for the drop indicator there. Playwright
  * turns the mouse moves into the browser's own drag events. Returns the drop (the mouse release).
  */
-export async function dragOver(page: Page, sourceId: string, targetId: string, position: DropPosition): Promise<() => Promise<void>> {
+export async function dragOver(
+  page: Page,
+  sourceId: string,
+  targetId: string,
+  position: DropPosition,
+): Promise<() => Promise<void>> {
   const source = await row(page, sourceId).boundingBox();
   if (!source) throw new Error(`no row for ${sourceId}`);
   await page.mouse.move(source.x + 48, source.y + source.height / 2);
   await page.mouse.down();
   const target = await row(page, targetId).boundingBox();
   if (!target) throw new Error(`no row for ${targetId}`);
-  const y = { before: target.y + target.height * 0.1, after: target.y + target.height * 0.9, into: target.y + target.height / 2 }[position];
+  const y = {
+    before: target.y + target.height * 0.1,
+    after: target.y + target.height * 0.9,
+    into: target.y + target.height / 2,
+  }[position];
   await page.mouse.move(target.x + 64, y, { steps: 6 });
   // A browser keeps sending dragover while the pointer rests; Chromium under Playwright sends one
   // per mouse move, and may skip one that comes too soon after the last: the pointer rests here
@@ -156,7 +167,10 @@ export async function holdOperation(page: Page, url: string, operationName: stri
   await page.route(url, (route) => {
     const handled = (async () => {
       const request = route.request();
-      if (request.method() === 'POST' && (request.postDataJSON() as { operationName?: string } | null)?.operationName === operationName) {
+      if (
+        request.method() === 'POST' &&
+        (request.postDataJSON() as { operationName?: string } | null)?.operationName === operationName
+      ) {
         bodies.push(request.postData() ?? '');
         reached();
         await released;

@@ -1,7 +1,13 @@
 import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, nonLocalRequests, recordRequests, saveScreenshot, type HeadlessBrowser } from '../support/browser.js';
+import {
+  launchBrowser,
+  nonLocalRequests,
+  recordRequests,
+  saveScreenshot,
+  type HeadlessBrowser,
+} from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -32,7 +38,7 @@ async function waitForEditorText(page: Page, container: string, needles: string[
     ([selector, wanted]) => {
       const element = (globalThis as any).document.querySelector(`${selector} .CodeMirror`);
       const text: string = element?.CodeMirror ? String(element.CodeMirror.getValue()) : '';
-      return (wanted as string[]).every((needle) => text.includes(needle));
+      return wanted.every((needle) => text.includes(needle));
     },
     [container, needles] as const,
   );
@@ -48,10 +54,9 @@ describe('GraphiQL in a browser', () => {
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
     for (const node of TREE) {
-      const created = await server.gql(
-        `mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`,
-        { input: node },
-      );
+      const created = await server.gql(`mutation ($input: CreateNodeInput!) { createNode(input: $input) { id } }`, {
+        input: node,
+      });
       expect(created.body.errors).toBeUndefined();
     }
     page = await browser.newPage();
@@ -72,14 +77,25 @@ describe('GraphiQL in a browser', () => {
     expect(nonLocalRequests(requests)).toEqual([]);
     // React, ReactDOM, GraphiQL's script and stylesheet, all from the server's own asset route.
     const assets = requests.filter((url) => url.startsWith(`${server.url}/graphiql/assets/`));
-    for (const name of [/\/react@[^/]+\/react\./, /\/react-dom@[^/]+\//, /\/graphiql\.min\.js$/, /\/graphiql\.min\.css$/]) {
-      expect(assets.some((url) => name.test(url)), `an asset matching ${name}`).toBe(true);
+    for (const name of [
+      /\/react@[^/]+\/react\./,
+      /\/react-dom@[^/]+\//,
+      /\/graphiql\.min\.js$/,
+      /\/graphiql\.min\.css$/,
+    ]) {
+      expect(
+        assets.some((url) => name.test(url)),
+        `an asset matching ${name}`,
+      ).toBe(true);
     }
   });
 
   it('runs the query with the execute button and shows the nodes and the DynamoDB cost', async () => {
     await page.locator('.graphiql-execute-button').click();
-    const result = await waitForEditorText(page, '.graphiql-response', [...TREE.map((node) => `"${node.id}"`), '"dynamodb"']);
+    const result = await waitForEditorText(page, '.graphiql-response', [
+      ...TREE.map((node) => `"${node.id}"`),
+      '"dynamodb"',
+    ]);
     const body = JSON.parse(result) as {
       data: { roots: { nodes: Array<{ id: string; children: { nodes: Array<{ id: string }> } }> } };
       extensions: { dynamodb: { requests: number } };
@@ -117,7 +133,10 @@ describe('GraphiQL in a browser, with AUTH=jwt', () => {
   let browser: HeadlessBrowser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer({ env: { AUTH: 'jwt', JWT_SECRET: secret } }), launchBrowser()]);
+    [server, browser] = await Promise.all([
+      startTestServer({ env: { AUTH: 'jwt', JWT_SECRET: secret } }),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -128,19 +147,28 @@ describe('GraphiQL in a browser, with AUTH=jwt', () => {
     const token = await new SignJWT({ sub: 'explorer', exp: Math.floor(Date.now() / 1000) + 300 })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode(secret));
-    const created = await server.gql('mutation { createNode(input: { id: "vault", name: "Vault" }) { id } }', {}, { authorization: `Bearer ${token}` });
+    const created = await server.gql(
+      'mutation { createNode(input: { id: "vault", name: "Vault" }) { id } }',
+      {},
+      { authorization: `Bearer ${token}` },
+    );
     expect(created.body.data).toEqual({ createNode: { id: 'vault' } });
     const page = await browser.newPage();
     await page.goto(`${server.url}/graphql`);
     await waitForEditorText(page, '.graphiql-query-editor', ['query Roots']);
     // The headers editor is the one that holds the placeholder; the token goes in its place.
     await page.waitForFunction(() =>
-      [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')].some((e: any) => e.CodeMirror.getValue().includes('Authorization')),
+      [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')].some((e: any) =>
+        e.CodeMirror.getValue().includes('Authorization'),
+      ),
     );
-    await page.evaluate((value) => {
-      const editors = [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')];
-      editors.find((e: any) => e.CodeMirror.getValue().includes('Authorization')).CodeMirror.setValue(value);
-    }, JSON.stringify({ Authorization: `Bearer ${token}` }));
+    await page.evaluate(
+      (value) => {
+        const editors = [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')];
+        editors.find((e: any) => e.CodeMirror.getValue().includes('Authorization')).CodeMirror.setValue(value);
+      },
+      JSON.stringify({ Authorization: `Bearer ${token}` }),
+    );
     // Before the token, the schema fetch was refused: only 401s from /graphql, nothing else.
     expect(browser.problems.filter((problem) => !/\b401\b.*\/graphql/.test(problem))).toEqual([]);
     const refusedBefore = browser.problems.length;

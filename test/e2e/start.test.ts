@@ -75,7 +75,12 @@ function hasExited(started: Started): boolean {
   return started.child.exitCode !== null || started.child.signalCode !== null;
 }
 
-async function waitUntil(what: string, condition: () => Promise<boolean> | boolean, timeoutMs: number, started?: Started): Promise<void> {
+async function waitUntil(
+  what: string,
+  condition: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  started?: Started,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (started && hasExited(started)) {
@@ -100,7 +105,12 @@ async function status(started: Started, path: string): Promise<number> {
 
 async function startReady(dataDir: string): Promise<Started> {
   const started = await spawnStart(dataDir);
-  await waitUntil('/readyz to answer 200', async () => (await status(started, '/readyz')) === 200, START_TIMEOUT_MS, started);
+  await waitUntil(
+    '/readyz to answer 200',
+    async () => (await status(started, '/readyz')) === 200,
+    START_TIMEOUT_MS,
+    started,
+  );
   return started;
 }
 
@@ -269,10 +279,21 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   afterAll(() => killLeftovers((started) => started === server));
 
   it('refuses an invalid configuration with every problem, no stack, and exit code 2', async () => {
-    const env = { ...process.env, TREE_STRATEGY: 'foo', PORT: 'abc', MAX_TREE_DEPTH: '200', SEED_DEMO: 'nope', DYNAMODB_ENDPOINT: 'not-a-url' };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      ...process.env,
+      TREE_STRATEGY: 'foo',
+      PORT: 'abc',
+      MAX_TREE_DEPTH: '200',
+      SEED_DEMO: 'nope',
+      DYNAMODB_ENDPOINT: 'not-a-url',
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     for (const name of ['PORT', 'DYNAMODB_ENDPOINT', 'TREE_STRATEGY', 'MAX_TREE_DEPTH', 'SEED_DEMO']) {
@@ -282,40 +303,73 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   });
 
   it('refuses to start in production without AUTH, or with the built-in cursor secret', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(await freePort()), DATA_DIR: freshDataDir() };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(await freePort()),
+      DATA_DIR: freshDataDir(),
+    };
     delete env.AUTH;
     delete env.CURSOR_SECRET;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^  - AUTH must be set with NODE_ENV=production: jwt, apikey, or none/m);
-    expect(stderr).toMatch(/^  - CURSOR_SECRET must be set with NODE_ENV=production/m);
+    expect(stderr).toMatch(/^ {2}- AUTH must be set with NODE_ENV=production: jwt, apikey, or none/m);
+    expect(stderr).toMatch(/^ {2}- CURSOR_SECRET must be set with NODE_ENV=production/m);
   });
 
   it('runs from the production build (npm run build, then node dist/src/main.js)', { timeout: 180_000 }, async () => {
     execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'ignore' });
     const port = await freePort();
     const dynamoPort = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_LOCAL_PORT: String(dynamoPort), DATA_DIR: freshDataDir(), NODE_ENV: 'production', HOST: '0.0.0.0', AUTH: 'jwt', JWT_SECRET: SECRET, CURSOR_SECRET: 'a-cursor-secret' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DYNAMODB_LOCAL_PORT: String(dynamoPort),
+      DATA_DIR: freshDataDir(),
+      NODE_ENV: 'production',
+      HOST: '0.0.0.0',
+      AUTH: 'jwt',
+      JWT_SECRET: SECRET,
+      CURSOR_SECRET: 'a-cursor-secret',
+    };
     for (const name of Object.keys(env)) if (name.startsWith('VITEST')) delete env[name];
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/src/main.js'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      await waitUntil('the built server to be ready', () => /"msg":"Canopy \S+ ready at /.test(output), START_TIMEOUT_MS);
+      await waitUntil(
+        'the built server to be ready',
+        () => /"msg":"Canopy \S+ ready at /.test(output),
+        START_TIMEOUT_MS,
+      );
       const query = JSON.stringify({ query: '{ node(id: "catalog") { id depth } }' });
-      const token = await new SignJWT({ sub: 'ops', exp: Math.floor(Date.now() / 1000) + 60 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+      const token = await new SignJWT({ sub: 'ops', exp: Math.floor(Date.now() / 1000) + 60 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET));
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: query,
       });
       expect(await response.json()).toMatchObject({ data: { node: { id: 'catalog', depth: 0 } } });
-      const anonymous = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: query });
+      const anonymous = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: query,
+      });
       expect(anonymous.status).toBe(401);
       // HOST=0.0.0.0 (a container's setting): both listen on every interface.
       if (outsideAddress) {
@@ -391,13 +445,24 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   });
 
   it('keeps a tree command off the data it holds: refused, and told where its DynamoDB Local answers', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, DYNAMODB_LOCAL_PORT: String(await freePort()) };
-    for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'DYNAMODB_ENDPOINT') delete env[name];
-    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'verify'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: server.dataDir,
+      DYNAMODB_LOCAL_PORT: String(await freePort()),
+    };
+    for (const name of Object.keys(env))
+      if (name.startsWith('VITEST') || name === 'DYNAMODB_ENDPOINT') delete env[name];
+    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'verify'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
-    run.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     expect(await new Promise<number | null>((resolve) => run.once('exit', resolve))).toBe(1);
-    expect(stderr).toMatch(new RegExp(`is in use by process \\d+ .*DYNAMODB_ENDPOINT=http://localhost:${server.dynamoPort}`));
+    expect(stderr).toMatch(
+      new RegExp(`is in use by process \\d+ .*DYNAMODB_ENDPOINT=http://localhost:${server.dynamoPort}`),
+    );
   });
 
   it('serves GraphiQL to a browser', async () => {
@@ -408,55 +473,78 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   });
 
   it('creates a node', async () => {
-    const created = await gql(server, `mutation { createNode(input: { id: "kept-across-restart", name: "Kept" }) { id } }`);
+    const created = await gql(
+      server,
+      `mutation { createNode(input: { id: "kept-across-restart", name: "Kept" }) { id } }`,
+    );
     expect(created).toMatchObject({ data: { createNode: { id: 'kept-across-restart' } } });
   });
 
-  it('exits on SIGTERM and stops its DynamoDB Local', async () => {
-    expect(javaFor(server.dataDir)).toHaveLength(1);
-    const exit = await stop(server, 'SIGTERM');
-    expect(exit).toEqual({ code: 0, signal: null });
-    await expectGroupGoneWithin(server, 2_000);
-    await expectNoJavaWithin(server.dataDir, 2_000);
-  }, STOP_TIMEOUT_MS + 5_000);
+  it(
+    'exits on SIGTERM and stops its DynamoDB Local',
+    async () => {
+      expect(javaFor(server.dataDir)).toHaveLength(1);
+      const exit = await stop(server, 'SIGTERM');
+      expect(exit).toEqual({ code: 0, signal: null });
+      await expectGroupGoneWithin(server, 2_000);
+      await expectNoJavaWithin(server.dataDir, 2_000);
+    },
+    STOP_TIMEOUT_MS + 5_000,
+  );
 
-  it('keeps the data across a restart and does not seed the demo tree twice', async () => {
-    const again = await startReady(server.dataDir);
-    const kept = await gql(again, `{ node(id: "kept-across-restart") { id name parentId } }`);
-    expect(kept).toMatchObject({ data: { node: { id: 'kept-across-restart', name: 'Kept', parentId: null } } });
-    const after = await census(again);
-    expect(after.roots.length).toBe(seeded.roots.length + 1);
-    expect(after.nodes).toBe(seeded.nodes + 1);
-    await stop(again);
-    await expectGroupGoneWithin(again, 2_000);
-    await expectNoJavaWithin(again.dataDir, 2_000);
-  }, START_TIMEOUT_MS + STOP_TIMEOUT_MS);
+  it(
+    'keeps the data across a restart and does not seed the demo tree twice',
+    async () => {
+      const again = await startReady(server.dataDir);
+      const kept = await gql(again, `{ node(id: "kept-across-restart") { id name parentId } }`);
+      expect(kept).toMatchObject({ data: { node: { id: 'kept-across-restart', name: 'Kept', parentId: null } } });
+      const after = await census(again);
+      expect(after.roots.length).toBe(seeded.roots.length + 1);
+      expect(after.nodes).toBe(seeded.nodes + 1);
+      await stop(again);
+      await expectGroupGoneWithin(again, 2_000);
+      await expectNoJavaWithin(again.dataDir, 2_000);
+    },
+    START_TIMEOUT_MS + STOP_TIMEOUT_MS,
+  );
 });
 
 describe('npm start, stopped before it is ready', () => {
-  it('leaves no java after a SIGTERM 1.5 s after spawn', async () => {
-    const started = await spawnStart(freshDataDir());
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await stop(started, 'SIGTERM');
-    await expectGroupGoneWithin(started, 5_000);
-    await expectNoJavaWithin(started.dataDir, 5_000);
-  }, START_TIMEOUT_MS + STOP_TIMEOUT_MS);
+  it(
+    'leaves no java after a SIGTERM 1.5 s after spawn',
+    async () => {
+      const started = await spawnStart(freshDataDir());
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await stop(started, 'SIGTERM');
+      await expectGroupGoneWithin(started, 5_000);
+      await expectNoJavaWithin(started.dataDir, 5_000);
+    },
+    START_TIMEOUT_MS + STOP_TIMEOUT_MS,
+  );
 
-  it('leaves no java after a SIGTERM while DynamoDB Local starts', async () => {
-    const started = await spawnStart(freshDataDir());
-    await waitUntil('java to start', () => javaFor(started.dataDir).length > 0, START_TIMEOUT_MS, started);
-    await stop(started, 'SIGTERM');
-    await expectGroupGoneWithin(started, 5_000);
-    await expectNoJavaWithin(started.dataDir, 5_000);
-  }, START_TIMEOUT_MS + STOP_TIMEOUT_MS);
+  it(
+    'leaves no java after a SIGTERM while DynamoDB Local starts',
+    async () => {
+      const started = await spawnStart(freshDataDir());
+      await waitUntil('java to start', () => javaFor(started.dataDir).length > 0, START_TIMEOUT_MS, started);
+      await stop(started, 'SIGTERM');
+      await expectGroupGoneWithin(started, 5_000);
+      await expectNoJavaWithin(started.dataDir, 5_000);
+    },
+    START_TIMEOUT_MS + STOP_TIMEOUT_MS,
+  );
 
-  it('leaves no java after a SIGKILL of the server process while it starts', async () => {
-    const started = await spawnStart(freshDataDir());
-    await waitUntil('java to start', () => serverNodeFor(started.dataDir) !== undefined, START_TIMEOUT_MS, started);
-    const node = serverNodeFor(started.dataDir);
-    expect(node).toBeDefined();
-    kill(node!.pid, 'SIGKILL');
-    await expectNoJavaWithin(started.dataDir, 5_000);
-    await expectGroupGoneWithin(started, 5_000);
-  }, START_TIMEOUT_MS + STOP_TIMEOUT_MS);
+  it(
+    'leaves no java after a SIGKILL of the server process while it starts',
+    async () => {
+      const started = await spawnStart(freshDataDir());
+      await waitUntil('java to start', () => serverNodeFor(started.dataDir) !== undefined, START_TIMEOUT_MS, started);
+      const node = serverNodeFor(started.dataDir);
+      expect(node).toBeDefined();
+      kill(node!.pid, 'SIGKILL');
+      await expectNoJavaWithin(started.dataDir, 5_000);
+      await expectGroupGoneWithin(started, 5_000);
+    },
+    START_TIMEOUT_MS + STOP_TIMEOUT_MS,
+  );
 });

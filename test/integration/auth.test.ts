@@ -32,7 +32,11 @@ async function call(server: TestServer, headers: Record<string, string>) {
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query: QUERY }),
   });
-  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: (await response.json()) as any };
+  return {
+    status: response.status,
+    challenge: response.headers.get('www-authenticate'),
+    body: (await response.json()) as any,
+  };
 }
 
 /** Refused with 401 UNAUTHENTICATED, the Bearer challenge, a message matching `why`, and no DynamoDB call. */
@@ -59,7 +63,13 @@ describe('AUTH=jwt with a shared secret', () => {
     server = await startTestServer({
       table,
       middleware: counter.install,
-      env: { AUTH: 'jwt', JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, JWT_CLOCK_SKEW_SECONDS: '30' },
+      env: {
+        AUTH: 'jwt',
+        JWT_SECRET: SECRET,
+        JWT_ISSUER: ISSUER,
+        JWT_AUDIENCE: AUDIENCE,
+        JWT_CLOCK_SKEW_SECONDS: '30',
+      },
     });
   });
   afterAll(async () => {
@@ -68,7 +78,9 @@ describe('AUTH=jwt with a shared secret', () => {
   });
 
   it('answers a valid bearer token, and tolerates the clock skew', async () => {
-    expect((await call(server, { authorization: `Bearer ${await hsToken()}` })).body.data).toEqual({ node: { id: 'a' } });
+    expect((await call(server, { authorization: `Bearer ${await hsToken()}` })).body.data).toEqual({
+      node: { id: 'a' },
+    });
     const justExpired = await hsToken({ exp: now() - 10 });
     expect((await call(server, { authorization: `bearer ${justExpired}` })).body.data).toEqual({ node: { id: 'a' } });
   });
@@ -78,12 +90,34 @@ describe('AUTH=jwt with a shared secret', () => {
     await expectRefused(server, counter, { authorization: 'Basic dXNlcjpwYXNz' }, /must be "Bearer <credential>"/);
     await expectRefused(server, counter, { authorization: 'Bearer not.a.jwt' }, /not a valid JWT/);
     await expectRefused(server, counter, { authorization: `Bearer ${await hsToken({ exp: now() - 120 })}` }, /expired/);
-    await expectRefused(server, counter, { authorization: `Bearer ${await hsToken({ nbf: now() + 120 })}` }, /not valid yet/);
-    await expectRefused(server, counter, { authorization: `Bearer ${await hsToken({ iss: 'https://other.example' })}` }, /another issuer/);
-    await expectRefused(server, counter, { authorization: `Bearer ${await hsToken({ aud: 'other' })}` }, /another audience/);
-    const noExpiry = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'u' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+    await expectRefused(
+      server,
+      counter,
+      { authorization: `Bearer ${await hsToken({ nbf: now() + 120 })}` },
+      /not valid yet/,
+    );
+    await expectRefused(
+      server,
+      counter,
+      { authorization: `Bearer ${await hsToken({ iss: 'https://other.example' })}` },
+      /another issuer/,
+    );
+    await expectRefused(
+      server,
+      counter,
+      { authorization: `Bearer ${await hsToken({ aud: 'other' })}` },
+      /another audience/,
+    );
+    const noExpiry = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'u' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(SECRET));
     await expectRefused(server, counter, { authorization: `Bearer ${noExpiry}` }, /no expiry|exp/);
-    await expectRefused(server, counter, { authorization: `Bearer ${await hsToken({}, 'another-secret-of-at-least-32-bytes!!')}` }, /signature/);
+    await expectRefused(
+      server,
+      counter,
+      { authorization: `Bearer ${await hsToken({}, 'another-secret-of-at-least-32-bytes!!')}` },
+      /signature/,
+    );
     const [header, , signature] = (await hsToken()).split('.');
     const forged = base64url({ iss: ISSUER, aud: AUDIENCE, sub: 'admin', exp: now() + 300 });
     const tampered = `${header}.${forged}.${signature}`;
@@ -95,28 +129,43 @@ describe('AUTH=jwt with a shared secret', () => {
     const unsecured = `${base64url({ alg: 'none', typ: 'JWT' })}.${claims}.`;
     await expectRefused(server, counter, { authorization: `Bearer ${unsecured}` }, /algorithm|not a valid JWT/);
     const { privateKey } = await generateKeyPair('RS256');
-    const rs = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'u', exp: now() + 300 }).setProtectedHeader({ alg: 'RS256' }).sign(privateKey);
+    const rs = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: 'u', exp: now() + 300 })
+      .setProtectedHeader({ alg: 'RS256' })
+      .sign(privateKey);
     await expectRefused(server, counter, { authorization: `Bearer ${rs}` }, /algorithm/);
   });
 
   it('takes a development token from `npm run tree -- token`, and the command refuses what cannot sign one', async () => {
     const run = (env: Record<string, string>, extra: string[] = []) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'token', '--sub', 'dev-1', '--hours', '1', ...extra], {
-        cwd: fileURLToPath(new URL('../../', import.meta.url)),
-        env: { ...process.env, ...env },
-      });
+      promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/tree.ts', 'token', '--sub', 'dev-1', '--hours', '1', ...extra],
+        {
+          cwd: fileURLToPath(new URL('../../', import.meta.url)),
+          env: { ...process.env, ...env },
+        },
+      );
     const { stdout } = await run({ AUTH: 'jwt', JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE });
     expect((await call(server, { authorization: `Bearer ${stdout.trim()}` })).body.data).toEqual({ node: { id: 'a' } });
     // With --tenant, the token carries the tenant claim: in tenant acme, "a" does not exist.
-    const inAcme = await run({ AUTH: 'jwt', JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE }, ['--tenant', 'acme']);
+    const inAcme = await run({ AUTH: 'jwt', JWT_SECRET: SECRET, JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE }, [
+      '--tenant',
+      'acme',
+    ]);
     expect(decodeJwt(inAcme.stdout.trim())).toMatchObject({ sub: 'dev-1', tenant: 'acme' });
     expect((await call(server, { authorization: `Bearer ${inAcme.stdout.trim()}` })).body.data).toEqual({ node: null });
-    await expect(run({ AUTH: 'apikey' })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/needs AUTH=jwt with JWT_SECRET/) });
+    await expect(run({ AUTH: 'apikey' })).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/needs AUTH=jwt with JWT_SECRET/),
+    });
   });
 
   it('lets probes and CORS preflights through without credentials', async () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const preflight = await fetch(`${server.url}/graphql`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${server.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
   });
 });
@@ -129,18 +178,29 @@ describe('AUTH=jwt with a JWKS', () => {
   let publicJwk: Record<string, unknown>;
 
   const rsToken = (key: CryptoKey, claims: JWTPayload = {}) =>
-    new SignJWT({ iss: ISSUER, sub: 'user-2', exp: now() + 300, ...claims }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).sign(key);
+    new SignJWT({ iss: ISSUER, sub: 'user-2', exp: now() + 300, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .sign(key);
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
     privateKey = pair.privateKey;
     publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    jwks = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [publicJwk] })));
+    jwks = createServer((_req, res) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [publicJwk] })),
+    );
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
-    server = await startTestServer({ middleware: counter.install, env: { AUTH: 'jwt', JWT_JWKS_URL: jwksUrl, JWT_ISSUER: ISSUER } });
+    server = await startTestServer({
+      middleware: counter.install,
+      env: { AUTH: 'jwt', JWT_JWKS_URL: jwksUrl, JWT_ISSUER: ISSUER },
+    });
     await buildTree(
-      { ...server, gql: async (query, variables) => server.gql(query, variables, { authorization: `Bearer ${await rsToken(privateKey)}` }) },
+      {
+        ...server,
+        gql: async (query, variables) =>
+          server.gql(query, variables, { authorization: `Bearer ${await rsToken(privateKey)}` }),
+      },
       { id: 'a' },
     );
   });
@@ -150,7 +210,9 @@ describe('AUTH=jwt with a JWKS', () => {
   });
 
   it("answers a token signed by the issuer's key", async () => {
-    expect((await call(server, { authorization: `Bearer ${await rsToken(privateKey)}` })).body.data).toEqual({ node: { id: 'a' } });
+    expect((await call(server, { authorization: `Bearer ${await rsToken(privateKey)}` })).body.data).toEqual({
+      node: { id: 'a' },
+    });
   });
 
   it('refuses another key under the same kid, and an HS256 token keyed with the public key (algorithm confusion)', async () => {
@@ -172,7 +234,9 @@ describe('AUTH=jwt with a JWKS that cannot be fetched', () => {
     const server = await startTestServer({ env: { AUTH: 'jwt', JWT_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` } });
     try {
       const { privateKey } = await generateKeyPair('RS256');
-      const token = await new SignJWT({ sub: 'u', exp: now() + 300 }).setProtectedHeader({ alg: 'RS256', kid: 'k9' }).sign(privateKey);
+      const token = await new SignJWT({ sub: 'u', exp: now() + 300 })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k9' })
+        .sign(privateKey);
       const answer = await call(server, { authorization: `Bearer ${token}` });
       expect(answer.status).toBe(503);
       expect(answer.body.errors.map((e: any) => e.extensions.code)).toEqual(['SERVICE_UNAVAILABLE']);
@@ -193,14 +257,23 @@ describe('AUTH=apikey', () => {
   const tree = (...args: string[]) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'keys', ...args], {
       cwd: root,
-      env: { ...process.env, DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), DYNAMODB_TABLE: table, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
+      env: {
+        ...process.env,
+        DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+        DYNAMODB_TABLE: table,
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      },
     });
 
   beforeAll(async () => {
     const created = await tree('create', '--name', 'the example app');
     key = /^(canopy_\S+)$/m.exec(created.stdout)![1]!;
     server = await startTestServer({ table, middleware: counter.install, env: { AUTH: 'apikey' } });
-    await buildTree({ ...server, gql: (query, variables) => server.gql(query, variables, { authorization: `Bearer ${key}` }) }, { id: 'a' });
+    await buildTree(
+      { ...server, gql: (query, variables) => server.gql(query, variables, { authorization: `Bearer ${key}` }) },
+      { id: 'a' },
+    );
   });
   afterAll(() => server?.close());
 
@@ -208,7 +281,9 @@ describe('AUTH=apikey', () => {
     expect((await call(server, { authorization: `Bearer ${key}` })).body.data).toEqual({ node: { id: 'a' } });
     expect((await call(server, { 'x-api-key': key })).body.data).toEqual({ node: { id: 'a' } });
     const listed = await tree('list');
-    expect(listed.stdout).toMatch(new RegExp(`^${key.split('_')[1]}  the example app  \\*=write  created \\S+  active$`, 'm'));
+    expect(listed.stdout).toMatch(
+      new RegExp(`^${key.split('_')[1]}  the example app  \\*=write  created \\S+  active$`, 'm'),
+    );
     // The secret (which may itself hold '_') is never listed.
     expect(listed.stdout).not.toContain(key.slice('canopy_'.length + 17));
   });
@@ -231,22 +306,41 @@ describe('AUTH=apikey', () => {
     expect((await tree('list')).stdout).toMatch(new RegExp(`^${limited.split('_')[1]}  reader  a=read  created `, 'm'));
     const read = await server.gql('{ node(id: "a") { id } }', {}, { authorization: `Bearer ${limited}` });
     expect(read.body.data).toEqual({ node: { id: 'a' } });
-    const write = await server.gql('mutation { updateNode(id: "a", name: "renamed") { id } }', {}, { authorization: `Bearer ${limited}` });
+    const write = await server.gql(
+      'mutation { updateNode(id: "a", name: "renamed") { id } }',
+      {},
+      { authorization: `Bearer ${limited}` },
+    );
     expect(write.body.errors?.map((e) => e.extensions?.code)).toEqual(['FORBIDDEN']);
-    await expect(tree('create', '--trees', 'a=admin')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--trees takes ROOT_ID=read\|write/) });
+    await expect(tree('create', '--trees', 'a=admin')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--trees takes ROOT_ID=read\|write/),
+    });
   });
 
   it("binds a key made with --tenant to that tenant's trees", async () => {
     const created = await tree('create', '--name', 'acme sync', '--tenant', 'acme');
     const acme = /^(canopy_\S+)$/m.exec(created.stdout)![1]!;
-    expect((await tree('list')).stdout).toMatch(new RegExp(`^${acme.split('_')[1]}  acme sync  tenant acme  \\*=write  created `, 'm'));
+    expect((await tree('list')).stdout).toMatch(
+      new RegExp(`^${acme.split('_')[1]}  acme sync  tenant acme  \\*=write  created `, 'm'),
+    );
     const as = (query: string) => server.gql(query, {}, { authorization: `Bearer ${acme}` });
     // The default tenant's tree "a" is not acme's; acme's own "a" is another node.
-    expect((await as('{ node(id: "a") { id } roots { nodes { id } } }')).body.data).toEqual({ node: null, roots: { nodes: [] } });
-    expect((await as('mutation { createNode(input: { id: "a", name: "acme a" }) { id name } }')).body.data).toEqual({ createNode: { id: 'a', name: 'acme a' } });
+    expect((await as('{ node(id: "a") { id } roots { nodes { id } } }')).body.data).toEqual({
+      node: null,
+      roots: { nodes: [] },
+    });
+    expect((await as('mutation { createNode(input: { id: "a", name: "acme a" }) { id name } }')).body.data).toEqual({
+      createNode: { id: 'a', name: 'acme a' },
+    });
     expect((await as('{ node(id: "a") { name } }')).body.data).toEqual({ node: { name: 'acme a' } });
-    expect((await server.gql('{ node(id: "a") { name } }', {}, { authorization: `Bearer ${key}` })).body.data).toEqual({ node: { name: 'a' } });
-    await expect(tree('create', '--tenant', 'a#b')).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/--tenant takes a tenant name/) });
+    expect((await server.gql('{ node(id: "a") { name } }', {}, { authorization: `Bearer ${key}` })).body.data).toEqual({
+      node: { name: 'a' },
+    });
+    await expect(tree('create', '--tenant', 'a#b')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--tenant takes a tenant name/),
+    });
   });
 
   it('stops taking a revoked key (a server that reads it after the revocation)', async () => {
@@ -264,7 +358,10 @@ describe('AUTH=apikey', () => {
     } finally {
       await fresh.close();
     }
-    await expect(tree('revoke', 'ffffffffffffffff')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/no API key ffffffffffffffff/) });
+    await expect(tree('revoke', 'ffffffffffffffff')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/no API key ffffffffffffffff/),
+    });
   });
 });
 
@@ -285,19 +382,30 @@ describe('the per-caller rate limit', () => {
     const calm = { authorization: `Bearer ${await hsToken({ sub: 'calm', iss: undefined, aud: undefined })}` };
     for (let i = 0; i < 3; i++) expect((await call(server, busy)).status).toBe(200);
     const before = counter.snapshot();
-    const refused = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...busy }, body: JSON.stringify({ query: QUERY }) });
+    const refused = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...busy },
+      body: JSON.stringify({ query: QUERY }),
+    });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('2');
     const body = (await refused.json()) as any;
-    expect(body.errors.map((e: any) => [e.extensions.code, e.extensions.retryAfterSeconds])).toEqual([['RATE_LIMITED', 2]]);
+    expect(body.errors.map((e: any) => [e.extensions.code, e.extensions.retryAfterSeconds])).toEqual([
+      ['RATE_LIMITED', 2],
+    ]);
     expect(counter.since(before)).toEqual({});
     expect((await call(server, calm)).status).toBe(200);
   });
 
   it('counts failed authentications against the address, then refuses it before any verification or read', async () => {
-    const limited = await startTestServer({ middleware: counter.install, env: { AUTH: 'apikey', RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '2' } });
+    const limited = await startTestServer({
+      middleware: counter.install,
+      env: { AUTH: 'apikey', RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '2' },
+    });
     try {
-      const guess = (i: number) => ({ authorization: `Bearer canopy_${String(i).padStart(16, '0')}_${'A'.repeat(43)}` });
+      const guess = (i: number) => ({
+        authorization: `Bearer canopy_${String(i).padStart(16, '0')}_${'A'.repeat(43)}`,
+      });
       const before = counter.snapshot();
       expect((await call(limited, guess(1))).status).toBe(401);
       expect((await call(limited, guess(2))).status).toBe(401);

@@ -41,7 +41,12 @@ interface Outcome {
 }
 
 /** Builds a random tree of `count` nodes (each under an earlier one), alternating servers. */
-async function buildTree(servers: TestServer[], prefix: string, count: number, random: () => number): Promise<string[]> {
+async function buildTree(
+  servers: TestServer[],
+  prefix: string,
+  count: number,
+  random: () => number,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = `${prefix}${i}`;
@@ -73,7 +78,10 @@ async function sendAll(writes: Write[], seed: number): Promise<Outcome[]> {
     expect(errors, context).toHaveLength(1);
     expect(TYPED_CODES, context).toContain(code);
     if (write.mustFailWith) expect(code, context).toBe(write.mustFailWith);
-    expect(Object.values(response.body.data ?? {}).every((v) => v === null), context).toBe(true);
+    expect(
+      Object.values(response.body.data ?? {}).every((v) => v === null),
+      context,
+    ).toBe(true);
     return { write, response, ok: false, code };
   });
 }
@@ -98,82 +106,89 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
     await Promise.all([a?.close(), b?.close()]);
   });
 
-  it('rounds of 80 concurrent reparents (opposite pairs, moves under descendants) leave a consistent tree', { timeout: 150_000 }, async () => {
-    const seed = baseSeed;
-    const random = prng(seed);
-    const servers = [a, b];
-    const ids = await buildTree(servers, 'c_', 12, random);
-    let current = await snapshot(a, ids);
-    expect(checkForest(current), `seed ${seed}: the starting tree`).toEqual([]);
-    const anyId = () => ids[Math.floor(random() * ids.length)]!;
-    const reparent = (server: TestServer, variables: Record<string, unknown>, mustFailWith?: string): Write => ({
-      kind: 'reparent',
-      server,
-      query: REPARENT,
-      variables,
-      mustFailWith,
-    });
+  it(
+    'rounds of 80 concurrent reparents (opposite pairs, moves under descendants) leave a consistent tree',
+    { timeout: 150_000 },
+    async () => {
+      const seed = baseSeed;
+      const random = prng(seed);
+      const servers = [a, b];
+      const ids = await buildTree(servers, 'c_', 12, random);
+      let current = await snapshot(a, ids);
+      expect(checkForest(current), `seed ${seed}: the starting tree`).toEqual([]);
+      const anyId = () => ids[Math.floor(random() * ids.length)]!;
+      const reparent = (server: TestServer, variables: Record<string, unknown>, mustFailWith?: string): Write => ({
+        kind: 'reparent',
+        server,
+        query: REPARENT,
+        variables,
+        mustFailWith,
+      });
 
-    // Each round starts from the tree the previous one left.
-    for (let round = 1; round <= ROUNDS; round++) {
-      const initial = current;
-      const below = (id: string): string[] => initial.get(id)!.descendants.map((d) => d.id);
-      const writes: Write[] = [];
-      // Opposite pairs, each half on a different process: they cannot both commit as sent.
-      for (let i = 0; i < 12; i++) {
-        const x = anyId();
-        let y = anyId();
-        if (y === x) y = ids[(ids.indexOf(x) + 1) % ids.length]!;
-        writes.push(reparent(a, { id: x, newParentId: y }), reparent(b, { id: y, newParentId: x }));
-      }
-      // Under one of its own descendants (as of the round's start; other moves may change that).
-      for (let i = 0; i < 16; i++) {
-        const candidates = ids.filter((id) => below(id).length > 0);
-        const x = candidates[Math.floor(random() * candidates.length)] ?? anyId();
-        const under = below(x);
-        const y = under[Math.floor(random() * under.length)] ?? anyId();
-        writes.push(reparent(servers[i % 2]!, { id: x, newParentId: y }));
-      }
-      // Under itself: a cycle whatever else happens.
-      for (let i = 0; i < 4; i++) {
-        const x = anyId();
-        writes.push(reparent(servers[i % 2]!, { id: x, newParentId: x }, 'CYCLE'));
-      }
-      // Anything else: random targets, some to the top level, some placed before/after a sibling.
-      while (writes.length < 80) {
-        const x = anyId();
-        const roll = random();
-        const target = roll < 0.1 ? null : anyId();
-        const variables: Record<string, unknown> = { id: x, newParentId: target };
-        if (roll > 0.7 && target !== null) {
-          const siblings = initial.get(target)!.children.map((c) => c.id).filter((c) => c !== x);
-          const sibling = siblings[Math.floor(random() * siblings.length)];
-          if (sibling) variables[roll > 0.85 ? 'before' : 'after'] = sibling;
+      // Each round starts from the tree the previous one left.
+      for (let round = 1; round <= ROUNDS; round++) {
+        const initial = current;
+        const below = (id: string): string[] => initial.get(id)!.descendants.map((d) => d.id);
+        const writes: Write[] = [];
+        // Opposite pairs, each half on a different process: they cannot both commit as sent.
+        for (let i = 0; i < 12; i++) {
+          const x = anyId();
+          let y = anyId();
+          if (y === x) y = ids[(ids.indexOf(x) + 1) % ids.length]!;
+          writes.push(reparent(a, { id: x, newParentId: y }), reparent(b, { id: y, newParentId: x }));
         }
-        writes.push(reparent(servers[writes.length % 2]!, variables));
-      }
+        // Under one of its own descendants (as of the round's start; other moves may change that).
+        for (let i = 0; i < 16; i++) {
+          const candidates = ids.filter((id) => below(id).length > 0);
+          const x = candidates[Math.floor(random() * candidates.length)] ?? anyId();
+          const under = below(x);
+          const y = under[Math.floor(random() * under.length)] ?? anyId();
+          writes.push(reparent(servers[i % 2]!, { id: x, newParentId: y }));
+        }
+        // Under itself: a cycle whatever else happens.
+        for (let i = 0; i < 4; i++) {
+          const x = anyId();
+          writes.push(reparent(servers[i % 2]!, { id: x, newParentId: x }, 'CYCLE'));
+        }
+        // Anything else: random targets, some to the top level, some placed before/after a sibling.
+        while (writes.length < 80) {
+          const x = anyId();
+          const roll = random();
+          const target = roll < 0.1 ? null : anyId();
+          const variables: Record<string, unknown> = { id: x, newParentId: target };
+          if (roll > 0.7 && target !== null) {
+            const siblings = initial
+              .get(target)!
+              .children.map((c) => c.id)
+              .filter((c) => c !== x);
+            const sibling = siblings[Math.floor(random() * siblings.length)];
+            if (sibling) variables[roll > 0.85 ? 'before' : 'after'] = sibling;
+          }
+          writes.push(reparent(servers[writes.length % 2]!, variables));
+        }
 
-      const outcomes = await sendAll(shuffle(writes, random), seed);
-      const context =
-        `seed ${seed}, round ${round}, ` +
-        `outcomes: ${JSON.stringify(outcomes.map((o) => [o.write.variables, o.code ?? 'ok']))}`;
-      expect(outcomes.filter((o) => o.ok).length, `no move succeeded; ${context}`).toBeGreaterThan(0);
+        const outcomes = await sendAll(shuffle(writes, random), seed);
+        const context =
+          `seed ${seed}, round ${round}, ` +
+          `outcomes: ${JSON.stringify(outcomes.map((o) => [o.write.variables, o.code ?? 'ok']))}`;
+        expect(outcomes.filter((o) => o.ok).length, `no move succeeded; ${context}`).toBeGreaterThan(0);
 
-      const [fromA, fromB] = await Promise.all([snapshot(a, ids), snapshot(b, ids)]);
-      expect(checkForest(fromA), context).toEqual([]);
-      for (const id of ids) {
-        expect(fromA.get(id), `${id} vanished; ${context}`).toBeTruthy();
-        expect(fromA.get(id)!.version, `${id}.version went back`).toBeGreaterThanOrEqual(initial.get(id)!.version);
+        const [fromA, fromB] = await Promise.all([snapshot(a, ids), snapshot(b, ids)]);
+        expect(checkForest(fromA), context).toEqual([]);
+        for (const id of ids) {
+          expect(fromA.get(id), `${id} vanished; ${context}`).toBeTruthy();
+          expect(fromA.get(id)!.version, `${id}.version went back`).toBeGreaterThanOrEqual(initial.get(id)!.version);
+        }
+        // Both processes read the same tree (no process-local state).
+        expect(fromB, `the second process disagrees with the first; ${context}`).toEqual(fromA);
+        const roots = (await allRoots(a)).filter((id) => id.startsWith('c_'));
+        const pointerRoots = ids.filter((id) => fromA.get(id)!.parentId === null);
+        expect([...roots].sort(), `roots listing vs parent pointers; ${context}`).toEqual(pointerRoots.sort());
+        expect(new Set(roots).size, 'roots listing has duplicates').toBe(roots.length);
+        current = fromA;
       }
-      // Both processes read the same tree (no process-local state).
-      expect(fromB, `the second process disagrees with the first; ${context}`).toEqual(fromA);
-      const roots = (await allRoots(a)).filter((id) => id.startsWith('c_'));
-      const pointerRoots = ids.filter((id) => fromA.get(id)!.parentId === null);
-      expect([...roots].sort(), `roots listing vs parent pointers; ${context}`).toEqual(pointerRoots.sort());
-      expect(new Set(roots).size, 'roots listing has duplicates').toBe(roots.length);
-      current = fromA;
-    }
-  });
+    },
+  );
 
   it('siblings created concurrently can still be named in before/after', { timeout: 60_000 }, async () => {
     const parent = 's_p';
@@ -192,8 +207,12 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
     for (const [i, sibling] of appended.entries()) {
       const before = `s_z${i}b`;
       const after = `s_a${i}a`;
-      expect((await a.gql(CREATE, { input: { id: before, parentId: parent, name: before, before: sibling } })).body.errors).toBeUndefined();
-      expect((await b.gql(CREATE, { input: { id: after, parentId: parent, name: after, after: sibling } })).body.errors).toBeUndefined();
+      expect(
+        (await a.gql(CREATE, { input: { id: before, parentId: parent, name: before, before: sibling } })).body.errors,
+      ).toBeUndefined();
+      expect(
+        (await b.gql(CREATE, { input: { id: after, parentId: parent, name: after, after: sibling } })).body.errors,
+      ).toBeUndefined();
       const expected = [...order];
       expected.splice(expected.indexOf(sibling), 0, before);
       expected.splice(expected.indexOf(sibling) + 1, 0, after);
@@ -220,7 +239,12 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
       for (let i = 0; i < 12; i++) {
         const x = anyId();
         const target = random() < 0.1 ? null : anyId();
-        writes.push({ kind: 'reparent', server: servers[(i + 1) % 2]!, query: REPARENT, variables: { id: x, newParentId: target } });
+        writes.push({
+          kind: 'reparent',
+          server: servers[(i + 1) % 2]!,
+          query: REPARENT,
+          variables: { id: x, newParentId: target },
+        });
       }
       for (let i = 0; i < 12; i++) {
         const id = `${prefix}new${i}`;
@@ -249,7 +273,7 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent writes from two processes on on
         }
         if (outcome.write.kind === 'delete' && outcome.ok) {
           expect(fromA.get(variables.id!), `a deleted node is still there; ${context}`).toBeNull();
-          expect((outcome.response.body.data as any).deleteNode.deletedCount).toBeGreaterThanOrEqual(1);
+          expect(outcome.response.body.data.deleteNode.deletedCount).toBeGreaterThanOrEqual(1);
         }
       }
       // Every live node is reachable from a listed root.

@@ -57,7 +57,10 @@ async function startVictim(strategy: string, table: string): Promise<Victim> {
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -85,7 +88,8 @@ async function killDuring(victim: Victim, mutation: string, withinMs: number): P
 const untilNoRunningJob = (reader: TestServer) =>
   eventually(
     'no running job',
-    async () => okData(await reader.gql('{ jobs { nodes { kind status done total } } }')).jobs.nodes as Array<{ status: string }>,
+    async () =>
+      okData(await reader.gql('{ jobs { nodes { kind status done total } } }')).jobs.nodes as Array<{ status: string }>,
     (jobs) => jobs.every((job) => job.status !== 'RUNNING'),
     60_000,
   );
@@ -112,39 +116,48 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
   // one run crashes it under a strategy with none and under one with the most per node;
   // `npm run test:crash` (more trials) under every strategy.
   describe.skipIf(TRIALS === 1 && strategy !== 'adjacency' && strategy !== 'nested-set')('during a big delete', () => {
-    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
-      const table = uniqueTable();
-      const reader = await startTestServer({ strategy, table, env: LEASE });
-      servers.push(reader);
-      await loadTree(dynamo.doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
-      const victim = await startVictim(strategy, table);
-      victims.push(victim.child);
+    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
+      'trial %i: before or after, never between, and finished by a live process',
+      async () => {
+        const table = uniqueTable();
+        const reader = await startTestServer({ strategy, table, env: LEASE });
+        servers.push(reader);
+        await loadTree(dynamo.doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
+        const victim = await startVictim(strategy, table);
+        victims.push(victim.child);
 
-      await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', WORK_MS);
+        await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', WORK_MS);
 
-      const gone = SAMPLE;
-      const query =
-        'query($ids: [ID!]!) { nodes(ids: $ids) { id } ' +
-        'keep: node(id: "keep") { childCount children { nodes { id } } } }';
-      /** The state, siblings sorted by id (the tree was built in no particular order). */
-      const read = async () => {
-        const state = okData(await reader.gql(query, { ids: gone }));
-        state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
-        return state;
-      };
-      const seen = await read();
-      const before = { nodes: gone.map((id) => ({ id })), keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } } };
-      const after = { nodes: gone.map(() => null), keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } } };
-      expect([before, after]).toContainEqual(seen);
-      const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+        const gone = SAMPLE;
+        const query =
+          'query($ids: [ID!]!) { nodes(ids: $ids) { id } ' +
+          'keep: node(id: "keep") { childCount children { nodes { id } } } }';
+        /** The state, siblings sorted by id (the tree was built in no particular order). */
+        const read = async () => {
+          const state = okData(await reader.gql(query, { ids: gone }));
+          state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
+          return state;
+        };
+        const seen = await read();
+        const before = {
+          nodes: gone.map((id) => ({ id })),
+          keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } },
+        };
+        const after = {
+          nodes: gone.map(() => null),
+          keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } },
+        };
+        expect([before, after]).toContainEqual(seen);
+        const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
 
-      // Without any restart, the live process finishes whatever the dead one started.
-      await untilNoRunningJob(reader);
-      // A transaction the dead process had already sent may commit after the first read.
-      const settled = await read();
-      expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
-      expect(await reader.verify()).toEqual([]);
-    });
+        // Without any restart, the live process finishes whatever the dead one started.
+        await untilNoRunningJob(reader);
+        // A transaction the dead process had already sent may commit after the first read.
+        const settled = await read();
+        expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+        expect(await reader.verify()).toEqual([]);
+      },
+    );
   });
 
   // Under adjacency a move is one transaction of 7 items whatever the subtree: nothing to crash
@@ -162,7 +175,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
     /** The state, with descendants as counts (their order within one depth is the strategy's). */
     const readState = async (server: TestServer) => {
       const state = okData(await server.gql(query));
-      for (const key of ['mid', 'src', 'dst']) state[key] = { ...state[key], descendants: state[key].descendants.nodes.length };
+      for (const key of ['mid', 'src', 'dst'])
+        state[key] = { ...state[key], descendants: state[key].descendants.nodes.length };
       return state;
     };
     const before = {
@@ -180,26 +194,29 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
       dst: { childCount: 1, descendants: 1 + 5 + 40 },
     };
 
-    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))('trial %i: before or after, never between, and finished by a live process', async () => {
-      const table = uniqueTable();
-      const reader = await startTestServer({ strategy, table, env: LEASE });
-      servers.push(reader);
-      await loadTree(dynamo.doc, table, strategy, [
-        { id: 'src', children: [SUBTREE, { id: 'src.sibling' }] },
-        { id: 'dst', children: [{ id: 'dst.1' }] },
-      ]);
-      const victim = await startVictim(strategy, table);
-      victims.push(victim.child);
+    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
+      'trial %i: before or after, never between, and finished by a live process',
+      async () => {
+        const table = uniqueTable();
+        const reader = await startTestServer({ strategy, table, env: LEASE });
+        servers.push(reader);
+        await loadTree(dynamo.doc, table, strategy, [
+          { id: 'src', children: [SUBTREE, { id: 'src.sibling' }] },
+          { id: 'dst', children: [{ id: 'dst.1' }] },
+        ]);
+        const victim = await startVictim(strategy, table);
+        victims.push(victim.child);
 
-      await killDuring(victim, 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }', WORK_MS);
+        await killDuring(victim, 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }', WORK_MS);
 
-      const seen = await readState(reader);
-      expect([before, after]).toContainEqual(seen);
-      const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
-      await untilNoRunningJob(reader);
-      const settled = await readState(reader);
-      expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
-      expect(await reader.verify()).toEqual([]);
-    });
+        const seen = await readState(reader);
+        expect([before, after]).toContainEqual(seen);
+        const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+        await untilNoRunningJob(reader);
+        const settled = await readState(reader);
+        expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+        expect(await reader.verify()).toEqual([]);
+      },
+    );
   });
 });

@@ -56,7 +56,12 @@ async function tableState(table: string) {
 }
 
 /** Waits, a bounded time, until no job of the table is running. */
-const untilJobsDone = (table: string) => eventually('no running job', () => tableState(table), (state) => state.running.length === 0);
+const untilJobsDone = (table: string) =>
+  eventually(
+    'no running job',
+    () => tableState(table),
+    (state) => state.running.length === 0,
+  );
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', (strategy) => {
   let servers: TestServer[] = [];
@@ -73,7 +78,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
   ])('leaves no orphan and nothing reachable after %i transactions, and %s finishes it', async (allowed, finisher) => {
     const table = uniqueTable();
     const crash = crashAfter(allowed);
-    const dying = await startTestServer({ strategy, table, middleware: crash.middleware, verifyOnClose: false, env: SHORT_LEASE });
+    const dying = await startTestServer({
+      strategy,
+      table,
+      middleware: crash.middleware,
+      verifyOnClose: false,
+      env: SHORT_LEASE,
+    });
     await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
     const alreadyUp = finisher === 'a process that was already running';
     if (alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));

@@ -16,7 +16,10 @@ type TransactItem = { Delete?: { Key?: { sk?: unknown } }; Put?: { Item?: { pk?:
 
 /** Holds the first transaction after `arm()` that has an item `match` picks. */
 const holdTransactionWith = (match: (item: TransactItem) => boolean) =>
-  pauseWhen((commandName, input) => commandName.startsWith('TransactWrite') && ((input.TransactItems ?? []) as TransactItem[]).some(match));
+  pauseWhen(
+    (commandName, input) =>
+      commandName.startsWith('TransactWrite') && ((input.TransactItems ?? []) as TransactItem[]).some(match),
+  );
 
 const holdMove = () =>
   holdTransactionWith((item) => {
@@ -45,12 +48,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
     const move = mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth } }');
     await hold.reached;
     // The move read the height; a node under a-3 now would end at depth 7 once it commits.
-    const create = await creator.gql('mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }');
+    const create = await creator.gql(
+      'mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }',
+    );
     hold.release();
     const moved = await move;
 
     const codes = [create, moved].map((r) => (r.body.errors?.[0]?.extensions?.code as string | undefined) ?? 'ok');
-    expect([['ok', 'DEPTH_LIMIT'], ['CONFLICT', 'ok']]).toContainEqual(codes);
+    expect([
+      ['ok', 'DEPTH_LIMIT'],
+      ['CONFLICT', 'ok'],
+    ]).toContainEqual(codes);
     const deepest = okData(await creator.gql('{ node(id: "a-3") { depth childCount } }')).node;
     expect(deepest.depth + (deepest.childCount > 0 ? 1 : 0)).toBeLessThanOrEqual(6);
   });
@@ -68,7 +76,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
 
     hold.arm();
     // a-3 is at depth 3: a node under it is within the limit, as the create reads it.
-    const create = creator.gql('mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }');
+    const create = creator.gql(
+      'mutation { createNode(input: { id: "deep", parentId: "a-3", name: "deep" }) { id depth } }',
+    );
     await hold.reached;
     // a-1 under b-3 puts a-3 at depth 6: the node the create is about to add would be at 7.
     const moved = okData(await mover.gql('mutation { reparent(id: "a-1", newParentId: "b-3") { id depth } }'));

@@ -39,7 +39,13 @@ function parseCsv(text: string): string[][] {
 
 describe('csvLine', () => {
   it('quotes fields with commas, quotes or line breaks, and writes data as JSON', () => {
-    const record: ExportRecord = { id: 'a', parentId: null, name: 'Tables, "chairs"', position: 'a0', data: { note: 'x,y' } };
+    const record: ExportRecord = {
+      id: 'a',
+      parentId: null,
+      name: 'Tables, "chairs"',
+      position: 'a0',
+      data: { note: 'x,y' },
+    };
     expect(csvLine(record)).toBe('a,,"Tables, ""chairs""",a0,"{""note"":""x,y""}"');
     expect(parseCsv(`${csvLine(record)}\n`)).toEqual([['a', '', 'Tables, "chairs"', 'a0', '{"note":"x,y"}']]);
     expect(csvLine({ ...record, name: 'plain', data: null })).toBe('a,,plain,a0,');
@@ -53,7 +59,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    await buildTree(server, { ...fullTree('shop', [3, 2]), name: 'Shop, "main"', data: { currency: 'EUR', tags: ['a', 'b'] } });
+    await buildTree(server, {
+      ...fullTree('shop', [3, 2]),
+      name: 'Shop, "main"',
+      data: { currency: 'EUR', tags: ['a', 'b'] },
+    });
     await buildTree(server, fullTree('archive', [2]));
     // Sibling order is positions: shop.0 goes last among its siblings.
     okData(await server.gql('mutation { reparent(id: "shop.0", newParentId: "shop", after: "shop.2") { id } }'));
@@ -64,7 +74,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
             '{ nodes { id parentId name position data } } } }',
         ),
       ).node.descendants.nodes as ExportRecord[];
-      return nodes.map((n) => ({ id: n.id, parentId: n.parentId, name: n.name, position: n.position, data: n.data ?? null }));
+      return nodes.map((n) => ({
+        id: n.id,
+        parentId: n.parentId,
+        name: n.name,
+        position: n.position,
+        data: n.data ?? null,
+      }));
     };
     const roots = okData(await server.gql('{ roots { nodes { id } } }')).roots.nodes.map((n: { id: string }) => n.id);
     expected = (await Promise.all(roots.map(read))).flat();
@@ -78,7 +94,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
     const records = JSON.parse(run.stdout) as ExportRecord[];
     expect(records).toEqual(expected);
     expect(records.map((r) => r.id).slice(0, 4)).toEqual(['shop', 'shop.1', 'shop.1.0', 'shop.1.1']);
-    expect(records[0]).toMatchObject({ parentId: null, name: 'Shop, "main"', data: { currency: 'EUR', tags: ['a', 'b'] } });
+    expect(records[0]).toMatchObject({
+      parentId: null,
+      name: 'Shop, "main"',
+      data: { currency: 'EUR', tags: ['a', 'b'] },
+    });
     const seen = new Set<string>();
     for (const record of records) {
       if (record.parentId !== null) expect(seen.has(record.parentId)).toBe(true);
@@ -94,11 +114,22 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
     const [header, ...rows] = parseCsv(readFileSync(out, 'utf8'));
     expect(header).toEqual(['id', 'parentId', 'name', 'position', 'data']);
     const subtree = expected.filter((r) => r.id === 'shop.1' || r.id.startsWith('shop.1.'));
-    expect(rows).toEqual(subtree.map((r) => [r.id, r.id === 'shop.1' ? '' : r.parentId!, r.name, r.position, r.data === null ? '' : JSON.stringify(r.data)]));
+    expect(rows).toEqual(
+      subtree.map((r) => [
+        r.id,
+        r.id === 'shop.1' ? '' : r.parentId!,
+        r.name,
+        r.position,
+        r.data === null ? '' : JSON.stringify(r.data),
+      ]),
+    );
   });
 
   it('answers an unknown root with exit code 1, and a bad format with 2', async () => {
-    const [missing, format] = await Promise.all([runTree(server, ['export', '--root', 'nowhere']), runTree(server, ['export', '--format', 'xml'])]);
+    const [missing, format] = await Promise.all([
+      runTree(server, ['export', '--root', 'nowhere']),
+      runTree(server, ['export', '--format', 'xml']),
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nowhere/);
     expect(format.code).toBe(2);

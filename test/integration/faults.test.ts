@@ -145,22 +145,35 @@ function serviceError(name: string, message: string, extra: Record<string, unkno
 
 const throttling = () => serviceError('ThrottlingException', 'Rate of requests exceeds the allowed throughput.');
 const throughputExceeded = () =>
-  serviceError('ProvisionedThroughputExceededException', 'The level of configured provisioned throughput for the table was exceeded.');
+  serviceError(
+    'ProvisionedThroughputExceededException',
+    'The level of configured provisioned throughput for the table was exceeded.',
+  );
 const transactionConflict = (items: number) =>
-  serviceError('TransactionCanceledException', 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]', {
-    CancellationReasons: Array.from({ length: Math.max(items, 1) }, (_, i) =>
-      i === 0 ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
-    ),
-  });
-const connectionReset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' });
+  serviceError(
+    'TransactionCanceledException',
+    'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]',
+    {
+      CancellationReasons: Array.from({ length: Math.max(items, 1) }, (_, i) =>
+        i === 0 ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+      ),
+    },
+  );
+const connectionReset = () =>
+  Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' });
 
-const WRITE_COMMANDS = new Set(['TransactWriteItemsCommand', 'UpdateItemCommand', 'PutItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
+const WRITE_COMMANDS = new Set([
+  'TransactWriteItemsCommand',
+  'UpdateItemCommand',
+  'PutItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+]);
 
 const NODE = 'id name parentId depth rootId childCount version';
 const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { ${NODE} } }`;
 const REPARENT =
-  'mutation Reparent($id: ID!, $newParentId: ID) { ' +
-  `reparent(id: $id, newParentId: $newParentId) { ${NODE} } }`;
+  'mutation Reparent($id: ID!, $newParentId: ID) { ' + `reparent(id: $id, newParentId: $newParentId) { ${NODE} } }`;
 const UPDATE = `mutation Update($id: ID!, $name: String) { updateNode(id: $id, name: $name) { ${NODE} } }`;
 const DELETE = `mutation Delete($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
 const NODE_QUERY = `query One($id: ID!) { node(id: $id) { ${NODE} } }`;
@@ -174,7 +187,10 @@ const CHILDREN_QUERY = `query Kids($id: ID!) { node(id: $id) { id children(first
  *   ├── b ── b1
  *   └── c
  */
-async function buildFixture(server: TestServer, prefix: string): Promise<{ model: TreeModel; id: (name: string) => string }> {
+async function buildFixture(
+  server: TestServer,
+  prefix: string,
+): Promise<{ model: TreeModel; id: (name: string) => string }> {
   const model = new TreeModel();
   const id = (name: string) => `${prefix}${name}`;
   const layout: Array<[string, string | null]> = [
@@ -203,7 +219,10 @@ function expectCode(response: GraphQLResponse, code: string, label: string): voi
   const context = `${label}: HTTP ${response.status} ${JSON.stringify(response.body)}`;
   expect(response.status, context).toBe(200);
   expect(response.body.errors?.[0]?.extensions?.code, context).toBe(code);
-  expect(response.body.errors?.map((e) => e.extensions?.code), context).not.toContain('INTERNAL_SERVER_ERROR');
+  expect(
+    response.body.errors?.map((e) => e.extensions?.code),
+    context,
+  ).not.toContain('INTERNAL_SERVER_ERROR');
 }
 
 function expectOk<T = any>(response: GraphQLResponse<T>, label: string): T {
@@ -236,32 +255,39 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
   }
 
   describe('persistent throttling', () => {
-    it('answers SERVICE_UNAVAILABLE after the SDK’s 3 attempts per call, and counts them', { timeout: 60_000 }, async () => {
-      const { id } = await buildFixture(server, prefix());
-      injector.reset({
-        before: (a) => {
-          throw a.call % 2 === 0 ? throttling() : throughputExceeded();
-        },
-      });
-      for (const [label, query, variables] of [
-        ['node', NODE_QUERY, { id: id('a') }],
-        ['children', CHILDREN_QUERY, { id: id('r') }],
-        ['createNode', CREATE, { input: { id: id('new'), parentId: id('r'), name: 'new' } }],
-      ] as const) {
-        const { response, attempts, ms } = await measured(query, variables);
-        expectCode(response, 'SERVICE_UNAVAILABLE', label);
-        expect(ms, `${label} took ${ms} ms`).toBeLessThan(20_000);
-        // Every call the server made got exactly the SDK's 3 attempts, and the cost report
-        // counts each attempt.
-        expect([...injector.perCall.values()].every((n) => n === 3), `${label}: attempts per call ${JSON.stringify([...injector.perCall.values()])}`).toBe(true);
-        expect(attempts % 3, `${label}: ${attempts} attempts`).toBe(0);
-        expect(response.body.extensions?.dynamodb?.requests, `${label}: cost report`).toBe(attempts);
-        injector.perCall.clear();
-      }
-      injector.reset(null);
-      const after = await server.gql(NODE_QUERY, { id: id('new') });
-      expect(expectOk(after, 'the refused create').node).toBeNull();
-    });
+    it(
+      'answers SERVICE_UNAVAILABLE after the SDK’s 3 attempts per call, and counts them',
+      { timeout: 60_000 },
+      async () => {
+        const { id } = await buildFixture(server, prefix());
+        injector.reset({
+          before: (a) => {
+            throw a.call % 2 === 0 ? throttling() : throughputExceeded();
+          },
+        });
+        for (const [label, query, variables] of [
+          ['node', NODE_QUERY, { id: id('a') }],
+          ['children', CHILDREN_QUERY, { id: id('r') }],
+          ['createNode', CREATE, { input: { id: id('new'), parentId: id('r'), name: 'new' } }],
+        ] as const) {
+          const { response, attempts, ms } = await measured(query, variables);
+          expectCode(response, 'SERVICE_UNAVAILABLE', label);
+          expect(ms, `${label} took ${ms} ms`).toBeLessThan(20_000);
+          // Every call the server made got exactly the SDK's 3 attempts, and the cost report
+          // counts each attempt.
+          expect(
+            [...injector.perCall.values()].every((n) => n === 3),
+            `${label}: attempts per call ${JSON.stringify([...injector.perCall.values()])}`,
+          ).toBe(true);
+          expect(attempts % 3, `${label}: ${attempts} attempts`).toBe(0);
+          expect(response.body.extensions?.dynamodb?.requests, `${label}: cost report`).toBe(attempts);
+          injector.perCall.clear();
+        }
+        injector.reset(null);
+        const after = await server.gql(NODE_QUERY, { id: id('new') });
+        expect(expectOk(after, 'the refused create').node).toBeNull();
+      },
+    );
   });
 
   describe('throttling on every third call', () => {
@@ -310,33 +336,37 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
       };
     }
 
-    it('a move, a create and a delete that conflict twice each succeed, applied exactly once', { timeout: 60_000 }, async () => {
-      const { model, id } = await buildFixture(server, prefix());
-      const before = await snapshot(server, model.ids());
-      injector.reset(conflictTwiceThenPass());
+    it(
+      'a move, a create and a delete that conflict twice each succeed, applied exactly once',
+      { timeout: 60_000 },
+      async () => {
+        const { model, id } = await buildFixture(server, prefix());
+        const before = await snapshot(server, model.ids());
+        injector.reset(conflictTwiceThenPass());
 
-      const moved = expectOk(await server.gql(REPARENT, { id: id('a1'), newParentId: id('c') }), 'reparent').reparent;
-      expect(moved.version, 'the move bumped the version once').toBe(before.get(id('a1'))!.version + 1);
-      model.move(id('a1'), id('c'));
-      expect(injector.injected).toBe(2);
+        const moved = expectOk(await server.gql(REPARENT, { id: id('a1'), newParentId: id('c') }), 'reparent').reparent;
+        expect(moved.version, 'the move bumped the version once').toBe(before.get(id('a1'))!.version + 1);
+        model.move(id('a1'), id('c'));
+        expect(injector.injected).toBe(2);
 
-      expectOk(await server.gql(CREATE, { input: { id: id('n'), parentId: id('c'), name: 'n' } }), 'create');
-      model.create({ id: id('n'), parentId: id('c'), name: 'n', data: null });
-      expect(injector.injected).toBe(4);
+        expectOk(await server.gql(CREATE, { input: { id: id('n'), parentId: id('c'), name: 'n' } }), 'create');
+        model.create({ id: id('n'), parentId: id('c'), name: 'n', data: null });
+        expect(injector.injected).toBe(4);
 
-      const deleted = expectOk(await server.gql(DELETE, { id: id('b1') }), 'delete').deleteNode;
-      expect(deleted).toEqual({ deletedCount: 1 });
-      model.remove(id('b1'));
-      expect(injector.injected).toBe(6);
+        const deleted = expectOk(await server.gql(DELETE, { id: id('b1') }), 'delete').deleteNode;
+        expect(deleted).toEqual({ deletedCount: 1 });
+        model.remove(id('b1'));
+        expect(injector.injected).toBe(6);
 
-      injector.reset(null);
-      const after = await snapshot(server, [...before.keys(), id('n')]);
-      expectMatchesModel(after, model, 'after conflicted writes');
-      expect(after.get(id('a'))!.childCount).toBe(1);
-      expect(after.get(id('c'))!.childCount).toBe(2);
-      expect(after.get(id('b'))!.childCount).toBe(0);
-      expect(after.get(id('a1'))!.version).toBe(before.get(id('a1'))!.version + 1);
-    });
+        injector.reset(null);
+        const after = await snapshot(server, [...before.keys(), id('n')]);
+        expectMatchesModel(after, model, 'after conflicted writes');
+        expect(after.get(id('a'))!.childCount).toBe(1);
+        expect(after.get(id('c'))!.childCount).toBe(2);
+        expect(after.get(id('b'))!.childCount).toBe(0);
+        expect(after.get(id('a1'))!.version).toBe(before.get(id('a1'))!.version + 1);
+      },
+    );
 
     it('persistent conflicts end in CONFLICT and change nothing', { timeout: 60_000 }, async () => {
       const { model, id } = await buildFixture(server, prefix());
@@ -356,7 +386,9 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
         expectCode(await server.gql(query, variables), 'CONFLICT', label);
         expect(Date.now() - started, `${label} gave up in bounded time`).toBeLessThan(20_000);
       }
-      expect(injector.perCommand.get('TransactWriteItemsCommand') ?? 0, 'transactions were attempted').toBeGreaterThan(0);
+      expect(injector.perCommand.get('TransactWriteItemsCommand') ?? 0, 'transactions were attempted').toBeGreaterThan(
+        0,
+      );
       injector.reset(null);
       expect(await snapshot(server, ids), 'nothing changed').toEqual(before);
     });
@@ -366,10 +398,26 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
     it('partial answers are retried: results complete and in order', { timeout: 60_000 }, async () => {
       const { model, id } = await buildFixture(server, prefix());
       injector.reset({ unprocessed: 'half' });
-      const asked = [id('a11'), id('missing'), id('r'), id('b'), id('a11'), id('c'), id('a'), id('b1'), id('a2'), id('a1'), id('gone')];
+      const asked = [
+        id('a11'),
+        id('missing'),
+        id('r'),
+        id('b'),
+        id('a11'),
+        id('c'),
+        id('a'),
+        id('b1'),
+        id('a2'),
+        id('a1'),
+        id('gone'),
+      ];
       const data = expectOk(await server.gql(NODES_QUERY, { ids: asked }), 'nodes(ids)');
-      expect(data.nodes.map((n: { id: string } | null) => n?.id ?? null)).toEqual(asked.map((x) => (model.has(x) ? x : null)));
-      expect(data.nodes.map((n: { name: string } | null) => n?.name ?? null)).toEqual(asked.map((x) => (model.has(x) ? model.get(x).name : null)));
+      expect(data.nodes.map((n: { id: string } | null) => n?.id ?? null)).toEqual(
+        asked.map((x) => (model.has(x) ? x : null)),
+      );
+      expect(data.nodes.map((n: { name: string } | null) => n?.name ?? null)).toEqual(
+        asked.map((x) => (model.has(x) ? model.get(x).name : null)),
+      );
       expect(injector.heldKeys, 'keys were held back').toBeGreaterThan(0);
       expectMatchesModel(await snapshot(server, model.ids()), model, 'snapshot with partial batch reads');
     });
@@ -381,7 +429,9 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
       const response = await server.gql(NODES_QUERY, { ids: [id('a'), id('b'), id('c')] });
       expectCode(response, 'SERVICE_UNAVAILABLE', 'nodes(ids)');
       expect(Date.now() - started).toBeLessThan(20_000);
-      expect(injector.perCommand.get('BatchGetItemCommand') ?? 0, 'retried a bounded number of times').toBeGreaterThan(1);
+      expect(injector.perCommand.get('BatchGetItemCommand') ?? 0, 'retried a bounded number of times').toBeGreaterThan(
+        1,
+      );
     });
   });
 
@@ -420,7 +470,10 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
       model.move(id('a1'), id('c'));
       expect(moved.version, 'version bumped once').toBe(before.get(id('a1'))!.version + 1);
 
-      const created = expectOk(await server.gql(CREATE, { input: { id: id('n'), parentId: id('c'), name: 'n' } }), 'create').createNode;
+      const created = expectOk(
+        await server.gql(CREATE, { input: { id: id('n'), parentId: id('c'), name: 'n' } }),
+        'create',
+      ).createNode;
       expect(created).toMatchObject({ id: id('n'), parentId: id('c') });
       model.create({ id: id('n'), parentId: id('c'), name: 'n', data: null });
 

@@ -88,13 +88,25 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
       id: 'catalog',
       name: 'Catalog',
       children: [
-        { id: 'electronics', name: 'Electronics', children: [{ id: 'laptops', name: 'Laptops' }, { id: 'phones', name: 'Phones' }] },
+        {
+          id: 'electronics',
+          name: 'Electronics',
+          children: [
+            { id: 'laptops', name: 'Laptops' },
+            { id: 'phones', name: 'Phones' },
+          ],
+        },
         { id: 'home', name: 'Home', children: [{ id: 'kitchen', name: 'Kitchen' }] },
       ],
     });
-    await buildTree(canopy, { id: 'bulk', name: 'Bulk', children: BULK.map((id) => ({ id, name: `Item ${id}` })) }, null, {
-      ordered: false,
-    });
+    await buildTree(
+      canopy,
+      { id: 'bulk', name: 'Bulk', children: BULK.map((id) => ({ id, name: `Item ${id}` })) },
+      null,
+      {
+        ordered: false,
+      },
+    );
 
     owners = new ApolloServer({ schema: ownersSchema });
     const { url: ownersUrl } = await startStandaloneServer(owners, { listen: { port: 0 } });
@@ -143,23 +155,46 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
         node(id: "laptops") { name depth owners { name } }
       }
     `);
-    const laptops = { id: 'laptops', name: 'Laptops', ancestors: [{ id: 'catalog' }, { id: 'electronics' }], children: { nodes: [] } };
+    const laptops = {
+      id: 'laptops',
+      name: 'Laptops',
+      ancestors: [{ id: 'catalog' }, { id: 'electronics' }],
+      children: { nodes: [] },
+    };
     expect(data).toEqual({
       owners: [
         {
           id: 'alice',
           name: 'Alice',
-          nodes: [laptops, { id: 'kitchen', name: 'Kitchen', ancestors: [{ id: 'catalog' }, { id: 'home' }], children: { nodes: [] } }],
+          nodes: [
+            laptops,
+            { id: 'kitchen', name: 'Kitchen', ancestors: [{ id: 'catalog' }, { id: 'home' }], children: { nodes: [] } },
+          ],
         },
         {
           id: 'bob',
           name: 'Bob',
-          nodes: [{ id: 'phones', name: 'Phones', ancestors: [{ id: 'catalog' }, { id: 'electronics' }], children: { nodes: [] } }, laptops],
+          nodes: [
+            {
+              id: 'phones',
+              name: 'Phones',
+              ancestors: [{ id: 'catalog' }, { id: 'electronics' }],
+              children: { nodes: [] },
+            },
+            laptops,
+          ],
         },
         {
           id: 'carol',
           name: 'Carol',
-          nodes: [{ id: 'electronics', name: 'Electronics', ancestors: [{ id: 'catalog' }], children: { nodes: [{ id: 'laptops' }, { id: 'phones' }] } }],
+          nodes: [
+            {
+              id: 'electronics',
+              name: 'Electronics',
+              ancestors: [{ id: 'catalog' }],
+              children: { nodes: [{ id: 'laptops' }, { id: 'phones' }] },
+            },
+          ],
         },
       ],
       node: { name: 'Laptops', depth: 2, owners: [{ name: 'Alice' }, { name: 'Bob' }] },
@@ -167,7 +202,9 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
   });
 
   it('goes from Canopy to the owners and back', async () => {
-    const data = await viaGateway(`{ node(id: "electronics") { children { nodes { id owners { name nodes { id parentId } } } } } }`);
+    const data = await viaGateway(
+      `{ node(id: "electronics") { children { nodes { id owners { name nodes { id parentId } } } } } }`,
+    );
     expect(data).toEqual({
       node: {
         children: {
@@ -175,11 +212,34 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
             {
               id: 'laptops',
               owners: [
-                { name: 'Alice', nodes: [{ id: 'laptops', parentId: 'electronics' }, { id: 'kitchen', parentId: 'home' }] },
-                { name: 'Bob', nodes: [{ id: 'phones', parentId: 'electronics' }, { id: 'laptops', parentId: 'electronics' }] },
+                {
+                  name: 'Alice',
+                  nodes: [
+                    { id: 'laptops', parentId: 'electronics' },
+                    { id: 'kitchen', parentId: 'home' },
+                  ],
+                },
+                {
+                  name: 'Bob',
+                  nodes: [
+                    { id: 'phones', parentId: 'electronics' },
+                    { id: 'laptops', parentId: 'electronics' },
+                  ],
+                },
               ],
             },
-            { id: 'phones', owners: [{ name: 'Bob', nodes: [{ id: 'phones', parentId: 'electronics' }, { id: 'laptops', parentId: 'electronics' }] }] },
+            {
+              id: 'phones',
+              owners: [
+                {
+                  name: 'Bob',
+                  nodes: [
+                    { id: 'phones', parentId: 'electronics' },
+                    { id: 'laptops', parentId: 'electronics' },
+                  ],
+                },
+              ],
+            },
           ],
         },
       },
@@ -213,7 +273,12 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
   it('answers null for a reference to a missing node and refuses a malformed id', async () => {
     const response = await canopy.gql(
       `query ($representations: [_Any!]!) { _entities(representations: $representations) { ... on Node { id } } }`,
-      { representations: [{ __typename: 'Node', id: 'laptops' }, { __typename: 'Node', id: 'nope' }] },
+      {
+        representations: [
+          { __typename: 'Node', id: 'laptops' },
+          { __typename: 'Node', id: 'nope' },
+        ],
+      },
     );
     expect(okData(response)).toEqual({ _entities: [{ id: 'laptops' }, null] });
     const bad = await canopy.gql(

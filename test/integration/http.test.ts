@@ -27,14 +27,22 @@ const getUrl = (server: TestServer, params: Record<string, unknown>): string => 
 async function send(url: string, init: RequestInit): Promise<GraphQLResponse & { headers: Headers }> {
   const response = await fetch(url, init);
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as GraphQLResponse['body']) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as GraphQLResponse['body']) : {},
+  };
 }
 
 const get = (server: TestServer, params: Record<string, unknown>, headers: Record<string, string> = PREFLIGHT) =>
   send(getUrl(server, params), { method: 'GET', headers });
 
 const postJson = (server: TestServer, body: unknown, headers: Record<string, string> = {}) =>
-  send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  send(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 const preflight = (server: TestServer, origin: string) =>
   fetch(`${server.url}/graphql`, {
@@ -46,13 +54,19 @@ const preflight = (server: TestServer, origin: string) =>
     },
   });
 
-const list = (header: string | null): string[] => (header ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+const list = (header: string | null): string[] =>
+  (header ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
 
 const codes = (response: GraphQLResponse): unknown[] => response.body.errors?.map((e) => e.extensions?.code) ?? [];
 
 /** The node with this id, read back over JSON POST (null when it does not exist). */
 async function nodeById(server: TestServer, id: string): Promise<{ id: string } | null> {
-  const response = await server.gql<{ node: { id: string } | null }>('query($id: ID!) { node(id: $id) { id } }', { id });
+  const response = await server.gql<{ node: { id: string } | null }>('query($id: ID!) { node(id: $id) { id } }', {
+    id,
+  });
   expect(response.status).toBe(200);
   return response.body.data?.node ?? null;
 }
@@ -72,7 +86,9 @@ describe('HTTP conventions for browsers', () => {
       const response = await preflight(server, APP);
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(APP);
-      expect(list(response.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'post']));
+      expect(list(response.headers.get('access-control-allow-methods'))).toEqual(
+        expect.arrayContaining(['get', 'post']),
+      );
       expect(list(response.headers.get('access-control-allow-headers'))).toEqual(
         expect.arrayContaining(['content-type', 'apollo-require-preflight', 'x-apollo-operation-name']),
       );
@@ -139,16 +155,22 @@ describe('HTTP conventions for browsers', () => {
 
     it('sees a mutation at once: a GET after a POST never answers from a stale copy', async () => {
       const before = await get(server, { query: '{ node(id: "root-a") { name version } }' });
-      const renamed = await postJson(server, { query: 'mutation { updateNode(id: "root-a", name: "A2") { version } }' });
+      const renamed = await postJson(server, {
+        query: 'mutation { updateNode(id: "root-a", name: "A2") { version } }',
+      });
       expect(renamed.body.errors).toBeUndefined();
       const after = await get(server, { query: '{ node(id: "root-a") { name version } }' });
-      expect(after.body.data).toEqual({ node: { name: 'A2', version: (before.body.data as { node: { version: number } }).node.version + 1 } });
+      expect(after.body.data).toEqual({
+        node: { name: 'A2', version: (before.body.data as { node: { version: number } }).node.version + 1 },
+      });
       expect(after.headers.get('cache-control')).toBe('no-store');
       await postJson(server, { query: 'mutation { updateNode(id: "root-a", name: "A") { version } }' });
     });
 
     it('refuses a mutation over GET with 405 and creates nothing', async () => {
-      const response = await get(server, { query: 'mutation { createNode(input: { id: "via-get", name: "x" }) { id } }' });
+      const response = await get(server, {
+        query: 'mutation { createNode(input: { id: "via-get", name: "x" }) { id } }',
+      });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
       expect(response.body.data ?? null).toBeNull();
@@ -157,7 +179,9 @@ describe('HTTP conventions for browsers', () => {
     });
 
     it('still serves GraphiQL to a browser asking for HTML', async () => {
-      const response = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      const response = await fetch(`${server.url}/graphql`, {
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(list(response.headers.get('vary'))).toContain('accept');
@@ -221,14 +245,17 @@ describe('HTTP conventions for browsers', () => {
       expect(response.body.errors?.[0]?.message).toBe('provided sha does not match query');
       expect(codes(response)).toEqual(['BAD_REQUEST']);
       expect(response.body.data).toBeUndefined();
-      expect(codes(await postJson(server, { extensions: persisted(wrongHash) }))).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
+      expect(codes(await postJson(server, { extensions: persisted(wrongHash) }))).toEqual([
+        'PERSISTED_QUERY_NOT_FOUND',
+      ]);
     });
 
     it('still refuses a persisted mutation over GET, registered or not', async () => {
       const mutation = 'mutation { createNode(input: { parentId: "root-a", name: "apq" }) { id } }';
       const hash = sha256(mutation);
       const childCount = async () =>
-        ((await server.gql<{ node: { childCount: number } }>('{ node(id: "root-a") { childCount } }')).body.data?.node.childCount);
+        (await server.gql<{ node: { childCount: number } }>('{ node(id: "root-a") { childCount } }')).body.data?.node
+          .childCount;
       expect(await childCount()).toBe(0);
 
       expect((await get(server, { query: mutation, extensions: persisted(hash) })).status).toBe(405);
@@ -243,12 +270,16 @@ describe('HTTP conventions for browsers', () => {
       expect(await childCount()).toBe(1);
 
       const id = (registered.body.data as { createNode: { id: string } }).createNode.id;
-      await postJson(server, { query: 'mutation($id: ID!) { deleteNode(id: $id) { deletedCount } }', variables: { id } });
+      await postJson(server, {
+        query: 'mutation($id: ID!) { deleteNode(id: $id) { deletedCount } }',
+        variables: { id },
+      });
     });
   });
 
   describe('CSRF prevention', () => {
-    const mutation = (id: string) => JSON.stringify({ query: `mutation { createNode(input: { id: "${id}", name: "x" }) { id } }` });
+    const mutation = (id: string) =>
+      JSON.stringify({ query: `mutation { createNode(input: { id: "${id}", name: "x" }) { id } }` });
 
     it('refuses a text/plain POST (what a cross-site form can send) with 400, and nothing is written', async () => {
       const response = await send(`${server.url}/graphql`, {
@@ -266,7 +297,11 @@ describe('HTTP conventions for browsers', () => {
 
     it('refuses form-encoded POSTs the same way', async () => {
       for (const contentType of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-        const response = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body: mutation('csrf-form') });
+        const response = await send(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: mutation('csrf-form'),
+        });
         expect(response.status, contentType).toBe(400);
         expect(codes(response)).toEqual(['BAD_REQUEST']);
       }
@@ -280,12 +315,20 @@ describe('HTTP conventions for browsers', () => {
       expect(response.body.data).toBeUndefined();
       expect(response.body.extensions?.dynamodb).toBeUndefined();
 
-      const withOperationName = await get(server, { query: '{ roots { nodes { id } } }' }, { 'x-apollo-operation-name': 'Roots' });
+      const withOperationName = await get(
+        server,
+        { query: '{ roots { nodes { id } } }' },
+        { 'x-apollo-operation-name': 'Roots' },
+      );
       expect(withOperationName.status).toBe(200);
     });
 
     it('runs a JSON POST', async () => {
-      const response = await send(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: mutation('csrf-json') });
+      const response = await send(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: mutation('csrf-json'),
+      });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ createNode: { id: 'csrf-json' } });
       expect(response.body.extensions?.dynamodb?.itemsWritten).toBeGreaterThan(0);
@@ -321,16 +364,26 @@ describe('without CORS_ORIGINS', () => {
 
 describe('CORS_ORIGINS values', () => {
   it('are exact origins, normalized as browsers send them', () => {
-    expect(normalizeOrigins(['https://app.example', 'https://App.Example/', 'http://localhost:5173', 'https://a.example:443'])).toEqual([
-      'https://app.example',
-      'https://app.example',
-      'http://localhost:5173',
-      'https://a.example',
-    ]);
+    expect(
+      normalizeOrigins([
+        'https://app.example',
+        'https://App.Example/',
+        'http://localhost:5173',
+        'https://a.example:443',
+      ]),
+    ).toEqual(['https://app.example', 'https://app.example', 'http://localhost:5173', 'https://a.example']);
   });
 
   it('refuses what could never match an Origin header', () => {
-    for (const bad of ['*', 'app.example', 'https://app.example/path', 'https://app.example?x', 'https://user@app.example', 'ftp://app.example', 'null']) {
+    for (const bad of [
+      '*',
+      'app.example',
+      'https://app.example/path',
+      'https://app.example?x',
+      'https://user@app.example',
+      'ftp://app.example',
+      'null',
+    ]) {
       expect(() => normalizeOrigins([bad]), bad).toThrow(/CORS_ORIGINS/);
     }
   });

@@ -86,7 +86,6 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree import', (strategy) => {
       expect(await trees(target)).toEqual(expected);
     }
   });
-
 });
 
 describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
@@ -127,7 +126,9 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
       stack.add(
         (next, context) => async (args) => {
           if (context.commandName === 'TransactWriteItemsCommand') {
-            const invocation = String((args.request as { headers?: Record<string, string> }).headers?.['amz-sdk-invocation-id']);
+            const invocation = String(
+              (args.request as { headers?: Record<string, string> }).headers?.['amz-sdk-invocation-id'],
+            );
             if (!failing.has(invocation) && !seen.has(invocation)) {
               seen.add(invocation);
               if (++calls === 12) failing.add(invocation);
@@ -146,10 +147,28 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
         { step: 'finalizeRequest', priority: 'low', name: 'throttleImport' },
       );
     const seen = new Set<string>();
-    const { doc, client } = createDynamo({ endpoint: target.config.dynamodbEndpoint!, region: 'us-east-1', middleware: throttle });
+    const { doc, client } = createDynamo({
+      endpoint: target.config.dynamodbEndpoint!,
+      region: 'us-east-1',
+      middleware: throttle,
+    });
     try {
-      const store = createStore({ doc, table: target.table, strategy: CLI_STRATEGY, maxTreeDepth: 64, cursorSecret: 'import', jobLeaseMs: 5000, transactionItems: 100 });
-      const text = JSON.stringify(specIds(fullTree('t', [4, 5, 6])).map((id) => ({ id, parentId: id.includes('.') ? id.slice(0, id.lastIndexOf('.')) : null, name: id })));
+      const store = createStore({
+        doc,
+        table: target.table,
+        strategy: CLI_STRATEGY,
+        maxTreeDepth: 64,
+        cursorSecret: 'import',
+        jobLeaseMs: 5000,
+        transactionItems: 100,
+      });
+      const text = JSON.stringify(
+        specIds(fullTree('t', [4, 5, 6])).map((id) => ({
+          id,
+          parentId: id.includes('.') ? id.slice(0, id.lastIndexOf('.')) : null,
+          name: id,
+        })),
+      );
       const cost = newCost();
       const result = await importTree(store.store.scoped(cost), parseImport(text, 'json'), { maxTreeDepth: 64 });
       expect(result).toEqual({ created: 145, skipped: 0 });
@@ -166,7 +185,11 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
   it('attaches records under a node of the table, and refuses a file with any problem, writing nothing', async () => {
     const target = await server({ MAX_TREE_DEPTH: '3' });
     await buildTree(target, { id: 'home', children: [{ id: 'home.1' }] });
-    const under = await runTree(target, ['import', file('under.csv', 'id,parentId,name\nn.1,home.1,one\nn.2,n.1,two\n')], { MAX_TREE_DEPTH: '3' });
+    const under = await runTree(
+      target,
+      ['import', file('under.csv', 'id,parentId,name\nn.1,home.1,one\nn.2,n.1,two\n')],
+      { MAX_TREE_DEPTH: '3' },
+    );
     expect(under.code).toBe(0);
     expect(okData(await target.gql('{ node(id: "n.2") { depth ancestors { id } } }')).node).toEqual({
       depth: 3,
@@ -188,7 +211,11 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
     expect(refused.stderr).toContain('nothing was written');
     expect(refused.stderr).toContain('line 6: "x.4" names itself as its parent');
     expect(refused.stderr).toMatch(/line 7: name must be well-formed Unicode/);
-    const fileOk = bad.split('\n').slice(0, 6).filter((line) => !line.startsWith('x.4')).join('\n');
+    const fileOk = bad
+      .split('\n')
+      .slice(0, 6)
+      .filter((line) => !line.startsWith('x.4'))
+      .join('\n');
     const checked = await runTree(target, ['import', file('bad2.csv', fileOk)], { MAX_TREE_DEPTH: '3' });
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain('line 3: "x.2" would lie at depth 4, past MAX_TREE_DEPTH (3)');

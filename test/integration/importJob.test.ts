@@ -11,7 +11,8 @@ import { buildTree, expectError, getNode, okData } from '../support/tree.js';
  * process can write nothing more. Under closure, whose projection is the biggest to write.
  */
 const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
-const CREATE_NODES = 'mutation($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } job { status } } }';
+const CREATE_NODES =
+  'mutation($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } job { status } } }';
 const OUTLINE = 'query($id: ID!) { node(id: $id) { childCount descendants(first: 1000) { nodes { id } } } }';
 
 /** A top node `prefix` with 8 children of 20 leaves each: 169 nodes. */
@@ -19,7 +20,11 @@ const family = (prefix: string) => [
   { id: prefix, name: prefix },
   ...Array.from({ length: 8 }, (_, i) => [
     { id: `${prefix}.${i}`, parentId: prefix, name: `child ${i}` },
-    ...Array.from({ length: 20 }, (_, j) => ({ id: `${prefix}.${i}.${j}`, parentId: `${prefix}.${i}`, name: `leaf ${j}` })),
+    ...Array.from({ length: 20 }, (_, j) => ({
+      id: `${prefix}.${i}.${j}`,
+      parentId: `${prefix}.${i}`,
+      name: `leaf ${j}`,
+    })),
   ]).flat(),
 ];
 
@@ -33,7 +38,12 @@ describe('closure: an import job taken over', () => {
   const twoProcesses = async () => {
     const table = uniqueTable();
     const pause = pauses();
-    const paused = await startTestServer({ strategy: 'closure', table, middleware: pause.middleware, env: SHORT_LEASE });
+    const paused = await startTestServer({
+      strategy: 'closure',
+      table,
+      middleware: pause.middleware,
+      env: SHORT_LEASE,
+    });
     servers.push(paused);
     await buildTree(paused, { id: 'home' });
     const other = await startTestServer({ strategy: 'closure', table, env: SHORT_LEASE });
@@ -42,24 +52,36 @@ describe('closure: an import job taken over', () => {
   };
 
   const importJob = async (server: TestServer) =>
-    okData(await server.gql('{ jobs { nodes { kind status } } }')).jobs.nodes.find((j: { kind: string }) => j.kind === 'IMPORT') as
-      | { status: string }
-      | undefined;
+    okData(await server.gql('{ jobs { nodes { kind status } } }')).jobs.nodes.find(
+      (j: { kind: string }) => j.kind === 'IMPORT',
+    ) as { status: string } | undefined;
 
   it('gives the job up, removing every node written, when its process stopped before they joined', async () => {
     const { pause, paused, other } = await twoProcesses();
     let seen = 0;
-    const held = pause.next((command, input) => command.startsWith('TransactWrite') && JSON.stringify(input.TransactItems).includes('"pending"') && ++seen === 2);
+    const held = pause.next(
+      (command, input) =>
+        command.startsWith('TransactWrite') &&
+        JSON.stringify(input.TransactItems).includes('"pending"') &&
+        ++seen === 2,
+    );
     const answer = paused.gql(CREATE_NODES, { input: { parentId: 'home', nodes: family('lost') } });
     await held.reached;
-    const job = await eventually('the job given up by the other process', () => importJob(other), (found) => found?.status === 'FAILED');
+    const job = await eventually(
+      'the job given up by the other process',
+      () => importJob(other),
+      (found) => found?.status === 'FAILED',
+    );
     expect(job).toEqual({ kind: 'IMPORT', status: 'FAILED' });
     held.release();
     expectError(await answer, 'CONFLICT');
     for (const server of [paused, other]) {
       expect(await getNode(server, 'lost')).toBeNull();
       expect(await getNode(server, 'lost.0.0')).toBeNull();
-      expect(okData(await server.gql(OUTLINE, { id: 'home' })).node).toEqual({ childCount: 0, descendants: { nodes: [] } });
+      expect(okData(await server.gql(OUTLINE, { id: 'home' })).node).toEqual({
+        childCount: 0,
+        descendants: { nodes: [] },
+      });
     }
     expect(await other.verify()).toEqual([]);
   }, 60_000);
@@ -75,7 +97,11 @@ describe('closure: an import job taken over', () => {
     });
     const answer = paused.gql(CREATE_NODES, { input: { parentId: 'home', nodes: family('kept') } });
     await held.reached;
-    await eventually('the job finished by the other process', () => importJob(other), (found) => found?.status === 'DONE');
+    await eventually(
+      'the job finished by the other process',
+      () => importJob(other),
+      (found) => found?.status === 'DONE',
+    );
     held.release();
     const created = okData(await answer).createNodes;
     expect(created.nodes).toHaveLength(169);

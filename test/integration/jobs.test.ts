@@ -33,13 +33,25 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     const small = okData(await server.gql(`mutation { deleteNode(id: "big.0.0") { deletedCount job { id } } }`));
     expect(small).toEqual({ deleteNode: { deletedCount: 5, job: null } });
 
-    const { deleteNode } = okData(await server.gql(`mutation { deleteNode(id: "big") { deletedCount job { ${JOB_FIELDS} } } }`));
+    const { deleteNode } = okData(
+      await server.gql(`mutation { deleteNode(id: "big") { deletedCount job { ${JOB_FIELDS} } } }`),
+    );
     expect(deleteNode).toEqual({
       deletedCount: 59,
-      job: { id: expect.any(String), kind: 'DELETE', status: 'DONE', done: 59, total: 59, startedAt: expect.any(String), nodeId: 'big' },
+      job: {
+        id: expect.any(String),
+        kind: 'DELETE',
+        status: 'DONE',
+        done: 59,
+        total: 59,
+        startedAt: expect.any(String),
+        nodeId: 'big',
+      },
     });
     const job = deleteNode.job;
-    expect(okData(await server.gql(`query($id: ID!) { job(id: $id) { ${JOB_FIELDS} } }`, { id: job.id }))).toEqual({ job });
+    expect(okData(await server.gql(`query($id: ID!) { job(id: $id) { ${JOB_FIELDS} } }`, { id: job.id }))).toEqual({
+      job,
+    });
     expect(okData(await server.gql('{ job(id: "no-such-job") { id } }'))).toEqual({ job: null });
     const listed = okData(await server.gql(`{ jobs { nodes { ${JOB_FIELDS} } pageInfo { hasNextPage } } }`));
     expect(listed).toEqual({ jobs: { nodes: [job], pageInfo: { hasNextPage: false } } });
@@ -52,13 +64,18 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     await buildTree(server, { id: 'b', children: [fullTree('b1', [3, 4, 4])] }, null, { ordered: false });
     okData(await server.gql('mutation { deleteNode(id: "a1") { deletedCount } }'));
     okData(await server.gql('mutation { deleteNode(id: "b1") { deletedCount } }'));
-    const first = okData(await server.gql('{ jobs(first: 1) { nodes { nodeId } pageInfo { hasNextPage endCursor } } }')).jobs;
+    const first = okData(
+      await server.gql('{ jobs(first: 1) { nodes { nodeId } pageInfo { hasNextPage endCursor } } }'),
+    ).jobs;
     expect(first.nodes).toEqual([{ nodeId: 'a1' }]);
     expect(first.pageInfo.hasNextPage).toBe(true);
     const second = okData(
-      await server.gql('query($after: String) { jobs(first: 1, after: $after) { nodes { nodeId } pageInfo { hasNextPage } } }', {
-        after: first.pageInfo.endCursor,
-      }),
+      await server.gql(
+        'query($after: String) { jobs(first: 1, after: $after) { nodes { nodeId } pageInfo { hasNextPage } } }',
+        {
+          after: first.pageInfo.endCursor,
+        },
+      ),
     ).jobs;
     expect(second).toEqual({ nodes: [{ nodeId: 'b1' }], pageInfo: { hasNextPage: false } });
     const children = okData(await server.gql('{ node(id: "a") { children(first: 1) { pageInfo { endCursor } } } }'));
@@ -86,7 +103,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     servers.push(other);
     const job = await eventually(
       'the job done by the other process',
-      async () => okData(await other.gql('{ jobs { nodes { id status done total } } }')).jobs.nodes[0] as { id: string; status: string } | undefined,
+      async () =>
+        okData(await other.gql('{ jobs { nodes { id status done total } } }')).jobs.nodes[0] as
+          { id: string; status: string } | undefined,
       (found) => found?.status === 'DONE',
     );
     expect(job).toMatchObject({ status: 'DONE', done: 64, total: 64 });
@@ -130,7 +149,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     );
     expect(during).toEqual({
       nodes: gone.map(() => null),
-      keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] }, descendants: { nodes: [{ id: 'keep.sibling' }] } },
+      keep: {
+        childCount: 1,
+        children: { nodes: [{ id: 'keep.sibling' }] },
+        descendants: { nodes: [{ id: 'keep.sibling' }] },
+      },
     });
     // To a write as to a read, the subtree is gone.
     const write = await reader.gql('mutation { reparent(id: "big.0.0", newParentId: "keep") { id } }');

@@ -95,7 +95,8 @@ function failTransaction(nth: number): DynamoOptions['middleware'] {
   return (stack) =>
     stack.add(
       (next, context) => async (args) => {
-        if (String(context.commandName).startsWith('TransactWrite') && ++seen === nth) throw new Error('network down (test)');
+        if (String(context.commandName).startsWith('TransactWrite') && ++seen === nth)
+          throw new Error('network down (test)');
         return next(args);
       },
       { step: 'initialize', name: 'failTransaction' },
@@ -107,7 +108,9 @@ async function countKinds(table: string) {
   const counts = { node: 0, edge: 0, level: 0, closure: 0, range: 0, job: 0, other: 0, withPath: 0 };
   for (const item of await scanTable(dynamo.doc, table)) {
     const kind = kindOf(item);
-    counts[(kind === 'path' ? 'level' : kind === 'nested-set' ? 'range' : kind) as Exclude<keyof typeof counts, 'withPath'>]++;
+    counts[
+      (kind === 'path' ? 'level' : kind === 'nested-set' ? 'range' : kind) as Exclude<keyof typeof counts, 'withPath'>
+    ]++;
     if (kindOf(item) === 'node' && 'path' in item) counts.withPath++;
   }
   return counts;
@@ -218,7 +221,8 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
         { nodeId: id, problem: `missing projection item ${key.pk} ${key.sk}` },
       ];
     });
-    const order = (list: Problem[]) => [...list].sort((a, b) => `${a.nodeId} ${a.problem}`.localeCompare(`${b.nodeId} ${b.problem}`));
+    const order = (list: Problem[]) =>
+      [...list].sort((a, b) => `${a.nodeId} ${a.problem}`.localeCompare(`${b.nodeId} ${b.problem}`));
     expect(order(problems)).toEqual(order(expected));
   });
 
@@ -229,7 +233,14 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
     expect(await verify(table, 'path')).toEqual([]);
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: ids.length, closure: 0, range: 0, job: 2, other: 0, withPath: ids.length,
+      node: ids.length,
+      edge: ids.length,
+      level: ids.length,
+      closure: 0,
+      range: 0,
+      job: 2,
+      other: 0,
+      withPath: ids.length,
     });
     expect(await answersOn(table, 'path', ids)).toEqual(truth);
   });
@@ -239,18 +250,36 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
     expect(await verify(table, 'closure')).toEqual([]);
     const rows = ids.reduce((sum, id) => sum + truth[id]!.depth, 0);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: rows, range: 0, job: 3, other: 0, withPath: ids.length,
+      node: ids.length,
+      edge: ids.length,
+      level: 0,
+      closure: rows,
+      range: 0,
+      job: 3,
+      other: 0,
+      withPath: ids.length,
     });
     expect(await answersOn(table, 'closure', ids)).toEqual(truth);
   });
 
   it('reindexes to nested-set: verify finds nothing, and a nested-set server answers the same, in document order too', async () => {
     expect(await verify(table, 'nested-set')).not.toEqual([]);
-    expect(await reindex(table, 'nested-set', dynamo.doc, 10)).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
+    expect(await reindex(table, 'nested-set', dynamo.doc, 10)).toMatchObject({
+      status: 'DONE',
+      done: ids.length,
+      total: ids.length,
+    });
     expect(await verify(table, 'nested-set')).toEqual([]);
     // A range item per node but the roots (m, n, and m.1.0, moved to the top).
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: 0, range: ids.length - 3, job: 4, other: 0, withPath: ids.length,
+      node: ids.length,
+      edge: ids.length,
+      level: 0,
+      closure: 0,
+      range: ids.length - 3,
+      job: 4,
+      other: 0,
+      withPath: ids.length,
     });
     expect(await answersOn(table, 'nested-set', ids)).toEqual(truth);
     const server = await startTestServer({ strategy: 'nested-set', table });
@@ -278,7 +307,14 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
     expect(await reindex(table, 'adjacency')).toMatchObject({ status: 'DONE', done: ids.length, total: ids.length });
     expect(await verify(table, 'adjacency')).toEqual([]);
     expect(await countKinds(table)).toEqual({
-      node: ids.length, edge: ids.length, level: 0, closure: 0, range: 0, job: 5, other: 0, withPath: 0,
+      node: ids.length,
+      edge: ids.length,
+      level: 0,
+      closure: 0,
+      range: 0,
+      job: 5,
+      other: 0,
+      withPath: 0,
     });
   });
 });
@@ -353,7 +389,12 @@ describe('a broken truth', () => {
     const table = await builtTable('adjacency', [tree]);
     // x.0 under its own child: a cycle no mutation can make.
     await dynamo.doc.send(
-      new UpdateCommand({ TableName: table, Key: { pk: 'N#x.0', sk: 'NODE' }, UpdateExpression: 'SET parentId = :p', ExpressionAttributeValues: { ':p': 'x.0.1' } }),
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: 'N#x.0', sk: 'NODE' },
+        UpdateExpression: 'SET parentId = :p',
+        ExpressionAttributeValues: { ':p': 'x.0.1' },
+      }),
     );
     expect(await reindex(table, 'path')).toMatchObject({ kind: 'REINDEX', status: 'FAILED', done: 0 });
     expect(await countKinds(table)).toMatchObject({ level: 0, withPath: 0 });
@@ -370,10 +411,16 @@ describe('an interrupted reindex', () => {
     const table = await builtTable('adjacency', [tree]);
     // The runner's third transaction fails (the first is the job's start; the second places
     // the first chunk of nodes).
-    const failing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: failTransaction(3) });
+    const failing = createDynamo({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      middleware: failTransaction(3),
+    });
     const first = storeOn(table, failing.doc, 10);
     const started = await first.reindex('path');
-    const record = async () => (await dynamo.doc.send(new GetCommand({ TableName: table, Key: jobKey(started.id), ConsistentRead: true }))).Item!;
+    const record = async () =>
+      (await dynamo.doc.send(new GetCommand({ TableName: table, Key: jobKey(started.id), ConsistentRead: true })))
+        .Item!;
     // The runner gave its lease up: the job waits for a sweep, its first chunk placed.
     for (let i = 0; (await record()).leaseExpiresAt !== 0; i++) {
       if (i > 200) throw new Error('the runner never gave its lease up');
@@ -400,11 +447,18 @@ describe('an interrupted reindex', () => {
 
   it('refuses a reindex to another target while one is open; after it, the other runs from scratch', async () => {
     const table = await builtTable('adjacency', [tree]);
-    const failing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: failTransaction(2) });
+    const failing = createDynamo({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      middleware: failTransaction(2),
+    });
     const first = storeOn(table, failing.doc, 10);
     const started = await first.reindex('closure');
     failing.client.destroy();
-    await expect(storeOn(table).reindex('path')).rejects.toMatchObject({ code: 'CONFLICT', details: { jobId: started.id } });
+    await expect(storeOn(table).reindex('path')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { jobId: started.id },
+    });
     await expect(storeOn(table).reindex('nowhere')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
     // The closure reindex finishes (resumed by a sweep), then the table goes back to adjacency.
     const store = storeOn(table);
@@ -428,18 +482,31 @@ describe.each(['path', 'closure', 'nested-set'] as const)('%s: a reindex over li
     try {
       await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
       const pause = pauseTransaction(1);
-      const reindexing = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: pause.middleware });
+      const reindexing = createDynamo({
+        endpoint: inject('dynamoEndpoint'),
+        region: 'us-east-1',
+        middleware: pause.middleware,
+      });
       pause.arm();
       const run = reindex(server.table, strategy, reindexing.doc);
       await pause.reached;
-      const moves: Array<[string, string]> = [['a.0', 'b.2.2'], ['b.1', 'a.2.0'], ['a.1.1', 'b'], ['b.0.0', 'a.0.2']];
+      const moves: Array<[string, string]> = [
+        ['a.0', 'b.2.2'],
+        ['b.1', 'a.2.0'],
+        ['a.1.1', 'b'],
+        ['b.0.0', 'a.0.2'],
+      ];
       for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
       pause.release();
       await run;
       reindexing.client.destroy();
       expect(await verify(server.table, strategy)).toEqual([]);
       const leaf = okData(await server.gql('{ node(id: "a.0.1.1") { depth rootId ancestors { id } } }')).node;
-      expect(leaf).toEqual({ depth: 5, rootId: 'b', ancestors: ['b', 'b.2', 'b.2.2', 'a.0', 'a.0.1'].map((id) => ({ id })) });
+      expect(leaf).toEqual({
+        depth: 5,
+        rootId: 'b',
+        ancestors: ['b', 'b.2', 'b.2.2', 'a.0', 'a.0.1'].map((id) => ({ id })),
+      });
     } finally {
       await server.close();
     }
@@ -495,10 +562,14 @@ describe('npm run tree', () => {
       runTree(table, ['reindex', '--to', 'path', '--respace', '--longer-than', 'six']),
     ]);
     expect(healthy.code, healthy.stderr).toBe(0);
-    expect(healthy.stdout).toContain('7 nodes checked against the truth and the adjacency projection: 0 problem(s) in 0 node(s)');
+    expect(healthy.stdout).toContain(
+      '7 nodes checked against the truth and the adjacency projection: 0 problem(s) in 0 node(s)',
+    );
 
     expect(broken.code, broken.stderr).toBe(1);
-    expect(broken.stdout).toContain('7 nodes checked against the truth and the path projection: 14 problem(s) in 7 node(s)');
+    expect(broken.stdout).toContain(
+      '7 nodes checked against the truth and the path projection: 14 problem(s) in 7 node(s)',
+    );
     for (const id of ids) {
       expect(broken.stdout).toContain(`  ${id}: stored path null, expected `);
       expect(broken.stdout).toMatch(new RegExp(`  ${id.replace(/\./g, '\\.')}: missing projection item L#c#`));

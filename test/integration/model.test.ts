@@ -51,7 +51,8 @@ interface World {
 
 type Code = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'ALREADY_EXISTS' | 'CYCLE' | 'VERSION_CONFLICT' | 'DEPTH_LIMIT';
 
-const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length]);
+const pick = <T>(list: readonly T[], n: number): T | undefined =>
+  list.length === 0 ? undefined : list[n % list.length];
 
 function newId(world: World): string {
   world.serial += 1;
@@ -68,7 +69,12 @@ function placementFor(kind: 'last' | 'before' | 'after', siblings: readonly stri
 }
 
 /** An existing node that is not among `siblings` (and not `exclude`), to name as a wrong sibling. */
-function foreignNode(model: TreeModel, siblings: readonly string[], exclude: string | null, n: number): string | undefined {
+function foreignNode(
+  model: TreeModel,
+  siblings: readonly string[],
+  exclude: string | null,
+  n: number,
+): string | undefined {
   return pick(
     model.ids().filter((id) => !siblings.includes(id) && id !== exclude),
     n,
@@ -98,13 +104,21 @@ async function expectOutcome<T>(
 }
 
 /** Compares the whole namespace with the model, and versions with the last ones seen. */
-async function verify(model: TreeModel, world: World, label: string, changed: { failed: boolean; bumped?: string }): Promise<void> {
+async function verify(
+  model: TreeModel,
+  world: World,
+  label: string,
+  changed: { failed: boolean; bumped?: string },
+): Promise<void> {
   const ids = [...world.created];
   // Children in pages of 2 for every node; descendants whole, then page by page (first: 2)
   // for the node with the most of them: the pages must add up to the same list.
   const snap = await snapshot(world.server, ids, { childrenPage: 2, followPage: 2 });
   const problems = compareWithModel(snap, model);
-  const widest = [...snap.values()].reduce<NodeSnapshot | null>((best, v) => (v && v.descendants.length > (best?.descendants.length ?? 0) ? v : best), null);
+  const widest = [...snap.values()].reduce<NodeSnapshot | null>(
+    (best, v) => (v && v.descendants.length > (best?.descendants.length ?? 0) ? v : best),
+    null,
+  );
   if (widest && widest.descendants.length > 2) {
     const paged = await pagedDescendants(world.server, widest.id, 2);
     if (JSON.stringify(paged) !== JSON.stringify(widest.descendants)) {
@@ -118,9 +132,11 @@ async function verify(model: TreeModel, world: World, label: string, changed: { 
     if (!view) continue;
     const before = world.versions.get(id);
     if (before !== undefined) {
-      if (changed.failed && view.version !== before) problems.push(`${id}.version: ${before} -> ${view.version} after a refused command`);
+      if (changed.failed && view.version !== before)
+        problems.push(`${id}.version: ${before} -> ${view.version} after a refused command`);
       if (view.version < before) problems.push(`${id}.version went back: ${before} -> ${view.version}`);
-      if (changed.bumped === id && view.version <= before) problems.push(`${id}.version: still ${view.version} after it changed`);
+      if (changed.bumped === id && view.version <= before)
+        problems.push(`${id}.version: still ${view.version} after it changed`);
     }
     world.versions.set(id, view.version);
   }
@@ -145,7 +161,8 @@ abstract class Step implements fc.AsyncCommand<TreeModel, World> {
   }
 }
 
-type CreateFault = 'none' | 'missingParent' | 'duplicateId' | 'missingSibling' | 'foreignSibling' | 'blankName' | 'longName';
+type CreateFault =
+  'none' | 'missingParent' | 'duplicateId' | 'missingSibling' | 'foreignSibling' | 'blankName' | 'longName';
 
 class CreateStep extends Step {
   constructor(
@@ -214,7 +231,14 @@ class CreateStep extends Step {
     if (predicted === null) {
       model.create({ id, parentId, name, data }, place);
       world.created.add(id);
-      expect(node, this.label).toMatchObject({ id, parentId, name, depth: model.depth(id), rootId: model.rootId(id), childCount: 0 });
+      expect(node, this.label).toMatchObject({
+        id,
+        parentId,
+        name,
+        depth: model.depth(id),
+        rootId: model.rootId(id),
+        childCount: 0,
+      });
     }
     world.rootsTouched ||= parentId === null;
     await verify(model, world, this.label, { failed: predicted !== null });
@@ -222,7 +246,8 @@ class CreateStep extends Step {
 }
 
 type TargetKind = 'random' | 'root' | 'sameParent' | 'descendant' | 'self';
-type ReparentFault = 'none' | 'missingNode' | 'missingParent' | 'missingSibling' | 'foreignSibling' | 'staleVersion' | 'goodVersion';
+type ReparentFault =
+  'none' | 'missingNode' | 'missingParent' | 'missingSibling' | 'foreignSibling' | 'staleVersion' | 'goodVersion';
 
 class ReparentStep extends Step {
   constructor(
@@ -317,7 +342,12 @@ class ReparentStep extends Step {
       const parentBefore = node.parentId;
       model.move(id, target, place);
       changed = parentBefore !== target || orderBefore !== JSON.stringify(model.children(target));
-      expect(moved, this.label).toMatchObject({ id, parentId: target, depth: model.depth(id), rootId: model.rootId(id) });
+      expect(moved, this.label).toMatchObject({
+        id,
+        parentId: target,
+        depth: model.depth(id),
+        rootId: model.rootId(id),
+      });
       if (changed) expect(moved.version, this.label).toBeGreaterThan(world.versions.get(id) ?? 0);
     }
     await verify(model, world, this.label, { failed: predicted !== null, bumped: changed ? id : undefined });
@@ -339,9 +369,14 @@ class UpdateStep extends Step {
   async run(model: TreeModel, world: World): Promise<void> {
     const id = pick(model.ids(), this.nodePick) ?? ghost(world);
     world.serial += 1;
-    let name: string | undefined = this.change === 'name' || this.change === 'both' ? `renamed ${world.serial}` : undefined;
+    let name: string | undefined =
+      this.change === 'name' || this.change === 'both' ? `renamed ${world.serial}` : undefined;
     const data: Record<string, unknown> | null | undefined =
-      this.change === 'data' || this.change === 'both' ? { v: world.serial, list: [1, 2, 3] } : this.change === 'clearData' ? null : undefined;
+      this.change === 'data' || this.change === 'both'
+        ? { v: world.serial, list: [1, 2, 3] }
+        : this.change === 'clearData'
+          ? null
+          : undefined;
     let target = id;
     let expectedVersion: number | undefined;
     let predicted: Code | null = model.has(id) ? null : 'NOT_FOUND';
@@ -406,7 +441,8 @@ class DeleteStep extends Step {
   async run(model: TreeModel, world: World): Promise<void> {
     // Mostly below the top level, so that a run rarely deletes its whole tree.
     const nonRoots = model.ids().filter((x) => model.get(x).parentId !== null);
-    const id = pick(this.nodePick % 6 === 0 || nonRoots.length === 0 ? model.ids() : nonRoots, this.nodePick) ?? ghost(world);
+    const id =
+      pick(this.nodePick % 6 === 0 || nonRoots.length === 0 ? model.ids() : nonRoots, this.nodePick) ?? ghost(world);
     let target = id;
     let expectedVersion: number | undefined;
     let predicted: Code | null = model.has(id) ? null : 'NOT_FOUND';
@@ -442,39 +478,97 @@ class DeleteStep extends Step {
 const placementArb = fc.constantFrom<'last' | 'before' | 'after'>('last', 'last', 'before', 'after');
 
 /** Mostly valid commands; the faults make a minority of them fail on purpose. */
-const createCommand =
-  fc
-    .tuple(
-      fc.boolean(),
-      fc.nat(),
-      placementArb,
-      fc.nat(),
-      fc.boolean(),
-      fc.constantFrom<CreateFault>('none', 'none', 'none', 'none', 'none', 'missingParent', 'duplicateId', 'missingSibling', 'foreignSibling', 'blankName', 'longName'),
-    )
-    .map(([root, parent, placement, sibling, data, fault]) => new CreateStep(root && parent % 4 === 0, parent, placement, sibling, data, fault));
+const createCommand = fc
+  .tuple(
+    fc.boolean(),
+    fc.nat(),
+    placementArb,
+    fc.nat(),
+    fc.boolean(),
+    fc.constantFrom<CreateFault>(
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'missingParent',
+      'duplicateId',
+      'missingSibling',
+      'foreignSibling',
+      'blankName',
+      'longName',
+    ),
+  )
+  .map(
+    ([root, parent, placement, sibling, data, fault]) =>
+      new CreateStep(root && parent % 4 === 0, parent, placement, sibling, data, fault),
+  );
 const reparentCommand = fc
-    .tuple(
-      fc.nat(),
-      fc.constantFrom<TargetKind>('random', 'random', 'random', 'random', 'root', 'sameParent', 'sameParent', 'sameParent', 'descendant', 'self'),
-      fc.nat(),
-      placementArb,
-      fc.nat(),
-      fc.constantFrom<ReparentFault>('none', 'none', 'none', 'none', 'none', 'missingNode', 'missingParent', 'missingSibling', 'foreignSibling', 'staleVersion', 'goodVersion'),
-    )
-    .map(([node, target, targetPick, placement, sibling, fault]) => new ReparentStep(node, target, targetPick, placement, sibling, fault));
+  .tuple(
+    fc.nat(),
+    fc.constantFrom<TargetKind>(
+      'random',
+      'random',
+      'random',
+      'random',
+      'root',
+      'sameParent',
+      'sameParent',
+      'sameParent',
+      'descendant',
+      'self',
+    ),
+    fc.nat(),
+    placementArb,
+    fc.nat(),
+    fc.constantFrom<ReparentFault>(
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'missingNode',
+      'missingParent',
+      'missingSibling',
+      'foreignSibling',
+      'staleVersion',
+      'goodVersion',
+    ),
+  )
+  .map(
+    ([node, target, targetPick, placement, sibling, fault]) =>
+      new ReparentStep(node, target, targetPick, placement, sibling, fault),
+  );
 const updateCommand = fc
-    .tuple(
-      fc.nat(),
-      fc.constantFrom<UpdateChange>('name', 'data', 'both', 'clearData'),
-      fc.constantFrom<UpdateFault>('none', 'none', 'none', 'missingNode', 'badId', 'blankName', 'longName', 'staleVersion', 'goodVersion'),
-    )
-    .map(([node, change, fault]) => new UpdateStep(node, change, fault));
+  .tuple(
+    fc.nat(),
+    fc.constantFrom<UpdateChange>('name', 'data', 'both', 'clearData'),
+    fc.constantFrom<UpdateFault>(
+      'none',
+      'none',
+      'none',
+      'missingNode',
+      'badId',
+      'blankName',
+      'longName',
+      'staleVersion',
+      'goodVersion',
+    ),
+  )
+  .map(([node, change, fault]) => new UpdateStep(node, change, fault));
 const deleteCommand = fc
-    .tuple(fc.nat(), fc.constantFrom<DeleteFault>('none', 'none', 'none', 'missingNode', 'staleVersion', 'goodVersion'))
-    .map(([node, fault]) => new DeleteStep(node, fault));
+  .tuple(fc.nat(), fc.constantFrom<DeleteFault>('none', 'none', 'none', 'missingNode', 'staleVersion', 'goodVersion'))
+  .map(([node, fault]) => new DeleteStep(node, fault));
 // Repeated entries weigh the mix: structure changes most, deletes least (they shrink the tree).
-const commands = [createCommand, createCommand, reparentCommand, reparentCommand, reparentCommand, updateCommand, deleteCommand];
+const commands = [
+  createCommand,
+  createCommand,
+  reparentCommand,
+  reparentCommand,
+  reparentCommand,
+  updateCommand,
+  deleteCommand,
+];
 
 describe.each(STRATEGIES_UNDER_TEST)('model-based: random writes match an in-memory tree (%s)', (strategy) => {
   let server: TestServer;
@@ -494,14 +588,24 @@ describe.each(STRATEGIES_UNDER_TEST)('model-based: random writes match an in-mem
     //   └── 3
     // The namespaces are built up front, many at a time (one run after the other would spend
     // a third of the file on setup); a run beyond them builds its own.
-    const layout: Array<Array<[number, number | null]>> = [[[1, null]], [[2, 1]], [[3, 1], [4, 2]], [[5, 4]]];
+    const layout: Array<Array<[number, number | null]>> = [
+      [[1, null]],
+      [[2, 1]],
+      [
+        [3, 1],
+        [4, 2],
+      ],
+      [[5, 4]],
+    ];
     const buildNamespace = async (prefix: string, withRoot = true): Promise<void> => {
       const node = (n: number) => `${prefix}${n}`;
       // In waves, never two under one parent in one wave (their order would be a race).
       for (const wave of withRoot ? layout : layout.slice(1)) {
         await Promise.all(
           wave.map(async ([n, parent]) => {
-            const response = await server.gql(CREATE, { input: { id: node(n), parentId: parent === null ? null : node(parent), name: `node ${n}` } });
+            const response = await server.gql(CREATE, {
+              input: { id: node(n), parentId: parent === null ? null : node(parent), name: `node ${n}` },
+            });
             expect(response.body.errors, `setup of ${prefix}`).toBeUndefined();
           }),
         );
@@ -515,7 +619,9 @@ describe.each(STRATEGIES_UNDER_TEST)('model-based: random writes match an in-mem
       expect(response.body.errors, `setup of ${prefixOf(n)}`).toBeUndefined();
     }
     for (let first = 1; first <= NUM_RUNS; first += SETUP_PARALLELISM) {
-      const batch = Array.from({ length: Math.min(SETUP_PARALLELISM, NUM_RUNS - first + 1) }, (_, i) => prefixOf(first + i));
+      const batch = Array.from({ length: Math.min(SETUP_PARALLELISM, NUM_RUNS - first + 1) }, (_, i) =>
+        prefixOf(first + i),
+      );
       await Promise.all(batch.map((prefix) => buildNamespace(prefix, false)));
     }
     const setup = async () => {
@@ -532,13 +638,20 @@ describe.each(STRATEGIES_UNDER_TEST)('model-based: random writes match an in-mem
       const model = new TreeModel();
       for (const [n, parent] of layout.flat()) {
         const id = `${world.prefix}${n}`;
-        model.create({ id, parentId: parent === null ? null : `${world.prefix}${parent}`, name: `node ${n}`, data: null });
+        model.create({
+          id,
+          parentId: parent === null ? null : `${world.prefix}${parent}`,
+          name: `node ${n}`,
+          data: null,
+        });
         world.created.add(id);
       }
       return { model, real: world };
     };
     await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), (cmds) => fc.asyncModelRun(setup, cmds)),
+      fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS, size: 'max' }), (cmds) =>
+        fc.asyncModelRun(setup, cmds),
+      ),
       // Stop at the first counterexample: each replay costs seconds, and the step labels
       // already name the failing command with its variables.
       { numRuns: NUM_RUNS, endOnFailure: true },

@@ -25,7 +25,8 @@ const NESTED =
 const PENDING = `{ nodes(ids: ["m", "m.0.1", "d2", "src"]) { id pendingJob { kind status nodeId } } }`;
 
 /** Every read of the looked-at nodes, with small pages so that cursors are exercised too. */
-const view = (server: TestServer) => snapshot(server, LOOKED_AT, { childrenPage: 2, descendantsPage: 3, followPage: 4 });
+const view = (server: TestServer) =>
+  snapshot(server, LOOKED_AT, { childrenPage: 2, descendantsPage: 3, followPage: 4 });
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
   let servers: TestServer[] = [];
@@ -34,56 +35,70 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     servers = [];
   });
 
-  async function start(env: Record<string, string>, table: string, middleware?: ReturnType<typeof pauseTransaction>['middleware']) {
+  async function start(
+    env: Record<string, string>,
+    table: string,
+    middleware?: ReturnType<typeof pauseTransaction>['middleware'],
+  ) {
     const server = await startTestServer({ strategy, table, env, middleware });
     servers.push(server);
     return server;
   }
 
-  it.each([2, 7])('reads from another process during a move paused at transaction %i agree with the tree after it', async (nth) => {
-    const table = uniqueTable();
-    const pause = pauseTransaction(nth);
-    const writer = await start(SMALL_BUDGET, table, pause.middleware);
-    for (const spec of FIXTURE) await buildTree(writer, spec);
-    const reader = await start({}, table);
+  it.each([2, 7])(
+    'reads from another process during a move paused at transaction %i agree with the tree after it',
+    async (nth) => {
+      const table = uniqueTable();
+      const pause = pauseTransaction(nth);
+      const writer = await start(SMALL_BUDGET, table, pause.middleware);
+      for (const spec of FIXTURE) await buildTree(writer, spec);
+      const reader = await start({}, table);
 
-    pause.arm();
-    // A move that writes O(1) items (adjacency) is never a job: nothing to pause.
-    if (strategy === 'adjacency') pause.release();
-    const answer = okData(await writer.gql(REPARENT));
-    expect(answer.reparent).toEqual({ id: 'm', depth: 3, rootId: 'dst', ancestors: [{ id: 'dst' }, { id: 'd1' }, { id: 'd2' }] });
-    const jobs = okData(await writer.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
-    if (strategy === 'adjacency') {
-      expect(jobs).toEqual([]);
-      return;
-    }
-    await pause.reached;
-    const during = await view(reader);
-    // Children nested four levels deep (read in bulk once the job is done, per parent during it).
-    const nestedDuring = okData(await reader.gql(NESTED)).roots;
-    const pending = okData(await reader.gql(PENDING)).nodes;
-    expect(pending).toEqual([
-      { id: 'm', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
-      { id: 'm.0.1', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
-      { id: 'd2', pendingJob: null },
-      { id: 'src', pendingJob: null },
-    ]);
+      pause.arm();
+      // A move that writes O(1) items (adjacency) is never a job: nothing to pause.
+      if (strategy === 'adjacency') pause.release();
+      const answer = okData(await writer.gql(REPARENT));
+      expect(answer.reparent).toEqual({
+        id: 'm',
+        depth: 3,
+        rootId: 'dst',
+        ancestors: [{ id: 'dst' }, { id: 'd1' }, { id: 'd2' }],
+      });
+      const jobs = okData(await writer.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
+      if (strategy === 'adjacency') {
+        expect(jobs).toEqual([]);
+        return;
+      }
+      await pause.reached;
+      const during = await view(reader);
+      // Children nested four levels deep (read in bulk once the job is done, per parent during it).
+      const nestedDuring = okData(await reader.gql(NESTED)).roots;
+      const pending = okData(await reader.gql(PENDING)).nodes;
+      expect(pending).toEqual([
+        { id: 'm', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
+        { id: 'm.0.1', pendingJob: { kind: 'MOVE', status: 'RUNNING', nodeId: 'm' } },
+        { id: 'd2', pendingJob: null },
+        { id: 'src', pendingJob: null },
+      ]);
 
-    pause.release();
-    await eventually(
-      'the move job done',
-      async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes,
-      (nodes: Array<{ status: string }>) => nodes.length === 1 && nodes[0]!.status === 'DONE',
-    );
-    const after = await view(reader);
-    expect(during).toEqual(after);
-    expect(nestedDuring).toEqual(okData(await reader.gql(NESTED)).roots);
-    expect(after.get('m')).toMatchObject({ parentId: 'd2', depth: 3, rootId: 'dst', ancestors: ['dst', 'd1', 'd2'] });
-    expect(after.get('m.2.2')).toMatchObject({ depth: 5, rootId: 'dst' });
-    expect(after.get('src')?.descendants).toEqual([{ id: 'src.x', depth: 1 }]);
-    expect(after.get('dst')?.descendants).toHaveLength(2 + 13);
-    expect(okData(await reader.gql(PENDING)).nodes.every((n: { pendingJob: unknown }) => n.pendingJob === null)).toBe(true);
-  });
+      pause.release();
+      await eventually(
+        'the move job done',
+        async () => okData(await reader.gql('{ jobs { nodes { status } } }')).jobs.nodes,
+        (nodes: Array<{ status: string }>) => nodes.length === 1 && nodes[0]!.status === 'DONE',
+      );
+      const after = await view(reader);
+      expect(during).toEqual(after);
+      expect(nestedDuring).toEqual(okData(await reader.gql(NESTED)).roots);
+      expect(after.get('m')).toMatchObject({ parentId: 'd2', depth: 3, rootId: 'dst', ancestors: ['dst', 'd1', 'd2'] });
+      expect(after.get('m.2.2')).toMatchObject({ depth: 5, rootId: 'dst' });
+      expect(after.get('src')?.descendants).toEqual([{ id: 'src.x', depth: 1 }]);
+      expect(after.get('dst')?.descendants).toHaveLength(2 + 13);
+      expect(okData(await reader.gql(PENDING)).nodes.every((n: { pendingJob: unknown }) => n.pendingJob === null)).toBe(
+        true,
+      );
+    },
+  );
 
   it('makes structural writes that overlap an open move wait, then answer CONFLICT; other writes go through', async () => {
     const table = uniqueTable();
@@ -115,7 +130,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     okData(await other.gql('mutation { reparent(id: "src.x", newParentId: "src.y") { id } }'));
 
     // A write that waits goes through once the job is done.
-    const waiting = other.gql('mutation { createNode(input: { id: "late", parentId: "m.0", name: "late" }) { id depth } }');
+    const waiting = other.gql(
+      'mutation { createNode(input: { id: "late", parentId: "m.0", name: "late" }) { id depth } }',
+    );
     setTimeout(pause.release, 300);
     expect(okData(await waiting).createNode).toEqual({ id: 'late', depth: 5 });
     const after = await view(other);

@@ -74,7 +74,14 @@ describe('nested-set: document keys near the sort key limit', () => {
       await server.gql('{ node(id: "ld-2") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }'),
     ).node.descendants.nodes.map((n: { id: string }) => n.id);
     expect(outline).toEqual([
-      'ld-3', 'ld-4', 'ld-5', 'ld-6', 'ld-7', 'ld-8', 'ld-9', 'ld-10',
+      'ld-3',
+      'ld-4',
+      'ld-5',
+      'ld-6',
+      'ld-7',
+      'ld-8',
+      'ld-9',
+      'ld-10',
       ...Array.from({ length: 40 }, (_, i) => `lc-${i + 1}`),
       ...Array.from({ length: 70 }, (_, i) => `lc-leaf-${i}`),
     ]);
@@ -90,7 +97,10 @@ describe('nested-set: respacing crowded positions shortens the document keys', (
     const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
     // rg-1's subtree (121 nodes) is too big for one transaction: its reorder runs as a move job.
     const leaves = Array.from({ length: 120 }, (_, i) => ({ id: `rg-1-${i}` }));
-    const rg: TreeSpec = { id: 'rg', children: [0, 1, 2].map((i) => ({ id: `rg-${i}`, position: `${LONG}${i + 1}`, children: i === 1 ? leaves : [] })) };
+    const rg: TreeSpec = {
+      id: 'rg',
+      children: [0, 1, 2].map((i) => ({ id: `rg-${i}`, position: `${LONG}${i + 1}`, children: i === 1 ? leaves : [] })),
+    };
     try {
       await loadTree(doc, server.table, 'nested-set', [chain('re', 14, 0, LONGER), chain('rf', 3, 0, LONGER), rg]);
     } finally {
@@ -102,7 +112,9 @@ describe('nested-set: respacing crowded positions shortens the document keys', (
   it('gives short positions to every crowded group (`tree reindex --respace`), after which a refused move goes through', async () => {
     // rf-1's subtree (3 levels, 195 bytes of steps) under re-14 (14 steps of 65 bytes: 910): 1,105.
     expectError(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' }), 'DEPTH_LIMIT');
-    const outline = okData(await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }')).node.descendants.nodes;
+    const outline = okData(
+      await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }'),
+    ).node.descendants.nodes;
     const run = await runTree(server, ['reindex', '--to', 'nested-set', '--respace']);
     expect(run.code).toBe(0);
     // Every parent with a child at a long position: re-0 to re-13, rf-0 to rf-2, and rg.
@@ -110,7 +122,10 @@ describe('nested-set: respacing crowded positions shortens the document keys', (
     // The job that rewrote rg-1's subtree ended before the reindex began.
     const jobs = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
     expect(jobs).toEqual(expect.arrayContaining([{ kind: 'MOVE', status: 'DONE', nodeId: 'rg-1' }]));
-    expect(okData(await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }')).node.descendants.nodes).toEqual(outline);
+    expect(
+      okData(await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }')).node
+        .descendants.nodes,
+    ).toEqual(outline);
     // Steps of 7 bytes now (positions of 2 characters): re-14's key is 98 bytes.
     const moved = okData(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' })).reparent;
     expect(moved).toMatchObject({ id: 'rf-1', depth: 15 });

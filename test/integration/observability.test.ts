@@ -20,7 +20,13 @@ describe('logs and metrics', () => {
     okData(await server.gql('query Lookup { node(id: "o-root") { id childCount } }'));
     await server.gql('query Broken { node(id: "") { id } }');
     const lookup = lines.find((line) => line.msg === 'graphql request' && line.operation === 'Lookup');
-    expect(lookup).toMatchObject({ level: 30, service: 'canopy', type: 'query', status: 200, dynamodb: { requests: 1, itemsRead: 1, itemsWritten: 0 } });
+    expect(lookup).toMatchObject({
+      level: 30,
+      service: 'canopy',
+      type: 'query',
+      status: 200,
+      dynamodb: { requests: 1, itemsRead: 1, itemsWritten: 0 },
+    });
     expect(typeof lookup?.ms).toBe('number');
     expect(typeof lookup?.time).toBe('string');
     const broken = lines.find((line) => line.msg === 'graphql request' && line.operation === 'Broken');
@@ -67,10 +73,16 @@ describe('tracing', () => {
     const operation = spans.find((span) => span.name === 'query Traced');
     expect(operation).toBeDefined();
     expect(operation!.kind).toBe(SpanKind.SERVER);
-    expect(operation!.attributes).toMatchObject({ 'graphql.operation.name': 'Traced', 'graphql.operation.type': 'query', 'http.response.status_code': 200 });
+    expect(operation!.attributes).toMatchObject({
+      'graphql.operation.name': 'Traced',
+      'graphql.operation.type': 'query',
+      'http.response.status_code': 200,
+    });
     const calls = spans.filter((span) => span.parentSpanContext?.spanId === operation!.spanContext().spanId);
     expect(calls.map((span) => span.name).sort()).toEqual(['DynamoDB BatchGetItem', 'DynamoDB Query']);
-    expect(calls.every((span) => span.kind === SpanKind.CLIENT && span.attributes['db.operation.name'] !== undefined)).toBe(true);
+    expect(
+      calls.every((span) => span.kind === SpanKind.CLIENT && span.attributes['db.operation.name'] !== undefined),
+    ).toBe(true);
   });
 
   it('marks the span of a failed operation', async () => {

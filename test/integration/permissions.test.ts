@@ -22,10 +22,16 @@ const requestsOf = (response: GraphQLResponse) => response.body.extensions?.dyna
 describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
   let server: TestServer;
   const pause = pauses();
-  let as: (trees?: Record<string, string>) => Promise<(query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>>;
+  let as: (
+    trees?: Record<string, string>,
+  ) => Promise<(query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>>;
 
   beforeAll(async () => {
-    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET }, middleware: pause.middleware });
+    server = await startTestServer({
+      strategy,
+      env: { AUTH: 'jwt', JWT_SECRET: SECRET },
+      middleware: pause.middleware,
+    });
     as = async (trees) => {
       const authorization = `Bearer ${await token(trees)}`;
       return (query, variables) => server.gql(query, variables, { authorization });
@@ -44,32 +50,60 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
       node: { id: 'a11', rootId: 'a', ancestors: [{ id: 'a' }, { id: 'a1' }] },
     });
     expect((await reader('{ node(id: "b1") { id } }')).body.data).toEqual({ node: null });
-    expect((await reader('{ nodes(ids: ["a1", "b", "b1", "c"]) { id } }')).body.data).toEqual({ nodes: [{ id: 'a1' }, null, null, { id: 'c' }] });
+    expect((await reader('{ nodes(ids: ["a1", "b", "b1", "c"]) { id } }')).body.data).toEqual({
+      nodes: [{ id: 'a1' }, null, null, { id: 'c' }],
+    });
     expect((await reader('{ roots { nodes { id } pageInfo { hasNextPage } } }')).body.data).toEqual({
       roots: { nodes: [{ id: 'a' }, { id: 'c' }], pageInfo: { hasNextPage: false } },
     });
-    const first = (await reader('{ roots(first: 1) { nodes { id } pageInfo { hasNextPage endCursor } } }')).body.data.roots;
+    const first = (await reader('{ roots(first: 1) { nodes { id } pageInfo { hasNextPage endCursor } } }')).body.data
+      .roots;
     expect(first.nodes).toEqual([{ id: 'a' }]);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const next = await reader('query($after: String) { roots(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage } } }', { after: first.pageInfo.endCursor });
+    const next = await reader(
+      'query($after: String) { roots(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage } } }',
+      { after: first.pageInfo.endCursor },
+    );
     expect(next.body.data.roots).toEqual({ nodes: [{ id: 'c' }], pageInfo: { hasNextPage: false } });
     expect(codes(await reader('{ roots(after: "eyJyb290IjoiYiJ9") { nodes { id } } }'))).toEqual(['BAD_USER_INPUT']);
     // A cursor of the whole roots list (after "a") pages the granted roots from that place on.
     const admin = await as();
     const afterA = (await admin('{ roots(first: 1) { pageInfo { endCursor } } }')).body.data.roots.pageInfo.endCursor;
-    expect((await reader('query($after: String) { roots(after: $after) { nodes { id } } }', { after: afterA })).body.data).toEqual({ roots: { nodes: [{ id: 'c' }] } });
+    expect(
+      (await reader('query($after: String) { roots(after: $after) { nodes { id } } }', { after: afterA })).body.data,
+    ).toEqual({ roots: { nodes: [{ id: 'c' }] } });
     expect((await reader('{ jobs { nodes { id } } }')).body.data).toEqual({ jobs: { nodes: [] } });
   });
 
   it('refuses writes: NOT_FOUND outside what it may read, FORBIDDEN where it may only read', async () => {
     const writer = await as({ a: 'write', b: 'read' });
-    expect(codes(await writer('mutation { createNode(input: { id: "x1", parentId: "b1", name: "x" }) { id } }'))).toEqual(['FORBIDDEN']);
-    expect(codes(await writer('mutation { createNode(input: { id: "x2", parentId: "c", name: "x" }) { id } }'))).toEqual(['NOT_FOUND']);
-    expect(codes(await writer('mutation { createNode(input: { id: "x3", name: "a new root" }) { id } }'))).toEqual(['FORBIDDEN']);
+    expect(
+      codes(await writer('mutation { createNode(input: { id: "x1", parentId: "b1", name: "x" }) { id } }')),
+    ).toEqual(['FORBIDDEN']);
+    expect(
+      codes(await writer('mutation { createNode(input: { id: "x2", parentId: "c", name: "x" }) { id } }')),
+    ).toEqual(['NOT_FOUND']);
+    expect(codes(await writer('mutation { createNode(input: { id: "x3", name: "a new root" }) { id } }'))).toEqual([
+      'FORBIDDEN',
+    ]);
     // createNodes: write on the parent's tree, or on every tree for roots.
-    expect(codes(await writer('mutation { createNodes(input: { parentId: "b1", nodes: [{ id: "x4", name: "x" }] }) { nodes { id } } }'))).toEqual(['FORBIDDEN']);
-    expect(codes(await writer('mutation { createNodes(input: { parentId: "c", nodes: [{ id: "x5", name: "x" }] }) { nodes { id } } }'))).toEqual(['NOT_FOUND']);
-    expect(codes(await writer('mutation { createNodes(input: { nodes: [{ id: "x6", name: "roots" }] }) { nodes { id } } }'))).toEqual(['FORBIDDEN']);
+    expect(
+      codes(
+        await writer(
+          'mutation { createNodes(input: { parentId: "b1", nodes: [{ id: "x4", name: "x" }] }) { nodes { id } } }',
+        ),
+      ),
+    ).toEqual(['FORBIDDEN']);
+    expect(
+      codes(
+        await writer(
+          'mutation { createNodes(input: { parentId: "c", nodes: [{ id: "x5", name: "x" }] }) { nodes { id } } }',
+        ),
+      ),
+    ).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await writer('mutation { createNodes(input: { nodes: [{ id: "x6", name: "roots" }] }) { nodes { id } } }')),
+    ).toEqual(['FORBIDDEN']);
     expect(codes(await writer('mutation { updateNode(id: "b1", name: "renamed") { id } }'))).toEqual(['FORBIDDEN']);
     expect(codes(await writer('mutation { updateNode(id: "c", name: "renamed") { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await writer('mutation { deleteNode(id: "b1") { deletedCount } }'))).toEqual(['FORBIDDEN']);
@@ -79,8 +113,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     expect(codes(await writer('mutation { reparent(id: "a2", newParentId: "c") { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await writer('mutation { reparent(id: "a2") { id } }'))).toEqual(['FORBIDDEN']);
     // Within its tree, it writes.
-    expect((await writer('mutation { reparent(id: "a2", newParentId: "a1") { id parentId } }')).body.data).toEqual({ reparent: { id: 'a2', parentId: 'a1' } });
-    expect((await writer('mutation { reparent(id: "a2", newParentId: "a") { id parentId } }')).body.data).toEqual({ reparent: { id: 'a2', parentId: 'a' } });
+    expect((await writer('mutation { reparent(id: "a2", newParentId: "a1") { id parentId } }')).body.data).toEqual({
+      reparent: { id: 'a2', parentId: 'a1' },
+    });
+    expect((await writer('mutation { reparent(id: "a2", newParentId: "a") { id parentId } }')).body.data).toEqual({
+      reparent: { id: 'a2', parentId: 'a' },
+    });
     // Nothing else changed.
     const admin = await as();
     const unchanged =
@@ -101,7 +139,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     const racing = async (write: string, marker: string) => {
       await buildTree(build, { id: 'r', children: [{ id: 'r.p', children: [{ id: 'r.p.c' }] }, { id: 'r.q' }] });
       await buildTree(build, { id: 's', children: [{ id: 's.p' }] });
-      const paused = pause.next((command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes(marker));
+      const paused = pause.next(
+        (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes(marker),
+      );
       const answer = writer(write);
       await paused.reached;
       expect((await admin('mutation { reparent(id: "r.p", newParentId: "s.p") { id } }')).body.errors).toBeUndefined();
@@ -110,15 +150,33 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
       await admin('mutation { a: deleteNode(id: "r") { deletedCount } b: deleteNode(id: "s") { deletedCount } }');
       return refused;
     };
-    const created = await racing('mutation { createNode(input: { id: "race1", parentId: "r.p", name: "x" }) { id } }', 'race1');
+    const created = await racing(
+      'mutation { createNode(input: { id: "race1", parentId: "r.p", name: "x" }) { id } }',
+      'race1',
+    );
     expect(codes(created)).toEqual(['FORBIDDEN']);
     expect(created.body.errors?.[0]?.message).toBe('you may read the tree of parent "r.p" but not change it');
-    expect(codes(await racing('mutation { createNodes(input: { parentId: "r.p", nodes: [{ id: "race2", name: "x" }] }) { nodes { id } } }', 'race2'))).toEqual(['FORBIDDEN']);
-    expect(codes(await racing('mutation { updateNode(id: "r.p.c", name: "race3") { id } }', 'race3'))).toEqual(['FORBIDDEN']);
+    expect(
+      codes(
+        await racing(
+          'mutation { createNodes(input: { parentId: "r.p", nodes: [{ id: "race2", name: "x" }] }) { nodes { id } } }',
+          'race2',
+        ),
+      ),
+    ).toEqual(['FORBIDDEN']);
+    expect(codes(await racing('mutation { updateNode(id: "r.p.c", name: "race3") { id } }', 'race3'))).toEqual([
+      'FORBIDDEN',
+    ]);
     // A move into the tree that moved, and a move of a node of it.
-    expect(codes(await racing('mutation { reparent(id: "r.q", newParentId: "r.p") { id } }', '"N#r.q"'))).toEqual(['FORBIDDEN']);
-    expect(codes(await racing('mutation { reparent(id: "r.p.c", newParentId: "r.q") { id } }', '"N#r.p.c"'))).toEqual(['FORBIDDEN']);
-    expect(codes(await racing('mutation { deleteNode(id: "r.p.c") { deletedCount } }', '"N#r.p.c"'))).toEqual(['FORBIDDEN']);
+    expect(codes(await racing('mutation { reparent(id: "r.q", newParentId: "r.p") { id } }', '"N#r.q"'))).toEqual([
+      'FORBIDDEN',
+    ]);
+    expect(codes(await racing('mutation { reparent(id: "r.p.c", newParentId: "r.q") { id } }', '"N#r.p.c"'))).toEqual([
+      'FORBIDDEN',
+    ]);
+    expect(codes(await racing('mutation { deleteNode(id: "r.p.c") { deletedCount } }', '"N#r.p.c"'))).toEqual([
+      'FORBIDDEN',
+    ]);
     expect((await admin('{ nodes(ids: ["race1", "race2"]) { id } }')).body.data).toEqual({ nodes: [null, null] });
   });
 

@@ -21,13 +21,18 @@ const crowded = (i: number) => `a0${'V'.repeat(15)}${'123456789'[i]}`;
 /** `prefix` with a first child and 9 at crowded positions after it, the fourth of those with a subtree of 3 levels. */
 function crowdedFamily(prefix: string): TreeSpec {
   const children: TreeSpec[] = Array.from({ length: 9 }, (_, i) => ({ id: `${prefix}-${i}`, position: crowded(i) }));
-  children[3]!.children = [{ id: `${prefix}-3a`, children: [{ id: `${prefix}-3aa` }, { id: `${prefix}-3ab` }] }, { id: `${prefix}-3b` }];
+  children[3]!.children = [
+    { id: `${prefix}-3a`, children: [{ id: `${prefix}-3aa` }, { id: `${prefix}-3ab` }] },
+    { id: `${prefix}-3b` },
+  ];
   return { id: prefix, children: [{ id: `${prefix}-first`, position: 'a0' }, ...children] };
 }
 
 const POSITIONS = 'query($id: ID!) { node(id: $id) { children(first: 100) { nodes { id position version } } } }';
-const PREORDER = 'query($id: ID!) { node(id: $id) { descendants(order: PREORDER, first: 100) { nodes { id depth } } } }';
-const REORDER = 'mutation($id: ID!, $to: ID, $before: ID) { reparent(id: $id, newParentId: $to, before: $before) { id } }';
+const PREORDER =
+  'query($id: ID!) { node(id: $id) { descendants(order: PREORDER, first: 100) { nodes { id depth } } } }';
+const REORDER =
+  'mutation($id: ID!, $to: ID, $before: ID) { reparent(id: $id, newParentId: $to, before: $before) { id } }';
 const CREATE_NODES =
   'mutation($parentId: ID) { ' +
   'createNodes(input: { parentId: $parentId, nodes: [{ id: "held-many", name: "many" }] }) { nodes { id } } }';
@@ -47,7 +52,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
     dynamo = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
     const calm = { id: 'calm', children: [{ id: 'calm-1' }, { id: 'calm-2' }] };
     // Two siblings in one slot (concurrent inserts can leave that): ordered by id.
-    const tie = { id: 'tie', children: [{ id: 'tie-b', position: 'a1' }, { id: 'tie-a', position: 'a1', children: [{ id: 'tie-a1' }] }, { id: 'tie-c', position: 'a2' }] };
+    const tie = {
+      id: 'tie',
+      children: [
+        { id: 'tie-b', position: 'a1' },
+        { id: 'tie-a', position: 'a1', children: [{ id: 'tie-a1' }] },
+        { id: 'tie-c', position: 'a2' },
+      ],
+    };
     await loadTree(dynamo.doc, server.table, strategy, [crowdedFamily('cli'), crowdedFamily('held'), calm, tie]);
   }, 60_000);
   afterAll(async () => {
@@ -57,12 +69,25 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
 
   const children = async (id: string): Promise<Child[]> =>
     okData<{ node: { children: { nodes: Child[] } } }>(await server.gql(POSITIONS, { id })).node.children.nodes;
-  const preorder = async (id: string) => okData<{ node: { descendants: { nodes: unknown[] } } }>(await server.gql(PREORDER, { id })).node.descendants.nodes;
+  const preorder = async (id: string) =>
+    okData<{ node: { descendants: { nodes: unknown[] } } }>(await server.gql(PREORDER, { id })).node.descendants.nodes;
 
   it('holds the parent while it respaces: the order read never changes, and writes among its children answer CONFLICT', async () => {
     const pause = pauseTransaction(3);
-    const paused = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: pause.middleware });
-    const store = createStore({ doc: paused.doc, table: server.table, strategy, maxTreeDepth: 64, cursorSecret: server.config.cursorSecret, jobLeaseMs: 1000, transactionItems: 100 });
+    const paused = createDynamo({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      middleware: pause.middleware,
+    });
+    const store = createStore({
+      doc: paused.doc,
+      table: server.table,
+      strategy,
+      maxTreeDepth: 64,
+      cursorSecret: server.config.cursorSecret,
+      jobLeaseMs: 1000,
+      transactionItems: 100,
+    });
     try {
       const order = (await children('held')).map((c) => c.id);
       pause.arm();
@@ -119,7 +144,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
     const tie = await children('tie');
     expect(tie.map((c) => c.id)).toEqual(['tie-a', 'tie-b', 'tie-c']);
     expect(new Set(tie.map((c) => c.position)).size).toBe(3);
-    expect(await preorder('tie')).toEqual([{ id: 'tie-a', depth: 1 }, { id: 'tie-a1', depth: 2 }, { id: 'tie-b', depth: 1 }, { id: 'tie-c', depth: 1 }]);
+    expect(await preorder('tie')).toEqual([
+      { id: 'tie-a', depth: 1 },
+      { id: 'tie-a1', depth: 2 },
+      { id: 'tie-b', depth: 1 },
+      { id: 'tie-c', depth: 1 },
+    ]);
     // A group with no long position is left alone.
     expect(await children('calm')).toEqual(calm);
     // The parent takes children again, between the new positions too.
@@ -128,5 +158,4 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
     expect((await childIds(server, 'cli')).slice(0, 3)).toEqual(['cli-first', 'cli-0', 'cli-new']);
     expect(await server.verify()).toEqual([]);
   }, 120_000);
-
 });

@@ -89,8 +89,15 @@ describe('schema stitching with Canopy as a remote subschema', () => {
     // Records every response Canopy sends, with the operation that asked for it.
     const recordingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      const request = JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as { query: string; variables?: Record<string, unknown> };
-      exchanges.push({ query: request.query, variables: request.variables, body: (await response.clone().json()) as Exchange['body'] });
+      const request = JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as {
+        query: string;
+        variables?: Record<string, unknown>;
+      };
+      exchanges.push({
+        query: request.query,
+        variables: request.variables,
+        body: (await response.clone().json()) as Exchange['body'],
+      });
       return response;
     };
     const executor = buildHTTPExecutor({ endpoint: `${canopy.url}/graphql`, fetch: recordingFetch });

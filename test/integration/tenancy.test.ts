@@ -12,7 +12,13 @@ import { CallCounter } from '../support/callCounter.js';
 import { eventually } from '../support/eventually.js';
 import { capturedLogger } from '../support/capturedLogger.js';
 import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type GraphQLResponse, type TestServer } from '../support/server.js';
+import {
+  startTestServer,
+  STRATEGIES_UNDER_TEST,
+  uniqueTable,
+  type GraphQLResponse,
+  type TestServer,
+} from '../support/server.js';
 import { buildTree, fullTree } from '../support/tree.js';
 
 /**
@@ -68,9 +74,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy, env: ENV, middleware: counter.install, logger });
-    [acme, globex, plain] = await Promise.all([caller(server, 'acme'), caller(server, 'globex'), caller(server, undefined)]);
+    [acme, globex, plain] = await Promise.all([
+      caller(server, 'acme'),
+      caller(server, 'globex'),
+      caller(server, undefined),
+    ]);
     const as = (gql: Gql) => ({ ...server, gql });
-    await buildTree(as(acme), { id: 'a', name: 'acme root', children: [{ id: 'a1', children: [{ id: 'a11' }] }, { id: 'a2' }] });
+    await buildTree(as(acme), {
+      id: 'a',
+      name: 'acme root',
+      children: [{ id: 'a1', children: [{ id: 'a11' }] }, { id: 'a2' }],
+    });
     await buildTree(as(acme), { id: 'z' });
     await buildTree(as(globex), { id: 'a', name: 'globex root', children: [{ id: 'g1' }] });
     await buildTree(as(plain), { id: 'd', children: [{ id: 'd1' }] });
@@ -82,12 +96,27 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
       '{ roots { nodes { id name } } ' +
       'node(id: "a") { name childCount children { nodes { id } } descendants { nodes { id } } } }';
     expect((await acme(query)).body.data).toEqual({
-      roots: { nodes: [{ id: 'a', name: 'acme root' }, { id: 'z', name: 'z' }] },
-      node: { name: 'acme root', childCount: 2, children: { nodes: [{ id: 'a1' }, { id: 'a2' }] }, descendants: { nodes: [{ id: 'a1' }, { id: 'a2' }, { id: 'a11' }] } },
+      roots: {
+        nodes: [
+          { id: 'a', name: 'acme root' },
+          { id: 'z', name: 'z' },
+        ],
+      },
+      node: {
+        name: 'acme root',
+        childCount: 2,
+        children: { nodes: [{ id: 'a1' }, { id: 'a2' }] },
+        descendants: { nodes: [{ id: 'a1' }, { id: 'a2' }, { id: 'a11' }] },
+      },
     });
     expect((await globex(query)).body.data).toEqual({
       roots: { nodes: [{ id: 'a', name: 'globex root' }] },
-      node: { name: 'globex root', childCount: 1, children: { nodes: [{ id: 'g1' }] }, descendants: { nodes: [{ id: 'g1' }] } },
+      node: {
+        name: 'globex root',
+        childCount: 1,
+        children: { nodes: [{ id: 'g1' }] },
+        descendants: { nodes: [{ id: 'g1' }] },
+      },
     });
     expect((await plain(query)).body.data).toEqual({ roots: { nodes: [{ id: 'd', name: 'd' }] }, node: null });
   });
@@ -95,7 +124,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   it('costs no DynamoDB call of its own', async () => {
     // The same shapes in acme and in the default tenant: a node with one leaf child.
     const requests = async (gql: Gql, id: string) =>
-      (await gql(`{ node(id: "${id}") { id children { nodes { id childCount } } } }`)).body.extensions?.dynamodb?.requests;
+      (await gql(`{ node(id: "${id}") { id children { nodes { id childCount } } } }`)).body.extensions?.dynamodb
+        ?.requests;
     expect(await requests(acme, 'a1')).toBe(await requests(plain, 'd'));
     expect((await acme('{ node(id: "a1") { id } }')).body.extensions?.dynamodb?.requests).toBe(1);
   });
@@ -109,23 +139,37 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   });
 
   it("never answers another tenant's ids: lookups, lists, ancestors, entities", async () => {
-    expect((await globex('{ node(id: "a11") { id } z: node(id: "z") { id } }')).body.data).toEqual({ node: null, z: null });
+    expect((await globex('{ node(id: "a11") { id } z: node(id: "z") { id } }')).body.data).toEqual({
+      node: null,
+      z: null,
+    });
     expect((await globex('{ nodes(ids: ["a1", "g1", "d1"]) { id ancestors { id } } }')).body.data).toEqual({
       nodes: [null, { id: 'g1', ancestors: [{ id: 'a' }] }, null],
     });
     expect((await acme('{ node(id: "a11") { ancestors { id name } } }')).body.data).toEqual({
-      node: { ancestors: [{ id: 'a', name: 'acme root' }, { id: 'a1', name: 'a1' }] },
+      node: {
+        ancestors: [
+          { id: 'a', name: 'acme root' },
+          { id: 'a1', name: 'a1' },
+        ],
+      },
     });
     const entities = 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Node { id name } } }';
     const representations = ['a11', 'g1', 'd1', 'a'].map((id) => ({ __typename: 'Node', id }));
-    expect((await globex(entities, { r: representations })).body.data).toEqual({ _entities: [null, { id: 'g1', name: 'g1' }, null, { id: 'a', name: 'globex root' }] });
-    expect((await plain(entities, { r: representations })).body.data).toEqual({ _entities: [null, null, { id: 'd1', name: 'd1' }, null] });
+    expect((await globex(entities, { r: representations })).body.data).toEqual({
+      _entities: [null, { id: 'g1', name: 'g1' }, null, { id: 'a', name: 'globex root' }],
+    });
+    expect((await plain(entities, { r: representations })).body.data).toEqual({
+      _entities: [null, null, { id: 'd1', name: 'd1' }, null],
+    });
   });
 
   it("refuses another tenant's cursors", async () => {
     const acmeRoots = (await acme('{ roots(first: 1) { pageInfo { endCursor } } }')).body.data.roots.pageInfo.endCursor;
-    const acmeChildren = (await acme('{ node(id: "a") { children(first: 1) { pageInfo { endCursor } } } }')).body.data.node.children.pageInfo.endCursor;
-    const plainRoots = (await plain('{ roots(first: 1) { pageInfo { endCursor } } }')).body.data.roots.pageInfo.endCursor;
+    const acmeChildren = (await acme('{ node(id: "a") { children(first: 1) { pageInfo { endCursor } } } }')).body.data
+      .node.children.pageInfo.endCursor;
+    const plainRoots = (await plain('{ roots(first: 1) { pageInfo { endCursor } } }')).body.data.roots.pageInfo
+      .endCursor;
     const roots = 'query($after: String) { roots(after: $after) { nodes { id } } }';
     const children = 'query($after: String) { node(id: "a") { children(after: $after) { nodes { id } } } }';
     expect(codes(await globex(roots, { after: acmeRoots }))).toEqual(['BAD_USER_INPUT']);
@@ -139,13 +183,18 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   it("never changes another tenant's nodes", async () => {
     expect(codes(await globex('mutation { updateNode(id: "a1", name: "taken") { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await globex('mutation { deleteNode(id: "a11") { deletedCount } }'))).toEqual(['NOT_FOUND']);
-    expect(codes(await globex('mutation { createNode(input: { parentId: "a1", name: "x" }) { id } }'))).toEqual(['NOT_FOUND']);
+    expect(codes(await globex('mutation { createNode(input: { parentId: "a1", name: "x" }) { id } }'))).toEqual([
+      'NOT_FOUND',
+    ]);
     // A move across tenants: the destination, or the moved node, does not exist for the caller.
     expect(codes(await globex('mutation { reparent(id: "g1", newParentId: "a1") { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await globex('mutation { reparent(id: "a2", newParentId: "g1") { id } }'))).toEqual(['NOT_FOUND']);
     expect(codes(await plain('mutation { reparent(id: "d1", newParentId: "a") { id } }'))).toEqual(['NOT_FOUND']);
     // An id taken in one tenant is free in another.
-    expect((await globex('mutation { createNode(input: { id: "a11", parentId: "g1", name: "globex a11" }) { id depth } }')).body.data).toEqual({
+    expect(
+      (await globex('mutation { createNode(input: { id: "a11", parentId: "g1", name: "globex a11" }) { id depth } }'))
+        .body.data,
+    ).toEqual({
       createNode: { id: 'a11', depth: 2 },
     });
     expect((await acme('{ nodes(ids: ["a1", "a11", "a2"]) { name parentId } }')).body.data).toEqual({
@@ -155,14 +204,20 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
         { name: 'a2', parentId: 'a' },
       ],
     });
-    expect((await plain('{ node(id: "d") { children { nodes { id } } } }')).body.data).toEqual({ node: { children: { nodes: [{ id: 'd1' }] } } });
+    expect((await plain('{ node(id: "d") { children { nodes { id } } } }')).body.data).toEqual({
+      node: { children: { nodes: [{ id: 'd1' }] } },
+    });
   });
 
   it("keeps every tenant's items under its own key prefix, each tenant passing verify", async () => {
     const items = await rawItems(server);
-    const tenantOf = (pk: string) => (GLOBAL_PKS.has(pk) ? 'global' : /^T#([^#]+)#/.exec(pk)?.[1] ?? 'default');
+    const tenantOf = (pk: string) => (GLOBAL_PKS.has(pk) ? 'global' : (/^T#([^#]+)#/.exec(pk)?.[1] ?? 'default'));
     const ids = (tenant: string) =>
-      new Set(items.filter((item) => item.sk === 'NODE' && tenantOf(String(item.pk)) === tenant).map((item) => String(item.id)));
+      new Set(
+        items
+          .filter((item) => item.sk === 'NODE' && tenantOf(String(item.pk)) === tenant)
+          .map((item) => String(item.id)),
+      );
     expect([...ids('acme')].sort()).toEqual(['a', 'a1', 'a11', 'a2', 'z']);
     expect([...ids('globex')].sort()).toEqual(['a', 'a11', 'g1']);
     expect([...ids('default')].sort()).toEqual(['d', 'd1']);
@@ -177,7 +232,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tenants', (strategy) => {
   it('refuses a tenant claim no key can hold', async () => {
     for (const tenant of ['', 'a#b', 'x'.repeat(65), 7]) {
       const before = counter.snapshot();
-      const response = await server.gql('{ roots { nodes { id } } }', {}, { authorization: `Bearer ${await token({ tenant })}` });
+      const response = await server.gql(
+        '{ roots { nodes { id } } }',
+        {},
+        { authorization: `Bearer ${await token({ tenant })}` },
+      );
       expect(response.status).toBe(401);
       expect(codes(response)).toEqual(['UNAUTHENTICATED']);
       expect(response.body.errors?.[0]?.message).toMatch(/tenant claim must be a tenant name/);
@@ -208,10 +267,15 @@ describe.each(STRATEGIES_UNDER_TEST)("%s: a tenant's jobs", (strategy) => {
         async () => (await fromOther('{ jobs { nodes { kind status done } } }')).body.data.jobs.nodes,
         (jobs: Array<{ status: string }>) => jobs.length === 1 && jobs[0]!.status === 'DONE',
       );
-      expect((await fromOther('{ jobs { nodes { kind status done } } }')).body.data.jobs.nodes).toEqual([{ kind: 'DELETE', status: 'DONE', done: 13 }]);
+      expect((await fromOther('{ jobs { nodes { kind status done } } }')).body.data.jobs.nodes).toEqual([
+        { kind: 'DELETE', status: 'DONE', done: 13 },
+      ]);
       // The paused runner, released, finds its lease lost; its answer gives the count the other process made.
       pause.release();
-      expect((await response).body.data.deleteNode).toMatchObject({ deletedCount: 13, job: { id: expect.any(String) } });
+      expect((await response).body.data.deleteNode).toMatchObject({
+        deletedCount: 13,
+        job: { id: expect.any(String) },
+      });
       // The default tenant sees no job of acme's.
       expect((await (await caller(other, undefined))('{ jobs { nodes { id } } }')).body.data.jobs.nodes).toEqual([]);
       expect((await fromOther('{ node(id: "keep") { childCount descendants { nodes { id } } } }')).body.data).toEqual({
@@ -242,11 +306,20 @@ describe('maintenance per tenant', () => {
       const tree = (...args: string[]) =>
         promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
           cwd: fileURLToPath(new URL('../../', import.meta.url)),
-          env: { ...process.env, DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint, DYNAMODB_TABLE: server.table, TREE_STRATEGY: 'adjacency', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' },
+          env: {
+            ...process.env,
+            DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint,
+            DYNAMODB_TABLE: server.table,
+            TREE_STRATEGY: 'adjacency',
+            AWS_ACCESS_KEY_ID: 'local',
+            AWS_SECRET_ACCESS_KEY: 'local',
+          },
         });
       const reindexed = await tree('reindex', '--to', 'closure', '--tenant', 'acme');
       expect(reindexed.stdout).toContain('7 nodes reindexed for closure');
-      expect((await tree('verify', '--strategy', 'closure', '--tenant', 'acme')).stdout).toContain('7 nodes checked against the truth and the closure projection: 0 problem(s)');
+      expect((await tree('verify', '--strategy', 'closure', '--tenant', 'acme')).stdout).toContain(
+        '7 nodes checked against the truth and the closure projection: 0 problem(s)',
+      );
       // globex was not reindexed: its 4 nodes lack the closure projection.
       await expect(tree('verify', '--strategy', 'closure', '--tenant', 'globex')).rejects.toMatchObject({
         code: 1,

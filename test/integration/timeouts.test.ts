@@ -18,7 +18,11 @@ describe('DynamoDB that never answers', () => {
   beforeAll(async () => {
     proxy = await startStallProxy(inject('dynamoEndpoint'));
     server = await startTestServer({
-      env: { DYNAMODB_ENDPOINT: proxy.endpoint, DYNAMODB_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), DYNAMODB_CONNECT_TIMEOUT_MS: '300' },
+      env: {
+        DYNAMODB_ENDPOINT: proxy.endpoint,
+        DYNAMODB_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        DYNAMODB_CONNECT_TIMEOUT_MS: '300',
+      },
     });
     okData(await server.gql('mutation { createNode(input: { id: "t-root", name: "root" }) { id } }'));
   });
@@ -28,32 +32,42 @@ describe('DynamoDB that never answers', () => {
     await proxy?.close();
   });
 
-  it('answers a query SERVICE_UNAVAILABLE after the attempts time out, then answers again', { timeout: 30_000 }, async () => {
-    proxy.stall();
-    const started = Date.now();
-    const response = await server.gql('{ node(id: "t-root") { id name } }');
-    const elapsed = Date.now() - started;
-    expect(response.body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
-    expect(response.body.data?.node ?? null).toBeNull();
-    // 3 attempts of 300 ms, and the SDK's backoff between them.
-    expect(elapsed).toBeGreaterThanOrEqual(3 * REQUEST_TIMEOUT_MS);
-    expect(elapsed).toBeLessThan(5000);
-
-    proxy.resume();
-    expect(okData(await server.gql('{ node(id: "t-root") { id name } }'))).toEqual({ node: { id: 't-root', name: 'root' } });
-  });
-
-  it('answers /readyz 503 within its deadline while DynamoDB hangs; /healthz stays 200', { timeout: 30_000 }, async () => {
-    proxy.stall();
-    try {
+  it(
+    'answers a query SERVICE_UNAVAILABLE after the attempts time out, then answers again',
+    { timeout: 30_000 },
+    async () => {
+      proxy.stall();
       const started = Date.now();
-      const ready = await fetch(`${server.url}/readyz`);
-      expect(ready.status).toBe(503);
-      expect(Date.now() - started).toBeLessThan(4000);
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    } finally {
+      const response = await server.gql('{ node(id: "t-root") { id name } }');
+      const elapsed = Date.now() - started;
+      expect(response.body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
+      expect(response.body.data?.node ?? null).toBeNull();
+      // 3 attempts of 300 ms, and the SDK's backoff between them.
+      expect(elapsed).toBeGreaterThanOrEqual(3 * REQUEST_TIMEOUT_MS);
+      expect(elapsed).toBeLessThan(5000);
+
       proxy.resume();
-    }
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-  });
+      expect(okData(await server.gql('{ node(id: "t-root") { id name } }'))).toEqual({
+        node: { id: 't-root', name: 'root' },
+      });
+    },
+  );
+
+  it(
+    'answers /readyz 503 within its deadline while DynamoDB hangs; /healthz stays 200',
+    { timeout: 30_000 },
+    async () => {
+      proxy.stall();
+      try {
+        const started = Date.now();
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(ready.status).toBe(503);
+        expect(Date.now() - started).toBeLessThan(4000);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      } finally {
+        proxy.resume();
+      }
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    },
+  );
 });

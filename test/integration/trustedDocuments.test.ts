@@ -19,13 +19,20 @@ describe('TRUSTED_DOCUMENTS', () => {
   let operations: Array<{ id: string; name: string; body: string }>;
 
   const post = async (body: unknown) => {
-    const response = await fetch(`${trusted.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${trusted.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as any };
   };
   const operation = (name: string) => operations.find((o) => o.name === name)!;
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '-s', 'example:manifest', '--', manifestFile], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'ignore' });
+    execFileSync('npm', ['run', '-s', 'example:manifest', '--', manifestFile], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      stdio: 'ignore',
+    });
     operations = JSON.parse(readFileSync(manifestFile, 'utf8')).operations;
     const table = uniqueTable();
     open = await startTestServer({ table });
@@ -38,8 +45,19 @@ describe('TRUSTED_DOCUMENTS', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("registers every operation of the example app", () => {
-    expect(operations.map((o) => o.name).sort()).toEqual(['Children', 'CreateNode', 'DeleteNode', 'DescendantIds', 'Job', 'NodeDetails', 'RenameNode', 'Reparent', 'Roots', 'TreeNode']);
+  it('registers every operation of the example app', () => {
+    expect(operations.map((o) => o.name).sort()).toEqual([
+      'Children',
+      'CreateNode',
+      'DeleteNode',
+      'DescendantIds',
+      'Job',
+      'NodeDetails',
+      'RenameNode',
+      'Reparent',
+      'Roots',
+      'TreeNode',
+    ]);
   });
 
   it('runs a registered operation sent as text, in any layout, or by its id alone, over POST and GET', async () => {
@@ -48,13 +66,18 @@ describe('TRUSTED_DOCUMENTS', () => {
     expect(asText.body.data.roots.nodes.map((n: { id: string }) => n.id)).toEqual(['shelf']);
     const relaid = await post({ query: roots.body.replace(/\s+/g, ' '), variables: { first: 5 } });
     expect(relaid.body.data.roots.nodes).toHaveLength(1);
-    const byId = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: operation('Children').id } }, variables: { id: 'shelf', first: 5 } });
+    const byId = await post({
+      extensions: { persistedQuery: { version: 1, sha256Hash: operation('Children').id } },
+      variables: { id: 'shelf', first: 5 },
+    });
     expect(byId.body.data.node.children.nodes.map((n: { id: string }) => n.id)).toEqual(['book']);
     const search = new URLSearchParams({
       extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: operation('NodeDetails').id } }),
       variables: JSON.stringify({ id: 'book' }),
     });
-    const get = await fetch(`${trusted.url}/graphql?${search.toString()}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const get = await fetch(`${trusted.url}/graphql?${search.toString()}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expect(((await get.json()) as any).data.node.id).toBe('book');
   });
 
@@ -75,6 +98,8 @@ describe('TRUSTED_DOCUMENTS', () => {
   it('refuses to start on a file that is not a manifest', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ operations: [] }));
-    await expect(startTestServer({ env: { TRUSTED_DOCUMENTS: bad } })).rejects.toThrow(/TRUSTED_DOCUMENTS \(.*bad\.json\): not an Apollo persisted query manifest/);
+    await expect(startTestServer({ env: { TRUSTED_DOCUMENTS: bad } })).rejects.toThrow(
+      /TRUSTED_DOCUMENTS \(.*bad\.json\): not an Apollo persisted query manifest/,
+    );
   });
 });

@@ -78,13 +78,28 @@ describe('configuration variables', () => {
     expect(header, `${file} has a configuration table`).toBeGreaterThanOrEqual(0);
     const rows = [];
     for (let i = header + 2; lines[i]?.trimStart().startsWith('|'); i++) rows.push(lines[i]!);
-    return rows.map((row) => row.split('|')[1]?.trim().replace(/^`(.*)`$/, '$1') ?? '');
+    return rows.map(
+      (row) =>
+        row
+          .split('|')[1]
+          ?.trim()
+          .replace(/^`(.*)`$/, '$1') ?? '',
+    );
   };
 
-  it.each(['README.md', 'docs/contract.md'])('are each documented in the configuration table of %s, and only they', (file) => {
-    const documented = variablesIn(file);
-    expect(CONFIG_VARIABLES.filter((name) => !documented.includes(name)), 'variables with no row').toEqual([]);
-    const listed = new Set<string>(CONFIG_VARIABLES);
-    expect(documented.filter((name) => !listed.has(name)), 'rows for variables config.ts does not read').toEqual([]);
-  });
+  it.each(['README.md', 'docs/contract.md'])(
+    'are each documented in the configuration table of %s, and only they',
+    (file) => {
+      const documented = variablesIn(file);
+      expect(
+        CONFIG_VARIABLES.filter((name) => !documented.includes(name)),
+        'variables with no row',
+      ).toEqual([]);
+      const listed = new Set<string>(CONFIG_VARIABLES);
+      expect(
+        documented.filter((name) => !listed.has(name)),
+        'rows for variables config.ts does not read',
+      ).toEqual([]);
+    },
+  );
 });

@@ -65,7 +65,11 @@ function importsOf(file: string): Import[] {
       ts.isStringLiteralLike(node.arguments[0])
     ) {
       add(node.arguments[0].text, false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text, true);
     }
     ts.forEachChild(node, visit);
@@ -151,7 +155,14 @@ describe('layers', () => {
   });
 
   it('has no import cycle between files (type-only imports included)', () => {
-    expect(cyclesOf([['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']])).toEqual([['a', 'b', 'c']]);
+    expect(
+      cyclesOf([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ]),
+    ).toEqual([['a', 'b', 'c']]);
     expect(cyclesOf(relative.map((i) => [i.from, i.target]))).toEqual([]);
   });
 
@@ -198,13 +209,14 @@ describe('layers', () => {
       violations(
         under('src/storage'),
         (i) =>
-          ['src/graphql', 'src/loaders', 'src/server', 'src/seed', 'src/cli'].some((folder) => under(folder)(i.target)) ||
-          ['src/main.ts', 'src/config.ts', 'src/configVariables.ts'].includes(i.target),
+          ['src/graphql', 'src/loaders', 'src/server', 'src/seed', 'src/cli'].some((folder) =>
+            under(folder)(i.target),
+          ) || ['src/main.ts', 'src/config.ts', 'src/configVariables.ts'].includes(i.target),
       ),
     ).toEqual([]);
   });
 
-  it('lets strategy folders import only the contract, the engine\'s public helpers, the shared parts and dynamodb/', () => {
+  it("lets strategy folders import only the contract, the engine's public helpers, the shared parts and dynamodb/", () => {
     const allowed = (i: Import, own: string) =>
       !i.target.startsWith('src/') ||
       under(own)(i.target) ||
@@ -219,11 +231,19 @@ describe('layers', () => {
   it('keeps the engine in wings: core at the bottom, reads and jobs beside each other on it, writes above', () => {
     const ENGINE = 'src/storage/engine';
     // What each wing may import of the engine, besides itself (README: Architecture).
-    const WINGS: Record<string, string[]> = { core: [], reads: ['core'], jobs: ['core'], writes: ['core', 'reads', 'jobs'] };
+    const WINGS: Record<string, string[]> = {
+      core: [],
+      reads: ['core'],
+      jobs: ['core'],
+      writes: ['core', 'reads', 'jobs'],
+    };
     const wingOf = (path: string) => (under(ENGINE)(path) ? path.slice(ENGINE.length + 1).split('/')[0]! : null);
-    expect(readdirSync(posix.join(ROOT, ENGINE), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()).toEqual(
-      Object.keys(WINGS).sort(),
-    );
+    expect(
+      readdirSync(posix.join(ROOT, ENGINE), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(Object.keys(WINGS).sort());
     for (const [wing, allowed] of Object.entries(WINGS)) {
       const outside = (i: Import) => {
         const target = wingOf(i.target);
@@ -232,29 +252,44 @@ describe('layers', () => {
       expect(violations(under(`${ENGINE}/${wing}`), outside)).toEqual([]);
     }
     // The kit strategies use reaches only the core.
-    expect(violations((path) => path === `${ENGINE}/strategyKit.ts`, (i) => under(ENGINE)(i.target) && !under(`${ENGINE}/core`)(i.target))).toEqual([]);
+    expect(
+      violations(
+        (path) => path === `${ENGINE}/strategyKit.ts`,
+        (i) => under(ENGINE)(i.target) && !under(`${ENGINE}/core`)(i.target),
+      ),
+    ).toEqual([]);
   });
 
   it('reaches a strategy only through the strategies list; the engine and the contract know none', () => {
     for (const strategy of strategyFolders) {
       expect(
-        violations((path) => !under(strategy)(path) && path !== STRATEGY_LIST, (i) => under(strategy)(i.target)),
+        violations(
+          (path) => !under(strategy)(path) && path !== STRATEGY_LIST,
+          (i) => under(strategy)(i.target),
+        ),
       ).toEqual([]);
     }
     expect(violations(under('src/storage/engine'), (i) => under(STRATEGIES_DIR)(i.target))).toEqual([]);
     expect(
       violations(
         (path) => STRATEGY_CONTRACT.includes(path),
-        (i) => i.target.startsWith('src/') && !STRATEGY_CONTRACT.includes(i.target) && !under('src/dynamodb')(i.target) && i.target !== 'src/errors.ts',
+        (i) =>
+          i.target.startsWith('src/') &&
+          !STRATEGY_CONTRACT.includes(i.target) &&
+          !under('src/dynamodb')(i.target) &&
+          i.target !== 'src/errors.ts',
       ),
     ).toEqual([]);
   });
 
-  it('names no strategy outside the strategies\' folders', () => {
+  it("names no strategy outside the strategies' folders", () => {
     // The contract names what a strategy keeps, `'path' | 'path+lineage'`: a kind, not the strategy.
-    const textOf = (file: string) => readFileSync(posix.join(ROOT, file), 'utf8').replaceAll(/'path'(?= \| 'path\+lineage')/g, '');
+    const textOf = (file: string) =>
+      readFileSync(posix.join(ROOT, file), 'utf8').replaceAll(/'path'(?= \| 'path\+lineage')/g, '');
     const named = files.filter(
-      (file) => !under(STRATEGIES_DIR)(file) && strategyFolders.some((folder) => textOf(file).includes(`'${posix.basename(folder)}'`)),
+      (file) =>
+        !under(STRATEGIES_DIR)(file) &&
+        strategyFolders.some((folder) => textOf(file).includes(`'${posix.basename(folder)}'`)),
     );
     expect(named).toEqual([]);
   });
@@ -272,10 +307,7 @@ describe('layers', () => {
     expect(
       violations(
         under('src/dynamodb'),
-        (i) =>
-          i.target.startsWith('src/') &&
-          i.target !== 'src/errors.ts' &&
-          !under('src/dynamodb')(i.target),
+        (i) => i.target.startsWith('src/') && i.target !== 'src/errors.ts' && !under('src/dynamodb')(i.target),
       ),
     ).toEqual([]);
     expect(
@@ -310,7 +342,12 @@ describe('layers', () => {
   });
 
   it('never imports test code from src', () => {
-    expect(violations(() => true, (i) => under('test')(i.target))).toEqual([]);
+    expect(
+      violations(
+        () => true,
+        (i) => under('test')(i.target),
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -81,7 +81,8 @@ type Described = GraphQLField<unknown, unknown> | GraphQLInputField | GraphQLArg
 /** "Type.field(arg): T = default" lines: one per type, field and argument of `type`. */
 function describeType(type: GraphQLNamedType): string[] {
   const line = (path: string, member: Described) => {
-    const fallback = 'defaultValue' in member && member.defaultValue !== undefined ? ` = ${JSON.stringify(member.defaultValue)}` : '';
+    const fallback =
+      'defaultValue' in member && member.defaultValue !== undefined ? ` = ${JSON.stringify(member.defaultValue)}` : '';
     return `${path}: ${String(member.type)}${fallback}`;
   };
   if (isScalarType(type)) return [`scalar ${type.name}`];
@@ -95,7 +96,10 @@ function describeType(type: GraphQLNamedType): string[] {
     ];
   }
   if (isInputObjectType(type)) {
-    return [`input ${type.name}`, ...Object.values(type.getFields()).map((field) => line(`${type.name}.${field.name}`, field))];
+    return [
+      `input ${type.name}`,
+      ...Object.values(type.getFields()).map((field) => line(`${type.name}.${field.name}`, field)),
+    ];
   }
   return [`${type.toString()}`];
 }
@@ -155,7 +159,11 @@ describe('schema/schema.graphql', () => {
       }
       if (isInputObjectType(type) && isInputObjectType(coreType)) {
         for (const field of Object.values(type.getFields())) {
-          if (!coreType.getFields()[field.name] && String(field.type).endsWith('!') && field.defaultValue === undefined) {
+          if (
+            !coreType.getFields()[field.name] &&
+            String(field.type).endsWith('!') &&
+            field.defaultValue === undefined
+          ) {
             required.push(`${type.name}.${field.name}`);
           }
         }
@@ -163,5 +171,4 @@ describe('schema/schema.graphql', () => {
     }
     expect(required).toEqual([]);
   });
-
 });

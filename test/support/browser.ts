@@ -75,7 +75,8 @@ export async function launchBrowser(): Promise<HeadlessBrowser> {
         if (message.type() === 'error') problems.push(`console error: ${message.text()} (${message.location().url})`);
       });
       page.on('response', (response) => {
-        if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+        if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
+          problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
       });
       return page;
     },

@@ -1,4 +1,13 @@
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -42,7 +51,11 @@ export async function chromiumBinary(): Promise<ChromiumBinary> {
   mkdirSync(home, { recursive: true });
   const executablePath = join(home, 'chromium');
   await unpacked(executablePath, async (to) => {
-    await pipeline(createReadStream(join(bin, 'chromium.br')), createBrotliDecompress(), createWriteStream(to, { mode: 0o755 }));
+    await pipeline(
+      createReadStream(join(bin, 'chromium.br')),
+      createBrotliDecompress(),
+      createWriteStream(to, { mode: 0o755 }),
+    );
   });
   for (const part of ['al2023', 'fonts']) {
     await unpacked(join(home, part), async (to) => {

@@ -135,7 +135,11 @@ export async function snapshot(
           return page.node.descendants.pageInfo;
         }),
         followPages(raw.preorder.pageInfo, async (after) => {
-          const page = await read(server, `descendants of ${id} in preorder`, PREORDER_PAGE, { id, first: follow, after });
+          const page = await read(server, `descendants of ${id} in preorder`, PREORDER_PAGE, {
+            id,
+            first: follow,
+            after,
+          });
           if (!page.node) throw new Error(`node "${id}" vanished while paging its descendants in preorder`);
           preorder.push(...page.node.descendants.nodes);
           return page.node.descendants.pageInfo;
@@ -171,7 +175,11 @@ async function followPages(first: PageInfo, next: (after: string) => Promise<Pag
 }
 
 /** Every descendant of `id` (minDepth 1, no maxDepth), read page by page with `first: pageSize`. */
-export async function pagedDescendants(server: TestServer, id: string, pageSize: number): Promise<Array<{ id: string; depth: number }>> {
+export async function pagedDescendants(
+  server: TestServer,
+  id: string,
+  pageSize: number,
+): Promise<Array<{ id: string; depth: number }>> {
   const all: Array<{ id: string; depth: number }> = [];
   let after: string | null = null;
   for (let pages = 0; ; pages++) {
@@ -179,7 +187,8 @@ export async function pagedDescendants(server: TestServer, id: string, pageSize:
     const data: any = await read(server, `descendants of ${id}`, DESCENDANTS_PAGE, { id, first: pageSize, after });
     if (!data.node) throw new Error(`node "${id}" vanished while paging its descendants`);
     const page = data.node.descendants;
-    if (page.nodes.length > pageSize) throw new Error(`descendants of ${id}: ${page.nodes.length} nodes on a page of ${pageSize}`);
+    if (page.nodes.length > pageSize)
+      throw new Error(`descendants of ${id}: ${page.nodes.length} nodes on a page of ${pageSize}`);
     all.push(...page.nodes);
     if (!page.pageInfo.hasNextPage) return all;
     after = page.pageInfo.endCursor;
@@ -216,7 +225,8 @@ export function compareWithModel(snap: Snapshot, model: TreeModel, maxProblems =
     }
     const node = model.get(id);
     const expect = (field: string, got: unknown, want: unknown) => {
-      if (!isDeepStrictEqual(got, want)) say(`${id}.${field}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      if (!isDeepStrictEqual(got, want))
+        say(`${id}.${field}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
     };
     expect('parentId', view.parentId, node.parentId);
     expect('name', view.name, node.name);
@@ -225,16 +235,29 @@ export function compareWithModel(snap: Snapshot, model: TreeModel, maxProblems =
     expect('rootId', view.rootId, model.rootId(id));
     expect('childCount', view.childCount, model.children(id).length);
     expect('ancestors', view.ancestors, model.ancestors(id));
-    expect('children', view.children.map((c) => c.id), model.children(id));
+    expect(
+      'children',
+      view.children.map((c) => c.id),
+      model.children(id),
+    );
     for (const child of view.children) {
       if (child.parentId !== id) say(`${id}.children: ${child.id} reports parentId ${child.parentId}`);
     }
     const levels = model.descendantsByDepth(id);
     const base = model.depth(id);
-    expect('descendants (by depth, as sets)', groupByDepth(view.descendants, base), levels.map((l) => [...l].sort()));
+    expect(
+      'descendants (by depth, as sets)',
+      groupByDepth(view.descendants, base),
+      levels.map((l) => [...l].sort()),
+    );
     const depthOrder = view.descendants.map((d) => d.depth);
-    if (!isNonDecreasing(depthOrder)) say(`${id}.descendants: not ordered by depth: ${JSON.stringify(view.descendants)}`);
-    expect('descendants in preorder', view.preorder, preorderOf(id, base, (each) => model.children(each)));
+    if (!isNonDecreasing(depthOrder))
+      say(`${id}.descendants: not ordered by depth: ${JSON.stringify(view.descendants)}`);
+    expect(
+      'descendants in preorder',
+      view.preorder,
+      preorderOf(id, base, (each) => model.children(each)),
+    );
   }
   return problems;
 }
@@ -306,8 +329,10 @@ export function checkForest(snap: Snapshot, maxProblems = 30): string[] {
     const chain = chains.get(id);
     const expected = new Set(kidsOf.get(id) ?? []);
     const childIds = view.children.map((c) => c.id);
-    if (view.childCount !== expected.size) say(`${id}.childCount: ${view.childCount}, but ${expected.size} nodes point to it`);
-    if (!sameSet(childIds, [...expected])) say(`${id}.children: ${JSON.stringify(childIds)}, pointers say ${JSON.stringify([...expected].sort())}`);
+    if (view.childCount !== expected.size)
+      say(`${id}.childCount: ${view.childCount}, but ${expected.size} nodes point to it`);
+    if (!sameSet(childIds, [...expected]))
+      say(`${id}.children: ${JSON.stringify(childIds)}, pointers say ${JSON.stringify([...expected].sort())}`);
     if (new Set(childIds).size !== childIds.length) say(`${id}.children has duplicates: ${JSON.stringify(childIds)}`);
     const positions = view.children.map((c) => c.position);
     if (!isNonDecreasing(positions)) say(`${id}.children not in position order: ${JSON.stringify(positions)}`);
@@ -316,7 +341,8 @@ export function checkForest(snap: Snapshot, maxProblems = 30): string[] {
       if (child.parentId !== id) say(`${id}.children: ${child.id} reports parentId ${child.parentId}`);
     }
     if (!chain) continue;
-    if (!isDeepStrictEqual(view.ancestors, chain)) say(`${id}.ancestors: ${JSON.stringify(view.ancestors)}, pointers say ${JSON.stringify(chain)}`);
+    if (!isDeepStrictEqual(view.ancestors, chain))
+      say(`${id}.ancestors: ${JSON.stringify(view.ancestors)}, pointers say ${JSON.stringify(chain)}`);
     if (view.depth !== chain.length) say(`${id}.depth: ${view.depth}, pointers say ${chain.length}`);
     const root = chain[0] ?? id;
     if (view.rootId !== root) say(`${id}.rootId: ${view.rootId}, pointers say ${root}`);
@@ -330,13 +356,18 @@ export function checkForest(snap: Snapshot, maxProblems = 30): string[] {
       frontier = next;
     }
     const got = groupByDepth(view.descendants, view.depth);
-    if (!isDeepStrictEqual(got, levels)) say(`${id}.descendants: ${JSON.stringify(got)}, pointers say ${JSON.stringify(levels)}`);
+    if (!isDeepStrictEqual(got, levels))
+      say(`${id}.descendants: ${JSON.stringify(got)}, pointers say ${JSON.stringify(levels)}`);
     if (!isNonDecreasing(view.descendants.map((d) => d.depth))) say(`${id}.descendants not ordered by depth`);
     for (const d of view.descendants) if (!snap.has(d.id)) say(`${id}.descendants: unknown node ${d.id}`);
     // Document order, by the children lists the API gave (their order checked above).
     const listed = (each: string) => live.get(each)?.children.map((c) => c.id) ?? [];
     const preorder = preorderOf(id, view.depth, listed);
-    if (!isDeepStrictEqual(view.preorder, preorder)) say(`${id}.descendants in preorder: ${JSON.stringify(view.preorder)}, ` + `children lists say ${JSON.stringify(preorder)}`);
+    if (!isDeepStrictEqual(view.preorder, preorder))
+      say(
+        `${id}.descendants in preorder: ${JSON.stringify(view.preorder)}, ` +
+          `children lists say ${JSON.stringify(preorder)}`,
+      );
   }
   return problems;
 }

@@ -38,7 +38,8 @@ export function pauseTransaction(nth: number) {
  * picks until `release()` (one server, many tests, each with its own pause).
  */
 export function pauses() {
-  let pending: { holds: (commandName: string, input: Input) => boolean; paused: () => void; gate: Promise<void> } | undefined;
+  let pending:
+    { holds: (commandName: string, input: Input) => boolean; paused: () => void; gate: Promise<void> } | undefined;
   const middleware: DynamoOptions['middleware'] = (stack) =>
     stack.add(
       (next, context) => async (args) => {

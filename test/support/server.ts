@@ -18,7 +18,9 @@ export interface GraphQLResponse<T = any> {
   body: {
     data?: T;
     errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, any> }>;
-    extensions?: { dynamodb?: { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number } } & Record<string, any>;
+    extensions?: {
+      dynamodb?: { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number };
+    } & Record<string, any>;
   };
 }
 
@@ -26,7 +28,11 @@ export interface TestServer {
   url: string;
   table: string;
   config: Config;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse<T>>;
   /** `tree verify` on the table: the problems it finds (none, in a healthy table). */
   verify(): Promise<Problem[]>;
   /** Stops the server, after checking that verify finds no problem (unless verifyOnClose is false). */
@@ -66,7 +72,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(process.env.TEST_TRANSACTION_ITEMS ? { TRANSACTION_ITEMS: process.env.TEST_TRANSACTION_ITEMS } : {}),
     ...options.env,
   });
-  const running: RunningServer = await startServer(config, { middleware: options.middleware, ...(options.logger ? { logger: options.logger } : {}) });
+  const running: RunningServer = await startServer(config, {
+    middleware: options.middleware,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const verify = async () => {
     const { doc, client } = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
     try {
@@ -93,7 +102,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (options.verifyOnClose === false) return;
       const problems = await verify();
       if (problems.length > 0) {
-        throw new Error(`tree verify found ${problems.length} problem(s) in ${table}:\n${problems.slice(0, 20).map((p) => `  ${p.nodeId}: ${p.problem}`).join('\n')}`);
+        throw new Error(
+          `tree verify found ${problems.length} problem(s) in ${table}:\n${problems
+            .slice(0, 20)
+            .map((p) => `  ${p.nodeId}: ${p.problem}`)
+            .join('\n')}`,
+        );
       }
     },
   };

@@ -8,8 +8,7 @@ import type { GraphQLResponse, TestServer } from './server.js';
  */
 
 /** Every scalar field of Node. */
-export const NODE_FIELDS =
-  'id name parentId rootId depth position childCount data version createdAt updatedAt';
+export const NODE_FIELDS = 'id name parentId rootId depth position childCount data version createdAt updatedAt';
 
 export interface NodeView {
   id: string;
@@ -31,8 +30,7 @@ export interface PageView {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-export const CONNECTION_FIELDS =
-  'nodes { id depth } edges { cursor node { id } } pageInfo { hasNextPage endCursor }';
+export const CONNECTION_FIELDS = 'nodes { id depth } edges { cursor node { id } } pageInfo { hasNextPage endCursor }';
 
 /** A tree to build: `id` is used verbatim, `name` defaults to the id. */
 export interface TreeSpec {
@@ -107,7 +105,12 @@ export async function buildTree(
   await buildChildren(server, spec.id, spec.children ?? [], options.ordered ?? true);
 }
 
-async function buildChildren(server: TestServer, parentId: string, children: TreeSpec[], ordered: boolean): Promise<void> {
+async function buildChildren(
+  server: TestServer,
+  parentId: string,
+  children: TreeSpec[],
+  ordered: boolean,
+): Promise<void> {
   const create = (child: TreeSpec) =>
     createNode(server, {
       id: child.id,
@@ -208,7 +211,9 @@ export async function snapshot(server: TestServer, roots: string[]): Promise<Tre
     expect(data.node.descendants.pageInfo.hasNextPage).toBe(false);
     nodes.push(...data.node.descendants.nodes);
   }
-  const lists = okData<{ nodes: Array<{ id: string; children: { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean } } } | null> }>(
+  const lists = okData<{
+    nodes: Array<{ id: string; children: { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean } } } | null>;
+  }>(
     await server.gql(
       'query($ids: [ID!]!) { nodes(ids: $ids) { id children(first: 1000) { nodes { id } pageInfo { hasNextPage } } } }',
       { ids: nodes.map((node) => node.id) },

@@ -11,7 +11,11 @@ export interface TreeRun {
 }
 
 /** The tree command (what `npm run -s tree` runs) as a process of its own, on the server's table, with `env` on top. */
-export function spawnTree(server: TestServer, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+export function spawnTree(
+  server: TestServer,
+  args: string[],
+  env: Record<string, string> = {},
+): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
     cwd: REPO_ROOT,
     env: {

@@ -30,7 +30,10 @@ export function App() {
   const roving = useRovingFocus(treePane);
   const { focus } = roving;
 
-  const announce = useCallback((text: string) => setAnnouncement((current) => ({ text, serial: current.serial + 1 })), []);
+  const announce = useCallback(
+    (text: string) => setAnnouncement((current) => ({ text, serial: current.serial + 1 })),
+    [],
+  );
   const setOpen = useCallback((id: string, open: boolean) => {
     setExpanded((current) => {
       if (current.has(id) === open) return current;
@@ -41,7 +44,11 @@ export function App() {
     });
   }, []);
   const toggle = useCallback((id: string) => setOpen(id, !expandedNow.current.has(id)), [setOpen]);
-  const reveal = useCallback((ids: readonly string[]) => setExpanded((current) => (ids.every((id) => current.has(id)) ? current : new Set([...current, ...ids]))), []);
+  const reveal = useCallback(
+    (ids: readonly string[]) =>
+      setExpanded((current) => (ids.every((id) => current.has(id)) ? current : new Set([...current, ...ids]))),
+    [],
+  );
 
   /** A big move or delete answers at once and goes on as a job: show its progress meanwhile. */
   const track = useCallback((job: JobInfo | null, name: string) => {
@@ -86,7 +93,20 @@ export function App() {
       endRename: () => setRenamingId(null),
       requestDelete: setDeleting,
     }),
-    [selectedId, roving.focusedId, roving.wantsFocus, roving.focused, renamingId, drag, expanded, toggle, setOpen, focus, move, announce],
+    [
+      selectedId,
+      roving.focusedId,
+      roving.wantsFocus,
+      roving.focused,
+      renamingId,
+      drag,
+      expanded,
+      toggle,
+      setOpen,
+      focus,
+      move,
+      announce,
+    ],
   );
 
   /** After the move dialog, open the path to the moved node so that it is visible where it went. */
@@ -118,7 +138,11 @@ export function App() {
       setDeleting(null);
       setSelectedId(parentId);
       if (parentId) focus(parentId);
-      announce(job ? `Deleting ${node.name} and its subtree…` : `Deleted ${node.name} (${deletedCount} ${deletedCount === 1 ? 'node' : 'nodes'}).`);
+      announce(
+        job
+          ? `Deleting ${node.name} and its subtree…`
+          : `Deleted ${node.name} (${deletedCount} ${deletedCount === 1 ? 'node' : 'nodes'}).`,
+      );
       track(job, node.name);
     },
     [focus, announce, track],
@@ -147,13 +171,15 @@ export function App() {
           }}
           onDragLeave={(event) => {
             // The pointer left the tree while dragging: no drop indicator stays behind.
-            if (!(event.relatedTarget instanceof Node) || !event.currentTarget.contains(event.relatedTarget)) drag.aim(null);
+            if (!(event.relatedTarget instanceof Node) || !event.currentTarget.contains(event.relatedTarget))
+              drag.aim(null);
           }}
         >
           {refusal && (
             <div role="alert" className="refusal move-refusal">
               <p>
-                {refusal.what}: <strong className="code">{refusal.code}</strong> <span className="message">{refusal.message}</span>
+                {refusal.what}: <strong className="code">{refusal.code}</strong>{' '}
+                <span className="message">{refusal.message}</span>
               </p>
               <button type="button" onClick={dismissRefusal}>
                 Dismiss
@@ -166,9 +192,9 @@ export function App() {
           </p>
           <NewNodeForm parent={null} onCreated={(node) => onCreated(node, null)} />
           <p className="hint keys">
-            Keys: arrows move the focus (Right/Left open and close), Enter selects, F2 renames, Delete deletes; Alt+Up/Down
-            reorder, Alt+Right moves into the previous sibling, Alt+Left moves out after the parent. Or drag a row: onto its
-            top or bottom edge to place it before or after, onto its middle to move it inside.
+            Keys: arrows move the focus (Right/Left open and close), Enter selects, F2 renames, Delete deletes;
+            Alt+Up/Down reorder, Alt+Right moves into the previous sibling, Alt+Left moves out after the parent. Or drag
+            a row: onto its top or bottom edge to place it before or after, onto its middle to move it inside.
           </p>
         </section>
         <section className="details-pane" aria-label="Selected node">

@@ -35,7 +35,9 @@ export function DeleteDialog({
 }) {
   const client = useApolloClient();
   const { node } = target;
-  const [counted, setCounted] = useState<DescendantCount | null>(node.childCount === 0 ? { count: 0, complete: true } : null);
+  const [counted, setCounted] = useState<DescendantCount | null>(
+    node.childCount === 0 ? { count: 0, complete: true } : null,
+  );
   const [countFailure, setCountFailure] = useState<Failure | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -62,7 +64,10 @@ export function DeleteDialog({
     setDeleting(true);
     setFailure(null);
     try {
-      const result = await client.mutate({ mutation: DELETE_NODE, variables: { id: node.id, expectedVersion: node.version } });
+      const result = await client.mutate({
+        mutation: DELETE_NODE,
+        variables: { id: node.id, expectedVersion: node.version },
+      });
       // Reads no longer see the subtree, job or not.
       await refreshScreen(client);
       onDeleted(target, result.data?.deleteNode.deletedCount ?? 0, result.data?.deleteNode.job ?? null);
@@ -77,7 +82,13 @@ export function DeleteDialog({
     : deleteQuestion(node.name, counted);
   return (
     <div className="backdrop">
-      <div role="alertdialog" aria-modal="true" aria-labelledby="delete-title" aria-describedby="delete-question" className="dialog">
+      <div
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="delete-title"
+        aria-describedby="delete-question"
+        className="dialog"
+      >
         <h2 id="delete-title">Delete {node.name}</h2>
         <p id="delete-question">{question}</p>
         {failure && (
@@ -89,7 +100,12 @@ export function DeleteDialog({
           <button type="button" ref={cancel} onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="danger" disabled={deleting || (counted === null && countFailure === null)} onClick={() => void confirm()}>
+          <button
+            type="button"
+            className="danger"
+            disabled={deleting || (counted === null && countFailure === null)}
+            onClick={() => void confirm()}
+          >
             {deleting ? 'Deleting…' : 'Delete'}
           </button>
         </div>

@@ -18,7 +18,10 @@ export function Details({
   onCreated: (node: TreeNode, parent: TreeNode | null) => void;
 }) {
   const explorer = useExplorer();
-  const { data, error, loading, refetch } = useQuery(NODE_DETAILS, { variables: { id }, fetchPolicy: 'cache-and-network' });
+  const { data, error, loading, refetch } = useQuery(NODE_DETAILS, {
+    variables: { id },
+    fetchPolicy: 'cache-and-network',
+  });
   if (error) return <LoadError what={id} error={error} onRetry={() => refetch()} />;
   if (!data) return <p className="loading">{loading ? 'Loading…' : 'No data'}</p>;
   const node = data.node;

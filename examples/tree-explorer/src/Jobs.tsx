@@ -9,7 +9,12 @@ export interface TrackedJob {
 }
 
 const POLL_MS = 300;
-const VERBS: Record<JobInfo['kind'], string> = { MOVE: 'Moving', DELETE: 'Deleting', IMPORT: 'Importing', REINDEX: 'Reindexing' };
+const VERBS: Record<JobInfo['kind'], string> = {
+  MOVE: 'Moving',
+  DELETE: 'Deleting',
+  IMPORT: 'Importing',
+  REINDEX: 'Reindexing',
+};
 const count = new Intl.NumberFormat();
 
 /**
@@ -50,7 +55,11 @@ function JobProgress({
   onDismiss: (id: string) => void;
 }) {
   const { id } = tracked.job;
-  const { data, stopPolling } = useQuery(JOB, { variables: { id }, fetchPolicy: 'network-only', pollInterval: POLL_MS });
+  const { data, stopPolling } = useQuery(JOB, {
+    variables: { id },
+    fetchPolicy: 'network-only',
+    pollInterval: POLL_MS,
+  });
   const job = data === undefined ? tracked.job : (data.job ?? { ...tracked.job, status: 'DONE' as const });
   const { status } = job;
   useEffect(() => {

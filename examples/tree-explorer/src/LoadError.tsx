@@ -5,7 +5,17 @@ import { explainFailure, failureOf, isNetworkError, type Failure } from './failu
  * A list that could not be loaded: why (for a request that got no answer, once the connection
  * check tells whether the server is down or refuses this page's origin), and a Retry button.
  */
-export function LoadError({ what, error, onRetry, nested = false }: { what: string; error: unknown; onRetry: () => Promise<unknown>; nested?: boolean }) {
+export function LoadError({
+  what,
+  error,
+  onRetry,
+  nested = false,
+}: {
+  what: string;
+  error: unknown;
+  onRetry: () => Promise<unknown>;
+  nested?: boolean;
+}) {
   const [failure, setFailure] = useState<Failure | null>(() => (isNetworkError(error) ? null : failureOf(error)));
   const [busy, setBusy] = useState(false);
   useEffect(() => {

@@ -25,12 +25,18 @@ export function NewNodeForm({ parent, onCreated }: { parent: TreeNode | null; on
     setBusy(true);
     setFailure(null);
     try {
-      const result = await client.mutate({ mutation: CREATE_NODE, variables: { name: trimmed, parentId: parent?.id ?? null } });
+      const result = await client.mutate({
+        mutation: CREATE_NODE,
+        variables: { name: trimmed, parentId: parent?.id ?? null },
+      });
       const created = result.data?.createNode;
       if (!created) throw new Error('createNode answered no node');
       // The parent's list may never have been loaded (a closed node): load its first page, so
       // that the new node has a list to be shown in once the parent opens.
-      if (parent) await client.query({ query: CHILDREN, variables: { id: parent.id, first: PAGE_SIZE }, fetchPolicy: 'network-only' }).catch(() => undefined);
+      if (parent)
+        await client
+          .query({ query: CHILDREN, variables: { id: parent.id, first: PAGE_SIZE }, fetchPolicy: 'network-only' })
+          .catch(() => undefined);
       await refreshScreen(client);
       showInList(client.cache, parent?.id ?? null, created.id);
       setName('');
@@ -47,7 +53,13 @@ export function NewNodeForm({ parent, onCreated }: { parent: TreeNode | null; on
       <label id={`${id}-label`} htmlFor={id}>
         {label}
       </label>
-      <input id={id} value={name} placeholder="Name" autoComplete="off" onChange={(event) => setName(event.target.value)} />
+      <input
+        id={id}
+        value={name}
+        placeholder="Name"
+        autoComplete="off"
+        onChange={(event) => setName(event.target.value)}
+      />
       <button type="submit" disabled={busy || name.trim() === ''}>
         {busy ? 'Adding…' : 'Add'}
       </button>

@@ -31,7 +31,10 @@ export function RenameField({ node }: { node: TreeNode }) {
     setSaving(true);
     setFailure(null);
     try {
-      await client.mutate({ mutation: RENAME_NODE, variables: { id: node.id, name: next, expectedVersion: node.version } });
+      await client.mutate({
+        mutation: RENAME_NODE,
+        variables: { id: node.id, name: next, expectedVersion: node.version },
+      });
       explorer.announce(`Renamed ${node.name} to ${next}.`);
       finish();
     } catch (error) {

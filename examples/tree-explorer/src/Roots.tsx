@@ -20,7 +20,9 @@ export function Roots() {
         {/* The number of roots is unknown (-1) until the last page is loaded. */}
         {siblingItems(nodes, [], 1, pageInfo.hasNextPage ? -1 : nodes.length)}
       </ul>
-      {pageInfo.hasNextPage && <LoadMore label="Load more roots" onLoad={() => fetchMore({ variables: { after: pageInfo.endCursor } })} />}
+      {pageInfo.hasNextPage && (
+        <LoadMore label="Load more roots" onLoad={() => fetchMore({ variables: { after: pageInfo.endCursor } })} />
+      )}
     </>
   );
 }

@@ -17,7 +17,17 @@ import { firstChildItem, itemId, parentItem, visibleItems } from './treeNavigati
  * only the explorer's focused item is in the Tab order); its row is the drag handle and the
  * drop target.
  */
-export function TreeItem({ place, level, posinset, setsize }: { place: TreePlace; level: number; posinset: number; setsize: number }) {
+export function TreeItem({
+  place,
+  level,
+  posinset,
+  setsize,
+}: {
+  place: TreePlace;
+  level: number;
+  posinset: number;
+  setsize: number;
+}) {
   const explorer = useExplorer();
   const item = useRef<HTMLLIElement>(null);
   const { node } = place;
@@ -31,7 +41,8 @@ export function TreeItem({ place, level, posinset, setsize }: { place: TreePlace
   // A focus asked for this item (after a move, a rename, arrow keys) lands once it is on screen;
   // it may be a new element (a moved node is rendered in its new list).
   useEffect(() => {
-    if (!renaming && explorer.wantsFocus(node.id) && item.current && document.activeElement !== item.current) item.current.focus();
+    if (!renaming && explorer.wantsFocus(node.id) && item.current && document.activeElement !== item.current)
+      item.current.focus();
   });
 
   const focusItem = (target: Element | null | undefined) => {
@@ -179,7 +190,11 @@ export function TreeItem({ place, level, posinset, setsize }: { place: TreePlace
             {node.name}
           </button>
         )}
-        {expandable && <span className="count" aria-hidden="true">{node.childCount}</span>}
+        {expandable && (
+          <span className="count" aria-hidden="true">
+            {node.childCount}
+          </span>
+        )}
       </div>
       {expanded && <Children parent={node} path={[...place.path, node]} level={level + 1} />}
     </li>
@@ -207,7 +222,8 @@ function Children({ parent, path, level }: { parent: TreeNode; path: readonly Tr
     // page at once and refresh it.
     fetchPolicy: 'cache-and-network',
   });
-  if (error) return <LoadError what={`the children of ${parent.name}`} error={error} onRetry={() => refetch()} nested />;
+  if (error)
+    return <LoadError what={`the children of ${parent.name}`} error={error} onRetry={() => refetch()} nested />;
   if (!data?.node) return <p className="loading nested">{loading ? 'Loading…' : 'Gone'}</p>;
   const { nodes, pageInfo } = data.node.children;
   return (
@@ -216,7 +232,10 @@ function Children({ parent, path, level }: { parent: TreeNode; path: readonly Tr
         {siblingItems(nodes, path, level, Math.max(data.node.childCount, nodes.length))}
       </ul>
       {pageInfo.hasNextPage && (
-        <LoadMore label={`Load more children of ${parent.name}`} onLoad={() => fetchMore({ variables: { after: pageInfo.endCursor } })} />
+        <LoadMore
+          label={`Load more children of ${parent.name}`}
+          onLoad={() => fetchMore({ variables: { after: pageInfo.endCursor } })}
+        />
       )}
     </>
   );

@@ -12,7 +12,8 @@ export const ENDPOINT = new URL(GRAPHQL_URL, window.location.href).href;
 /** A bearer credential for a server with AUTH=jwt or apikey (`npm run -s tree -- token`); none by default. */
 export const TOKEN = import.meta.env.VITE_CANOPY_TOKEN || '';
 
-export const authHeaders = (token: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+export const authHeaders = (token: string): Record<string, string> =>
+  token ? { authorization: `Bearer ${token}` } : {};
 
 interface Page {
   nodes: Reference[];

@@ -21,10 +21,15 @@ export function failureOf(error: unknown): Failure {
     return { message: first?.message ?? error.message, code: typeof code === 'string' ? code : 'GRAPHQL_ERROR' };
   }
   if (ServerError.is(error)) {
-    return { message: `The server answered HTTP ${error.statusCode}: ${error.bodyText.slice(0, 200) || error.message}`, code: `HTTP_${error.statusCode}` };
+    return {
+      message: `The server answered HTTP ${error.statusCode}: ${error.bodyText.slice(0, 200) || error.message}`,
+      code: `HTTP_${error.statusCode}`,
+    };
   }
-  if (ServerParseError.is(error)) return { message: `The server's answer is not GraphQL: ${error.message}`, code: 'BAD_RESPONSE' };
-  if (isNetworkError(error)) return { message: `Cannot reach the Canopy server at ${ENDPOINT}.`, code: 'NETWORK_ERROR' };
+  if (ServerParseError.is(error))
+    return { message: `The server's answer is not GraphQL: ${error.message}`, code: 'BAD_RESPONSE' };
+  if (isNetworkError(error))
+    return { message: `Cannot reach the Canopy server at ${ENDPOINT}.`, code: 'NETWORK_ERROR' };
   return { message: error instanceof Error ? error.message : String(error), code: 'ERROR' };
 }
 

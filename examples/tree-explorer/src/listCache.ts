@@ -14,7 +14,11 @@ interface CachedPage {
 const nodeKey = (cache: ApolloCache, id: string) => cache.identify({ __typename: 'Node', id });
 
 /** Changes the cached list of `parentId`'s children (null: the roots), if the cache holds it. */
-function editList(cache: ApolloCache, parentId: string | null, edit: (nodes: readonly Reference[]) => readonly Reference[]): void {
+function editList(
+  cache: ApolloCache,
+  parentId: string | null,
+  edit: (nodes: readonly Reference[]) => readonly Reference[],
+): void {
   const modifier = (page: CachedPage) => ({ ...page, nodes: edit(page.nodes) });
   if (parentId === null) cache.modify({ id: 'ROOT_QUERY', fields: { roots: modifier as never } });
   else cache.modify({ id: nodeKey(cache, parentId), fields: { children: modifier as never } });
@@ -37,8 +41,10 @@ export function moveInCache(cache: ApolloCache, plan: MovePlan): void {
     return [...rest.slice(0, index), ref, ...rest.slice(index)];
   });
   if (plan.fromParentId !== plan.toParentId) {
-    if (plan.fromParentId !== null) cache.modify({ id: key(plan.fromParentId), fields: { childCount: (count: number) => Math.max(0, count - 1) } });
-    if (plan.toParentId !== null) cache.modify({ id: key(plan.toParentId), fields: { childCount: (count: number) => count + 1 } });
+    if (plan.fromParentId !== null)
+      cache.modify({ id: key(plan.fromParentId), fields: { childCount: (count: number) => Math.max(0, count - 1) } });
+    if (plan.toParentId !== null)
+      cache.modify({ id: key(plan.toParentId), fields: { childCount: (count: number) => count + 1 } });
   }
   cache.modify({ id: ref.__ref, fields: { parentId: () => plan.toParentId } });
 }

@@ -18,7 +18,8 @@ export interface MovePlan {
   intoOwnSubtree: boolean;
 }
 
-const within = (place: TreePlace, id: string) => place.node.id === id || place.path.some((ancestor) => ancestor.id === id);
+const within = (place: TreePlace, id: string) =>
+  place.node.id === id || place.path.some((ancestor) => ancestor.id === id);
 
 /**
  * Dropping `dragged` at `position` of `target`: before or after it among its siblings, or into
@@ -36,7 +37,14 @@ export function planDrop(dragged: TreePlace, target: TreePlace, position: DropPo
   const sameParent = toParentId === fromParentId;
   if (position === 'before') {
     if (sameParent && dragged.next?.id === target.node.id) return null;
-    return { node, fromParentId, toParentId, before: target.node.id, where: `before ${target.node.name}`, intoOwnSubtree };
+    return {
+      node,
+      fromParentId,
+      toParentId,
+      before: target.node.id,
+      where: `before ${target.node.name}`,
+      intoOwnSubtree,
+    };
   }
   if (sameParent && dragged.prev?.id === target.node.id) return null;
   return { node, fromParentId, toParentId, after: target.node.id, where: `after ${target.node.name}`, intoOwnSubtree };
@@ -57,11 +65,17 @@ export function planKeyMove(place: TreePlace, key: MoveKey): MovePlan | string {
   const same = { node, fromParentId, intoOwnSubtree: false };
   switch (key) {
     case 'ArrowUp':
-      return prev ? { ...same, toParentId: fromParentId, before: prev.id, where: `before ${prev.name}` } : `${node.name} is already first.`;
+      return prev
+        ? { ...same, toParentId: fromParentId, before: prev.id, where: `before ${prev.name}` }
+        : `${node.name} is already first.`;
     case 'ArrowDown':
-      return next ? { ...same, toParentId: fromParentId, after: next.id, where: `after ${next.name}` } : `${node.name} is already last.`;
+      return next
+        ? { ...same, toParentId: fromParentId, after: next.id, where: `after ${next.name}` }
+        : `${node.name} is already last.`;
     case 'ArrowRight':
-      return prev ? { ...same, toParentId: prev.id, where: `into ${prev.name}` } : `${node.name} has no previous sibling to move into.`;
+      return prev
+        ? { ...same, toParentId: prev.id, where: `into ${prev.name}` }
+        : `${node.name} has no previous sibling to move into.`;
     case 'ArrowLeft': {
       if (!parent) return `${node.name} is already a root.`;
       const grandparent = place.path[place.path.length - 2] ?? null;

@@ -180,7 +180,13 @@ export const COUNT_PAGE_SIZE = 1000;
  * the subtree page by page.
  */
 export const DESCENDANT_IDS: TypedDocumentNode<
-  { node: { __typename?: 'Node'; id: string; descendants: { nodes: Array<{ id: string }>; pageInfo: NodePage['pageInfo'] } } | null },
+  {
+    node: {
+      __typename?: 'Node';
+      id: string;
+      descendants: { nodes: Array<{ id: string }>; pageInfo: NodePage['pageInfo'] };
+    } | null;
+  },
   { id: string; first: number; after?: string | null }
 > = gql`
   query DescendantIds($id: ID!, $first: Int!, $after: String) {

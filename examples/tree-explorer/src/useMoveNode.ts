@@ -52,7 +52,8 @@ export function useMoveNode(hooks: MoveHooks) {
       setRefusal(null);
       const layer = `move ${node.id} #${++layers.current}`;
       // Moving into a closed node opens it, so that the node stays in sight.
-      const opened = !plan.intoOwnSubtree && plan.toParentId !== null && !isExpanded(plan.toParentId) ? plan.toParentId : null;
+      const opened =
+        !plan.intoOwnSubtree && plan.toParentId !== null && !isExpanded(plan.toParentId) ? plan.toParentId : null;
       focus(node.id);
       if (!plan.intoOwnSubtree) client.cache.recordOptimisticTransaction((cache) => moveInCache(cache, plan), layer);
       if (opened) setOpen(opened, true);
@@ -61,7 +62,13 @@ export function useMoveNode(hooks: MoveHooks) {
         try {
           const { data } = await client.mutate({
             mutation: REPARENT,
-            variables: { id: node.id, newParentId: plan.toParentId, before: plan.before ?? null, after: plan.after ?? null, expectedVersion: node.version },
+            variables: {
+              id: node.id,
+              newParentId: plan.toParentId,
+              before: plan.before ?? null,
+              after: plan.after ?? null,
+              expectedVersion: node.version,
+            },
           });
           if (!data) throw new Error('reparent answered no data');
           result = data.reparent;
@@ -73,7 +80,9 @@ export function useMoveNode(hooks: MoveHooks) {
           // next try go through. Only the node is read again: the tree stays as it was.
           const [failure] = await Promise.all([
             explainFailure(error),
-            client.query({ query: TREE_NODE_QUERY, variables: { id: node.id }, fetchPolicy: 'network-only' }).catch(() => undefined),
+            client
+              .query({ query: TREE_NODE_QUERY, variables: { id: node.id }, fetchPolicy: 'network-only' })
+              .catch(() => undefined),
           ]);
           setRefusal({ ...failure, what: `Could not move ${node.name} ${plan.where}` });
           return;

@@ -26,7 +26,8 @@ export function useRovingFocus(container: RefObject<HTMLElement | null>) {
   useEffect(() => {
     const elsewhere = (event: Event) => {
       const target = event.target instanceof Element ? event.target : null;
-      if (request.current !== null && itemId(target?.closest('[role="treeitem"]')) !== request.current) request.current = null;
+      if (request.current !== null && itemId(target?.closest('[role="treeitem"]')) !== request.current)
+        request.current = null;
     };
     document.addEventListener('focusin', elsewhere);
     document.addEventListener('pointerdown', elsewhere);

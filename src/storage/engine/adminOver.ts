@@ -18,7 +18,9 @@ export function adminOver(strategy: TreeStrategy, options: EngineParts): TreeAdm
     forTenant: (tenant, cost) => adminOver(strategy, options.forTenant(tenant, cost)),
     async openJobCount() {
       const [own, tenants] = await Promise.all([readOpenJobs(options), listedTenants(ctx)]);
-      const theirs = await Promise.all(tenants.map(async (tenant) => (await readOpenJobs(options.forTenant(tenant))).count));
+      const theirs = await Promise.all(
+        tenants.map(async (tenant) => (await readOpenJobs(options.forTenant(tenant))).count),
+      );
       return theirs.reduce((sum, count) => sum + count, own.count);
     },
     reindex: (target) => startReindex(ctx, target),

@@ -27,7 +27,15 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     while (running.size > 0) await Promise.allSettled([...running]);
   };
   const runsJobs = options.runsJobs ?? true;
-  const root: EngineParts = { ...options, doc: tenantDoc(options.doc, null), tenant: null, runsJobs, background, settle, forTenant };
+  const root: EngineParts = {
+    ...options,
+    doc: tenantDoc(options.doc, null),
+    tenant: null,
+    runsJobs,
+    background,
+    settle,
+    forTenant,
+  };
   function forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess): EngineParts {
     const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
     const cursors = tenant === null ? options.cursors : options.cursors.forTenant(tenant);

@@ -32,7 +32,12 @@ export type EngineParts = EngineOptions &
   };
 
 export const nodesOfWith =
-  (strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined, read: EngineContext['getNodes']): EngineContext['nodesOf'] =>
+  (
+    strategy: TreeStrategy,
+    options: EngineParts,
+    scope: ReadScope | undefined,
+    read: EngineContext['getNodes'],
+  ): EngineContext['nodesOf'] =>
   async (items) =>
     nodesOfItems(strategy, await readOpenJobs(options, scope), items, read);
 
@@ -45,14 +50,18 @@ export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: R
     strategy,
     readStored: (ids: readonly string[]) => readStored(options, ids),
     readChildren: (parentId: string) => readChildren(options, parentId),
-    queryChildren: (parentId: string, query: { after?: string; limit?: number }) => queryChildren(options, parentId, query),
+    queryChildren: (parentId: string, query: { after?: string; limit?: number }) =>
+      queryChildren(options, parentId, query),
     getNodes,
     nodesOf: nodesOfWith(strategy, options, scope, getNodes),
   });
 }
 
 /** Jobs by id, as clients see them. */
-export async function getJobs(ctx: Pick<EngineOptions, 'doc' | 'table'>, ids: readonly string[]): Promise<Map<string, Job>> {
+export async function getJobs(
+  ctx: Pick<EngineOptions, 'doc' | 'table'>,
+  ids: readonly string[],
+): Promise<Map<string, Job>> {
   const items = await batchGetItems(ctx.doc, ctx.table, ids.map(jobKey));
   return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
 }

@@ -64,7 +64,11 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /** Several descendants pages, their reads of nodes by id in one BatchGet wave (readBarrier.ts). */
-function descendantsOfManyOver(ctx: EngineContext, options: EngineParts, scope: ReadScope | undefined): TreeStore['descendantsOfMany'] {
+function descendantsOfManyOver(
+  ctx: EngineContext,
+  options: EngineParts,
+  scope: ReadScope | undefined,
+): TreeStore['descendantsOfMany'] {
   return async (requests) => {
     const barrier = readBarrier(requests.length, ctx.getNodes);
     const nodesOf = nodesOfWith(ctx.strategy, options, scope, barrier.getNodes);
@@ -84,13 +88,21 @@ function descendantsOfManyOver(ctx: EngineContext, options: EngineParts, scope: 
 }
 
 /** For each node, the running job moving the subtree it belongs to, or null (nothing read while no move is open). */
-async function pendingJobs(ctx: EngineContext, options: EngineParts, scope: ReadScope | undefined, nodes: readonly TreeNode[]) {
+async function pendingJobs(
+  ctx: EngineContext,
+  options: EngineParts,
+  scope: ReadScope | undefined,
+  nodes: readonly TreeNode[],
+) {
   const open = await readOpenJobs(options, scope);
   if (open.moves.length === 0) return nodes.map(() => null);
   const pathless = nodes.filter((n) => !n.path).map((n) => n.id);
   const read = pathless.length > 0 ? await ctx.getNodes(pathless) : new Map<string, TreeNode>();
   const jobIds = nodes.map((n) => moveOf(open, n.id, n.path ?? read.get(n.id)?.path ?? [])?.id ?? null);
-  const jobs = await getJobs(options, jobIds.filter((id): id is string => id !== null));
+  const jobs = await getJobs(
+    options,
+    jobIds.filter((id): id is string => id !== null),
+  );
   return jobIds.map((id) => {
     const job = id === null ? undefined : jobs.get(id);
     return job?.status === 'RUNNING' ? job : null;

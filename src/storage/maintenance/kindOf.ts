@@ -1,11 +1,4 @@
-import {
-  EDGE_SK_PREFIX,
-  JOBS_PK,
-  NODE_PK_PREFIX,
-  REINDEX_PK,
-  ROOTS_PK,
-  type Key,
-} from '../../dynamodb/keys.js';
+import { EDGE_SK_PREFIX, JOBS_PK, NODE_PK_PREFIX, REINDEX_PK, ROOTS_PK, type Key } from '../../dynamodb/keys.js';
 import { isNodeKey } from '../engine/core/items.js';
 import { STRATEGIES, type StrategyName } from '../strategies/strategies.js';
 
@@ -22,4 +15,3 @@ export function kindOf(item: Key): ItemKind {
   if (item.pk === JOBS_PK || item.pk === REINDEX_PK) return 'job';
   return STRATEGIES.find((strategy) => strategy.owns(item))?.name ?? 'other';
 }
-

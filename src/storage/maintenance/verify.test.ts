@@ -31,7 +31,7 @@ type Row = Item & Key;
 
 function chainOf(id: string): string[] {
   const chain: string[] = [];
-  for (let parent = TREE.find(([n]) => n === id)?.[1] ?? null; parent !== null; ) {
+  for (let parent = TREE.find(([n]) => n === id)?.[1] ?? null; parent !== null;) {
     chain.unshift(parent);
     parent = TREE.find(([n]) => n === parent)?.[1] ?? null;
   }
@@ -53,7 +53,8 @@ function attributes(id: string, parent: string | null, position: string): Item {
 }
 
 /** The node item of `id` and every item that carries a copy of it (edge, level item, rows). */
-const copiesOf = (table: Table, id: string): Row[] => table.items.filter((item) => item.id === id && 'childCount' in item);
+const copiesOf = (table: Table, id: string): Row[] =>
+  table.items.filter((item) => item.id === id && 'childCount' in item);
 
 interface Table {
   items: Row[];
@@ -98,7 +99,8 @@ function healthy(strategy: StrategyName): Table {
 const edgeSkOf = (id: string) => `E#a${TREE.findIndex(([n]) => n === id)}#${id}`;
 const check = (table: Table, strategy: StrategyName): Problem[] => verifyItems(table.items, strategy, MAX_DEPTH);
 const namedNodes = (problems: Problem[]): string[] => [...new Set(problems.map((p) => p.nodeId))].sort();
-const problemsOf = (problems: Problem[], id: string): string[] => problems.filter((p) => p.nodeId === id).map((p) => p.problem);
+const problemsOf = (problems: Problem[], id: string): string[] =>
+  problems.filter((p) => p.nodeId === id).map((p) => p.problem);
 
 describe('chainsOf', () => {
   const nodes = (pairs: Array<[string, string | null]>) =>
@@ -113,14 +115,29 @@ describe('chainsOf', () => {
   });
 
   it('reports an orphan and everything below it, naming the missing ancestor', () => {
-    const facts = chainsOf(nodes([['x', 'gone'], ['y', 'x'], ['z', null]]), MAX_DEPTH);
+    const facts = chainsOf(
+      nodes([
+        ['x', 'gone'],
+        ['y', 'x'],
+        ['z', null],
+      ]),
+      MAX_DEPTH,
+    );
     expect(facts.get('x')).toMatchObject({ chain: null, problem: 'orphan: ancestor gone does not exist' });
     expect(facts.get('y')).toMatchObject({ chain: null, problem: 'orphan: ancestor gone does not exist' });
     expect(facts.get('z')).toEqual({ id: 'z', parentId: null, chain: [] });
   });
 
   it('reports a cycle, and the nodes hanging below it', () => {
-    const facts = chainsOf(nodes([['x', 'y'], ['y', 'x'], ['self', 'self'], ['below', 'x']]), MAX_DEPTH);
+    const facts = chainsOf(
+      nodes([
+        ['x', 'y'],
+        ['y', 'x'],
+        ['self', 'self'],
+        ['below', 'x'],
+      ]),
+      MAX_DEPTH,
+    );
     expect(facts.get('x')).toMatchObject({ chain: null, problem: 'cycle through x' });
     expect(facts.get('y')).toMatchObject({ chain: null, problem: 'cycle through y' });
     expect(facts.get('self')).toMatchObject({ chain: null, problem: 'cycle through self' });
@@ -129,7 +146,10 @@ describe('chainsOf', () => {
   });
 
   it('stops walking far below the depth limit', () => {
-    const pairs: Array<[string, string | null]> = Array.from({ length: 12 }, (_, i) => [`c${i}`, i === 0 ? null : `c${i - 1}`]);
+    const pairs: Array<[string, string | null]> = Array.from({ length: 12 }, (_, i) => [
+      `c${i}`,
+      i === 0 ? null : `c${i - 1}`,
+    ]);
     const facts = chainsOf(nodes(pairs), 4);
     expect(facts.get('c4')?.chain).toEqual(['c0', 'c1', 'c2', 'c3']);
     expect(facts.get('c11')).toMatchObject({ chain: null, problem: 'deeper than 4' });

@@ -24,7 +24,11 @@ const canonical = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(canonical)
     : value !== null && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, v]) => [k, canonical(v)]),
+        )
       : value;
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
@@ -32,7 +36,8 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
   const table = indexOf(items, strategyNamed(strategyName), maxTreeDepth);
   const problems: Problem[] = [];
   const report = (nodeId: string, problem: string) => problems.push({ nodeId, problem });
-  for (const [id, item] of table.nodes) if (!table.deleting(id) && !table.hidden(id)) verifyNode(table, id, item, report);
+  for (const [id, item] of table.nodes)
+    if (!table.deleting(id) && !table.hidden(id)) verifyNode(table, id, item, report);
   const { strategy } = table;
   const kinds = ['edge', strategy.name];
   for (const item of items) {
@@ -67,15 +72,19 @@ function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth:
   const edgesUnder = new Map<string, number>();
   // Only unfinished work leaves strays: not the list of open jobs, nor finished jobs' records.
   const jobs = items.filter(
-    (item) => kindOf(item) === 'job' && item.sk !== OPEN_JOBS_KEY.sk && item.status !== 'DONE' && item.status !== 'FAILED',
+    (item) =>
+      kindOf(item) === 'job' && item.sk !== OPEN_JOBS_KEY.sk && item.status !== 'DONE' && item.status !== 'FAILED',
   );
   // The nodes of an import that has not joined them to the tree are not in it yet, nor are the
   // edges of its top nodes, in their parent's collection.
-  const importing = new Set(jobs.filter((job) => job.kind === 'IMPORT' && job.joined !== true).map((job) => String(job.id)));
+  const importing = new Set(
+    jobs.filter((job) => job.kind === 'IMPORT' && job.joined !== true).map((job) => String(job.id)),
+  );
   for (const item of items) {
     byKey.set(keyString(item), item);
     if (kindOf(item) === 'node') nodes.set(String(item.id), item);
-    if (kindOf(item) === 'edge' && !importing.has(String(item[PENDING]))) edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
+    if (kindOf(item) === 'edge' && !importing.has(String(item[PENDING])))
+      edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
   return {
     strategy,
@@ -92,7 +101,12 @@ function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth:
 }
 
 /** Checks one node of the tree: its chain, its edge copy, its childCount, its place fields and projection items. */
-function verifyNode(table: TableIndex, id: string, item: Item, report: (nodeId: string, problem: string) => void): void {
+function verifyNode(
+  table: TableIndex,
+  id: string,
+  item: Item,
+  report: (nodeId: string, problem: string) => void,
+): void {
   const { strategy, maxTreeDepth, expected, byKey } = table;
   const fact = table.facts.get(id)!;
   if (fact.problem) return void report(id, fact.problem);
@@ -104,16 +118,19 @@ function verifyNode(table: TableIndex, id: string, item: Item, report: (nodeId: 
   const edge = byKey.get(keyString(edgeKey(node)));
   expected.add(keyString(edgeKey(node)));
   if (!edge) report(id, 'has no edge item in its parent collection');
-  else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node))) report(id, 'edge copy differs from the node');
+  else if (!sameJson(nodeAttributes(nodeFromItem(edge)), nodeAttributes(node)))
+    report(id, 'edge copy differs from the node');
   const children = table.edgesUnder.get(collectionPk(id)) ?? 0;
   if (children !== node.childCount) report(id, `childCount ${node.childCount}, but ${children} children`);
   for (const [field, value] of Object.entries(strategy.nodeFields(place))) {
-    if (!sameJson(item[field], value)) report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
+    if (!sameJson(item[field], value))
+      report(id, `stored ${field} ${JSON.stringify(item[field] ?? null)}, expected ${JSON.stringify(value)}`);
   }
   for (const projected of projectionItems(strategy, node, place)) {
     expected.add(keyString(projected));
     const found = byKey.get(keyString(projected));
     if (!found) report(id, `missing projection item ${projected.pk} ${projected.sk}`);
-    else if (!sameJson({ ...found }, { ...projected })) report(id, `projection item ${projected.pk} ${projected.sk} differs`);
+    else if (!sameJson({ ...found }, { ...projected }))
+      report(id, `projection item ${projected.pk} ${projected.sk} differs`);
   }
 }

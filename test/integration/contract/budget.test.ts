@@ -42,15 +42,23 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the runtime budget of a query', (strat
   it('runs the nested children query three levels deep with default arguments', async () => {
     const response = await roomy.gql(NESTED);
     const node = okData(response).node;
-    const third = node.children.nodes.flatMap((a: any) => a.children.nodes.flatMap((b: any) => b.children.nodes.map((c: any) => c.id)));
-    expect(third.sort()).toEqual(specIds(TREE).filter((id) => id.split('.').length === 4).sort());
+    const third = node.children.nodes.flatMap((a: any) =>
+      a.children.nodes.flatMap((b: any) => b.children.nodes.map((c: any) => c.id)),
+    );
+    expect(third.sort()).toEqual(
+      specIds(TREE)
+        .filter((id) => id.split('.').length === 4)
+        .sort(),
+    );
     expect(response.body.extensions?.dynamodb?.requests).toBeLessThanOrEqual(1000);
   });
 
   it('stops a query at its request budget: no call past it, no data, the field and the limit named', async () => {
     // The lookup, the children, then the descendants of each child: more than 4 requests on
     // this tree, under every strategy.
-    const { message, cost } = refusal(await tight.gql('{ node(id: "b") { children { nodes { descendants { nodes { id } } } } } }'));
+    const { message, cost } = refusal(
+      await tight.gql('{ node(id: "b") { children { nodes { descendants { nodes { id } } } } } }'),
+    );
     expect(cost.requests).toBe(4);
     expect(message).toMatch(/runtime budget of 4 DynamoDB requests \(MAX_OPERATION_REQUESTS\)/);
     expect(message).toMatch(/lower `first`/);
@@ -58,7 +66,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the runtime budget of a query', (strat
   });
 
   it('stops a query at its budget of items read', async () => {
-    const { message, cost } = refusal(await reading.gql('{ node(id: "b") { descendants(first: 100) { nodes { id } } } }'));
+    const { message, cost } = refusal(
+      await reading.gql('{ node(id: "b") { descendants(first: 100) { nodes { id } } } }'),
+    );
     expect(cost.itemsRead).toBeGreaterThan(30);
     expect(message).toMatch(/runtime budget of 30 items read from DynamoDB \(MAX_OPERATION_ITEMS_READ\)/);
     expect(message).toMatch(/\(at node\.descendants\)$/);

@@ -111,7 +111,9 @@ const BUDGETS: Record<StrategyName, CostBudget> = {
   },
 };
 
-const costOf = (response: GraphQLResponse): { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number } => {
+const costOf = (
+  response: GraphQLResponse,
+): { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number } => {
   const cost = response.body.extensions?.dynamodb;
   if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
   return cost;
@@ -168,8 +170,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
   });
 
   it('looks a node up in exactly the budgeted requests', async () => {
-    const response = await server.gql('{ node(id: "fan.1") { id name parentId position childCount version data createdAt updatedAt } }');
-    expect(okData(response).node).toMatchObject({ id: 'fan.1', name: 'fan.1', parentId: 'fan', childCount: 5, version: 1, data: null });
+    const response = await server.gql(
+      '{ node(id: "fan.1") { id name parentId position childCount version data createdAt updatedAt } }',
+    );
+    expect(okData(response).node).toMatchObject({
+      id: 'fan.1',
+      name: 'fan.1',
+      parentId: 'fan',
+      childCount: 5,
+      version: 1,
+      data: null,
+    });
     expect(costOf(response).requests).toBe(budget.nodeLookup);
     expect(costOf(response).writeUnits).toBe(0);
   });
@@ -195,7 +206,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     const query = `{ ${leaves.map((id, i) => `n${i}: node(id: "${id}") { id parent { id } }`).join(' ')} }`;
     const response = await server.gql(query);
     const data = okData(response);
-    expect(Object.values(data)).toEqual(leaves.map((id) => ({ id, parent: { id: id.split('.').slice(0, 2).join('.') } })));
+    expect(Object.values(data)).toEqual(
+      leaves.map((id) => ({ id, parent: { id: id.split('.').slice(0, 2).join('.') } })),
+    );
     expect(costOf(response).requests).toBeGreaterThanOrEqual(1);
     expect(costOf(response).requests).toBeLessThanOrEqual(budget.thirtyNodesWithParentsMax);
   });
@@ -209,7 +222,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
   });
 
   it('reads descendants to depth 3 of a fan-out-5 tree within budget', async () => {
-    const response = await server.gql('{ node(id: "fan") { descendants(maxDepth: 3, first: 1000) { nodes { id depth } pageInfo { hasNextPage } } } }');
+    const response = await server.gql(
+      '{ node(id: "fan") { descendants(maxDepth: 3, first: 1000) { nodes { id depth } pageInfo { hasNextPage } } } }',
+    );
     const { nodes, pageInfo } = okData(response).node.descendants;
     expect(pageInfo.hasNextPage).toBe(false);
     expect(nodes.map((n: { id: string }) => n.id).sort()).toEqual(specIds(FAN).slice(1).sort());
@@ -220,7 +235,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
 
   it('reads the descendants of every node of a list in one wave of node reads', async () => {
     const ids = [0, 1, 2, 3, 4].map((i) => `fan.${i}`);
-    const response = await server.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id descendants(first: 100) { nodes { id } } } }', { ids });
+    const response = await server.gql(
+      'query($ids: [ID!]!) { nodes(ids: $ids) { id descendants(first: 100) { nodes { id } } } }',
+      { ids },
+    );
     const lists = okData(response).nodes as Array<{ id: string; descendants: { nodes: Array<{ id: string }> } }>;
     for (const [i, node] of lists.entries()) {
       const below = specIds(FAN).filter((id) => id.startsWith(`fan.${i}.`));
@@ -230,7 +248,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
   });
 
   it('writes the budgeted items to move a subtree of 5 nodes', async () => {
-    await buildTree(server, { id: 'mv-a', children: [{ id: 'mv-s', children: [{ id: 'mv-s0' }, { id: 'mv-s1' }, { id: 'mv-s2' }, { id: 'mv-s3' }] }] });
+    await buildTree(server, {
+      id: 'mv-a',
+      children: [{ id: 'mv-s', children: [{ id: 'mv-s0' }, { id: 'mv-s1' }, { id: 'mv-s2' }, { id: 'mv-s3' }] }],
+    });
     await buildTree(server, { id: 'mv-b', children: [{ id: 'mv-b1' }] });
     const response = await server.gql('mutation { reparent(id: "mv-s", newParentId: "mv-b1") { id depth } }');
     expect(okData(response)).toEqual({ reparent: { id: 'mv-s', depth: 2 } });
@@ -240,7 +261,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
   });
 
   it('writes the budgeted items to reorder a subtree of 5 nodes', async () => {
-    await buildTree(server, { id: 'ro', children: [{ id: 'ro-a' }, { id: 'ro-s', children: [{ id: 'ro-s0' }, { id: 'ro-s1' }, { id: 'ro-s2' }, { id: 'ro-s3' }] }] });
+    await buildTree(server, {
+      id: 'ro',
+      children: [
+        { id: 'ro-a' },
+        { id: 'ro-s', children: [{ id: 'ro-s0' }, { id: 'ro-s1' }, { id: 'ro-s2' }, { id: 'ro-s3' }] },
+      ],
+    });
     const response = await server.gql('mutation { reparent(id: "ro-s", newParentId: "ro", before: "ro-a") { id } }');
     okData(response);
     expect(costOf(response).itemsWritten).toBe(budget.itemsWrittenByReorder);
@@ -249,7 +276,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
   });
 
   it('reads the first default page of those descendants within budget', async () => {
-    const response = await server.gql('{ node(id: "fan") { descendants(maxDepth: 3) { nodes { id depth } pageInfo { hasNextPage } } } }');
+    const response = await server.gql(
+      '{ node(id: "fan") { descendants(maxDepth: 3) { nodes { id depth } pageInfo { hasNextPage } } } }',
+    );
     const { nodes, pageInfo } = okData(response).node.descendants;
     expect(pageInfo.hasNextPage).toBe(true);
     expect(nodes).toHaveLength(100);

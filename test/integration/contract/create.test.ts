@@ -59,7 +59,15 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
     const long = 'L'.repeat(64);
     for (const id of ['x:y.z-W_9', long]) {
       const created = await createNode(server, { id, parentId: root, name: 'explicit' });
-      expect(created).toMatchObject({ id, parentId: root, rootId: root, depth: 1, childCount: 0, version: 1, data: null });
+      expect(created).toMatchObject({
+        id,
+        parentId: root,
+        rootId: root,
+        depth: 1,
+        childCount: 0,
+        version: 1,
+        data: null,
+      });
     }
     expect(await getNode(server, long)).toMatchObject({ id: long, name: 'explicit' });
     expect(await getNode(server, root)).toMatchObject({ childCount: 5 });
@@ -86,7 +94,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
   it('creates a root when parentId is absent or null, last among the roots', async () => {
     const absent = await createNode(server, { id: 'new-root-1' });
     const nulled = await createNode(server, { id: 'new-root-2', parentId: null });
-    for (const [node, id] of [[absent, 'new-root-1'], [nulled, 'new-root-2']] as const) {
+    for (const [node, id] of [
+      [absent, 'new-root-1'],
+      [nulled, 'new-root-2'],
+    ] as const) {
       expect(node).toMatchObject({ id, parentId: null, rootId: id, depth: 0, childCount: 0 });
     }
     expect((await rootIds(server)).slice(-2)).toEqual(['new-root-1', 'new-root-2']);
@@ -156,7 +167,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
     await expectRefused({ id: 'long-name', parentId: root, name: 'n'.repeat(257) }, 'BAD_USER_INPUT', [root]);
     expect(await createNode(server, { id: 'name-1', parentId: root, name: 'n' })).toMatchObject({ name: 'n' });
     const longest = 'n'.repeat(256);
-    expect(await createNode(server, { id: 'name-256', parentId: root, name: longest })).toMatchObject({ name: longest });
+    expect(await createNode(server, { id: 'name-256', parentId: root, name: longest })).toMatchObject({
+      name: longest,
+    });
   });
 
   it('refuses before/after that is not a child of the target parent with BAD_USER_INPUT', async () => {

@@ -16,7 +16,8 @@ const CREATE_NODES = `mutation($input: CreateNodesInput!) {
     job { kind status done total nodeId }
   }
 }`;
-const OUTLINE = 'query($id: ID!) { node(id: $id) { childCount descendants(first: 1000, order: PREORDER) { nodes { id depth } } } }';
+const OUTLINE =
+  'query($id: ID!) { node(id: $id) { childCount descendants(first: 1000, order: PREORDER) { nodes { id depth } } } }';
 const BY_DEPTH = 'query($id: ID!) { node(id: $id) { descendants(first: 1000) { nodes { id } } } }';
 
 interface Input {
@@ -30,7 +31,8 @@ interface Input {
 function family(prefix: string, fanOut: number, leaves: number): Input[] {
   const list: Input[] = [];
   for (let i = 0; i < fanOut; i++) {
-    for (let j = 0; j < leaves; j++) list.push({ id: `${prefix}.${i}.${j}`, parentId: `${prefix}.${i}`, name: `leaf ${i}.${j}` });
+    for (let j = 0; j < leaves; j++)
+      list.push({ id: `${prefix}.${i}.${j}`, parentId: `${prefix}.${i}`, name: `leaf ${i}.${j}` });
     list.push({ id: `${prefix}.${i}`, parentId: prefix, name: `child ${i}`, data: { i } });
   }
   return [...list, { id: prefix, name: `top ${prefix}` }];
@@ -78,7 +80,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
 
   const create = (input: Record<string, unknown>) => server.gql(CREATE_NODES, { input });
 
-  it('creates a small subtree in one transaction, in the order of the list, under the parent\'s other children', async () => {
+  it("creates a small subtree in one transaction, in the order of the list, under the parent's other children", async () => {
     const result = okData(await create({ parentId: 'home', nodes: family('s', 2, 2) })).createNodes;
     expect(result.job).toBeNull();
     expect(result.nodes.map((n: { id: string }) => n.id)).toEqual(family('s', 2, 2).map((n) => n.id));
@@ -91,7 +93,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
   });
 
   it('creates roots, and generates the ids not given', async () => {
-    const result = okData(await create({ nodes: [{ id: 'rt', name: 'root' }, { parentId: 'rt', name: 'unnamed id' }, { name: 'another root' }] })).createNodes;
+    const result = okData(
+      await create({
+        nodes: [{ id: 'rt', name: 'root' }, { parentId: 'rt', name: 'unnamed id' }, { name: 'another root' }],
+      }),
+    ).createNodes;
     const [root, child, other] = result.nodes;
     expect(root).toMatchObject({ id: 'rt', parentId: null, depth: 0 });
     expect(child).toMatchObject({ parentId: 'rt', depth: 1 });
@@ -117,7 +123,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     const result = okData(await create({ nodes: list })).createNodes;
     expect(result.job).toMatchObject({ kind: 'IMPORT', status: 'DONE', total: 330, nodeId: null });
     expect((await rootIds(server)).slice(-2)).toEqual(['bra', 'brb']);
-    expect(okData(await server.gql(OUTLINE, { id: 'brb' })).node.descendants.nodes).toEqual(familyOutline('brb', 4, 40, 0));
+    expect(okData(await server.gql(OUTLINE, { id: 'brb' })).node.descendants.nodes).toEqual(
+      familyOutline('brb', 4, 40, 0),
+    );
     expect(await server.verify()).toEqual([]);
   });
 
@@ -128,17 +136,28 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     await paused.reached;
     expect(await getNode(server, 'hid.0.0')).toBeNull();
     expect(await getNode(server, 'hid')).toBeNull();
-    expect(okData(await server.gql(OUTLINE, { id: 'quiet' })).node).toEqual({ childCount: 0, descendants: { nodes: [] } });
+    expect(okData(await server.gql(OUTLINE, { id: 'quiet' })).node).toEqual({
+      childCount: 0,
+      descendants: { nodes: [] },
+    });
     // Not there for writes either: neither a parent nor a node to move.
-    expectError(await server.gql('mutation { createNode(input: { parentId: "hid.0", name: "x" }) { id } }'), 'NOT_FOUND');
+    expectError(
+      await server.gql('mutation { createNode(input: { parentId: "hid.0", name: "x" }) { id } }'),
+      'NOT_FOUND',
+    );
     expectError(await server.gql('mutation { reparent(id: "hid.0.0", newParentId: "quiet") { id } }'), 'NOT_FOUND');
-    const job = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes.find((j: { kind: string; nodeId: string }) => j.kind === 'IMPORT' && j.nodeId === 'quiet');
+    const job = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes.find(
+      (j: { kind: string; nodeId: string }) => j.kind === 'IMPORT' && j.nodeId === 'quiet',
+    );
     expect(job).toMatchObject({ status: 'RUNNING' });
     // `tree verify` leaves them out too: they are not in the tree yet.
     expect(await server.verify()).toEqual([]);
     paused.release();
     okData(await creating);
-    expect(okData(await server.gql(OUTLINE, { id: 'quiet' })).node.descendants.nodes).toEqual([{ id: 'hid', depth: 1 }, ...familyOutline('hid', 10, 20, 1)]);
+    expect(okData(await server.gql(OUTLINE, { id: 'quiet' })).node.descendants.nodes).toEqual([
+      { id: 'hid', depth: 1 },
+      ...familyOutline('hid', 10, 20, 1),
+    ]);
   });
 
   it('answers from the truth while the projection of the nodes is written', async () => {
@@ -150,17 +169,22 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     const outline = [{ id: 'pj', depth: 1 }, ...familyOutline('pj', 10, 20, 1)];
     expect(okData(await server.gql(OUTLINE, { id: 'proj' })).node.descendants.nodes).toEqual(outline);
     expect(okData(await server.gql(BY_DEPTH, { id: 'proj' })).node.descendants.nodes).toHaveLength(211);
-    expect(okData(await server.gql('{ node(id: "pj.3.7") { ancestors { id } } }')).node.ancestors.map((a: { id: string }) => a.id)).toEqual(['proj', 'pj', 'pj.3']);
+    expect(
+      okData(await server.gql('{ node(id: "pj.3.7") { ancestors { id } } }')).node.ancestors.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual(['proj', 'pj', 'pj.3']);
     paused.release();
     okData(await creating);
     expect(okData(await server.gql(OUTLINE, { id: 'proj' })).node.descendants.nodes).toEqual(outline);
   });
 
   /** `count` siblings named `prefix.i`, with no parentId: all top nodes. */
-  const flat = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${prefix}.${i}`, name: `${prefix} ${i}` }));
+  const flat = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ id: `${prefix}.${i}`, name: `${prefix} ${i}` }));
   const CHILDREN =
-  'query($id: ID!, $first: Int!) { node(id: $id) { childCount ' +
-  'children(first: $first) { nodes { id } pageInfo { hasNextPage } } } }';
+    'query($id: ID!, $first: Int!) { node(id: $id) { childCount ' +
+    'children(first: $first) { nodes { id } pageInfo { hasNextPage } } } }';
 
   it('creates a flat list too big for one transaction, up to 1,000 siblings, as an IMPORT job', async () => {
     for (const count of [97, 1000]) {
@@ -170,7 +194,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
       expect(result.job).toEqual({ kind: 'IMPORT', status: 'DONE', done: count, total: count, nodeId: parent });
       const after = okData(await server.gql(CHILDREN, { id: parent, first: 1000 })).node;
       expect(after.childCount).toBe(count + 1);
-      expect(after.children.nodes.map((n: { id: string }) => n.id)).toEqual([`${parent}.old`, ...flat(parent, count).map((n) => n.id)].slice(0, 1000));
+      expect(after.children.nodes.map((n: { id: string }) => n.id)).toEqual(
+        [`${parent}.old`, ...flat(parent, count).map((n) => n.id)].slice(0, 1000),
+      );
     }
     // Its marks gone from the siblings' edges, a page of them costs one Query again.
     const page = await server.gql(CHILDREN, { id: 'flat1000', first: 10 });
@@ -197,13 +223,21 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
       childCount: 2,
       children: { nodes: [{ id: 'side.a' }, { id: 'side.z' }], pageInfo: { hasNextPage: false } },
     });
-    expect(okData(await server.gql(CHILDREN, { id: 'side', first: 1 })).node.children).toEqual({ nodes: [{ id: 'side.a' }], pageInfo: { hasNextPage: true } });
-    expect(okData(await server.gql(OUTLINE, { id: 'side' })).node.descendants.nodes).toEqual([{ id: 'side.a', depth: 1 }, { id: 'side.z', depth: 1 }]);
+    expect(okData(await server.gql(CHILDREN, { id: 'side', first: 1 })).node.children).toEqual({
+      nodes: [{ id: 'side.a' }],
+      pageInfo: { hasNextPage: true },
+    });
+    expect(okData(await server.gql(OUTLINE, { id: 'side' })).node.descendants.nodes).toEqual([
+      { id: 'side.a', depth: 1 },
+      { id: 'side.z', depth: 1 },
+    ]);
     expect(await getNode(server, 'sib.0')).toBeNull();
     expect(await server.verify()).toEqual([]);
     paused.release();
     expect(okData(await creating).createNodes.job).toMatchObject({ status: 'DONE', total: 400 });
-    const ids = okData(await server.gql(CHILDREN, { id: 'side', first: 1000 })).node.children.nodes.map((n: { id: string }) => n.id);
+    const ids = okData(await server.gql(CHILDREN, { id: 'side', first: 1000 })).node.children.nodes.map(
+      (n: { id: string }) => n.id,
+    );
     expect(ids).toEqual(['side.a', ...flat('sib', 400).map((n) => n.id), 'side.z']);
     expect(await server.verify()).toEqual([]);
   });
@@ -243,15 +277,69 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
   it('refuses a bad list whole, naming the node, and changes nothing', async () => {
     const before = await snapshot(server, ['home']);
     const refusals: Array<[Record<string, unknown>, string, Record<string, unknown>]> = [
-      [{ parentId: 'home', nodes: [{ id: 'd1', name: 'a' }, { id: 'd1', name: 'b' }] }, 'BAD_USER_INPUT', { field: 'nodes[1].id' }],
-      [{ parentId: 'home', nodes: [{ id: 'u1', name: 'a' }, { id: 'u2', parentId: 'home', name: 'b' }] }, 'BAD_USER_INPUT', { field: 'nodes[1].parentId' }],
-      [{ parentId: 'home', nodes: [{ id: 'c1', parentId: 'c2', name: 'a' }, { id: 'c2', parentId: 'c1', name: 'b' }] }, 'BAD_USER_INPUT', { field: 'nodes[0].parentId' }],
-      [{ parentId: 'home', nodes: [{ id: 'n1', name: 'a' }, { id: 'n2', name: ' ' }] }, 'BAD_USER_INPUT', { field: 'nodes[1].name' }],
+      [
+        {
+          parentId: 'home',
+          nodes: [
+            { id: 'd1', name: 'a' },
+            { id: 'd1', name: 'b' },
+          ],
+        },
+        'BAD_USER_INPUT',
+        { field: 'nodes[1].id' },
+      ],
+      [
+        {
+          parentId: 'home',
+          nodes: [
+            { id: 'u1', name: 'a' },
+            { id: 'u2', parentId: 'home', name: 'b' },
+          ],
+        },
+        'BAD_USER_INPUT',
+        { field: 'nodes[1].parentId' },
+      ],
+      [
+        {
+          parentId: 'home',
+          nodes: [
+            { id: 'c1', parentId: 'c2', name: 'a' },
+            { id: 'c2', parentId: 'c1', name: 'b' },
+          ],
+        },
+        'BAD_USER_INPUT',
+        { field: 'nodes[0].parentId' },
+      ],
+      [
+        {
+          parentId: 'home',
+          nodes: [
+            { id: 'n1', name: 'a' },
+            { id: 'n2', name: ' ' },
+          ],
+        },
+        'BAD_USER_INPUT',
+        { field: 'nodes[1].name' },
+      ],
       [{ parentId: 'home', nodes: [{ id: 'bad id', name: 'a' }] }, 'BAD_USER_INPUT', { field: 'nodes[0].id' }],
       [{ parentId: 'home', nodes: [] }, 'BAD_USER_INPUT', { field: 'nodes' }],
-      [{ parentId: 'home', nodes: Array.from({ length: 1001 }, (_, i) => ({ id: `m${i}`, name: 'm' })) }, 'BAD_USER_INPUT', { field: 'nodes' }],
+      [
+        { parentId: 'home', nodes: Array.from({ length: 1001 }, (_, i) => ({ id: `m${i}`, name: 'm' })) },
+        'BAD_USER_INPUT',
+        { field: 'nodes' },
+      ],
       [{ parentId: 'nowhere', nodes: [{ id: 'x1', name: 'a' }] }, 'NOT_FOUND', { id: 'nowhere' }],
-      [{ parentId: 'home', nodes: [{ id: 'fresh', name: 'a' }, { id: 'home.old', name: 'b' }] }, 'ALREADY_EXISTS', { id: 'home.old' }],
+      [
+        {
+          parentId: 'home',
+          nodes: [
+            { id: 'fresh', name: 'a' },
+            { id: 'home.old', name: 'b' },
+          ],
+        },
+        'ALREADY_EXISTS',
+        { id: 'home.old' },
+      ],
     ];
     for (const [input, code, extensions] of refusals) {
       const response = await create(input);
@@ -259,7 +347,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
       expect(response.body.errors![0]!.extensions).toMatchObject(extensions);
     }
     // 65 levels below home (a root) would reach depth 65.
-    const chain = Array.from({ length: 65 }, (_, i) => ({ id: `deep${i}`, ...(i > 0 ? { parentId: `deep${i - 1}` } : {}), name: 'deep' }));
+    const chain = Array.from({ length: 65 }, (_, i) => ({
+      id: `deep${i}`,
+      ...(i > 0 ? { parentId: `deep${i - 1}` } : {}),
+      name: 'deep',
+    }));
     expectError(await create({ parentId: 'home', nodes: chain }), 'DEPTH_LIMIT');
     expect(await snapshot(server, ['home'])).toEqual(before);
   });

@@ -41,12 +41,25 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
   //   │    └─ a2
   //   ├─ b
   //   └─ c
-  const freshTree = async (): Promise<{ spec: TreeSpec; d: string; a: string; a1: string; a11: string; a2: string; b: string; c: string }> => {
+  const freshTree = async (): Promise<{
+    spec: TreeSpec;
+    d: string;
+    a: string;
+    a1: string;
+    a11: string;
+    a2: string;
+    b: string;
+    c: string;
+  }> => {
     const d = `d${++family}`;
     const ids = { d, a: `${d}-a`, a1: `${d}-a1`, a11: `${d}-a11`, a2: `${d}-a2`, b: `${d}-b`, c: `${d}-c` };
     const spec: TreeSpec = {
       id: ids.d,
-      children: [{ id: ids.a, children: [{ id: ids.a1, children: [{ id: ids.a11 }] }, { id: ids.a2 }] }, { id: ids.b }, { id: ids.c }],
+      children: [
+        { id: ids.a, children: [{ id: ids.a1, children: [{ id: ids.a11 }] }, { id: ids.a2 }] },
+        { id: ids.b },
+        { id: ids.c },
+      ],
     };
     await buildTree(server, spec);
     return { spec, ...ids };

@@ -62,10 +62,19 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
 
     it('answers ancestors, descendants and moves of the deepest nodes', async () => {
       expect(chain.at(-1)).toHaveLength(64);
-      const deepest = okData(await server.gql('query($id: ID!) { node(id: $id) { depth rootId ancestors { id } } }', { id: chain[64] }));
-      expect(deepest.node).toEqual({ depth: 64, rootId: chain[0], ancestors: chain.slice(0, 64).map((id) => ({ id })) });
+      const deepest = okData(
+        await server.gql('query($id: ID!) { node(id: $id) { depth rootId ancestors { id } } }', { id: chain[64] }),
+      );
+      expect(deepest.node).toEqual({
+        depth: 64,
+        rootId: chain[0],
+        ancestors: chain.slice(0, 64).map((id) => ({ id })),
+      });
       const window = okData(
-        await server.gql('query($id: ID!) { node(id: $id) { descendants(minDepth: 60, maxDepth: 64) { nodes { id depth } } } }', { id: chain[0] }),
+        await server.gql(
+          'query($id: ID!) { node(id: $id) { descendants(minDepth: 60, maxDepth: 64) { nodes { id depth } } } }',
+          { id: chain[0] },
+        ),
       );
       expect(window.node.descendants.nodes).toEqual(chain.slice(60).map((id, i) => ({ id, depth: 60 + i })));
       // The last node moves up one level and back: its projection is rewritten both times.
@@ -73,7 +82,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
       const up = await server.gql(REPARENT, { id: chain[64], to: chain[62] });
       expect(okData(up).reparent).toMatchObject({ depth: 63 });
       expect(await getNode(server, chain[64]!)).toMatchObject({ depth: 63, rootId: chain[0], parentId: chain[62] });
-      expect(okData(await server.gql(REPARENT, { id: chain[64], to: chain[63] })).reparent).toMatchObject({ depth: 64 });
+      expect(okData(await server.gql(REPARENT, { id: chain[64], to: chain[63] })).reparent).toMatchObject({
+        depth: 64,
+      });
     });
   });
 
@@ -126,7 +137,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
   const deepest = strategyNamed(strategy).maxDepthLimit;
   describe(`at the highest MAX_TREE_DEPTH it accepts, ${deepest}`, () => {
     let server: TestServer;
-    const CREATE_NODES = 'mutation($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id depth } job { status } } }';
+    const CREATE_NODES =
+      'mutation($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id depth } job { status } } }';
     const parent = `d-${deepest - 1}`;
 
     // d-0 ── ... ── the deepest parent, whose children lie at the limit.
@@ -142,20 +154,46 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
     it('creates, moves, reorders, updates and deletes at the limit, each in its transaction or a job', async () => {
       await createNode(server, { id: 's1', parentId: parent });
       await createNode(server, { id: 's3', parentId: parent });
-      expect(await createNode(server, { id: 's2', parentId: parent, after: 's1', before: 's3' })).toMatchObject({ depth: deepest });
+      expect(await createNode(server, { id: 's2', parentId: parent, after: 's1', before: 's3' })).toMatchObject({
+        depth: deepest,
+      });
       await createNode(server, { id: 'loose' });
-      const moved = okData(await server.gql(`mutation { reparent(id: "loose", newParentId: "${parent}", after: "s2", before: "s3") { depth } }`));
+      const moved = okData(
+        await server.gql(
+          `mutation { reparent(id: "loose", newParentId: "${parent}", after: "s2", before: "s3") { depth } }`,
+        ),
+      );
       expect(moved).toEqual({ reparent: { depth: deepest } });
-      okData(await server.gql(`mutation { reparent(id: "s3", newParentId: "${parent}", after: "s1", before: "s2") { id } }`));
+      okData(
+        await server.gql(`mutation { reparent(id: "s3", newParentId: "${parent}", after: "s1", before: "s2") { id } }`),
+      );
       okData(await server.gql('mutation { updateNode(id: "s1", name: "renamed", data: { a: 1 }) { id } }'));
-      const few = okData(await server.gql(CREATE_NODES, { input: { parentId: parent, nodes: [{ id: 'f1', name: 'f1' }, { id: 'f2', name: 'f2' }] } }));
+      const few = okData(
+        await server.gql(CREATE_NODES, {
+          input: {
+            parentId: parent,
+            nodes: [
+              { id: 'f1', name: 'f1' },
+              { id: 'f2', name: 'f2' },
+            ],
+          },
+        }),
+      );
       // Under closure, two nodes' rows at this depth need a job.
-      expect(few.createNodes.nodes).toEqual([{ id: 'f1', depth: deepest }, { id: 'f2', depth: deepest }]);
+      expect(few.createNodes.nodes).toEqual([
+        { id: 'f1', depth: deepest },
+        { id: 'f2', depth: deepest },
+      ]);
       const many = Array.from({ length: 120 }, (_, i) => ({ id: `m${i}`, name: `m${i}` }));
       const big = okData(await server.gql(CREATE_NODES, { input: { parentId: parent, nodes: many } }));
       expect(big.createNodes.job).toEqual({ status: 'DONE' });
-      const children = okData(await server.gql(`{ node(id: "${parent}") { childCount children(first: 5) { nodes { id } } } }`)).node;
-      expect(children).toEqual({ childCount: 126, children: { nodes: [{ id: 's1' }, { id: 's3' }, { id: 's2' }, { id: 'loose' }, { id: 'f1' }] } });
+      const children = okData(
+        await server.gql(`{ node(id: "${parent}") { childCount children(first: 5) { nodes { id } } } }`),
+      ).node;
+      expect(children).toEqual({
+        childCount: 126,
+        children: { nodes: [{ id: 's1' }, { id: 's3' }, { id: 's2' }, { id: 'loose' }, { id: 'f1' }] },
+      });
       okData(await server.gql(`mutation { deleteNode(id: "d-${deepest - 2}") { deletedCount } }`));
       expect(await getNode(server, parent)).toBeNull();
     }, 60_000);

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
-import { buildTree, CONNECTION_FIELDS, expectError, forgedCursors, fullTree, okData, specIds, type PageView } from '../../support/tree.js';
+import {
+  buildTree,
+  CONNECTION_FIELDS,
+  expectError,
+  forgedCursors,
+  fullTree,
+  okData,
+  specIds,
+  type PageView,
+} from '../../support/tree.js';
 
 const DESCENDANTS = `query($id: ID!, $minDepth: Int, $maxDepth: Int, $first: Int, $after: String) {
   node(id: $id) {
@@ -34,7 +43,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
     okData(await server.gql(DESCENDANTS, { id: 'big', ...window, first, after })).node.descendants;
 
   /** Pages to the end, asserting every page's shape; returns the nodes in order. */
-  const pageAll = async (window: Window, first: number, total: number): Promise<Array<{ id: string; depth?: number }>> => {
+  const pageAll = async (
+    window: Window,
+    first: number,
+    total: number,
+  ): Promise<Array<{ id: string; depth?: number }>> => {
     const nodes: Array<{ id: string; depth?: number }> = [];
     let after: string | null = null;
     for (let round = 0; round <= Math.ceil(total / first); round++) {
@@ -76,11 +89,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
     expect(data.node.descendants.pageInfo.hasNextPage).toBe(true);
   });
 
-  it.each([100, 41, 300])('pages 300 descendants with first: %i, none lost or repeated, in the same order', async (first) => {
-    const nodes = await pageAll({}, first, 300);
-    expectWindow(nodes, 1, 3);
-    expect(nodes).toEqual(whole.nodes);
-  });
+  it.each([100, 41, 300])(
+    'pages 300 descendants with first: %i, none lost or repeated, in the same order',
+    async (first) => {
+      const nodes = await pageAll({}, first, 300);
+      expectWindow(nodes, 1, 3);
+      expect(nodes).toEqual(whole.nodes);
+    },
+  );
 
   it('pages a window with minDepth 0 and a maxDepth', async () => {
     const withSelf = await pageAll({ minDepth: 0, maxDepth: 2 }, 10, 49);
@@ -95,7 +111,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
 
   it('pages descendants of an inner node with depths relative to it', async () => {
     const data = okData(
-      await server.gql(`{ node(id: "big.2") { descendants(minDepth: 2, first: 5) { nodes { id depth } pageInfo { hasNextPage } } } }`),
+      await server.gql(
+        `{ node(id: "big.2") { descendants(minDepth: 2, first: 5) { nodes { id depth } pageInfo { hasNextPage } } } }`,
+      ),
     );
     expect(data.node.descendants.pageInfo.hasNextPage).toBe(true);
     const first = data.node.descendants.nodes as Array<{ id: string; depth: number }>;

@@ -54,7 +54,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
     });
 
     it('refuses variables of the wrong type with BAD_USER_INPUT and HTTP 400', async () => {
-      const response = await server.gql('query($first: Int) { roots(first: $first) { nodes { id } } }', { first: 'ten' });
+      const response = await server.gql('query($first: Int) { roots(first: $first) { nodes { id } } }', {
+        first: 'ten',
+      });
       expect(response.status).toBe(400);
       expect(response.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
     });
@@ -74,13 +76,21 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
     it('refuses a body over 1 MiB with HTTP 413 as a JSON error, on every path to /graphql', async () => {
       const huge = JSON.stringify({ query: '{ roots { nodes { id } } }', variables: { pad: 'x'.repeat(1024 * 1024) } });
       for (const path of ['/graphql', '/graphql/']) {
-        const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+        const response = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: huge,
+        });
         expect(response.status).toBe(413);
         const body = (await response.json()) as GraphQLResponse['body'];
         expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
         expectNoStacktrace(body.errors);
       }
-      const small = await fetch(`${server.url}/graphql/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ node(id: \\"e\\") { id } }"}' });
+      const small = await fetch(`${server.url}/graphql/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{ node(id: \\"e\\") { id } }"}',
+      });
       expect(((await small.json()) as GraphQLResponse['body']).data).toEqual({ node: { id: 'e' } });
     });
 
@@ -126,7 +136,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       // Shallow and without aliases, but up to 10^12 nodes.
       const costly =
         '{ roots(first: 1000) { nodes { descendants(first: 1000) { nodes { ' +
-      'children(first: 1000) { nodes { descendants(first: 1000) { nodes { id } } } } } } } } }';
+        'children(first: 1000) { nodes { descendants(first: 1000) { nodes { id } } } } } } } } }';
       expectTooComplex(await server.gql(costly));
     });
 
@@ -172,7 +182,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       expect(subscription.status).toBe(400);
       expect(subscription.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
       expect(subscription.body.extensions?.dynamodb?.requests).toBe(0);
-      const persisted = await post(server, JSON.stringify({ query: '{ roots { nodes { id } } }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } }));
+      const persisted = await post(
+        server,
+        JSON.stringify({
+          query: '{ roots { nodes { id } } }',
+          extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } },
+        }),
+      );
       expect(persisted.status).toBe(400);
       const body = (await persisted.json()) as GraphQLResponse['body'];
       expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);

@@ -29,13 +29,20 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
   let before: unknown;
 
   const post = async (body: string, path = '/graphql'): Promise<GraphQLResponse> => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     return { status: response.status, body: (await response.json()) as GraphQLResponse['body'] };
   };
 
   /** A refusal with `code`, no data, and (when the operation ran at all) no DynamoDB call. */
   const expectRefused = (response: GraphQLResponse, code: string, status?: number): void => {
-    expect(response.body.errors?.map((e) => e.extensions?.code), JSON.stringify(response.body).slice(0, 300)).toEqual([code]);
+    expect(
+      response.body.errors?.map((e) => e.extensions?.code),
+      JSON.stringify(response.body).slice(0, 300),
+    ).toEqual([code]);
     if (status !== undefined) expect(response.status).toBe(status);
     expect(requestsOf(response) ?? 0).toBe(0);
   };
@@ -56,24 +63,39 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
     for (let i = 0; i < 200; i++) deep = `parent { ${deep} }`;
     const tooDeep = await server.gql(`{ node(id: "h") { ${deep} } }`);
     expectRefused(tooDeep, 'QUERY_TOO_COMPLEX', 400);
-    expect(tooDeep.body.errors?.[0]?.message).toBe(`operation depth 202 is over the limit of 16 (at node.${'parent.'.repeat(200)}id); nest fewer fields`);
+    expect(tooDeep.body.errors?.[0]?.message).toBe(
+      `operation depth 202 is over the limit of 16 (at node.${'parent.'.repeat(200)}id); nest fewer fields`,
+    );
     const aliases = Array.from({ length: 1000 }, (_, i) => `a${i}: id`).join(' ');
     expectRefused(await server.gql(`{ node(id: "h") { ${aliases} } }`), 'QUERY_TOO_COMPLEX', 400);
     // Every alias counts, `__typename` and the other meta fields too.
-    const typenames = (count: number, prefix = 'a') => Array.from({ length: count }, (_, i) => `${prefix}${i}: __typename`).join(' ');
+    const typenames = (count: number, prefix = 'a') =>
+      Array.from({ length: count }, (_, i) => `${prefix}${i}: __typename`).join(' ');
     for (const count of [101, 200, 1000]) {
       const refused = await server.gql(`{ ${typenames(count)} }`);
       expectRefused(refused, 'QUERY_TOO_COMPLEX', 400);
-      expect(refused.body.errors?.[0]?.message).toBe('operation uses more than 100 aliases, the limit: split it into several operations');
+      expect(refused.body.errors?.[0]?.message).toBe(
+        'operation uses more than 100 aliases, the limit: split it into several operations',
+      );
     }
     // 60 + 1 + 40: the aliases of every level and meta field add up.
-    expectRefused(await server.gql(`{ node(id: "h") { id ${typenames(60)} } s: __schema { queryType { name } } ${typenames(40, 'b')} }`), 'QUERY_TOO_COMPLEX', 400);
-    expect(okData(await server.gql(`{ ${typenames(100)} }`))).toEqual(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`a${i}`, 'Query'])));
+    expectRefused(
+      await server.gql(
+        `{ node(id: "h") { id ${typenames(60)} } s: __schema { queryType { name } } ${typenames(40, 'b')} }`,
+      ),
+      'QUERY_TOO_COMPLEX',
+      400,
+    );
+    expect(okData(await server.gql(`{ ${typenames(100)} }`))).toEqual(
+      Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`a${i}`, 'Query'])),
+    );
     // Repeated directives: graphql-js refuses each repetition, and the directive limit the whole.
     const directives = Array.from({ length: 500 }, () => '@include(if: true)').join(' ');
     const directiveBomb = await server.gql(`{ node(id: "h") { id ${directives} } }`);
     expect(directiveBomb.status).toBe(400);
-    expect(new Set(directiveBomb.body.errors?.map((e) => e.extensions?.code))).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED', 'QUERY_TOO_COMPLEX']));
+    expect(new Set(directiveBomb.body.errors?.map((e) => e.extensions?.code))).toEqual(
+      new Set(['GRAPHQL_VALIDATION_FAILED', 'QUERY_TOO_COMPLEX']),
+    );
     expect(requestsOf(directiveBomb) ?? 0).toBe(0);
     // One directive on each of 60 fields: within the alias limit, over the directive limit.
     const spread = Array.from({ length: 60 }, (_, i) => `a${i}: id @include(if: true)`).join(' ');
@@ -93,7 +115,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
 
   it('counts nested ancestors, and variables by their defaults, in the node estimate', async () => {
     expectRefused(
-      await server.gql('{ node(id: "h-1-1") { ancestors { ancestors { ancestors { ancestors { ancestors { id } } } } } } }'),
+      await server.gql(
+        '{ node(id: "h-1-1") { ancestors { ancestors { ancestors { ancestors { ancestors { id } } } } } } }',
+      ),
       'QUERY_TOO_COMPLEX',
       400,
     );
@@ -109,10 +133,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
   });
 
   it('refuses batched operations and oversized bodies; survives JSON nested 100,000 deep', async () => {
-    const batch = await post(JSON.stringify([{ query: '{ roots { nodes { id } } }' }, { query: '{ roots { nodes { id } } }' }]));
+    const batch = await post(
+      JSON.stringify([{ query: '{ roots { nodes { id } } }' }, { query: '{ roots { nodes { id } } }' }]),
+    );
     expect(batch.status).toBe(400);
     expect(batch.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
-    const huge = await post(JSON.stringify({ query: '{ roots { nodes { id } } }', variables: { pad: 'x'.repeat(2 * 1024 * 1024) } }));
+    const huge = await post(
+      JSON.stringify({ query: '{ roots { nodes { id } } }', variables: { pad: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
     expect(huge.status).toBe(413);
     expect(huge.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
     // JSON nested 100,000 deep in a variable the operation does not declare: parsed, ignored.
@@ -138,17 +166,28 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
           'createNode(input: { id: \\"bad\\", parentId: \\"h\\", name: \\"x\\", data: $d }) { id } }",' +
           `"variables":{"d":${data}}}`,
       );
-      expect(create.body.errors?.map((e) => e.extensions?.code), what).toEqual(['BAD_USER_INPUT']);
+      expect(
+        create.body.errors?.map((e) => e.extensions?.code),
+        what,
+      ).toEqual(['BAD_USER_INPUT']);
       expect(requestsOf(create), what).toBe(0);
-      const update = await post(`{"query":"mutation($d: JSONObject) { updateNode(id: \\"h-2\\", data: $d) { id } }","variables":{"d":${data}}}`);
-      expect(update.body.errors?.map((e) => e.extensions?.code), what).toEqual(['BAD_USER_INPUT']);
+      const update = await post(
+        `{"query":"mutation($d: JSONObject) { updateNode(id: \\"h-2\\", data: $d) { id } }","variables":{"d":${data}}}`,
+      );
+      expect(
+        update.body.errors?.map((e) => e.extensions?.code),
+        what,
+      ).toEqual(['BAD_USER_INPUT']);
       expect(requestsOf(update), what).toBe(0);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('stores what DynamoDB can: 31 levels, tiny numbers and safe integers', async () => {
-    const data = JSON.parse(`{"a":${nestedJson(30)},"tiny":1.5e-130,"safe":9007199254740991}`) as Record<string, unknown>;
+    const data = JSON.parse(`{"a":${nestedJson(30)},"tiny":1.5e-130,"safe":9007199254740991}`) as Record<
+      string,
+      unknown
+    >;
     const created = await createNodeRaw(server, { id: 'stored', parentId: 'h-1-1', name: 'stored', data });
     expect(okData(created)).toBeTruthy();
     const read = okData(await server.gql('{ node(id: "stored") { data } }'));
@@ -162,7 +201,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
       expectRefused(response, 'BAD_USER_INPUT');
     }
     for (const after of ['garbage', 'eyJkIjowfQ', 'x'.repeat(5000)]) {
-      const response = await server.gql('query($a: String) { node(id: "h") { children(after: $a) { nodes { id } } } }', { a: after });
+      const response = await server.gql(
+        'query($a: String) { node(id: "h") { children(after: $a) { nodes { id } } } }',
+        { a: after },
+      );
       expect(response.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
       expect(response.body.data).toEqual({ node: null });
       // The node lookup only: the cursor is refused before any read of children.

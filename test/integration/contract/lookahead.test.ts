@@ -76,7 +76,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
   });
 
   it('runs the nested query with default arguments in the same requests', async () => {
-    const response = await server.gql('{ node(id: "la") { children { nodes { id children { nodes { id children { nodes { id } } } } } } } }');
+    const response = await server.gql(
+      '{ node(id: "la") { children { nodes { id children { nodes { id children { nodes { id } } } } } } } }',
+    );
     expect(okData(response).node.children).toEqual(expected(FAN, [100, 100, 100]));
     expect(requests(response)).toBe(budget.nestedThree);
   });
@@ -91,22 +93,30 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
     expect(top.pageInfo.hasNextPage).toBe(true);
     expect(top.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['la.0', 'la.1', 'la.2']);
     // The same pages, each read on its own (a single level: no lookahead).
-    const alone = await server.gql(`{ node(id: "la") { children(first: 3) { pageInfo { hasNextPage endCursor } edges { cursor } } } }`);
+    const alone = await server.gql(
+      `{ node(id: "la") { children(first: 3) { pageInfo { hasNextPage endCursor } edges { cursor } } } }`,
+    );
     expect(okData(alone).node.children.edges.map((e: { cursor: string }) => e.cursor)).toEqual(
       top.edges.map((e: { cursor: string }) => e.cursor),
     );
     expect(okData(alone).node.children.pageInfo).toEqual(top.pageInfo);
     for (const edge of top.edges) {
-      const own = okData(await server.gql(`{ node(id: "${edge.node.id}") { children(first: 4) ${page} } }`)).node.children;
+      const own = okData(await server.gql(`{ node(id: "${edge.node.id}") { children(first: 4) ${page} } }`)).node
+        .children;
       expect(edge.node.children).toEqual(own);
       expect(own.pageInfo.hasNextPage).toBe(true);
     }
     // A cursor from the bulk read pages on like any other.
     const cursor = top.edges[0].node.children.pageInfo.endCursor;
     const next = await server.gql(`{ node(id: "la.0") { children(first: 100, after: "${cursor}") { nodes { id } } } }`);
-    expect(okData(next).node.children.nodes.map((n: { id: string }) => n.id)).toEqual(
-      ['la.0.4', 'la.0.5', 'la.0.6', 'la.0.7', 'la.0.8', 'la.0.9'],
-    );
+    expect(okData(next).node.children.nodes.map((n: { id: string }) => n.id)).toEqual([
+      'la.0.4',
+      'la.0.5',
+      'la.0.6',
+      'la.0.7',
+      'la.0.8',
+      'la.0.9',
+    ]);
   });
 
   it('honours aliases, fragments, inline fragments and @include/@skip', async () => {
@@ -145,8 +155,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
     try {
       const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
       await loadTree(doc, alone.table, strategy, ROOTS).finally(() => client.destroy());
-      const response = await alone.gql('{ roots { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } }');
-      expect(okData(response).roots).toEqual({ nodes: ROOTS.map((spec) => ({ id: spec.id, children: expected(spec, [10, 10]) })) });
+      const response = await alone.gql(
+        '{ roots { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } }',
+      );
+      expect(okData(response).roots).toEqual({
+        nodes: ROOTS.map((spec) => ({ id: spec.id, children: expected(spec, [10, 10]) })),
+      });
       // A root without children (lr2) costs nothing.
       expect(requests(response)).toBe(budget.rootsNested);
     } finally {

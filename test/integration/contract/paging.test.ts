@@ -43,8 +43,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: children and roots paging', (strategy)
   afterAll(() => server?.close());
 
   type Fetch = (first: number, after: string | null) => Promise<PageView>;
-  const childrenPage = (id: string): Fetch => async (first, after) =>
-    okData(await server.gql(CHILDREN, { id, first, after })).node.children;
+  const childrenPage =
+    (id: string): Fetch =>
+    async (first, after) =>
+      okData(await server.gql(CHILDREN, { id, first, after })).node.children;
   const rootsPage: Fetch = async (first, after) => okData(await server.gql(ROOTS, { first, after })).roots;
 
   /** Pages to the end, asserting every page's shape; returns the ids in order. */
@@ -75,9 +77,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: children and roots paging', (strategy)
     expect(page.pageInfo.hasNextPage).toBe(true);
   });
 
-  it.each([100, 37, 7, 250, 1000])('pages 250 children with first: %i, in order, none lost or repeated', async (first) => {
-    expect(await pageAll(childrenPage('many'), first, MANY)).toEqual(manyIds);
-  });
+  it.each([100, 37, 7, 250, 1000])(
+    'pages 250 children with first: %i, in order, none lost or repeated',
+    async (first) => {
+      expect(await pageAll(childrenPage('many'), first, MANY)).toEqual(manyIds);
+    },
+  );
 
   it('answers hasNextPage false on a last page that is exactly full', async () => {
     const page = await childrenPage('many')(50, null);

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preorderOf } from '../../support/invariants.js';
 import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
-import { buildTree, CONNECTION_FIELDS, expectError, forgedCursors, fullTree, okData, type PageView, type TreeSpec } from '../../support/tree.js';
+import {
+  buildTree,
+  CONNECTION_FIELDS,
+  expectError,
+  forgedCursors,
+  fullTree,
+  okData,
+  type PageView,
+  type TreeSpec,
+} from '../../support/tree.js';
 
 const PREORDER = `query($id: ID!, $minDepth: Int, $maxDepth: Int, $first: Int, $after: String) {
   node(id: $id) {
@@ -22,7 +31,10 @@ const SPEC = fullTree('doc', [4, 3, 3]);
 function childrenIn(spec: TreeSpec): (id: string) => string[] {
   const kids = new Map<string, string[]>();
   const walk = (node: TreeSpec) => {
-    kids.set(node.id, (node.children ?? []).map((c) => c.id));
+    kids.set(
+      node.id,
+      (node.children ?? []).map((c) => c.id),
+    );
     for (const child of node.children ?? []) walk(child);
   };
   walk(spec);
@@ -76,8 +88,11 @@ interface Window {
   maxDepth?: number | null;
 }
 
-const inWindow = (nodes: Array<{ id: string; depth: number }>, base: number, { minDepth = 1, maxDepth = null }: Window) =>
-  nodes.filter(({ depth }) => depth - base >= minDepth && (maxDepth === null || depth - base <= maxDepth));
+const inWindow = (
+  nodes: Array<{ id: string; depth: number }>,
+  base: number,
+  { minDepth = 1, maxDepth = null }: Window,
+) => nodes.filter(({ depth }) => depth - base >= minDepth && (maxDepth === null || depth - base <= maxDepth));
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDER)', (strategy) => {
   let server: TestServer;
@@ -119,7 +134,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDE
     const expected = preorderOf('doc', 0, kids);
     expect(expected).toHaveLength(52);
     expect(whole.nodes).toEqual(expected);
-    expect(whole.nodes.slice(0, 6).map((n: { id: string }) => n.id)).toEqual(['doc.1', 'doc.1.0', 'doc.1.0.0', 'doc.1.0.1', 'doc.1.0.2', 'doc.1.1']);
+    expect(whole.nodes.slice(0, 6).map((n: { id: string }) => n.id)).toEqual([
+      'doc.1',
+      'doc.1.0',
+      'doc.1.0.0',
+      'doc.1.0.1',
+      'doc.1.0.2',
+      'doc.1.1',
+    ]);
     expect(whole.nodes.at(-1)).toEqual({ id: 'doc.0.2.2', depth: 3 });
   });
 
@@ -152,8 +174,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDE
     expectError(await server.gql(BY_DEPTH, { id: 'doc', first: 3, after: preorder }), 'BAD_USER_INPUT');
     expectError(await server.gql(PREORDER, { id: 'doc.1', first: 3, after: preorder }), 'BAD_USER_INPUT');
     expectError(await server.gql(PREORDER, { id: 'doc', maxDepth: 2, first: 3, after: preorder }), 'BAD_USER_INPUT');
-    for (const after of forgedCursors(preorder)) expectError(await server.gql(PREORDER, { id: 'doc', first: 3, after }), 'BAD_USER_INPUT');
-    expect((await page('doc', {}, 2, preorder)).nodes.map((n: { id: string }) => n.id)).toEqual(['doc.1.0.1', 'doc.1.0.2']);
+    for (const after of forgedCursors(preorder))
+      expectError(await server.gql(PREORDER, { id: 'doc', first: 3, after }), 'BAD_USER_INPUT');
+    expect((await page('doc', {}, 2, preorder)).nodes.map((n: { id: string }) => n.id)).toEqual([
+      'doc.1.0.1',
+      'doc.1.0.2',
+    ]);
   });
 
   it('resumes after the place a cursor names, whatever changed in the tree meanwhile', async () => {
@@ -164,8 +190,18 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDE
       expect(first.nodes.map((n: { id: string }) => n.id)).toEqual(['t.0', 't.0.0']);
       // The cursor's node leaves; the next page goes on after its old place among its siblings.
       okData(await tree.gql('mutation { reparent(id: "t.0.0", newParentId: "t.2") { id } }'));
-      const next = okData(await tree.gql(PREORDER, { id: 't', first: 100, after: first.pageInfo.endCursor })).node.descendants;
-      expect(next.nodes.map((n: { id: string }) => n.id)).toEqual(['t.0.1', 't.1', 't.1.0', 't.1.1', 't.2', 't.2.0', 't.2.1', 't.0.0']);
+      const next = okData(await tree.gql(PREORDER, { id: 't', first: 100, after: first.pageInfo.endCursor })).node
+        .descendants;
+      expect(next.nodes.map((n: { id: string }) => n.id)).toEqual([
+        't.0.1',
+        't.1',
+        't.1.0',
+        't.1.1',
+        't.2',
+        't.2.0',
+        't.2.1',
+        't.0.0',
+      ]);
     } finally {
       await tree.close();
     }

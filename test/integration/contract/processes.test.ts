@@ -10,7 +10,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: two servers on one table', (strategy) 
   beforeAll(async () => {
     one = await startTestServer({ strategy });
     two = await startTestServer({ strategy, table: one.table });
-    await buildTree(one, { id: 'x', children: [{ id: 'x-a', children: [{ id: 'x-a1' }] }, { id: 'x-b' }, { id: 'x-c' }] });
+    await buildTree(one, {
+      id: 'x',
+      children: [{ id: 'x-a', children: [{ id: 'x-a1' }] }, { id: 'x-b' }, { id: 'x-c' }],
+    });
   });
   afterAll(async () => {
     await two?.close();

@@ -80,7 +80,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reading nodes', (strategy) => {
     });
     expect(leaf.createdAt).toMatch(ISO);
     expect(leaf.updatedAt).toMatch(ISO);
-    expect(await node('qb')).toMatchObject({ parentId: 'q', parent: { id: 'q', name: 'Catalog' }, depth: 1, childCount: 2 });
+    expect(await node('qb')).toMatchObject({
+      parentId: 'q',
+      parent: { id: 'q', name: 'Catalog' },
+      depth: 1,
+      childCount: 2,
+    });
   });
 
   it('round-trips a JSON object in data', async () => {
@@ -153,7 +158,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reading nodes', (strategy) => {
       ),
     );
     expect(data).toEqual({
-      leaf: { ancestors: [{ id: 'q', depth: 0 }, { id: 'qb', depth: 1 }] },
+      leaf: {
+        ancestors: [
+          { id: 'q', depth: 0 },
+          { id: 'qb', depth: 1 },
+        ],
+      },
       mid: { ancestors: [{ id: 'q' }] },
       root: { ancestors: [] },
     });
@@ -162,11 +172,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reading nodes', (strategy) => {
   /** The window's nodes, as `depth:id`, sorted within each depth (that order is the strategy's). */
   const window = async (id: string, args: string): Promise<string[]> => {
     const data = okData(
-      await server.gql(`query($id: ID!) { node(id: $id) { descendants${args} { nodes { id depth } pageInfo { hasNextPage } } } }`, {
-        id,
-      }),
+      await server.gql(
+        `query($id: ID!) { node(id: $id) { descendants${args} { nodes { id depth } pageInfo { hasNextPage } } } }`,
+        {
+          id,
+        },
+      ),
     );
-    const { nodes, pageInfo } = data.node.descendants as { nodes: Array<{ id: string; depth: number }>; pageInfo: { hasNextPage: boolean } };
+    const { nodes, pageInfo } = data.node.descendants as {
+      nodes: Array<{ id: string; depth: number }>;
+      pageInfo: { hasNextPage: boolean };
+    };
     expect(pageInfo.hasNextPage).toBe(false);
     const depths = nodes.map((n) => n.depth);
     expect(depths).toEqual([...depths].sort((a, b) => a - b));

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import type { GraphQLResponse } from '../../support/server.js';
-import { buildTree, childIds, expectConsistent, expectError, getNode, NODE_FIELDS, okData, rootIds, snapshot, type NodeView } from '../../support/tree.js';
+import {
+  buildTree,
+  childIds,
+  expectConsistent,
+  expectError,
+  getNode,
+  NODE_FIELDS,
+  okData,
+  rootIds,
+  snapshot,
+  type NodeView,
+} from '../../support/tree.js';
 
 const REPARENT = `mutation Move($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
   reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
@@ -10,8 +21,16 @@ const REPARENT = `mutation Move($id: ID!, $newParentId: ID, $before: ID, $after:
 }`;
 
 interface Trees {
-  r: string; a: string; a1: string; a11: string; a2: string; b: string; c: string;
-  s: string; s1: string; s11: string;
+  r: string;
+  a: string;
+  a1: string;
+  a11: string;
+  a2: string;
+  b: string;
+  c: string;
+  s: string;
+  s1: string;
+  s11: string;
 }
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
@@ -34,8 +53,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
   const freshTrees = async (): Promise<Trees> => {
     const n = ++family;
     const t: Trees = {
-      r: `r${n}`, a: `r${n}-a`, a1: `r${n}-a1`, a11: `r${n}-a11`, a2: `r${n}-a2`, b: `r${n}-b`, c: `r${n}-c`,
-      s: `s${n}`, s1: `s${n}-1`, s11: `s${n}-11`,
+      r: `r${n}`,
+      a: `r${n}-a`,
+      a1: `r${n}-a1`,
+      a11: `r${n}-a11`,
+      a2: `r${n}-a2`,
+      b: `r${n}-b`,
+      c: `r${n}-c`,
+      s: `s${n}`,
+      s1: `s${n}-1`,
+      s11: `s${n}-11`,
     };
     await Promise.all([
       buildTree(server, {
@@ -54,7 +81,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
   /** id → [rootId, depth] for the subtree of `id`, self included. */
   const placement = async (id: string): Promise<Record<string, [string, number]>> => {
     const data = okData(
-      await server.gql('query($id: ID!) { node(id: $id) { descendants(minDepth: 0) { nodes { id rootId depth } } } }', { id }),
+      await server.gql('query($id: ID!) { node(id: $id) { descendants(minDepth: 0) { nodes { id rootId depth } } } }', {
+        id,
+      }),
     );
     const nodes: Array<{ id: string; rootId: string; depth: number }> = data.node.descendants.nodes;
     return Object.fromEntries(nodes.map((n) => [n.id, [n.rootId, n.depth]]));
@@ -87,7 +116,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
     const t = await freshTrees();
     await moved({ id: t.a, newParentId: t.s1 });
     expect(await placement(t.a)).toEqual({
-      [t.a]: [t.s, 2], [t.a1]: [t.s, 3], [t.a11]: [t.s, 4], [t.a2]: [t.s, 3],
+      [t.a]: [t.s, 2],
+      [t.a1]: [t.s, 3],
+      [t.a11]: [t.s, 4],
+      [t.a2]: [t.s, 3],
     });
     expect(await childIds(server, t.r)).toEqual([t.b, t.c]);
     expect(await childIds(server, t.s1)).toEqual([t.s11, t.a]);
@@ -119,7 +151,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
 
   it('reorders among the same siblings with before/after', async () => {
     const t = await freshTrees();
-    expect(await moved({ id: t.c, newParentId: t.r, before: t.a })).toMatchObject({ parentId: t.r, depth: 1, version: 2 });
+    expect(await moved({ id: t.c, newParentId: t.r, before: t.a })).toMatchObject({
+      parentId: t.r,
+      depth: 1,
+      version: 2,
+    });
     expect(await childIds(server, t.r)).toEqual([t.c, t.a, t.b]);
     await moved({ id: t.c, newParentId: t.r, after: t.a });
     expect(await childIds(server, t.r)).toEqual([t.a, t.c, t.b]);
@@ -172,7 +208,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
     await moved({ id: t.a1, newParentId: t.b, expectedVersion: 1 });
     await expectRefused({ id: t.a1, newParentId: t.c, expectedVersion: 1 }, 'VERSION_CONFLICT', t);
     await expectRefused({ id: t.a1, newParentId: null, expectedVersion: 3 }, 'VERSION_CONFLICT', t);
-    expect(await moved({ id: t.a1, newParentId: t.c, expectedVersion: 2 })).toMatchObject({ parentId: t.c, version: 3 });
+    expect(await moved({ id: t.a1, newParentId: t.c, expectedVersion: 2 })).toMatchObject({
+      parentId: t.c,
+      version: 3,
+    });
   });
 
   it('lets at most one of two crossing moves commit, and never makes a cycle', async () => {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { collectionPk, edgeItem, edgeKey, edgeSk, looksLikeNode, NODE_ITEM, nodeAttributes, nodeFromItem, nodeItem, nodeKey, storedFromItem } from './items.js';
+import {
+  collectionPk,
+  edgeItem,
+  edgeKey,
+  edgeSk,
+  looksLikeNode,
+  NODE_ITEM,
+  nodeAttributes,
+  nodeFromItem,
+  nodeItem,
+  nodeKey,
+  storedFromItem,
+} from './items.js';
 import { MalformedItem } from '../../../dynamodb/decodeItem.js';
 import { ROOTS_PK } from '../../../dynamodb/keys.js';
 import type { TreeNode } from '../../treeStore.js';
@@ -138,7 +150,12 @@ describe('decoding stored node items', () => {
   });
 
   it('checks by hand exactly what the schema checks', () => {
-    const items = [good, edgeItem(child, 1), { ...good, path: ['r'], lineage: ['a0', 'a1'] }, ...malformed.map(([, item]) => item)];
+    const items = [
+      good,
+      edgeItem(child, 1),
+      { ...good, path: ['r'], lineage: ['a0', 'a1'] },
+      ...malformed.map(([, item]) => item),
+    ];
     for (const item of items) expect(looksLikeNode(item)).toBe(NODE_ITEM.safeParse(item).success);
   });
 });

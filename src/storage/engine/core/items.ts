@@ -133,7 +133,8 @@ export function nodeFromItem(item: Item): TreeNode {
 }
 
 /** The node at the place whose ancestors are `path` (a strategy that keeps paths). */
-export const withPath = (node: TreeNode, path: string[]): TreeNode => Object.assign({}, node, { path, depth: path.length, rootId: path[0] ?? node.id });
+export const withPath = (node: TreeNode, path: string[]): TreeNode =>
+  Object.assign({}, node, { path, depth: path.length, rootId: path[0] ?? node.id });
 
 export function storedFromItem(item: Item): StoredNode {
   return {

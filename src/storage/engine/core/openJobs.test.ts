@@ -1,11 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { moveOf, openEntriesOf, openEntryValue, openJobsOf, overlappingMove, settledPath, type OpenJobs } from './openJobs.js';
+import {
+  moveOf,
+  openEntriesOf,
+  openEntryValue,
+  openJobsOf,
+  overlappingMove,
+  settledPath,
+  type OpenJobs,
+} from './openJobs.js';
 
 describe('open jobs', () => {
   it('reads the list of open jobs, a move with its places', () => {
-    expect(openJobsOf(undefined)).toEqual({ rev: 0, closedAt: 0, deleting: new Set(), moves: [], importing: new Set(), count: 0 });
+    expect(openJobsOf(undefined)).toEqual({
+      rev: 0,
+      closedAt: 0,
+      deleting: new Set(),
+      moves: [],
+      importing: new Set(),
+      count: 0,
+    });
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
-    const item = { pk: 'JOBS', sk: 'OPEN', rev: 4, 'job:j1': { kind: 'DELETE', nodeId: 'big' }, 'job:j2': openEntryValue({ id: 'j2', ...move }) };
+    const item = {
+      pk: 'JOBS',
+      sk: 'OPEN',
+      rev: 4,
+      'job:j1': { kind: 'DELETE', nodeId: 'big' },
+      'job:j2': openEntryValue({ id: 'j2', ...move }),
+    };
     expect(openEntriesOf(item)).toEqual([
       { id: 'j1', kind: 'DELETE', nodeId: 'big' },
       { id: 'j2', ...move },
@@ -35,7 +56,14 @@ describe('open jobs', () => {
     expect(moveOf(open, 'n', ['r', 'q'])?.id).toBe('i2');
   });
 
-  const open: OpenJobs = { rev: 1, closedAt: 0, deleting: new Set(), moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }], importing: new Set(), count: 1 };
+  const open: OpenJobs = {
+    rev: 1,
+    closedAt: 0,
+    deleting: new Set(),
+    moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }],
+    importing: new Set(),
+    count: 1,
+  };
 
   it('settles the path of the moved node and of its subtree, whether the job rewrote it yet or not', () => {
     expect(settledPath(open, 'x', ['r', 'a'])).toEqual(['s', 'b']);

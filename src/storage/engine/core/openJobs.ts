@@ -91,7 +91,14 @@ export interface OpenJobs {
   projection?: string;
 }
 
-export const NO_OPEN_JOBS: OpenJobs = { rev: 0, closedAt: 0, deleting: new Set(), moves: [], importing: new Set(), count: 0 };
+export const NO_OPEN_JOBS: OpenJobs = {
+  rev: 0,
+  closedAt: 0,
+  deleting: new Set(),
+  moves: [],
+  importing: new Set(),
+  count: 0,
+};
 
 /** The attribute of the open-jobs item that holds OpenJobs.projection. */
 export const PROJECTION = 'projection';
@@ -111,7 +118,7 @@ export function openEntryValue(job: OpenEntry): Record<string, unknown> {
 }
 
 const ids = (value: unknown): string[] | undefined =>
-  Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 
 /** The entries of an OPEN_JOBS_KEY item. */
 export function openEntriesOf(item: Item | undefined): OpenEntry[] {
@@ -141,7 +148,9 @@ export function openJobsOf(item: Item | undefined): OpenJobs {
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: entries.length,
     moves: entries.flatMap((e) =>
-      (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }] : [],
+      (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to
+        ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }]
+        : [],
     ),
     importing: new Set(entries.flatMap((e) => (e.kind === 'IMPORT' && !e.from ? [e.id] : []))),
   };
@@ -166,7 +175,8 @@ export function settledPath(open: OpenJobs, id: string, path: string[]): string[
   return [...move.to, ...path.slice(at)];
 }
 
-const sameIds = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
  * The open move whose projection rewrite the descendants of `node` (settled path `path`) meet:

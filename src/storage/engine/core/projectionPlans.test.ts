@@ -6,7 +6,13 @@ import { closure } from '../../strategies/closure/closure.js';
 import { levelKey } from '../../strategies/path/levelKeys.js';
 import { path } from '../../strategies/path/path.js';
 import type { TreeNode } from '../../treeStore.js';
-import { placeOf, planProjectionCreate, planProjectionDelete, planProjectionMove, subtreePlaces } from './projectionPlans.js';
+import {
+  placeOf,
+  planProjectionCreate,
+  planProjectionDelete,
+  planProjectionMove,
+  subtreePlaces,
+} from './projectionPlans.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
@@ -90,15 +96,15 @@ describe('planProjectionCreate and planProjectionDelete', () => {
   const n = stored('n', 'm', 1).node;
 
   it("put a new node's items", () => {
-    expect(plan((tx) => planProjectionCreate(tx, closure, n, at(['r', 'm']))).steps.map((s) => `${s.kind} ${s.key}`)).toEqual([
-      'Put N#r D#002#n',
-      'Put N#m D#001#n',
-    ]);
+    expect(
+      plan((tx) => planProjectionCreate(tx, closure, n, at(['r', 'm']))).steps.map((s) => `${s.kind} ${s.key}`),
+    ).toEqual(['Put N#r D#002#n', 'Put N#m D#001#n']);
     expect(plan((tx) => planProjectionCreate(tx, adjacency, n, at(['r', 'm']))).steps).toEqual([]);
   });
 
   it('put a copy of the node in the items that carry one: closure rows up to distance 3, level items', () => {
-    const puts = (items: unknown[]) => items.map((item) => (item as { Put: { Item: Record<string, unknown> } }).Put.Item);
+    const puts = (items: unknown[]) =>
+      items.map((item) => (item as { Put: { Item: Record<string, unknown> } }).Put.Item);
     const rows = puts(plan((tx) => planProjectionCreate(tx, closure, n, at(['a', 'b', 'c', 'd']))).items);
     expect(rows.map((row) => `${String(row.sk)} ${typeof row.name === 'string' ? row.name : '-'}`)).toEqual([
       'D#004#n -',
@@ -125,7 +131,9 @@ describe('places', () => {
   it("reads a node's place from its kept path, or empty where the strategy keeps none", () => {
     expect(placeOf(path, y)).toEqual(at(['r', 'm', 'x']));
     expect(placeOf(adjacency, stored('z', 'x', 1))).toEqual(at([]));
-    expect(() => placeOf(closure, stored('z', 'x', 1))).toThrow('node "z" has no stored place; rebuild the projections');
+    expect(() => placeOf(closure, stored('z', 'x', 1))).toThrow(
+      'node "z" has no stored place; rebuild the projections',
+    );
   });
 
   it('derives the places of a subtree read level by level from its root: ancestors and their positions', () => {

@@ -72,7 +72,9 @@ export function subtreePlaces(root: StoredNode, rootPlace: Place, levels: Stored
  * the node (TreeStrategy.carriesNode) with the node's fields.
  */
 export function projectionItems(strategy: TreeStrategy, node: TreeNode, place: Place): Array<Item & Key> {
-  return strategy.itemsFor(node.id, place).map((item) => (strategy.carriesNode(item) ? { ...item, ...nodeAttributes(node) } : item));
+  return strategy
+    .itemsFor(node.id, place)
+    .map((item) => (strategy.carriesNode(item) ? { ...item, ...nodeAttributes(node) } : item));
 }
 
 /** The keys of the projection items that carry a copy of a stored node, at its kept place. */
@@ -97,7 +99,12 @@ const keepsPlace = (fields: PlaceFields): Condition[] =>
   Object.entries(fields).map(([name, value]): Condition => ({ equals: [name, value] }));
 
 /** The projection items of a new node (its node item carries nodeFields already). */
-export function planProjectionCreate(tx: TransactionBuilder, strategy: TreeStrategy, node: TreeNode, place: Place): void {
+export function planProjectionCreate(
+  tx: TransactionBuilder,
+  strategy: TreeStrategy,
+  node: TreeNode,
+  place: Place,
+): void {
   for (const item of projectionItems(strategy, node, place)) tx.put(item);
 }
 
@@ -132,9 +139,14 @@ export type ProjectionStep = (tx: TransactionBuilder) => void;
  * one node may be committed in several transactions (a closure node at depth 64 has 127), each
  * with planKeepsPlace, and planPlaceFields last: until then, the node keeps its old place.
  */
-export function projectionSteps(strategy: TreeStrategy, { stored, place, newPlace, moved }: MovedNode): ProjectionStep[] {
+export function projectionSteps(
+  strategy: TreeStrategy,
+  { stored, place, newPlace, moved }: MovedNode,
+): ProjectionStep[] {
   const before = new Map(projectionItems(strategy, stored.node, place).map((item) => [keyString(item), item]));
-  const after = new Map(projectionItems(strategy, moved ?? stored.node, newPlace).map((item) => [keyString(item), item]));
+  const after = new Map(
+    projectionItems(strategy, moved ?? stored.node, newPlace).map((item) => [keyString(item), item]),
+  );
   const steps: ProjectionStep[] = [];
   for (const [key, item] of before) if (!after.has(key)) steps.push((tx) => tx.delete(keyOf(item)));
   for (const [key, item] of after) if (!sameItem(before.get(key), item)) steps.push((tx) => tx.put(item));
@@ -155,7 +167,12 @@ export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, 
 
 /** The condition that the node still keeps its old place (for steps committed apart). */
 export function planKeepsPlace(tx: TransactionBuilder, strategy: TreeStrategy, node: MovedNode): void {
-  tx.check(nodeKey(node.stored.node.id), { exists: true }, ...keepsPlace(strategy.nodeFields(node.place)), ...unchangedCopies(strategy, node));
+  tx.check(
+    nodeKey(node.stored.node.id),
+    { exists: true },
+    ...keepsPlace(strategy.nodeFields(node.place)),
+    ...unchangedCopies(strategy, node),
+  );
 }
 
 /**
@@ -173,4 +190,5 @@ export function planProjectionDelete(tx: TransactionBuilder, strategy: TreeStrat
 
 export const keyOf = (item: Key): Key => ({ pk: item.pk, sk: item.sk });
 
-const sameItem = (a: object | undefined, b: object): boolean => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+const sameItem = (a: object | undefined, b: object): boolean =>
+  a !== undefined && JSON.stringify(a) === JSON.stringify(b);

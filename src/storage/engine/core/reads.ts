@@ -50,11 +50,17 @@ export async function queryChildren(
   const { limit } = options;
   let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after)), limit);
   if (!read.items.some(isMarked)) return read;
-  const importing = openJobsOf((await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY))).importing;
+  const importing = openJobsOf(
+    (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)),
+  ).importing;
   const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
   const items = read.items.filter(joined);
   for (let round = 0; limit !== undefined && items.length < limit && read.lastKey; round++) {
-    if (round >= MAX_QUERY_PAGES) throw new TreeError('SERVICE_UNAVAILABLE', `the children of "${parentId}" needed more than ${MAX_QUERY_PAGES} queries`);
+    if (round >= MAX_QUERY_PAGES)
+      throw new TreeError(
+        'SERVICE_UNAVAILABLE',
+        `the children of "${parentId}" needed more than ${MAX_QUERY_PAGES} queries`,
+      );
     // Past marked edges, more of them may follow: read on in big steps, and cut.
     const step = Math.max(limit - items.length, READ_ON_STEP);
     read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, String(read.lastKey.sk))), step);
@@ -91,14 +97,19 @@ export async function readAdjacent(
  * at most `maxNodes` nodes, root included; null as soon as the children counts show it holds
  * more (before reading the level that would cross it).
  */
-export async function readSubtreeWithin(ctx: TableContext, root: StoredNode, maxNodes: number): Promise<StoredNode[][] | null> {
+export async function readSubtreeWithin(
+  ctx: TableContext,
+  root: StoredNode,
+  maxNodes: number,
+): Promise<StoredNode[][] | null> {
   const levels: StoredNode[][] = [];
   const seen = new Set([root.node.id]);
   let count = 1;
-  for (let frontier = [root]; frontier.length > 0; ) {
+  for (let frontier = [root]; frontier.length > 0;) {
     count += frontier.reduce((sum, s) => sum + s.node.childCount, 0);
     if (count > maxNodes) return null;
-    if (levels.length > walkLimit(ctx)) throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
+    if (levels.length > walkLimit(ctx))
+      throw new Error(`subtree of ${root.node.id} is deeper than the depth limit allows`);
     frontier = await readLevelBelow(ctx, frontier, seen);
     if (frontier.length > 0) levels.push(frontier);
   }
@@ -110,7 +121,11 @@ export async function readSubtreeWithin(ctx: TableContext, root: StoredNode, max
  * childCount is 0. `seen` holds the ids met so far in the subtree: a node met twice moved
  * inside the subtree between two level reads, and throws Replan (read again).
  */
-export async function readLevelBelow(ctx: TableContext, frontier: StoredNode[], seen: Set<string>): Promise<StoredNode[]> {
+export async function readLevelBelow(
+  ctx: TableContext,
+  frontier: StoredNode[],
+  seen: Set<string>,
+): Promise<StoredNode[]> {
   const parents = frontier.filter((s) => s.node.childCount > 0);
   const next = (await Promise.all(parents.map((p) => readChildren(ctx, p.node.id)))).flat();
   for (const { node } of next) {

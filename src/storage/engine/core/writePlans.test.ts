@@ -85,7 +85,7 @@ describe('planCreate', () => {
   const created = node('new', 'p', 'a0V');
   const slot = { position: 'a0V', neighbours: [s1.node, x.node] };
 
-  it("writes the node and its edge, bumps the parent and guards the neighbours, leaving the chain to the strategy", () => {
+  it('writes the node and its edge, bumps the parent and guards the neighbours, leaving the chain to the strategy', () => {
     const { steps, items } = plan((tx) => planCreate(tx, { node: created, chain: [r, m, p], slot, copies: NO_COPIES }));
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
@@ -165,7 +165,7 @@ describe('planUpdate', () => {
   });
 });
 
-describe('planMove, with the adjacency list\'s chain guard', () => {
+describe("planMove, with the adjacency list's chain guard", () => {
   /** A move as the truth's mutations compose it under the adjacency list. */
   const move = (tx: TransactionBuilder, args: Omit<Parameters<typeof planMove>[1], 'copies'>) => {
     const moved = planMove(tx, { ...args, copies: NO_COPIES });
@@ -224,7 +224,13 @@ describe('planMove, with the adjacency list\'s chain guard', () => {
 
   it('moves to root: removes parentId and writes the edge into the roots collection', () => {
     const { steps } = plan((tx) => {
-      const moved = move(tx, { moving: x, oldParent: p, chain: [], slot: { position: 'a2', neighbours: [q.node] }, now: NOW });
+      const moved = move(tx, {
+        moving: x,
+        oldParent: p,
+        chain: [],
+        slot: { position: 'a2', neighbours: [q.node] },
+        now: NOW,
+      });
       expect(moved.parentId).toBeNull();
     });
     expect(steps).toEqual([
@@ -242,7 +248,7 @@ describe('planMove, with the adjacency list\'s chain guard', () => {
     ]);
   });
 
-  it('merges the chain guard into the old parent when it is on the new parent\'s chain', () => {
+  it("merges the chain guard into the old parent when it is on the new parent's chain", () => {
     // x moves down under its sibling s1: p is both the old parent and on the new chain.
     const { steps } = plan((tx) =>
       move(tx, { moving: x, oldParent: p, chain: [r, m, p, s1], slot: { position: 'a0', neighbours: [] }, now: NOW }),
@@ -287,7 +293,9 @@ describe('planMove, with the adjacency list\'s chain guard', () => {
 
 describe('planDeleteSubtree', () => {
   it('deletes every node item and edge, conditioned on each node being unchanged, and decrements the parent', () => {
-    const { steps } = plan((tx) => planDeleteSubtree(tx, { root: p, descendants: [s1, x, s2], parent: m, copies: NO_COPIES }));
+    const { steps } = plan((tx) =>
+      planDeleteSubtree(tx, { root: p, descendants: [s1, x, s2], parent: m, copies: NO_COPIES }),
+    );
     expect(steps).toHaveLength(2 * 4 + 2);
     expect(steps).toEqual([
       { kind: 'Delete', key: 'N#p NODE', condition: unchanged(5) },
@@ -304,7 +312,9 @@ describe('planDeleteSubtree', () => {
   });
 
   it('deletes a leaf root in two actions', () => {
-    const { steps } = plan((tx) => planDeleteSubtree(tx, { root: q, descendants: [], parent: null, copies: NO_COPIES }));
+    const { steps } = plan((tx) =>
+      planDeleteSubtree(tx, { root: q, descendants: [], parent: null, copies: NO_COPIES }),
+    );
     expect(steps).toEqual([
       { kind: 'Delete', key: 'N#q NODE', condition: unchanged(1) },
       { kind: 'Delete', key: 'ROOTS E#a1#q', condition: EXISTS },

@@ -59,12 +59,26 @@ export type HoldKind = 'hold' | 'respacing';
 const HOLD: HoldKind = 'hold';
 
 /** Holds `node` until `until`, unless it changed since it was read or is held already. */
-export function planHold(tx: TransactionBuilder, node: StoredNode, now: number, until: number, kind: HoldKind = HOLD): void {
-  tx.update(nodeKey(node.node.id), { set: { [kind]: until } }, ...unchangedSince(node), { missingOrBelow: [kind, now] });
+export function planHold(
+  tx: TransactionBuilder,
+  node: StoredNode,
+  now: number,
+  until: number,
+  kind: HoldKind = HOLD,
+): void {
+  tx.update(nodeKey(node.node.id), { set: { [kind]: until } }, ...unchangedSince(node), {
+    missingOrBelow: [kind, now],
+  });
 }
 
 /** Extends the hold set until `until` to `renewed`, on the condition that it is still that one. */
-export function planRenewHold(tx: TransactionBuilder, node: StoredNode, until: number, renewed: number, kind: HoldKind = HOLD): void {
+export function planRenewHold(
+  tx: TransactionBuilder,
+  node: StoredNode,
+  until: number,
+  renewed: number,
+  kind: HoldKind = HOLD,
+): void {
   tx.update(nodeKey(node.node.id), { set: { [kind]: renewed } }, { exists: true }, { equals: [kind, until] });
 }
 
@@ -125,7 +139,12 @@ export function planCreate(
   args: { node: TreeNode; chain: StoredNode[]; slot: Slot; copies: CopiesOf },
 ): void {
   planNewNode(tx, args.node, { edge: false });
-  planAdopt(tx, { parent: args.chain[args.chain.length - 1] ?? null, children: [args.node], slot: args.slot, copies: args.copies });
+  planAdopt(tx, {
+    parent: args.chain[args.chain.length - 1] ?? null,
+    children: [args.node],
+    slot: args.slot,
+    copies: args.copies,
+  });
 }
 
 /** A new node's node item, and its edge item unless `edge` is false (planAdopt writes it then). */
@@ -150,7 +169,10 @@ export function planPendingNode(tx: TransactionBuilder, node: TreeNode, jobId: s
  * parent's childCount up by their number. The caller turns the job's entry in the list of open
  * jobs from importing to joined in the same transaction.
  */
-export function planJoin(tx: TransactionBuilder, args: { parent: StoredNode | null; count: number; copies: CopiesOf }): void {
+export function planJoin(
+  tx: TransactionBuilder,
+  args: { parent: StoredNode | null; count: number; copies: CopiesOf },
+): void {
   if (args.parent) bumpChildCount(tx, args.parent, args.count, args.copies);
 }
 
@@ -163,7 +185,10 @@ export function planUnmarkEdge(tx: TransactionBuilder, node: TreeNode): void {
  * New children join `parent` (null: the roots): their edge items, the parent's childCount up
  * by their number, and the guard on the neighbours of the slot they take.
  */
-export function planAdopt(tx: TransactionBuilder, args: { parent: StoredNode | null; children: TreeNode[]; slot: Slot; copies: CopiesOf }): void {
+export function planAdopt(
+  tx: TransactionBuilder,
+  args: { parent: StoredNode | null; children: TreeNode[]; slot: Slot; copies: CopiesOf },
+): void {
   for (const child of args.children) tx.put(edgeItem(child, 1), { notExists: true });
   if (args.parent) bumpChildCount(tx, args.parent, args.children.length, args.copies);
   guardSlot(tx, args.slot);

@@ -29,8 +29,7 @@ export async function commitChunk(
   if (progress.finish) {
     await sleep(FINISH_GRACE_MS);
     planJobFinish(tx, lease, progress.finish, progress.done, Date.now(), progress.record);
-  }
-  else planFence(tx, lease, Date.now(), progress.done, progress.record);
+  } else planFence(tx, lease, Date.now(), progress.done, progress.record);
   const keys = tx.keys();
   try {
     await transactWrite(ctx.doc, tx.build());

@@ -37,7 +37,7 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
   }
   const levels: StoredNode[][] = [[root]];
-  for (let frontier = [root]; frontier.length > 0; ) {
+  for (let frontier = [root]; frontier.length > 0;) {
     if (levels.length > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
     frontier = await markChildren(ctx, frontier, lease);
     if (frontier.length > 0) levels.push(frontier);
@@ -82,7 +82,10 @@ async function markChildren(ctx: EngineContext, parents: StoredNode[], lease: Le
     const edges = (
       await Promise.all(parents.filter((p) => p.node.childCount > 0).map((p) => readChildren(ctx, p.node.id)))
     ).flat();
-    const stored = await readStored(ctx, edges.map((e) => e.node.id));
+    const stored = await readStored(
+      ctx,
+      edges.map((e) => e.node.id),
+    );
     const children = edges
       .map((edge) => stored.get(edge.node.id))
       .filter((s): s is StoredNode => s !== undefined && s.node.parentId === edgeParent(edges, s));
@@ -104,4 +107,3 @@ async function markChildren(ctx: EngineContext, parents: StoredNode[], lease: Le
 
 const edgeParent = (edges: StoredNode[], s: StoredNode): string | null =>
   edges.find((e) => e.node.id === s.node.id)?.node.parentId ?? null;
-

@@ -49,7 +49,10 @@ const PARALLEL_CHUNKS = 4;
 export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const imports = job.imports ?? [];
   if (job.nodeId !== null) {
-    const stored = await readStored(ctx, imports.map(([id]) => id));
+    const stored = await readStored(
+      ctx,
+      imports.map(([id]) => id),
+    );
     const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => {
       for (const item of projectionItems(ctx.strategy, s.node, placeOf(ctx.strategy, s))) tx.put(item);
     });
@@ -67,7 +70,10 @@ export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Le
 /** Gives the job up: removes every node it wrote that still carries its mark, with its items; ends FAILED. */
 export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const imports = job.imports ?? [];
-  const stored = await readStored(ctx, imports.map(([id]) => id));
+  const stored = await readStored(
+    ctx,
+    imports.map(([id]) => id),
+  );
   const places = placesOf(job);
   const batches = imports.flatMap(([id, parentId, position]) => {
     const found = stored.get(id);
@@ -101,7 +107,12 @@ function placesOf(job: JobRecord): Map<string, Place> {
  * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS,
  * PARALLEL_CHUNKS at a time; counts them in the job's progress when `count`.
  */
-export async function commitInChunks(ctx: EngineContext, lease: Lease, batches: Array<(tx: TransactionBuilder) => void>, count = true): Promise<void> {
+export async function commitInChunks(
+  ctx: EngineContext,
+  lease: Lease,
+  batches: Array<(tx: TransactionBuilder) => void>,
+  count = true,
+): Promise<void> {
   const room = ctx.transactionItems - 1; // the fence
   const chunks: Array<{ tx: TransactionBuilder; nodes: number }> = [];
   let current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
@@ -116,5 +127,7 @@ export async function commitInChunks(ctx: EngineContext, lease: Lease, batches: 
     current.nodes++;
   }
   if (current.nodes > 0) chunks.push(current);
-  await inParallel(chunks, PARALLEL_CHUNKS, ({ tx, nodes }) => commitChunk(ctx, tx, lease, count ? { done: nodes } : {}));
+  await inParallel(chunks, PARALLEL_CHUNKS, ({ tx, nodes }) =>
+    commitChunk(ctx, tx, lease, count ? { done: nodes } : {}),
+  );
 }

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
-import { OPEN_JOBS_KEY, openEntryName, openEntryValue, openJobsUnchanged, PROJECTION, type OpenEntry } from '../core/openJobs.js';
+import {
+  OPEN_JOBS_KEY,
+  openEntryName,
+  openEntryValue,
+  openJobsUnchanged,
+  PROJECTION,
+  type OpenEntry,
+} from '../core/openJobs.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -172,8 +179,18 @@ export function planJobStart(
  * The fence: the lease is still ours. Renews it, adds `done` to the progress and sets `record`
  * (a job's own progress fields, such as a reindex's `after`).
  */
-export function planFence(tx: TransactionBuilder, lease: Lease, now: number, done = 0, record: Record<string, unknown> = {}): void {
-  tx.update(jobKey(lease.jobId), { set: { ...record, leaseExpiresAt: now + lease.durationMs }, add: { done } }, ...holds(lease));
+export function planFence(
+  tx: TransactionBuilder,
+  lease: Lease,
+  now: number,
+  done = 0,
+  record: Record<string, unknown> = {},
+): void {
+  tx.update(
+    jobKey(lease.jobId),
+    { set: { ...record, leaseExpiresAt: now + lease.durationMs }, add: { done } },
+    ...holds(lease),
+  );
 }
 
 /** The job is finished: its status, and no lease any more. */
@@ -185,7 +202,11 @@ export function planJobFinish(
   now = Date.now(),
   record: Record<string, unknown> = {},
 ): void {
-  tx.update(jobKey(lease.jobId), { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] }, ...holds(lease));
+  tx.update(
+    jobKey(lease.jobId),
+    { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] },
+    ...holds(lease),
+  );
   tx.update(OPEN_JOBS_KEY, { set: { closedAt: now }, remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
 }
 

@@ -5,7 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
-import { JOB_SK_PREFIX, keyString, LEGACY_DELETE_SK_PREFIX, TENANT_PATTERN, TENANTS_PK, type Item } from '../../../dynamodb/keys.js';
+import {
+  JOB_SK_PREFIX,
+  keyString,
+  LEGACY_DELETE_SK_PREFIX,
+  TENANT_PATTERN,
+  TENANTS_PK,
+  type Item,
+} from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
@@ -17,7 +24,16 @@ import { runDeleteJob } from './deleteJob.js';
 import { runReindexJob } from './reindexJob.js';
 import { runImportJob } from './importJob.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { jobFromItem, jobKey, planJobStart, planGiveUpLease, planTakeOver, tenantKey, type JobRecord, type Lease } from './jobRecord.js';
+import {
+  jobFromItem,
+  jobKey,
+  planJobStart,
+  planGiveUpLease,
+  planTakeOver,
+  tenantKey,
+  type JobRecord,
+  type Lease,
+} from './jobRecord.js';
 import { OPEN_JOBS_KEY, openJobsOf } from '../core/openJobs.js';
 import { openJobsQuery } from '../core/readPlans.js';
 
@@ -87,7 +103,15 @@ export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
  */
 async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> {
   const id = String(item.jobId);
-  const job = { id, kind: 'DELETE', status: 'RUNNING', done: 0, total: null, startedAt: String(item.createdAt), nodeId: String(item.nodeId) } as const;
+  const job = {
+    id,
+    kind: 'DELETE',
+    status: 'RUNNING',
+    done: 0,
+    total: null,
+    startedAt: String(item.createdAt),
+    nodeId: String(item.nodeId),
+  } as const;
   const tx = new TransactionBuilder(ctx.table);
   planJobStart(tx, job, { jobId: id, token: randomUUID(), durationMs: 0 }, 0);
   tx.delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
@@ -151,13 +175,18 @@ export async function takeUpJob(ctx: EngineContext, jobId: string): Promise<bool
  * on the condition that its list of open jobs did not change since it was read, so that a job
  * opening meanwhile (which lists the tenant in its first transaction) keeps it listed.
  */
-export async function sweepTenants(ctx: EngineContext, tenantContext: (tenant: string) => EngineContext): Promise<number> {
+export async function sweepTenants(
+  ctx: EngineContext,
+  tenantContext: (tenant: string) => EngineContext,
+): Promise<number> {
   const [ranOwn, tenants] = await Promise.all([sweepJobs(ctx), listedTenants(ctx)]);
   let ran = ranOwn;
   for (const tenant of tenants) {
     const tenantCtx = tenantContext(tenant);
     ran += await sweepJobs(tenantCtx);
-    const openItem = (await batchGetItems(tenantCtx.doc, tenantCtx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+    const openItem = (await batchGetItems(tenantCtx.doc, tenantCtx.table, [OPEN_JOBS_KEY])).get(
+      keyString(OPEN_JOBS_KEY),
+    );
     const open = openJobsOf(openItem);
     if (open.count > 0) continue;
     const tx = new TransactionBuilder(tenantCtx.table)

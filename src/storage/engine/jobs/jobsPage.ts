@@ -22,7 +22,9 @@ export async function jobsPage(ctx: EngineContext, page: PageArgs): Promise<JobP
   }
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, jobsQuery(afterSk)), page.first + 1);
   return {
-    edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'j', s: item.sk }, publicJob(jobFromItem(item)))),
+    edges: items
+      .slice(0, page.first)
+      .map((item) => edgeWithCursor(ctx.cursors, { t: 'j', s: item.sk }, publicJob(jobFromItem(item)))),
     hasNextPage: items.length > page.first,
   };
 }

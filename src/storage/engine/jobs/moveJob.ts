@@ -3,7 +3,14 @@ import { walkLimit, type MovedNode, type Place, type StoredNode } from '../../st
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
-import { childPlace, placeOf, planKeepsPlace, planPlaceFields, planProjectionRewrite, projectionSteps } from '../core/projectionPlans.js';
+import {
+  childPlace,
+  placeOf,
+  planKeepsPlace,
+  planPlaceFields,
+  planProjectionRewrite,
+  projectionSteps,
+} from '../core/projectionPlans.js';
 import { readChildren, readStored } from '../core/reads.js';
 
 /**
@@ -92,7 +99,10 @@ async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Leas
 async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<MovingNode[]> {
   const parents = level.filter((p) => p.stored.node.childCount > 0);
   const edges = (await Promise.all(parents.map((p) => readChildren(ctx, p.stored.node.id)))).flat();
-  const stored = await readStored(ctx, edges.map((e) => e.node.id));
+  const stored = await readStored(
+    ctx,
+    edges.map((e) => e.node.id),
+  );
   const placeOfParent = new Map(parents.map((p) => [p.stored.node.id, p.newPlace]));
   return edges.flatMap((edge) => {
     const child = stored.get(edge.node.id);
@@ -103,7 +113,8 @@ async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<Movin
   });
 }
 
-const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+const same = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
 
 /** A place the strategy does not keep compares equal: the node then needs no rewrite. */
 const samePlace = (a: Place, b: Place): boolean => same(a.path, b.path) && same(a.lineage, b.lineage);

@@ -49,7 +49,9 @@ export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: L
   }
   // Projection items of the other strategies go first (and checkpoints of earlier versions).
   if (after === null) {
-    const stale = scan.items.filter((i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)));
+    const stale = scan.items.filter(
+      (i) => i.pk === REINDEX_PK || ctx.strategies.some((s) => s !== target && s.owns(i)),
+    );
     await inChunks(run, stale, (tx, item) => tx.delete({ pk: item.pk, sk: item.sk }));
   }
   const written = await placeNodes(run, todo, scan, reread);
@@ -75,7 +77,8 @@ async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
   const items = await scanTable(ctx.doc, ctx.table);
   // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
   const importing = openJobsOf(items.find((i) => i.pk === OPEN_JOBS_KEY.pk && i.sk === OPEN_JOBS_KEY.sk)).importing;
-  const inTree = (i: Item & Key) => isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]));
+  const inTree = (i: Item & Key) =>
+    isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]));
   const nodes = new Map(items.filter(inTree).map((i) => [String(i.id), i]));
   const facts = chainsOf(nodes, ctx.maxTreeDepth);
   const placeOf = (id: string): Place | undefined => {
@@ -90,7 +93,12 @@ async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
  * that a live write changed meanwhile is read again and placed node by node. Answers the places
  * given where they differ from the scan's.
  */
-async function placeNodes(run: Run, todo: string[], scan: TruthScan, reread: Map<string, Placed>): Promise<Map<string, Place>> {
+async function placeNodes(
+  run: Run,
+  todo: string[],
+  scan: TruthScan,
+  reread: Map<string, Placed>,
+): Promise<Map<string, Place>> {
   const { ctx, lease } = run;
   const written = new Map<string, Place>();
   const chunk = ctx.transactionItems - 1; // one action is the fence
@@ -103,7 +111,10 @@ async function placeNodes(run: Run, todo: string[], scan: TruthScan, reread: Map
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
       // A live write moved one of these nodes or an ancestor since they were read.
-      for (const node of await readPlaced(ctx, group.map((p) => p.id))) {
+      for (const node of await readPlaced(
+        ctx,
+        group.map((p) => p.id),
+      )) {
         written.set(node.id, node.place);
         await placeAlone(run, node);
       }
@@ -167,14 +178,21 @@ function planUnchanged(tx: TransactionBuilder, run: Run, { id, item, place }: Pl
   const chain = place.path;
   chain.forEach((ancestorId, i) => {
     const position: Condition[] = run.lineage ? [{ equals: ['position', place.lineage[i]!] }] : [];
-    tx.check(nodeKey(ancestorId), { exists: true }, { equalsOrMissing: ['parentId', i === 0 ? null : chain[i - 1]!] }, ...position);
+    tx.check(
+      nodeKey(ancestorId),
+      { exists: true },
+      { equalsOrMissing: ['parentId', i === 0 ? null : chain[i - 1]!] },
+      ...position,
+    );
   });
   tx.check(
     nodeKey(id),
     { exists: true },
     { equalsOrMissing: ['parentId', chain.at(-1) ?? null] },
     typeof item.rev === 'number' ? { equals: ['rev', item.rev] } : { missing: 'rev' },
-    ...run.placeFields.map((field): Condition => (item[field] === undefined ? { missing: field } : { equals: [field, item[field]] })),
+    ...run.placeFields.map((field): Condition =>
+      item[field] === undefined ? { missing: field } : { equals: [field, item[field]] },
+    ),
   );
 }
 
@@ -236,7 +254,10 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
   const parentIdOf = (item: Item) => (typeof item.parentId === 'string' ? item.parentId : null);
   let pending = placed.map(parentIdOf).filter((p): p is string => p !== null);
   for (let step = 0; pending.length > 0 && step <= ctx.maxTreeDepth + 1; step++) {
-    const read = await readStored(ctx, [...new Set(pending)].filter((id) => !parentOf.has(id)));
+    const read = await readStored(
+      ctx,
+      [...new Set(pending)].filter((id) => !parentOf.has(id)),
+    );
     for (const [id, stored] of read) {
       parentOf.set(id, stored.node.parentId);
       positionOf.set(id, stored.node.position);
@@ -247,10 +268,15 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
     const chain: string[] = [];
     for (let id = parentIdOf(item); id !== null; id = parentOf.get(id)!) {
       if (!parentOf.has(id)) throw new BrokenTruth(String(item.id), `ancestor ${id} does not exist`);
-      if (chain.length > ctx.maxTreeDepth) throw new BrokenTruth(String(item.id), 'its parent pointers make a cycle, or a chain deeper than the limit');
+      if (chain.length > ctx.maxTreeDepth)
+        throw new BrokenTruth(String(item.id), 'its parent pointers make a cycle, or a chain deeper than the limit');
       chain.unshift(id);
     }
-    return { id: String(item.id), item, place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), String(item.position)] } };
+    return {
+      id: String(item.id),
+      item,
+      place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), String(item.position)] },
+    };
   });
 }
 
@@ -280,7 +306,9 @@ async function removeStrays(run: Run, strays: Item[], placeOfId: (id: string) =>
       if (id === null) continue;
       if (place === null) tx.check(nodeKey(id), { notExists: true });
       else {
-        const kept = Object.entries(run.target.nodeFields(place)).map(([field, value]): Condition => ({ equals: [field, value] }));
+        const kept = Object.entries(run.target.nodeFields(place)).map(([field, value]): Condition => ({
+          equals: [field, value],
+        }));
         if (kept.length > 0) tx.check(nodeKey(id), ...kept);
       }
     }

@@ -16,7 +16,10 @@ import { runStarted, startingLease } from './jobRunner.js';
  */
 export async function startReindex(ctx: EngineContext, targetName: string): Promise<Job> {
   if (!ctx.strategies.some((s) => s.name === targetName)) {
-    throw new TreeError('BAD_USER_INPUT', `unknown strategy "${targetName}"; one of ${ctx.strategies.map((s) => s.name).join(', ')}`);
+    throw new TreeError(
+      'BAD_USER_INPUT',
+      `unknown strategy "${targetName}"; one of ${ctx.strategies.map((s) => s.name).join(', ')}`,
+    );
   }
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt++) {
     const items = await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY]);
@@ -26,7 +29,11 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
       const record = (await batchGetItems(ctx.doc, ctx.table, [jobKey(open.id)])).get(keyString(jobKey(open.id)));
       const job = record ? jobFromItem(record) : undefined;
       if (job?.target === targetName) return publicJob(job); // resumed by a sweep once its runner is gone
-      throw new TreeError('CONFLICT', `a reindex to ${job?.target ?? 'another strategy'} is running (job ${open.id}); wait for it`, { jobId: open.id });
+      throw new TreeError(
+        'CONFLICT',
+        `a reindex to ${job?.target ?? 'another strategy'} is running (job ${open.id}); wait for it`,
+        { jobId: open.id },
+      );
     }
     const job = newJob('REINDEX', null, null, { target: targetName });
     const lease = startingLease(ctx, job.id);
@@ -43,5 +50,3 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
   }
   throw new TreeError('CONFLICT', 'the list of open jobs kept changing; try again');
 }
-
-

@@ -18,7 +18,9 @@ export async function childrenPage(ctx: EngineContext, parentId: string | null, 
   const startSk = afterSk(ctx, pk, page.after);
   const { items } = await queryChildren(ctx, parentId, { after: startSk, limit: page.first + 1 });
   return {
-    edges: items.slice(0, page.first).map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, nodeFromItem(item))),
+    edges: items
+      .slice(0, page.first)
+      .map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, nodeFromItem(item))),
     hasNextPage: items.length > page.first,
   };
 }
@@ -48,7 +50,9 @@ export async function rootsAmong(ctx: EngineContext, ids: readonly string[], pag
     .filter(({ sk }) => startSk === undefined || sk > startSk)
     .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
   return {
-    edges: roots.slice(0, page.first).map(({ node, sk }) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: sk }, node)),
+    edges: roots
+      .slice(0, page.first)
+      .map(({ node, sk }) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: sk }, node)),
     hasNextPage: roots.length > page.first,
   };
 }

@@ -19,11 +19,21 @@ export const LOOKAHEAD_ITEMS = 2000;
  * bulk read, while an open job makes the projection unsafe to answer from, or when the first
  * level alone holds more than LOOKAHEAD_ITEMS.
  */
-export async function childrenTree(ctx: EngineContext, open: OpenJobs, request: ChildrenTreeRequest): Promise<ChildrenPages> {
+export async function childrenTree(
+  ctx: EngineContext,
+  open: OpenJobs,
+  request: ChildrenTreeRequest,
+): Promise<ChildrenPages> {
   const { parent, levels } = request;
   for (const firsts of levels) for (const first of firsts) checkPage({ first });
   const pages: ChildrenPages = new Map();
-  if (!ctx.strategy.subtreeItems || !projectionSettled(open, ctx.strategy.name) || levels.length === 0 || parent.childCount > LOOKAHEAD_ITEMS) return pages;
+  if (
+    !ctx.strategy.subtreeItems ||
+    !projectionSettled(open, ctx.strategy.name) ||
+    levels.length === 0 ||
+    parent.childCount > LOOKAHEAD_ITEMS
+  )
+    return pages;
   const bulk = await ctx.strategy.subtreeItems(ctx, parent, levels.length, LOOKAHEAD_ITEMS);
   if (!bulk) return pages;
   const nodes = await ctx.nodesOf(bulk.items);

@@ -33,18 +33,23 @@ export async function descendantsFromTruth(
   page: PageArgs,
 ): Promise<Page> {
   const after = page.after == null ? null : decodeAfter(ctx, page.after, origin.id, window);
-  const isAfter = (e: Entry) => after === null || e.depth > after.depth || (e.depth === after.depth && e.sort > after.sort);
+  const isAfter = (e: Entry) =>
+    after === null || e.depth > after.depth || (e.depth === after.depth && e.sort > after.sort);
   const entries: Entry[] = [];
   if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sort: '', id: origin.id });
   const deepest = window.maxDepth ?? ctx.maxTreeDepth + 1;
-  let level: Placed[] = [{ id: origin.id, place: { path: origin.path, lineage: origin.lineage ?? [] }, childCount: origin.childCount }];
+  let level: Placed[] = [
+    { id: origin.id, place: { path: origin.path, lineage: origin.lineage ?? [] }, childCount: origin.childCount },
+  ];
   for (let depth = 1; depth <= deepest && level.length > 0 && entries.length <= page.first; depth++) {
     const parents = level.filter((p) => p.childCount > 0);
     const children = await Promise.all(
       parents.map(async (parent) =>
-        (await readChildren(ctx, parent.id)).map(
-          ({ node }): Placed => ({ id: node.id, place: childPlace(parent.place, parent.id, node.position), childCount: node.childCount }),
-        ),
+        (await readChildren(ctx, parent.id)).map(({ node }): Placed => ({
+          id: node.id,
+          place: childPlace(parent.place, parent.id, node.position),
+          childCount: node.childCount,
+        })),
       ),
     );
     level = children.flat();
@@ -65,8 +70,12 @@ export async function descendantsFromTruth(
 }
 
 function decodeAfter(ctx: EngineContext, raw: string, originId: string, window: DepthWindow) {
-  const c = decodeWindowCursor(ctx.cursors, raw, originId, window, (p) =>
-    Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
+  const c = decodeWindowCursor(
+    ctx.cursors,
+    raw,
+    originId,
+    window,
+    (p) => Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
   );
   return { depth: c.d as number, sort: c.s as string };
 }

@@ -24,9 +24,12 @@ export async function descendantsPage(
   if (window.minDepth > ctx.maxTreeDepth) return { edges: [], hasNextPage: false };
   if (order === 'PREORDER') {
     const settled = ctx.strategy.preorder && projectionSettled(await readOpenJobs(ctx, scope), ctx.strategy.name);
-    return (settled && (await ctx.strategy.preorder!(ctx, node, window, page))) || preorderPage(ctx, node, window, page);
+    return (
+      (settled && (await ctx.strategy.preorder!(ctx, node, window, page))) || preorderPage(ctx, node, window, page)
+    );
   }
-  const bounded = window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
+  const bounded =
+    window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
   const { strategy } = ctx;
   const found = await strategy.descendants(ctx, node, bounded, page);
   if (strategy.keeps === 'nothing' || strategy.descendantsFrom === 'truth') return found;

@@ -4,7 +4,15 @@ import { walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js
 import type { TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
 import { nodeFromItem, nodeKey, PENDING, storedFromItem, withPath } from '../core/items.js';
-import { NO_OPEN_JOBS, OPEN_JOBS_KEY, openJobsOf, projectionSettled, readAgain, settledPath, type OpenJobs } from '../core/openJobs.js';
+import {
+  NO_OPEN_JOBS,
+  OPEN_JOBS_KEY,
+  openJobsOf,
+  projectionSettled,
+  readAgain,
+  settledPath,
+  type OpenJobs,
+} from '../core/openJobs.js';
 import { readStored } from '../core/reads.js';
 
 /**
@@ -27,7 +35,11 @@ export interface ReadScope {
   open?: OpenJobs;
 }
 
-export async function readLiveNodes(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, TreeNode>> {
+export async function readLiveNodes(
+  ctx: TableContext,
+  ids: readonly string[],
+  scope: ReadScope = {},
+): Promise<Map<string, TreeNode>> {
   const nodes = new Map<string, TreeNode>();
   const visible = await readVisible(ctx, ids, scope);
   const open = scope.open ?? NO_OPEN_JOBS;
@@ -44,7 +56,11 @@ export async function readLiveNodes(ctx: TableContext, ids: readonly string[], s
  * longer exist. Without a scope (or in a scope's first read), the list of open jobs rides in
  * the same BatchGet; it is left in the scope.
  */
-export async function readVisible(ctx: TableContext, ids: readonly string[], scope: ReadScope = {}): Promise<Map<string, StoredNode>> {
+export async function readVisible(
+  ctx: TableContext,
+  ids: readonly string[],
+  scope: ReadScope = {},
+): Promise<Map<string, StoredNode>> {
   const known = scope.open;
   const keys = ids.map(nodeKey);
   const started = Date.now();
@@ -60,7 +76,8 @@ export async function readVisible(ctx: TableContext, ids: readonly string[], sco
   for (const id of ids) {
     const item = items.get(keyString(nodeKey(id)));
     // A node of an import that has not joined the tree yet does not exist for anyone.
-    if (item && !(typeof item[PENDING] === 'string' && open.importing.has(item[PENDING]))) found.set(id, storedFromItem(item));
+    if (item && !(typeof item[PENDING] === 'string' && open.importing.has(item[PENDING])))
+      found.set(id, storedFromItem(item));
   }
   if (open.deleting.size > 0) {
     const alive = [...found.values()].filter((stored) => stored.deleting === undefined);

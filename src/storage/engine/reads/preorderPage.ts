@@ -21,8 +21,14 @@ import { queryChildren } from '../core/reads.js';
  * (`c`), so the next page resumes below it, then after it among its siblings, then after each
  * ancestor in turn; like every cursor, a position, not a snapshot.
  */
-export async function preorderPage(ctx: EngineContext, origin: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page> {
-  const after = page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
+export async function preorderPage(
+  ctx: EngineContext,
+  origin: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+): Promise<Page> {
+  const after =
+    page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
   const deepest = Math.min(window.maxDepth ?? ctx.maxTreeDepth, ctx.maxTreeDepth);
   const walk = new Walk(ctx, window.minDepth, deepest, page.first + 1);
   if (after === null) {
@@ -41,7 +47,11 @@ export async function preorderPage(ctx: EngineContext, origin: TreeNode, window:
       ? node
       : Object.assign({}, node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
   return {
-    edges: walk.found.slice(0, page.first).map(({ node, chain }) => windowEdge(ctx.cursors, origin.id, window, { x: 'pre', c: chain }, placed(node, chain.length))),
+    edges: walk.found
+      .slice(0, page.first)
+      .map(({ node, chain }) =>
+        windowEdge(ctx.cursors, origin.id, window, { x: 'pre', c: chain }, placed(node, chain.length)),
+      ),
     hasNextPage: walk.found.length > page.first,
   };
 }
@@ -80,7 +90,7 @@ class Walk {
   /** The children of `parentId` (at chain `chain`) after edge `afterSk`, each with its subtree, until the page is full. */
   async children(parentId: string, chain: string[], afterSk: string | undefined): Promise<void> {
     const depth = chain.length + 1;
-    for (let start = afterSk; !this.full(); ) {
+    for (let start = afterSk; !this.full();) {
       const batch = await this.batch(parentId, start);
       this.readAhead(batch.children, depth);
       for (const { node, sk } of batch.children) {

@@ -8,7 +8,11 @@ import type { TreeNode } from '../../treeStore.js';
  */
 export function readBarrier(count: number, read: (ids: readonly string[]) => Promise<Map<string, TreeNode>>) {
   let running = count;
-  let waiting: Array<{ ids: readonly string[]; resolve(found: Map<string, TreeNode>): void; reject(error: unknown): void }> = [];
+  let waiting: Array<{
+    ids: readonly string[];
+    resolve(found: Map<string, TreeNode>): void;
+    reject(error: unknown): void;
+  }> = [];
   const flush = () => {
     if (waiting.length === 0 || waiting.length < running) return;
     const batch = waiting;

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
 import { TreeError } from '../../../errors.js';
-import { TooManyItems, type CreateNodesArgs, type CreateNodesOptions, type CreateNodesResult, type Job, type TreeNode } from '../../treeStore.js';
+import {
+  TooManyItems,
+  type CreateNodesArgs,
+  type CreateNodesOptions,
+  type CreateNodesResult,
+  type Job,
+  type TreeNode,
+} from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -28,24 +35,39 @@ import { planAdopt, planNewNode } from '../core/writePlans.js';
  * meanwhile). Once they joined, the call answers, even if the projection is still being
  * written by a process that took the job over: reads answer from the truth until it is done.
  */
-export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, options: CreateNodesOptions = {}): Promise<CreateNodesResult> {
+export async function createNodes(
+  ctx: EngineContext,
+  args: CreateNodesArgs,
+  options: CreateNodesOptions = {},
+): Promise<CreateNodesResult> {
   const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
   // Ids generated once, so that every attempt writes the same nodes; the list checked before any read.
   const list = { parentId, nodes: args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n)) };
   planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID);
   const planned = await replanning(async (): Promise<{ nodes: NewNode[]; plan?: ImportPlan }> => {
-    const place = await readPlace(ctx, { parentId, parentLabel: 'parent', doing: `creating nodes under "${parentId}"` });
+    const place = await readPlace(ctx, {
+      parentId,
+      parentLabel: 'parent',
+      doing: `creating nodes under "${parentId}"`,
+    });
     const { chain, parent } = place;
     const last = await readAdjacent(ctx, parentId, null, 'before', '');
     const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
     const now = new Date().toISOString();
-    const nodes = planNewNodes(list, { id: parentId, place: parentPlace, lastPosition: last?.node.position ?? null }, now, randomUUID).map(
-      (n) => ({ ...n, node: { ...n.node, ...ctx.strategy.nodeFields(n.place) } }),
-    );
+    const nodes = planNewNodes(
+      list,
+      { id: parentId, place: parentPlace, lastPosition: last?.node.position ?? null },
+      now,
+      randomUUID,
+    ).map((n) => ({ ...n, node: { ...n.node, ...ctx.strategy.nodeFields(n.place) } }));
     place.checkDepthBelow(Math.max(...nodes.map((n) => n.below)));
-    const taken = await readStored(ctx, nodes.map((n) => n.node.id));
+    const taken = await readStored(
+      ctx,
+      nodes.map((n) => n.node.id),
+    );
     const first = nodes.find((n) => taken.has(n.node.id));
-    if (first) throw new TreeError('ALREADY_EXISTS', `a node with id "${first.node.id}" already exists`, { id: first.node.id });
+    if (first)
+      throw new TreeError('ALREADY_EXISTS', `a node with id "${first.node.id}" already exists`, { id: first.node.id });
     // Computed before anything is written: a key the strategy cannot write is refused here (DEPTH_LIMIT).
     const items = nodes.map((n) => projectionItems(ctx.strategy, n.node, n.place));
     const tx = place.transaction((plan) => {
@@ -65,7 +87,10 @@ export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, opt
     const job = newJob('IMPORT', parentId, nodes.length, { imports });
     // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
     const lease = newLease(ctx, job.id);
-    await commitGuarded(ctx, place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant)));
+    await commitGuarded(
+      ctx,
+      place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant)),
+    );
     return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
   });
   const job = planned.plan ? await runImport(ctx, planned.plan) : null;
@@ -74,7 +99,11 @@ export async function createNodes(ctx: EngineContext, args: CreateNodesArgs, opt
 }
 
 /** The node as the caller gets it, with its depth and root (computed from its place, under every strategy). */
-const answered = ({ node, place }: NewNode): TreeNode => ({ ...node, depth: place.path.length, rootId: place.path[0] ?? node.id });
+const answered = ({ node, place }: NewNode): TreeNode => ({
+  ...node,
+  depth: place.path.length,
+  rootId: place.path[0] ?? node.id,
+});
 
 /** Runs the import job this call started; its answer once the nodes joined the tree. */
 async function runImport(ctx: EngineContext, plan: ImportPlan): Promise<Job> {
@@ -83,12 +112,21 @@ async function runImport(ctx: EngineContext, plan: ImportPlan): Promise<Job> {
     await writePending(ctx, plan);
     await join(ctx, plan);
   } catch (error) {
-    if (error instanceof LeaseLost) throw new TreeError('CONFLICT', `import job ${job.id} was taken over by another process, which gives it up; nothing was created`, { jobId: job.id });
+    if (error instanceof LeaseLost)
+      throw new TreeError(
+        'CONFLICT',
+        `import job ${job.id} was taken over by another process, which gives it up; nothing was created`,
+        { jobId: job.id },
+      );
     await undoImport(ctx, job, lease).catch(() => {
       // DynamoDB is away, or the lease was lost: any live process's sweep gives the job up.
     });
     if (error instanceof ConditionFailed) {
-      throw new TreeError('CONFLICT', 'the parent moved, was deleted or had its children respaced while the nodes were written, or one of their ids was taken; nothing was created', { jobId: job.id });
+      throw new TreeError(
+        'CONFLICT',
+        'the parent moved, was deleted or had its children respaced while the nodes were written, or one of their ids was taken; nothing was created',
+        { jobId: job.id },
+      );
     }
     throw error;
   }

@@ -46,7 +46,9 @@ describe('a place under a parent', () => {
   });
 
   it("passes a respacing's own hold and renews it", () => {
-    const steps = plan((tx) => planPlaceGuards(tx, { strategy: path, chain: [r, p], respacing: { until: 5000, renewed: 9000 }, now: 1000 })).steps;
+    const steps = plan((tx) =>
+      planPlaceGuards(tx, { strategy: path, chain: [r, p], respacing: { until: 5000, renewed: 9000 }, now: 1000 }),
+    ).steps;
     const parent = steps.find((s) => s.key === 'N#p NODE')!;
     expect(parent.update).toBe('SET respacing = 9000');
     expect(parent.condition).toContain('(attribute_not_exists(respacing) OR respacing < 5001)');
@@ -55,7 +57,7 @@ describe('a place under a parent', () => {
     expect(steps.some((s) => s.key === 'JOBS OPEN')).toBe(false);
   });
 
-  it('is the only way to a structural write\'s transaction', () => {
+  it("is the only way to a structural write's transaction", () => {
     const raw = new TransactionBuilder('tree');
     // @ts-expect-error a raw builder is no guarded transaction: commitGuarded refuses it.
     const unguarded: GuardedTransaction = raw;

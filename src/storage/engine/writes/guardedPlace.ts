@@ -4,7 +4,15 @@ import { notFound, TreeError } from '../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { EngineContext, TableContext } from '../core/engineContext.js';
 import { live } from '../core/items.js';
-import { moveOf, NO_OPEN_JOBS, overlappingMove, planOpenJobsUnchanged, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
+import {
+  moveOf,
+  NO_OPEN_JOBS,
+  overlappingMove,
+  planOpenJobsUnchanged,
+  settledPath,
+  type OpenJobs,
+  type OpenMove,
+} from '../core/openJobs.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
@@ -67,7 +75,8 @@ export interface GuardedTransaction {
   readonly size: number;
 }
 
-const seal = (builder: TransactionBuilder): GuardedTransaction => ({ builder, size: builder.size }) as GuardedTransaction;
+const seal = (builder: TransactionBuilder): GuardedTransaction =>
+  ({ builder, size: builder.size }) as GuardedTransaction;
 
 export class GuardedPlace {
   private constructor(
@@ -87,11 +96,14 @@ export class GuardedPlace {
   static async read(ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> {
     const { parentId } = request;
     const scope: ReadScope = {};
-    const ids = [...new Set([parentId, ...(request.alsoRead ?? [])].filter((id): id is string => typeof id === 'string'))];
+    const ids = [
+      ...new Set([parentId, ...(request.alsoRead ?? [])].filter((id): id is string => typeof id === 'string')),
+    ];
     const known = await readVisible(ctx, ids, scope);
     const open = scope.open ?? NO_OPEN_JOBS;
     request.check?.(known);
-    const chain = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, request.parentLabel));
+    const chain =
+      parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, request.parentLabel));
     const parent = chain[chain.length - 1];
     if (!request.respacing) refuseWhileRespacing(parent, Date.now());
     const moving = request.movingId === undefined ? undefined : known.get(request.movingId);
@@ -141,7 +153,13 @@ export class GuardedPlace {
  */
 export function planPlaceGuards(
   tx: TransactionBuilder,
-  guards: { strategy: TreeStrategy; chain: readonly StoredNode[]; respacing?: RespacingHold; openRev?: number; now: number },
+  guards: {
+    strategy: TreeStrategy;
+    chain: readonly StoredNode[];
+    respacing?: RespacingHold;
+    openRev?: number;
+    now: number;
+  },
 ): void {
   const { chain, respacing, now } = guards;
   const parent = chain[chain.length - 1] ?? null;
@@ -163,7 +181,8 @@ export function extended(tx: GuardedTransaction, plan: (tx: TransactionBuilder) 
 }
 
 /** Reads a place under a parent for a structural write (see the module's comment). */
-export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> => GuardedPlace.read(ctx, request);
+export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> =>
+  GuardedPlace.read(ctx, request);
 
 /** Commits a structural write's transaction. */
 export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction): Promise<void> {
@@ -192,10 +211,14 @@ export const chainPlace = (chain: readonly StoredNode[], position: string): Plac
 
 export function checkDepth(ctx: TableContext, depth: number): void {
   if (depth > ctx.maxTreeDepth) {
-    throw new TreeError('DEPTH_LIMIT', `the write would put a node at depth ${depth}; the limit is ${ctx.maxTreeDepth}`, {
-      depth,
-      maxDepth: ctx.maxTreeDepth,
-    });
+    throw new TreeError(
+      'DEPTH_LIMIT',
+      `the write would put a node at depth ${depth}; the limit is ${ctx.maxTreeDepth}`,
+      {
+        depth,
+        maxDepth: ctx.maxTreeDepth,
+      },
+    );
   }
 }
 
@@ -219,10 +242,17 @@ export function refuseWhileRespacing(parent: StoredNode | null | undefined, now:
  * own move fails the write's condition on its rev). Nothing to read or guard for a caller who
  * may write every tree.
  */
-export async function readNodeTree(ctx: EngineContext, stored: StoredNode, label = 'node'): Promise<(tx: TransactionBuilder) => void> {
+export async function readNodeTree(
+  ctx: EngineContext,
+  stored: StoredNode,
+  label = 'node',
+): Promise<(tx: TransactionBuilder) => void> {
   if (!ctx.treeAccess) return () => {};
   const { id, parentId } = stored.node;
-  const above = parentId === null ? [] : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
+  const above =
+    parentId === null
+      ? []
+      : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
   requireWrite(ctx, above[0]?.node.id ?? id, label, id);
   return (tx) => ctx.strategy.guardChain(tx, above, Date.now());
 }
@@ -234,14 +264,19 @@ export async function readNodeTree(ctx: EngineContext, stored: StoredNode, label
 function requireWrite(ctx: EngineContext, rootId: string, label: string, id: string): void {
   const access = ctx.treeAccess?.(rootId) ?? 'write';
   if (access === null) throw notFound(label, id);
-  if (access === 'read') throw new TreeError('FORBIDDEN', `you may read the tree of ${label} "${id}" but not change it`, { id });
+  if (access === 'read')
+    throw new TreeError('FORBIDDEN', `you may read the tree of ${label} "${id}" but not change it`, { id });
 }
 
 /** A node's version, when the caller expects one (VERSION_CONFLICT otherwise). */
 export function checkVersion(stored: StoredNode, expected: number | null | undefined): void {
   if (expected !== null && expected !== undefined && stored.node.version !== expected) {
-    throw new TreeError('VERSION_CONFLICT', `node "${stored.node.id}" is at version ${stored.node.version}, expected ${expected}`, {
-      currentVersion: stored.node.version,
-    });
+    throw new TreeError(
+      'VERSION_CONFLICT',
+      `node "${stored.node.id}" is at version ${stored.node.version}, expected ${expected}`,
+      {
+        currentVersion: stored.node.version,
+      },
+    );
   }
 }

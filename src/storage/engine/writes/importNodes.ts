@@ -68,4 +68,3 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
   );
   await commitChunk(ctx, tx.builder, plan.lease, { record: { joined: true } });
 }
-

@@ -124,21 +124,34 @@ async function planMoveOf(
   if (fixed && moving.node.parentId !== parentId) return { unchanged: moving.node };
   const slot = fixed
     ? { position: fixed.position, neighbours: [], unchanged: false }
-    : await findSlot(ctx, { parentId, placingId: args.id, before: args.before, after: args.after, known: place.known }, moving.node);
+    : await findSlot(
+        ctx,
+        { parentId, placingId: args.id, before: args.before, after: args.after, known: place.known },
+        moving.node,
+      );
   if (slot.unchanged) return { unchanged: moving.node };
   const guardTree = await readNodeTree(ctx, moving);
   const oldParentId = moving.node.parentId;
   const oldParent =
     oldParentId === null
       ? null
-      : (place.chain.find((c) => c.node.id === oldParentId) ?? live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
+      : (place.chain.find((c) => c.node.id === oldParentId) ??
+        live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
   let moved!: TreeNode;
   const truth = place.transaction((tx) => {
     const now = new Date().toISOString();
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
     guardTree(tx);
   });
-  return { place, moving, slot, oldPlace: placeOf(ctx.strategy, moving), newPlace: place.placeAt(slot.position), truth, moved };
+  return {
+    place,
+    moving,
+    slot,
+    oldPlace: placeOf(ctx.strategy, moving),
+    newPlace: place.placeAt(slot.position),
+    truth,
+    moved,
+  };
 }
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
@@ -169,7 +182,8 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
   // A concurrent move put the new (or old) parent under the moving node since its chain was
   // read: read everything again (the chain will show the cycle, or the tree moved back).
   const parents = new Set([place.parent?.node.id, moving.node.parentId]);
-  if (below?.some((level) => level.some((s) => parents.has(s.node.id)))) throw new Replan('a parent of the move lies below the moving node');
+  if (below?.some((level) => level.some((s) => parents.has(s.node.id))))
+    throw new Replan('a parent of the move lies below the moving node');
   if (below) {
     const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
       ...p,
@@ -193,7 +207,11 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
 async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Moved> {
   const { moving, oldPlace, newPlace, place } = move;
   await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
-  const job = newJob('MOVE', moving.node.id, null, { from: [...oldPlace.path], to: [...newPlace.path], toLineage: [...newPlace.lineage] });
+  const job = newJob('MOVE', moving.node.id, null, {
+    from: [...oldPlace.path],
+    to: [...newPlace.path],
+    toLineage: [...newPlace.lineage],
+  });
   const lease = startingLease(ctx, job.id);
   const tx = extended(move.truth, (plan: TransactionBuilder) => {
     planMovedCopies(plan, moving, move.moved, place.copies);
@@ -205,4 +223,5 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
 }
 
 /** The moved node as the caller gets it. */
-const answer = (move: PlannedMove): TreeNode => placed(move.moved, move.place.chain.length, move.place.chain[0]?.node.id);
+const answer = (move: PlannedMove): TreeNode =>
+  placed(move.moved, move.place.chain.length, move.place.chain[0]?.node.id);

@@ -50,7 +50,12 @@ describe('planNewNodes', () => {
   });
 
   it('places roots as roots, and generates the missing ids', () => {
-    const planned = planNewNodes({ nodes: [{ name: 'R' }, { id: 's', name: 'S' }] }, { id: null, place: PARENT.place, lastPosition: null }, NOW, newId);
+    const planned = planNewNodes(
+      { nodes: [{ name: 'R' }, { id: 's', name: 'S' }] },
+      { id: null, place: PARENT.place, lastPosition: null },
+      NOW,
+      newId,
+    );
     expect(planned.map((n) => n.node.parentId)).toEqual([null, null]);
     expect(planned[0]!.node.id).toMatch(/^gen\d+$/);
     expect(planned[1]!.place).toEqual({ path: [], lineage: [planned[1]!.node.position] });
@@ -59,9 +64,25 @@ describe('planNewNodes', () => {
   it('names the node of every refusal', () => {
     expect(refusal([])).toBe('nodes');
     expect(refusal(Array.from({ length: 1001 }, (_, i) => ({ id: `n${i}`, name: 'n' })))).toBe('nodes');
-    expect(refusal([{ id: 'x', name: 'a' }, { id: 'x', name: 'b' }])).toBe('nodes[1].id');
-    expect(refusal([{ id: 'x', name: 'a' }, { id: 'y', parentId: 'z', name: 'b' }])).toBe('nodes[1].parentId');
-    expect(refusal([{ id: 'x', parentId: 'y', name: 'a' }, { id: 'y', parentId: 'x', name: 'b' }, { id: 'z', name: 'c' }])).toBe('nodes[0].parentId');
+    expect(
+      refusal([
+        { id: 'x', name: 'a' },
+        { id: 'x', name: 'b' },
+      ]),
+    ).toBe('nodes[1].id');
+    expect(
+      refusal([
+        { id: 'x', name: 'a' },
+        { id: 'y', parentId: 'z', name: 'b' },
+      ]),
+    ).toBe('nodes[1].parentId');
+    expect(
+      refusal([
+        { id: 'x', parentId: 'y', name: 'a' },
+        { id: 'y', parentId: 'x', name: 'b' },
+        { id: 'z', name: 'c' },
+      ]),
+    ).toBe('nodes[0].parentId');
     expect(refusal([{ id: 'x', name: '' }])).toBe('nodes[0].name');
     expect(refusal([{ id: 'x y', name: 'a' }])).toBe('nodes[0].id');
     expect(refusal([{ id: 'x', name: 'a', data: { '': 1 } }])).toBe('nodes[0].data');

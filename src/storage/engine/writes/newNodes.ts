@@ -52,7 +52,13 @@ export function planNewNodes(
       planned.push(placed);
       const positions = kids.length > 0 ? generateNKeysBetween(null, null, kids.length) : [];
       kids.forEach((kid, i) =>
-        next.push({ entry: kid, position: positions[i]!, parentId: toPlace.entry.id, parentPlace: placed.place, below: toPlace.below + 1 }),
+        next.push({
+          entry: kid,
+          position: positions[i]!,
+          parentId: toPlace.entry.id,
+          parentPlace: placed.place,
+          below: toPlace.below + 1,
+        }),
       );
     }
     level = next;
@@ -60,9 +66,12 @@ export function planNewNodes(
   if (planned.length < entries.length) {
     const placed = new Set(planned.map((p) => p.node.id));
     const first = entries.find((e) => !placed.has(e.id))!;
-    throw badInput(`${first.at} is in a cycle of parentIds: no node of the list above it goes under the list's parent`, {
-      field: `${first.at}.parentId`,
-    });
+    throw badInput(
+      `${first.at} is in a cycle of parentIds: no node of the list above it goes under the list's parent`,
+      {
+        field: `${first.at}.parentId`,
+      },
+    );
   }
   return planned;
 }
@@ -85,7 +94,10 @@ interface ToPlace {
 }
 
 /** The list checked node by node and as a whole, with each node's children (null: the top nodes), in list order. */
-function checkedList(list: CreateNodesArgs['nodes'], newId: () => string): { entries: Entry[]; children: Map<string | null, Entry[]> } {
+function checkedList(
+  list: CreateNodesArgs['nodes'],
+  newId: () => string,
+): { entries: Entry[]; children: Map<string | null, Entry[]> } {
   if (list.length < 1 || list.length > MAX_CREATE_NODES) {
     throw badInput(`nodes must hold 1..${MAX_CREATE_NODES} nodes, got ${list.length}`, { field: 'nodes' });
   }
@@ -100,7 +112,8 @@ function checkedList(list: CreateNodesArgs['nodes'], newId: () => string): { ent
   const byId = new Map<string, Entry>();
   for (const entry of entries) {
     const earlier = byId.get(entry.id);
-    if (earlier) throw badInput(`${entry.at}.id "${entry.id}" is also the id of ${earlier.at}`, { field: `${entry.at}.id` });
+    if (earlier)
+      throw badInput(`${entry.at}.id "${entry.id}" is also the id of ${earlier.at}`, { field: `${entry.at}.id` });
     byId.set(entry.id, entry);
   }
   const children = new Map<string | null, Entry[]>();

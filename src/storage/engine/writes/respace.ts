@@ -86,7 +86,9 @@ export async function crowdedParents(ctx: EngineContext, longerThan: number): Pr
     for (let at = parentOf.get(id); at != null && depth <= ctx.maxTreeDepth; at = parentOf.get(at)) depth++;
     return depth;
   };
-  return [...parents].map((id) => ({ id, depth: depthOf(id) })).sort((a, b) => b.depth - a.depth || (a.id < b.id ? -1 : 1));
+  return [...parents]
+    .map((id) => ({ id, depth: depthOf(id) }))
+    .sort((a, b) => b.depth - a.depth || (a.id < b.id ? -1 : 1));
 }
 
 async function holdParent(ctx: EngineContext, parentId: string): Promise<number> {

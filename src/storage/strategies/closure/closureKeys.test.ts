@@ -17,7 +17,10 @@ describe('closure keys', () => {
   });
 
   it('reads a depth window as one range of distances', () => {
-    expect(closureRange('r', { minDepth: 2, maxDepth: 3 })).toEqual({ pk: 'N#r', sk: { between: ['D#002#', 'D#003#~'] } });
+    expect(closureRange('r', { minDepth: 2, maxDepth: 3 })).toEqual({
+      pk: 'N#r',
+      sk: { between: ['D#002#', 'D#003#~'] },
+    });
     expect(closureRange('r', { minDepth: 0, maxDepth: null }, 'D#001#c')).toEqual({
       pk: 'N#r',
       sk: { between: ['D#001#', 'D#999#~'] },

@@ -18,14 +18,19 @@ export const distanceSk = (distance: number): string =>
 export const closureSk = (distance: number, descendantId: string): string => `${distanceSk(distance)}${descendantId}`;
 
 /** The distance a row's sort key holds. */
-export const distanceOf = (sk: string): number => Number(sk.slice(CLOSURE_SK_PREFIX.length, CLOSURE_SK_PREFIX.length + DISTANCE_WIDTH));
+export const distanceOf = (sk: string): number =>
+  Number(sk.slice(CLOSURE_SK_PREFIX.length, CLOSURE_SK_PREFIX.length + DISTANCE_WIDTH));
 
 /** Sorts above every row's sort key. */
 const MAX_DISTANCE_SK = `${CLOSURE_SK_PREFIX}999#~`;
 
 /** The rows of a node whose ancestors are `path` (root first): thin, the descendant's id. */
 export function closureRows(id: string, path: readonly string[]): Array<Item & Key> {
-  return path.map((ancestorId, i) => ({ pk: `${NODE_PK_PREFIX}${ancestorId}`, sk: closureSk(path.length - i, id), id }));
+  return path.map((ancestorId, i) => ({
+    pk: `${NODE_PK_PREFIX}${ancestorId}`,
+    sk: closureSk(path.length - i, id),
+    id,
+  }));
 }
 
 /** The farthest distance at which a row carries a copy of its node. */

@@ -25,7 +25,8 @@ export async function descendantsByRows(
   const rows =
     window.maxDepth === 0
       ? []
-      : (await queryItems(ctx.doc, keyQuery(ctx.table, closureRange(node.id, window, after ?? undefined)), wanted)).items;
+      : (await queryItems(ctx.doc, keyQuery(ctx.table, closureRange(node.id, window, after ?? undefined)), wanted))
+          .items;
   const total = edges.length + rows.length;
   const pageRows = rows.slice(0, page.first - edges.length);
   const nodes = await ctx.nodesOf(pageRows);
@@ -39,8 +40,12 @@ export async function descendantsByRows(
 
 /** The sort key to resume after (null for the node itself: resume at the first row). */
 function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow): string | null {
-  const c = decodeWindowCursor(ctx.cursors, raw, origin.id, window, (p) =>
-    typeof p.s === 'string' && (p.s === '' || p.s.startsWith(CLOSURE_SK_PREFIX)),
+  const c = decodeWindowCursor(
+    ctx.cursors,
+    raw,
+    origin.id,
+    window,
+    (p) => typeof p.s === 'string' && (p.s === '' || p.s.startsWith(CLOSURE_SK_PREFIX)),
   );
   return c.s === '' ? null : (c.s as string);
 }

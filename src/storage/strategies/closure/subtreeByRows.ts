@@ -8,7 +8,12 @@ import { closureRange, COPY_DISTANCE } from './closureKeys.js';
  * Every node up to `depth` (at most COPY_DISTANCE) levels below `node`: one Query of its rows
  * at those distances, which carry their nodes; null past `limit` rows.
  */
-export async function subtreeByRows(ctx: StrategyContext, node: TreeNode, depth: number, limit: number): Promise<SubtreeItems | null> {
+export async function subtreeByRows(
+  ctx: StrategyContext,
+  node: TreeNode,
+  depth: number,
+  limit: number,
+): Promise<SubtreeItems | null> {
   const reach = Math.min(depth, COPY_DISTANCE);
   const query = keyQuery(ctx.table, closureRange(node.id, { minDepth: 1, maxDepth: reach }));
   const { items } = await queryItems(ctx.doc, query, limit + 1);

@@ -20,7 +20,10 @@ export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place
   if (growth <= 0) return;
   const ranges =
     oldKey === ''
-      ? (await ctx.readChildren(id)).map(({ node }) => ({ pk: rangePk(node.id), key: documentStep(node.position, node.id) }))
+      ? (await ctx.readChildren(id)).map(({ node }) => ({
+          pk: rangePk(node.id),
+          key: documentStep(node.position, node.id),
+        }))
       : [{ pk: rangePk(from.path[1] ?? id), key: oldKey }];
   let longest = Buffer.byteLength(oldKey);
   for (const range of ranges) longest = Math.max(longest, await longestKey(ctx, range.pk, range.key));

@@ -22,19 +22,27 @@ interface Found {
   chain: string[];
 }
 
-export async function preorderByRange(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page | null> {
+export async function preorderByRange(
+  ctx: StrategyContext,
+  node: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+): Promise<Page | null> {
   if (window.maxDepth !== null || window.minDepth > 1) return null;
   const origin = node.path && node.lineage ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin?.path || !origin.lineage) return null;
   const place: Place = { path: origin.path, lineage: origin.lineage };
-  const after = page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
+  const after =
+    page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
   const read = new RangeRead(ctx, page.first + 1, origin.path.length);
   if (after === null && window.minDepth === 0) read.found.push({ node: origin, chain: [] });
   const key = documentKey(origin.id, place);
   if (key === null) await read.belowRoot(origin, after);
   else await read.range(rangePk(place.path[1] ?? origin.id), key, after === null ? key : keyOfChain(key, after));
   return {
-    edges: read.found.slice(0, page.first).map(({ node: found, chain }) => windowEdge(ctx.cursors, origin.id, window, { x: 'pre', c: chain }, found)),
+    edges: read.found
+      .slice(0, page.first)
+      .map(({ node: found, chain }) => windowEdge(ctx.cursors, origin.id, window, { x: 'pre', c: chain }, found)),
     hasNextPage: read.found.length > page.first,
   };
 }
@@ -96,7 +104,8 @@ class RangeRead {
     const ids = [...(item.path as string[]), String(item.id)];
     const lineage = item.lineage as string[];
     const chain: string[] = [];
-    for (let depth = this.originDepth + 1; depth < ids.length; depth++) chain.push(edgeSk(lineage[depth]!, ids[depth]!));
+    for (let depth = this.originDepth + 1; depth < ids.length; depth++)
+      chain.push(edgeSk(lineage[depth]!, ids[depth]!));
     return chain;
   }
 }

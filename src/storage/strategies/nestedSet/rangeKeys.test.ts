@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { TreeError } from '../../../errors.js';
 import { edgeSk } from '../../engine/strategyKit.js';
 import { prng } from '../../../../test/support/prng.js';
-import { documentKey, documentStep, keyOfChain, MAX_SORT_KEY_BYTES, rangeIdToken, rangeItems, subtreeRange } from './rangeKeys.js';
+import {
+  documentKey,
+  documentStep,
+  keyOfChain,
+  MAX_SORT_KEY_BYTES,
+  rangeIdToken,
+  rangeItems,
+  subtreeRange,
+} from './rangeKeys.js';
 
 const place = (path: string[], lineage: string[]) => ({ path, lineage });
 

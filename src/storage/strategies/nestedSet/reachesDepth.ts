@@ -15,7 +15,10 @@ export async function reachesDepth(ctx: StrategyContext, node: TreeNode, depth: 
   const key = documentKey(node.id, place);
   const ranges =
     key === null
-      ? (await ctx.readChildren(node.id)).map((child) => ({ pk: rangePk(child.node.id), key: documentStep(child.node.position, child.node.id) }))
+      ? (await ctx.readChildren(node.id)).map((child) => ({
+          pk: rangePk(child.node.id),
+          key: documentStep(child.node.position, child.node.id),
+        }))
       : [{ pk: rangePk(place.path[1] ?? node.id), key }];
   for (const range of ranges) {
     const base = keyQuery(ctx.table, { pk: range.pk, sk: { between: subtreeRange(range.key) } });

@@ -27,7 +27,8 @@ export async function descendantsByLevels(
   const after = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
   const out: Entry[] = [];
   const related: TreeNode[] = [];
-  const inWindow = (depth: number) => depth >= window.minDepth && (window.maxDepth === null || depth <= window.maxDepth);
+  const inWindow = (depth: number) =>
+    depth >= window.minDepth && (window.maxDepth === null || depth <= window.maxDepth);
   let level: Entry[] = [{ node: origin, depth: 0, path: [] }];
   for (let depth = 0; level.length > 0; depth++) {
     if (inWindow(depth)) {
@@ -48,7 +49,11 @@ export async function descendantsByLevels(
     related.push(...level.map((entry) => entry.node));
   }
   return {
-    edges: out.slice(0, page.first).map((entry) => windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, placed(origin, entry))),
+    edges: out
+      .slice(0, page.first)
+      .map((entry) =>
+        windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, placed(origin, entry)),
+      ),
     hasNextPage: out.length > page.first,
     related,
   };
@@ -74,11 +79,16 @@ function isAfter(entry: Entry, cursor: { depth: number; path: string[] }): boole
 }
 
 function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
-  const c = decodeWindowCursor(ctx.cursors, raw, origin.id, window, (p) =>
-    Number.isInteger(p.d) &&
-    Array.isArray(p.p) &&
-    p.p.length === p.d &&
-    p.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_SK_PREFIX)),
+  const c = decodeWindowCursor(
+    ctx.cursors,
+    raw,
+    origin.id,
+    window,
+    (p) =>
+      Number.isInteger(p.d) &&
+      Array.isArray(p.p) &&
+      p.p.length === p.d &&
+      p.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_SK_PREFIX)),
   );
   return { depth: c.d as number, path: c.p as string[] };
 }

@@ -14,7 +14,10 @@ import type { TreeNode } from '../../treeStore.js';
  *   the move re-plan instead of leaving that child with a stale path;
  * - ancestors of any number of nodes are one BatchGet wave through the request's loader.
  */
-export const storedPath: Pick<StrategyMembers, 'nodeFields' | 'readChain' | 'guardChain' | 'guardSubtree' | 'ancestors'> & { keeps: 'path' } = {
+export const storedPath: Pick<
+  StrategyMembers,
+  'nodeFields' | 'readChain' | 'guardChain' | 'guardSubtree' | 'ancestors'
+> & { keeps: 'path' } = {
   keeps: 'path',
   nodeFields: ({ path }) => ({ path: [...path] }),
 
@@ -28,7 +31,12 @@ export const storedPath: Pick<StrategyMembers, 'nodeFields' | 'readChain' | 'gua
   guardChain(tx: TransactionBuilder, chain: readonly StoredNode[]) {
     const parent = chain[chain.length - 1];
     if (!parent) return;
-    tx.check(nodeKey(parent.node.id), { exists: true }, { missing: 'deleting' }, { equals: ['path', storedPathOf(parent.node)] });
+    tx.check(
+      nodeKey(parent.node.id),
+      { exists: true },
+      { missing: 'deleting' },
+      { equals: ['path', storedPathOf(parent.node)] },
+    );
     // A move job started after the chain was read leaves the parent's path stale until the job
     // rewrites it: the root's count of move jobs tells.
     guardChainRoot(tx, chain[0]!);
@@ -58,7 +66,9 @@ export const storedPath: Pick<StrategyMembers, 'nodeFields' | 'readChain' | 'gua
 
 function storedPathOf(node: TreeNode): string[] {
   if (!node.path) {
-    throw new Error(`node "${node.id}" has no stored path; rebuild the projections with: npm run tree -- reindex --to <strategy>`);
+    throw new Error(
+      `node "${node.id}" has no stored path; rebuild the projections with: npm run tree -- reindex --to <strategy>`,
+    );
   }
   return node.path;
 }

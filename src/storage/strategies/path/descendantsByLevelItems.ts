@@ -67,8 +67,12 @@ export async function descendantsByLevelItems(
 }
 
 function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
-  const c = decodeWindowCursor(ctx.cursors, raw, origin.id, window, (p) =>
-    Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
+  const c = decodeWindowCursor(
+    ctx.cursors,
+    raw,
+    origin.id,
+    window,
+    (p) => Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
   );
   // The cursor of the node itself (depth 0) resumes at depth 1.
   return c.d === 0 ? { depth: 1, sk: '' } : { depth: c.d as number, sk: c.s as string };

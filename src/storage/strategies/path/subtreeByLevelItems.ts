@@ -24,7 +24,9 @@ export async function subtreeByLevelItems(
   const path = origin.path ?? [];
   const reach = Math.min(depth, MAX_LEVELS, ctx.maxTreeDepth - path.length);
   const levels = await Promise.all(
-    Array.from({ length: reach }, (_, i) => queryItems(ctx.doc, keyQuery(ctx.table, levelQuery(path, origin.id, i + 1)), limit + 1)),
+    Array.from({ length: reach }, (_, i) =>
+      queryItems(ctx.doc, keyQuery(ctx.table, levelQuery(path, origin.id, i + 1)), limit + 1),
+    ),
   );
   const items = levels.flatMap(({ items: found }) => found.filter((item) => isBelow(item.path, path, origin.id)));
   return items.length > limit ? null : { items, depth: reach };
