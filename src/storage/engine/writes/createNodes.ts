@@ -12,7 +12,7 @@ import {
 import { checkId } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { chainPlace, commitGuarded, readPlace } from './guardedPlace.js';
+import { chainPlace, commitGuarded, readPlace, type GuardedPlace } from './guardedPlace.js';
 import { undoImport } from '../jobs/importJob.js';
 import { join, writePending, type ImportPlan } from './importNodes.js';
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
@@ -44,58 +44,67 @@ export async function createNodes(
   // Ids generated once, so that every attempt writes the same nodes; the list checked before any read.
   const list = { parentId, nodes: args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n)) };
   planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID);
-  const planned = await replanning(async (): Promise<{ nodes: NewNode[]; plan?: ImportPlan }> => {
-    const place = await readPlace(ctx, {
-      parentId,
-      parentLabel: 'parent',
-      doing: `creating nodes under "${parentId}"`,
-    });
-    const { chain, parent } = place;
-    const last = await readAdjacent(ctx, parentId, null, 'before', '');
-    const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
-    const now = new Date().toISOString();
-    const nodes = planNewNodes(
-      list,
-      { id: parentId, place: parentPlace, lastPosition: last?.node.position ?? null },
-      now,
-      randomUUID,
-    ).map((n) => ({ ...n, node: { ...n.node, ...ctx.strategy.nodeFields(n.place) } }));
-    place.checkDepthBelow(Math.max(...nodes.map((n) => n.below)));
-    const taken = await readStored(
-      ctx,
-      nodes.map((n) => n.node.id),
-    );
-    const first = nodes.find((n) => taken.has(n.node.id));
-    if (first)
-      throw new TreeError('ALREADY_EXISTS', `a node with id "${first.node.id}" already exists`, { id: first.node.id });
-    // Computed before anything is written: a key the strategy cannot write is refused here (DEPTH_LIMIT).
-    const items = nodes.map((n) => projectionItems(ctx.strategy, n.node, n.place));
-    const tx = place.transaction((plan) => {
-      nodes.forEach((n, i) => {
-        planNewNode(plan, n.node, { edge: !n.top });
-        for (const item of items[i]!) plan.put(item);
-      });
-      const children = nodes.filter((n) => n.top).map((n) => n.node);
-      planAdopt(plan, { parent, children, slot: { position: '', neighbours: [] }, copies: place.copies });
-    });
-    if (tx.size <= ctx.transactionItems) {
-      await commitGuarded(ctx, tx);
-      return { nodes };
-    }
-    if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
-    const imports = nodes.map((n): ImportedNode => [n.node.id, n.node.parentId, n.node.position]);
-    const job = newJob('IMPORT', parentId, nodes.length, { imports });
-    // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
-    const lease = newLease(ctx, job.id);
-    await commitGuarded(
-      ctx,
-      place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant)),
-    );
-    return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
-  });
+  const planned = await replanning(() => writeOrStartImport(ctx, list, options));
   const job = planned.plan ? await runImport(ctx, planned.plan) : null;
   const byId = new Map(planned.nodes.map((n) => [n.node.id, answered(n)]));
   return { nodes: list.nodes.map((n) => byId.get(n.id!)!), job };
+}
+
+type List = CreateNodesArgs & { parentId: string | null };
+
+/** One attempt: the nodes in one transaction when they fit, else the start of their IMPORT job. */
+async function writeOrStartImport(
+  ctx: EngineContext,
+  list: List,
+  options: CreateNodesOptions,
+): Promise<{ nodes: NewNode[]; plan?: ImportPlan }> {
+  const { parentId } = list;
+  const place = await readPlace(ctx, { parentId, parentLabel: 'parent', doing: `creating nodes under "${parentId}"` });
+  const nodes = await placedNodes(ctx, place, list);
+  // Computed before anything is written: a key the strategy cannot write is refused here (DEPTH_LIMIT).
+  const items = nodes.map((n) => projectionItems(ctx.strategy, n.node, n.place));
+  const tx = place.transaction((plan) => {
+    nodes.forEach((n, i) => {
+      planNewNode(plan, n.node, { edge: !n.top });
+      for (const item of items[i]!) plan.put(item);
+    });
+    const children = nodes.filter((n) => n.top).map((n) => n.node);
+    planAdopt(plan, { parent: place.parent, children, slot: { position: '', neighbours: [] }, copies: place.copies });
+  });
+  if (tx.size <= ctx.transactionItems) {
+    await commitGuarded(ctx, tx);
+    return { nodes };
+  }
+  if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
+  const imports = nodes.map((n): ImportedNode => [n.node.id, n.node.parentId, n.node.position]);
+  const job = newJob('IMPORT', parentId, nodes.length, { imports });
+  // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
+  const lease = newLease(ctx, job.id);
+  const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant));
+  await commitGuarded(ctx, start);
+  return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
+}
+
+/** The list's nodes at their places under the parent, after its last child; DEPTH_LIMIT, ALREADY_EXISTS. */
+async function placedNodes(ctx: EngineContext, place: GuardedPlace, list: List): Promise<NewNode[]> {
+  const { chain, parent } = place;
+  const last = await readAdjacent(ctx, list.parentId, null, 'before', '');
+  const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
+  const under = { id: list.parentId, place: parentPlace, lastPosition: last?.node.position ?? null };
+  const nodes = planNewNodes(list, under, new Date().toISOString(), randomUUID).map((n) => ({
+    ...n,
+    node: { ...n.node, ...ctx.strategy.nodeFields(n.place) },
+  }));
+  place.checkDepthBelow(Math.max(...nodes.map((n) => n.below)));
+  const taken = await readStored(
+    ctx,
+    nodes.map((n) => n.node.id),
+  );
+  const first = nodes.find((n) => taken.has(n.node.id));
+  if (first) {
+    throw new TreeError('ALREADY_EXISTS', `a node with id "${first.node.id}" already exists`, { id: first.node.id });
+  }
+  return nodes;
 }
 
 /** The node as the caller gets it, with its depth and root (computed from its place, under every strategy). */
