@@ -3,7 +3,10 @@ import type { Dynamo } from './dynamodb/client.js';
 import { createStore, type StoreOptions } from './storage/store/createStore.js';
 import type { TreeAdmin } from './storage/treeStore.js';
 
-/** The store the configuration describes (its admin, whose `store` the resolvers use), over a DynamoDB client (the server's, or the CLI's). */
+/**
+ * The store the configuration describes (its admin, whose `store` the resolvers use), over a
+ * DynamoDB client (the server's, or the CLI's).
+ */
 export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>, onJob?: StoreOptions['onJob']): TreeAdmin {
   return createStore({
     doc,

@@ -297,7 +297,10 @@ export interface TreeAdmin {
    * children answer CONFLICT meanwhile (engine/respace.ts). Reads see the same order throughout.
    */
   respace(parentId: string): Promise<RespaceResult>;
-  /** The parents whose children have a position longer than `longerThan` characters, deepest first (one scan of the table). */
+  /**
+   * The parents whose children have a position longer than `longerThan` characters, deepest
+   * first (one scan of the table).
+   */
   crowdedParents(longerThan: number): Promise<CrowdedParent[]>;
   /**
    * Starts this process's share of the job work: a sweep now and every half lease, which takes

@@ -154,7 +154,7 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     expect(browser.problems).toEqual([]);
   });
 
-  it('moves a node by dragging it before, after or into another, shown at once, kept once the server agrees', async () => {
+  it('moves a node dragged before, after or into another, at once, kept once the server agrees', async () => {
     await row(page, 'oaks').getByRole('button', { name: 'Expand Oaks' }).click();
     await waitForChildren(page, 'oaks', ['red-oak', 'white-oak']);
 
@@ -221,7 +221,7 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     await refusal.waitFor({ state: 'detached' });
   });
 
-  it('rolls back exactly an optimistic move that the server refuses (VERSION_CONFLICT), and the next try goes through', async () => {
+  it('rolls back an optimistic move the server refuses (VERSION_CONFLICT); the next try goes through', async () => {
     // Another client changes Roses: the page still holds its old version.
     const other = await server.gql(`mutation { updateNode(id: "roses", data: { watered: true }) { version } }`);
     expect(other.body.errors).toBeUndefined();

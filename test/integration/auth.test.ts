@@ -85,7 +85,7 @@ describe('AUTH=jwt with a shared secret', () => {
     expect((await call(server, { authorization: `bearer ${justExpired}` })).body.data).toEqual({ node: { id: 'a' } });
   });
 
-  it('refuses missing, malformed, expired, early, foreign and tampered tokens with 401 and no DynamoDB call', async () => {
+  it('refuses missing, malformed, expired, early, foreign, tampered tokens: 401, no DynamoDB call', async () => {
     await expectRefused(server, counter, {}, /credentials are missing/);
     await expectRefused(server, counter, { authorization: 'Basic dXNlcjpwYXNz' }, /must be "Bearer <credential>"/);
     await expectRefused(server, counter, { authorization: 'Bearer not.a.jwt' }, /not a valid JWT/);
@@ -135,7 +135,7 @@ describe('AUTH=jwt with a shared secret', () => {
     await expectRefused(server, counter, { authorization: `Bearer ${rs}` }, /algorithm/);
   });
 
-  it('takes a development token from `npm run tree -- token`, and the command refuses what cannot sign one', async () => {
+  it('takes a token from `npm run tree -- token`, which refuses what cannot sign one', async () => {
     const run = (env: Record<string, string>, extra: string[] = []) =>
       promisify(execFile)(
         process.execPath,
@@ -215,7 +215,7 @@ describe('AUTH=jwt with a JWKS', () => {
     });
   });
 
-  it('refuses another key under the same kid, and an HS256 token keyed with the public key (algorithm confusion)', async () => {
+  it('refuses another key under the same kid, and HS256 keyed with the public key (confusion)', async () => {
     const other = await generateKeyPair('RS256');
     await expectRefused(server, counter, { authorization: `Bearer ${await rsToken(other.privateKey)}` }, /signature/);
     const confused = await new SignJWT({ iss: ISSUER, sub: 'u', exp: now() + 300 })

@@ -34,7 +34,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
     servers = [];
   });
 
-  it('a deep create while a move takes the subtree deeper: one of them is refused, no node past the limit', async () => {
+  it('a deep create while a move takes the subtree deeper: one is refused, none past the limit', async () => {
     const table = uniqueTable();
     const hold = holdMove();
     const mover = await startTestServer({ strategy, table, env: LIMIT, middleware: hold.middleware });
@@ -63,7 +63,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: the depth limit against concurrent wri
     expect(deepest.depth + (deepest.childCount > 0 ? 1 : 0)).toBeLessThanOrEqual(6);
   });
 
-  it('a deep create that read its chain before a move job started: refused once it sees the job, no node past the limit', async () => {
+  it('a deep create that read its chain before a move job: refused, none past the limit', async () => {
     const table = uniqueTable();
     // The create's own transaction (the one that puts the new node), held after its reads.
     const hold = holdTransactionWith((item) => item.Put?.Item?.pk === 'N#deep');

@@ -130,7 +130,7 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
     await canopy?.close();
   });
 
-  it('serves the committed schema/subgraph.graphql (run `npm run schema` after changing the GraphQL types)', async () => {
+  it('serves the committed schema/subgraph.graphql (`npm run schema` after a type changes)', async () => {
     const committed = readFileSync(new URL('../../schema/subgraph.graphql', import.meta.url), 'utf8');
     expect(printSubgraphSdl(), 'schema/subgraph.graphql is out of date: run `npm run schema`').toBe(committed);
     const { _service } = okData<{ _service: { sdl: string } }>(await canopy.gql('{ _service { sdl } }'));

@@ -192,7 +192,7 @@ describe('HTTP conventions for browsers', () => {
   describe('automatic persisted queries', () => {
     const persisted = (hash: string) => ({ persistedQuery: { version: 1, sha256Hash: hash } });
 
-    it('answers PERSISTED_QUERY_NOT_FOUND for an unknown hash, over GET and POST, without touching DynamoDB', async () => {
+    it('answers PERSISTED_QUERY_NOT_FOUND for an unknown hash, GET and POST, no DynamoDB call', async () => {
       const hash = sha256('{ roots { nodes { id name } } }');
       const viaGet = await get(server, { extensions: persisted(hash) });
       expect(viaGet.status).toBe(200);

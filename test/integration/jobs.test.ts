@@ -87,7 +87,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     expect(zero.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
   });
 
-  it('fences a runner paused past its lease: another process finishes the job, the paused one writes nothing more', async () => {
+  it('fences a runner paused past its lease: another finishes the job, it writes nothing more', async () => {
     const table = uniqueTable();
     // The 1st transaction after arming is the detach; the 2nd, the first mark, is held.
     const pause = pauseTransaction(2);

@@ -100,7 +100,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     },
   );
 
-  it('makes structural writes that overlap an open move wait, then answer CONFLICT; other writes go through', async () => {
+  it('makes writes that overlap an open move wait, then answer CONFLICT; others go through', async () => {
     const table = uniqueTable();
     const pause = pauseTransaction(3);
     const writer = await start(SMALL_BUDGET, table, pause.middleware);

@@ -109,7 +109,7 @@ describe('nested-set: respacing crowded positions shortens the document keys', (
   }, 120_000);
   afterAll(() => server?.close());
 
-  it('gives short positions to every crowded group (`tree reindex --respace`), after which a refused move goes through', async () => {
+  it('respaces every crowded group (`tree reindex --respace`); a refused move then goes through', async () => {
     // rf-1's subtree (3 levels, 195 bytes of steps) under re-14 (14 steps of 65 bytes: 910): 1,105.
     expectError(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' }), 'DEPTH_LIMIT');
     const outline = okData(

@@ -33,7 +33,7 @@ describe('logs and metrics', () => {
     expect(broken).toMatchObject({ level: 40, errors: ['BAD_USER_INPUT'] });
   });
 
-  it('serves Prometheus metrics: requests by operation, DynamoDB calls by command, errors by code, open jobs', async () => {
+  it('serves metrics: requests by operation, DynamoDB calls by command, errors by code, open jobs', async () => {
     okData(await server.gql('query Counted { node(id: "o-child") { id } }'));
     const response = await fetch(`${server.url}/metrics`);
     expect(response.status).toBe(200);

@@ -72,7 +72,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
   const preorder = async (id: string) =>
     okData<{ node: { descendants: { nodes: unknown[] } } }>(await server.gql(PREORDER, { id })).node.descendants.nodes;
 
-  it('holds the parent while it respaces: the order read never changes, and writes among its children answer CONFLICT', async () => {
+  it('holds the parent while it respaces: the order never changes, writes among its children CONFLICT', async () => {
     const pause = pauseTransaction(3);
     const paused = createDynamo({
       endpoint: inject('dynamoEndpoint'),

@@ -216,7 +216,7 @@ describe('layers', () => {
     ).toEqual([]);
   });
 
-  it("lets strategy folders import only the contract, the engine's public helpers, the shared parts and dynamodb/", () => {
+  it("lets strategies import only the contract, the engine's kit, the shared parts and dynamodb/", () => {
     const allowed = (i: Import, own: string) =>
       !i.target.startsWith('src/') ||
       under(own)(i.target) ||

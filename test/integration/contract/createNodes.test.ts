@@ -80,7 +80,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
 
   const create = (input: Record<string, unknown>) => server.gql(CREATE_NODES, { input });
 
-  it("creates a small subtree in one transaction, in the order of the list, under the parent's other children", async () => {
+  it("creates a small subtree in one transaction, in list order, after the parent's children", async () => {
     const result = okData(await create({ parentId: 'home', nodes: family('s', 2, 2) })).createNodes;
     expect(result.job).toBeNull();
     expect(result.nodes.map((n: { id: string }) => n.id)).toEqual(family('s', 2, 2).map((n) => n.id));
@@ -211,7 +211,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     expect(await server.verify()).toEqual([]);
   });
 
-  it('shows none of a flat list while the job writes it; pages of children skip its siblings, and writes beside it go on', async () => {
+  it('hides a flat list while its job writes it; pages skip its siblings, writes beside go on', async () => {
     await buildTree(server, { id: 'side', children: [{ id: 'side.a' }] });
     const paused = pauseWhilePending();
     const creating = create({ parentId: 'side', nodes: flat('sib', 400) });

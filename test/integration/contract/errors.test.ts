@@ -177,7 +177,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       for (const response of cases) expectNoStacktrace(response.body.errors);
     });
 
-    it('answers client mistakes with client codes: a subscription, a persisted query of an unknown version', async () => {
+    it('answers client mistakes with client codes: a subscription, an unknown persisted version', async () => {
       const subscription = await server.gql('subscription { roots { nodes { id } } }');
       expect(subscription.status).toBe(400);
       expect(subscription.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);

@@ -143,7 +143,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
     expect(requests(response)).toBeLessThanOrEqual(strategy === 'adjacency' ? 1 + 2 + 3 : budget.nestedThree);
   });
 
-  it('falls back to per-parent reads when the subtree is too large for one bulk read, with the same answer', async () => {
+  it('falls back to per-parent reads for a subtree too large for one bulk read: same answer', async () => {
     const response = await server.gql(NESTED('lw', 2));
     expect(okData(response).node.children).toEqual(expected(WIDE, [2, 2, 2]));
     // A bulk read stops at its limit (2,000 items per Query): never the whole 2,020 nodes.

@@ -207,7 +207,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDE
     }
   });
 
-  it('reads what the strategy needs: a Query per parent the walk goes through, a Query per range under nested-set', async () => {
+  it('reads a Query per parent the walk goes through, a Query per range under nested-set', async () => {
     const cost = async (variables: Record<string, unknown>) => {
       const response = await server.gql(PREORDER, { id: 'doc', ...variables });
       okData(response);

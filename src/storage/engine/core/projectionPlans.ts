@@ -22,7 +22,8 @@ export function placeOf(strategy: TreeStrategy, stored: StoredNode): Place {
   const kept = keptFields(strategy);
   if ((kept.path && !path) || (kept.lineage && !lineage)) {
     throw new Error(
-      `node "${stored.node.id}" has no stored place; rebuild the projections with: npm run tree -- reindex --to ${strategy.name}`,
+      `node "${stored.node.id}" has no stored place; rebuild the projections with: ` +
+        `npm run tree -- reindex --to ${strategy.name}`,
     );
   }
   return { path: kept.path ? path! : [], lineage: kept.lineage ? lineage! : [] };

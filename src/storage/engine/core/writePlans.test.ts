@@ -62,7 +62,8 @@ const EXISTS = 'attribute_exists(pk)';
 const CLOCK = 1000;
 /** Still under `parentId`, alive. */
 const where = (parentId: string | null) =>
-  `${EXISTS} AND attribute_not_exists(deleting) AND ${parentId === null ? 'attribute_not_exists(parentId)' : `parentId = "${parentId}"`}`;
+  `${EXISTS} AND attribute_not_exists(deleting) AND ` +
+  (parentId === null ? 'attribute_not_exists(parentId)' : `parentId = "${parentId}"`);
 /** The same, and not held by a deepening move. */
 const guard = (parentId: string | null) => `${where(parentId)} AND (attribute_not_exists(hold) OR hold < ${CLOCK})`;
 const unchanged = (rev: number) => `${EXISTS} AND attribute_not_exists(deleting) AND rev = ${rev}`;
@@ -85,7 +86,7 @@ describe('planCreate', () => {
   const created = node('new', 'p', 'a0V');
   const slot = { position: 'a0V', neighbours: [s1.node, x.node] };
 
-  it('writes the node and its edge, bumps the parent and guards the neighbours, leaving the chain to the strategy', () => {
+  it("writes the node and its edge, bumps the parent, guards the neighbours; the chain is the strategy's", () => {
     const { steps, items } = plan((tx) => planCreate(tx, { node: created, chain: [r, m, p], slot, copies: NO_COPIES }));
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
@@ -347,7 +348,9 @@ describe('the delete job plans', () => {
         kind: 'Update',
         key: 'N#p NODE',
         update: `SET hold = ${CLOCK + 5000}`,
-        condition: `${EXISTS} AND attribute_not_exists(deleting) AND rev = ${p.rev} AND (attribute_not_exists(hold) OR hold < ${CLOCK})`,
+        condition:
+          `${EXISTS} AND attribute_not_exists(deleting) AND rev = ${p.rev} ` +
+          `AND (attribute_not_exists(hold) OR hold < ${CLOCK})`,
       },
     ]);
     expect(plan((tx) => planReleaseHold(tx, p, 6000)).steps).toEqual([

@@ -194,7 +194,10 @@ export function planAdopt(
   guardSlot(tx, args.slot);
 }
 
-/** Removes a node an IMPORT job wrote and gave up (its node item still marked by the job) with the other items it wrote for it. */
+/**
+ * Removes a node an IMPORT job wrote and gave up (its node item still marked by the job), with
+ * the other items it wrote for it.
+ */
 export function planRemovePending(tx: TransactionBuilder, node: TreeNode, jobId: string, others: Key[]): void {
   tx.delete(nodeKey(node.id), { equals: [PENDING, jobId] });
   for (const key of others) tx.delete(key);

@@ -48,7 +48,7 @@ describe('job records', () => {
   it('refuses a record that is no job, naming its key and what is wrong', () => {
     const item = { pk: 'JOBS', sk: 'JOB#j9', id: 'j9', kind: 'COPY', startedAt: 7 };
     expect(() => jobFromItem(item)).toThrow(
-      /^item JOBS JOB#j9 is malformed: kind: Invalid option: .*; startedAt: Invalid input: expected string, received number$/,
+      /^item JOBS JOB#j9 is malformed: kind: Invalid option: .*; startedAt: Invalid input: expected string/,
     );
   });
 

@@ -87,7 +87,10 @@ class Walk {
     if (chain.length >= this.minDepth) this.found.push({ node, chain });
   }
 
-  /** The children of `parentId` (at chain `chain`) after edge `afterSk`, each with its subtree, until the page is full. */
+  /**
+   * The children of `parentId` (at chain `chain`) after edge `afterSk`, each with its subtree,
+   * until the page is full.
+   */
   async children(parentId: string, chain: string[], afterSk: string | undefined): Promise<void> {
     const depth = chain.length + 1;
     for (let start = afterSk; !this.full();) {

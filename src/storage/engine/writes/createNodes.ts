@@ -133,7 +133,8 @@ async function runImport(ctx: EngineContext, plan: ImportPlan): Promise<Job> {
     if (error instanceof ConditionFailed) {
       throw new TreeError(
         'CONFLICT',
-        'the parent moved, was deleted or had its children respaced while the nodes were written, or one of their ids was taken; nothing was created',
+        'the parent moved, was deleted or had its children respaced while the nodes were written, ' +
+          'or one of their ids was taken; nothing was created',
         { jobId: job.id },
       );
     }

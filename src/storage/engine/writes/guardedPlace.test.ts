@@ -37,7 +37,8 @@ describe('a place under a parent', () => {
     const conditions = Object.fromEntries(steps.map((s) => [s.key, s.condition]));
     // adjacency: each node of the chain still where it was read, alive, not held.
     expect(conditions['N#r NODE']).toBe(
-      'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(parentId) AND (attribute_not_exists(hold) OR hold < 1000)',
+      'attribute_exists(pk) AND attribute_not_exists(deleting) AND attribute_not_exists(parentId) ' +
+        'AND (attribute_not_exists(hold) OR hold < 1000)',
     );
     expect(conditions['N#p NODE']).toContain('parentId = "r"');
     // The parent, whose childCount the create updates, is not being respaced.

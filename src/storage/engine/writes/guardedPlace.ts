@@ -230,7 +230,8 @@ export function refuseWhileRespacing(parent: StoredNode | null | undefined, now:
   if (parent?.respacing !== undefined && parent.respacing >= now) {
     throw new TreeError(
       'CONFLICT',
-      `the children of "${parent.node.id}" are being respaced (tree reindex --respace); nothing was applied: try again once it is done`,
+      `the children of "${parent.node.id}" are being respaced (tree reindex --respace); ` +
+        'nothing was applied: try again once it is done',
     );
   }
 }

@@ -11,7 +11,8 @@ import { subtreeByRows } from './subtreeByRows.js';
  * condition. Rows up to COPY_DISTANCE (3) carry a copy of their node (carriesNode), so the
  * descendants of the nearest levels, and children three levels deep, cost that one Query and no
  * read by id; a rename, a data update or a child added or removed also writes the node's rows
- * at distances 1 to 3 (up to 3 items more than the truth). A move rewrites only the rows that link the subtree to the ancestors it leaves and
+ * at distances 1 to 3 (up to 3 items more than the truth). A move rewrites only the rows that
+ * link the subtree to the ancestors it leaves and
  * joins (the engine writes the difference of closureRows); rows inside the subtree stay.
  */
 export const closure: TreeStrategy<'closure'> = {

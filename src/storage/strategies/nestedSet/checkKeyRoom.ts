@@ -30,7 +30,8 @@ export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place
   if (longest + growth > MAX_SORT_KEY_BYTES) {
     throw new TreeError(
       'DEPTH_LIMIT',
-      `moving "${id}" there would give a node of its subtree a document key of ${longest + growth} bytes, over DynamoDB's ` +
+      `moving "${id}" there would give a node of its subtree a document key of ${longest + growth} bytes, ` +
+        "over DynamoDB's " +
         `${MAX_SORT_KEY_BYTES}-byte sort key; place it higher, or use another TREE_STRATEGY`,
       { depth: to.path.length, keyBytes: longest + growth, maxKeyBytes: MAX_SORT_KEY_BYTES },
     );

@@ -9,7 +9,8 @@ import { documentKey, documentStep, keyOfChain, rangePk, subtreeRange } from './
 
 /**
  * A page of descendants in document order from range items (rangeKeys.ts), with the cursors of
- * the engine's walk of the truth (the chain of edge sort keys from the origin down, cursor.ts), so that a client pages on across the two when a job opens or closes meanwhile.
+ * the engine's walk of the truth (the chain of edge sort keys from the origin down, cursor.ts),
+ * so that a client pages on across the two when a job opens or closes meanwhile.
  *
  * Below a node of depth 1 or more, the whole subtree is one key range of its branch's
  * collection: one Query per page, whatever the page spans. Below a root, its children come from

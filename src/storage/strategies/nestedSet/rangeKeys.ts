@@ -69,8 +69,10 @@ export function rangeItems(id: string, place: Place): Array<Item & Key> {
   if (keyBytes > MAX_SORT_KEY_BYTES) {
     throw new TreeError(
       'DEPTH_LIMIT',
-      `node "${id}" would need a document key of ${keyBytes} bytes, over DynamoDB's ${MAX_SORT_KEY_BYTES}-byte sort key: ` +
-        'the sibling positions on its chain are long (many inserts into one gap); place it higher, or use another TREE_STRATEGY',
+      `node "${id}" would need a document key of ${keyBytes} bytes, ` +
+        `over DynamoDB's ${MAX_SORT_KEY_BYTES}-byte sort key: ` +
+        'the sibling positions on its chain are long (many inserts into one gap); ' +
+        'place it higher, or use another TREE_STRATEGY',
       { depth: place.path.length, keyBytes, maxKeyBytes: MAX_SORT_KEY_BYTES },
     );
   }
