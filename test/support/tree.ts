@@ -50,8 +50,17 @@ export function okData<T>(response: GraphQLResponse<T>): T {
   return response.body.data;
 }
 
-/** Asserts one error with this public code, and no data for the field (`data` null or absent). */
-export function expectError(response: GraphQLResponse, code: string): void {
+/** What an expected error says besides its code: its message, and its typed details (`extensions`). */
+export interface ExpectedError {
+  message?: string | RegExp;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Asserts one error with this public code, and no data for the field (`data` null or absent);
+ * with `expected`, its message (whole, or matching) and its typed details (those given, exactly).
+ */
+export function expectError(response: GraphQLResponse, code: string, expected: ExpectedError = {}): void {
   const errors = response.body.errors ?? [];
   expect(
     errors.map((error) => error.extensions?.code),
@@ -59,6 +68,13 @@ export function expectError(response: GraphQLResponse, code: string): void {
   ).toEqual([code]);
   const data = response.body.data;
   if (data) for (const value of Object.values(data)) expect(value).toBeNull();
+  const [error] = errors;
+  if (typeof expected.message === 'string') expect(error!.message).toBe(expected.message);
+  else if (expected.message) expect(error!.message).toMatch(expected.message);
+  if (expected.details) {
+    const given = Object.fromEntries(Object.keys(expected.details).map((key) => [key, error!.extensions?.[key]]));
+    expect(given).toEqual(expected.details);
+  }
 }
 
 const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { ${NODE_FIELDS} } }`;

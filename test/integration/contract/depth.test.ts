@@ -28,7 +28,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
 
     it('refuses a node at depth 65 with DEPTH_LIMIT and changes nothing', async () => {
       const before = await snapshot(server, ['c-0']);
-      expectError(await createNodeRaw(server, { id: 'too-deep', parentId: 'c-64' }), 'DEPTH_LIMIT');
+      expectError(await createNodeRaw(server, { id: 'too-deep', parentId: 'c-64' }), 'DEPTH_LIMIT', {
+        message: 'the write would put a node at depth 65; the limit is 64',
+        details: { depth: 65, maxDepth: 64 },
+      });
       expect(await getNode(server, 'too-deep')).toBeNull();
       expect(await snapshot(server, ['c-0'])).toEqual(before);
     });

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/eventually.js';
-import { snapshot } from '../support/invariants.js';
-import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree, expectError, fullTree, okData, specIds } from '../support/tree.js';
+import { eventually } from '../../support/eventually.js';
+import { snapshot } from '../../support/invariants.js';
+import { pauseTransaction } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree, expectError, fullTree, okData, specIds } from '../../support/tree.js';
+import { traitsOf } from '../../support/traits.js';
 
 /**
  * Moves too big for one transaction (TRANSACTION_ITEMS lowered to 10, so that 13 nodes are a
@@ -56,7 +57,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
 
       pause.arm();
       // A move that writes O(1) items (adjacency) is never a job: nothing to pause.
-      if (strategy === 'adjacency') pause.release();
+      if (!traitsOf(strategy).keepsPath) pause.release();
       const answer = okData(await writer.gql(REPARENT));
       expect(answer.reparent).toEqual({
         id: 'm',
@@ -65,7 +66,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
         ancestors: [{ id: 'dst' }, { id: 'd1' }, { id: 'd2' }],
       });
       const jobs = okData(await writer.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes;
-      if (strategy === 'adjacency') {
+      if (!traitsOf(strategy).keepsPath) {
         expect(jobs).toEqual([]);
         return;
       }
@@ -107,9 +108,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     for (const spec of FIXTURE) await buildTree(writer, spec);
     const other = await start({}, table);
     pause.arm();
-    if (strategy === 'adjacency') pause.release();
+    if (!traitsOf(strategy).keepsPath) pause.release();
     okData(await writer.gql(REPARENT));
-    if (strategy === 'adjacency') return;
+    if (!traitsOf(strategy).keepsPath) return;
     await pause.reached;
 
     const overlapping = await Promise.all([
@@ -156,9 +157,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     okData(await writer.gql('{ node(id: "m") { id } }'));
 
     pause.arm();
-    if (strategy === 'adjacency') pause.release();
+    if (!traitsOf(strategy).keepsPath) pause.release();
     okData(await mover.gql(REPARENT));
-    if (strategy === 'adjacency') return;
+    if (!traitsOf(strategy).keepsPath) return;
     await pause.reached;
     // The job is open, m already under d2 in the truth, its path not yet rewritten.
     stale.replay();

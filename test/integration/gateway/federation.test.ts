@@ -12,11 +12,11 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTreeSchema, printSubgraphSdl } from '../../src/graphql/buildSchema.js';
-import { printTreeSubgraphSchema } from '../../src/graphql/federation.js';
-import { CallCounter } from '../support/callCounter.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { buildTree, okData } from '../support/tree.js';
+import { buildTreeSchema, printSubgraphSdl } from '../../../src/graphql/buildSchema.js';
+import { printTreeSubgraphSchema } from '../../../src/graphql/federation.js';
+import { CallCounter } from '../../support/callCounter.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { buildTree, okData } from '../../support/tree.js';
 
 const BULK = Array.from({ length: 100 }, (_, i) => `item-${String(i).padStart(3, '0')}`);
 
@@ -131,7 +131,7 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
   });
 
   it('serves the committed schema/subgraph.graphql (`npm run schema` after a type changes)', async () => {
-    const committed = readFileSync(new URL('../../schema/subgraph.graphql', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../schema/subgraph.graphql', import.meta.url), 'utf8');
     expect(printSubgraphSdl(), 'schema/subgraph.graphql is out of date: run `npm run schema`').toBe(committed);
     const { _service } = okData<{ _service: { sdl: string } }>(await canopy.gql('{ _service { sdl } }'));
     // The gateway composes `_service { sdl }`: the same subgraph, with the federation definitions.

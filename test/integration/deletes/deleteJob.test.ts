@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
-import { scanTable } from '../../src/dynamodb/scan.js';
-import { chainsOf } from '../../src/storage/engine/core/chains.js';
-import { kindOf } from '../../src/storage/maintenance/kindOf.js';
-import { eventually } from '../support/eventually.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
+import { createDynamo, type DynamoOptions } from '../../../src/dynamodb/client.js';
+import { scanTable } from '../../../src/dynamodb/scan.js';
+import { chainsOf } from '../../../src/storage/engine/core/chains.js';
+import { kindOf } from '../../../src/storage/maintenance/kindOf.js';
+import { eventually } from '../../support/eventually.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 
 /**
  * A delete too big for one transaction runs as a job: detach (with the job record), mark level by

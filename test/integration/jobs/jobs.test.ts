@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createDynamo } from '../../src/dynamodb/client.js';
-import { TransactionBuilder } from '../../src/dynamodb/transactionBuilder.js';
-import { transactWrite } from '../../src/dynamodb/transactWrite.js';
-import { copyKeys } from '../../src/storage/engine/core/projectionPlans.js';
-import { readStored } from '../../src/storage/engine/core/reads.js';
-import { strategyNamed } from '../../src/storage/strategies/strategies.js';
-import { planDetachForDelete } from '../../src/storage/engine/core/writePlans.js';
-import { eventually } from '../support/eventually.js';
-import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { TransactionBuilder } from '../../../src/dynamodb/transactionBuilder.js';
+import { transactWrite } from '../../../src/dynamodb/transactWrite.js';
+import { copyKeys } from '../../../src/storage/engine/core/projectionPlans.js';
+import { readStored } from '../../../src/storage/engine/core/reads.js';
+import { strategyNamed } from '../../../src/storage/strategies/strategies.js';
+import { planDetachForDelete } from '../../../src/storage/engine/core/writePlans.js';
+import { eventually } from '../../support/eventually.js';
+import { pauseTransaction } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 
 /**
  * Jobs through the API (deleteNode's job, job(id), jobs), and the lease that fences a runner:

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvLine, type ExportRecord } from '../../src/cli/exportTree.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData } from '../support/tree.js';
-import { runTree } from '../support/treeCli.js';
+import { csvLine, type ExportRecord } from '../../../src/cli/exportTree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { buildTree, fullTree, okData } from '../../support/tree.js';
+import { runTree } from '../../support/treeCli.js';
 
 /** `npm run tree -- export`: every tree, or one subtree, as records an import can rebuild. */
 

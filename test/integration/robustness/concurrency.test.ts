@@ -6,9 +6,9 @@
  * refused write was refused with a typed code (HTTP 200, never INTERNAL_SERVER_ERROR).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
-import { allRoots, checkForest, snapshot } from '../support/invariants.js';
-import { prng } from '../support/prng.js';
+import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { allRoots, checkForest, snapshot } from '../../support/invariants.js';
+import { prng } from '../../support/prng.js';
 
 const REPARENT = `mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $after: ID) {
   reparent(id: $id, newParentId: $newParentId, before: $before, after: $after) { id parentId depth version }

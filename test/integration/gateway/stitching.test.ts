@@ -9,8 +9,8 @@ import { stitchSchemas } from '@graphql-tools/stitch';
 import { schemaFromExecutor } from '@graphql-tools/wrap';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
-import { buildTree } from '../support/tree.js';
+import { startTestServer, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { buildTree } from '../../support/tree.js';
 
 /** One HTTP exchange between the stitched gateway and Canopy. */
 interface Exchange {

@@ -1,9 +1,9 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturedLogger } from '../support/capturedLogger.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { buildTree, okData } from '../support/tree.js';
+import { capturedLogger } from '../../support/capturedLogger.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { buildTree, okData } from '../../support/tree.js';
 
 /** A log line per request, the metrics at /metrics and the spans, with their DynamoDB side. */
 describe('logs and metrics', () => {

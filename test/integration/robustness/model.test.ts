@@ -11,9 +11,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
-import { TreeModel, type Placement } from '../support/model.js';
-import { allRoots, compareWithModel, pagedDescendants, snapshot, type NodeSnapshot } from '../support/invariants.js';
+import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { TreeModel, type Placement } from '../../support/model.js';
+import { allRoots, compareWithModel, pagedDescendants, snapshot, type NodeSnapshot } from '../../support/invariants.js';
 
 const MAX_DEPTH = 3;
 /** Runs per strategy (MODEL_RUNS; the small-transactions project runs fewer). */

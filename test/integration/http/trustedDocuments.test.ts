@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree } from '../support/tree.js';
+import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree } from '../../support/tree.js';
 
 /**
  * Trusted documents: a server started with TRUSTED_DOCUMENTS runs the operations of the manifest
@@ -30,7 +30,7 @@ describe('TRUSTED_DOCUMENTS', () => {
 
   beforeAll(async () => {
     execFileSync('npm', ['run', '-s', 'example:manifest', '--', manifestFile], {
-      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
       stdio: 'ignore',
     });
     operations = JSON.parse(readFileSync(manifestFile, 'utf8')).operations;

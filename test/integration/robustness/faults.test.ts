@@ -9,10 +9,10 @@
  * fixture trees live in per-test namespaces of one table.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
-import type { DynamoOptions } from '../../src/dynamodb/client.js';
-import { TreeModel } from '../support/model.js';
-import { compareWithModel, read, snapshot, type Snapshot } from '../support/invariants.js';
+import { STRATEGIES_UNDER_TEST, startTestServer, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import type { DynamoOptions } from '../../../src/dynamodb/client.js';
+import { TreeModel } from '../../support/model.js';
+import { compareWithModel, read, snapshot, type Snapshot } from '../../support/invariants.js';
 
 type MiddlewareStack = Parameters<NonNullable<DynamoOptions['middleware']>>[0];
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { pauseWhen } from '../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
-import { buildChain, okData } from '../support/tree.js';
+import { pauseWhen } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildChain, okData } from '../../support/tree.js';
 
 /**
  * The depth limit against concurrent writes: a move that takes a subtree deeper, held just

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo } from '../../src/dynamodb/client.js';
-import { loadTree } from '../support/loadTree.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { expectError, okData, type TreeSpec } from '../support/tree.js';
-import { runTree } from '../support/treeCli.js';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { loadTree } from '../../support/loadTree.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { expectError, okData, type TreeSpec } from '../../support/tree.js';
+import { runTree } from '../../support/treeCli.js';
 
 /**
  * The nested set's document keys near DynamoDB's 1,024-byte sort key limit: chains whose sibling

@@ -8,24 +8,24 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { StrategyName } from '../../src/storage/strategies/strategies.js';
-import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
-import { scanTable } from '../../src/dynamodb/scan.js';
-import { closureSk } from '../../src/storage/strategies/closure/closureKeys.js';
-import { kindOf } from '../../src/storage/maintenance/kindOf.js';
-import { createStore } from '../../src/storage/store/createStore.js';
-import type { Job } from '../../src/storage/treeStore.js';
-import { jobKey } from '../../src/storage/engine/jobs/jobRecord.js';
-import type { DynamoOptions } from '../../src/dynamodb/client.js';
-import type { Problem } from '../../src/storage/maintenance/verify.js';
-import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
-import { levelKey } from '../../src/storage/strategies/path/levelKeys.js';
-import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData, specIds, type TreeSpec } from '../support/tree.js';
+import { STRATEGY_NAMES, strategyNamed, type StrategyName } from '../../../src/storage/strategies/strategies.js';
+import { createDynamo, type Dynamo } from '../../../src/dynamodb/client.js';
+import { scanTable } from '../../../src/dynamodb/scan.js';
+import { closureSk } from '../../../src/storage/strategies/closure/closureKeys.js';
+import { kindOf } from '../../../src/storage/maintenance/kindOf.js';
+import { createStore } from '../../../src/storage/store/createStore.js';
+import type { Job } from '../../../src/storage/treeStore.js';
+import { jobKey } from '../../../src/storage/engine/jobs/jobRecord.js';
+import type { DynamoOptions } from '../../../src/dynamodb/client.js';
+import type { Problem } from '../../../src/storage/maintenance/verify.js';
+import { verifyTable } from '../../../src/storage/maintenance/verifyTable.js';
+import { levelKey } from '../../../src/storage/strategies/path/levelKeys.js';
+import { pauseTransaction } from '../../support/pause.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { buildTree, fullTree, okData, specIds, type TreeSpec } from '../../support/tree.js';
 
 const MAX_DEPTH = 64;
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 let dynamo: Dynamo;
 beforeAll(() => {
@@ -109,7 +109,9 @@ async function countKinds(table: string) {
   for (const item of await scanTable(dynamo.doc, table)) {
     const kind = kindOf(item);
     counts[
-      (kind === 'path' ? 'level' : kind === 'nested-set' ? 'range' : kind) as Exclude<keyof typeof counts, 'withPath'>
+      ((STRATEGY_NAMES as readonly string[]).includes(kind)
+        ? strategyNamed(kind as StrategyName).itemName
+        : kind) as Exclude<keyof typeof counts, 'withPath'>
     ]++;
     if (kindOf(item) === 'node' && 'path' in item) counts.withPath++;
   }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeOrigins } from '../../src/server/cors.js';
-import { outsideAddress, reaches } from '../support/network.js';
-import { startTestServer, type GraphQLResponse, type TestServer } from '../support/server.js';
+import { normalizeOrigins } from '../../../src/server/cors.js';
+import { outsideAddress, reaches } from '../../support/network.js';
+import { startTestServer, type GraphQLResponse, type TestServer } from '../../support/server.js';
 
 /**
  * The HTTP conventions a browser app relies on, through the real server: CORS, queries over GET,

@@ -1,20 +1,21 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDynamoLocal, type DynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
-import { createDynamo, createStreamsClient } from '../../src/dynamodb/client.js';
-import { storeFor } from '../../src/storeFor.js';
+import { startDynamoLocal, type DynamoLocal } from '../../../src/dynamodb/dynamoLocal.js';
+import { createDynamo, createStreamsClient } from '../../../src/dynamodb/client.js';
+import { storeFor } from '../../../src/storeFor.js';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import type { StreamRecord } from '../../src/worker/jobRecords.js';
-import { createWorkerHandler, type WorkerEvent } from '../../src/worker/lambda.js';
-import { startStreamWorker, type StreamWorker } from '../../src/worker/streamWorker.js';
-import { eventually } from '../support/eventually.js';
-import { freePort } from '../support/globalSetup.js';
-import { snapshot } from '../support/invariants.js';
-import { loadTree } from '../support/loadTree.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
-import { spawnTree } from '../support/treeCli.js';
+import type { StreamRecord } from '../../../src/worker/jobRecords.js';
+import { createWorkerHandler, type WorkerEvent } from '../../../src/worker/lambda.js';
+import { startStreamWorker, type StreamWorker } from '../../../src/worker/streamWorker.js';
+import { eventually } from '../../support/eventually.js';
+import { freePort } from '../../support/globalSetup.js';
+import { snapshot } from '../../support/invariants.js';
+import { loadTree } from '../../support/loadTree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
+import { spawnTree } from '../../support/treeCli.js';
+import { traitsOf } from '../../support/traits.js';
 
 /**
  * JOB_RUNNER=worker: the servers record jobs and leave them; the stream worker (DynamoDB Streams
@@ -45,7 +46,7 @@ afterAll(() => local?.stop());
  * (moveJob, deleteJob, jobs, crash: every strategy). Here: one strategy whose moves, reorders and
  * deletes all run as jobs, when under test, to keep the suite's time.
  */
-const WORKER_STRATEGIES = STRATEGIES_UNDER_TEST.filter((s) => s === 'nested-set');
+const WORKER_STRATEGIES = STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsLineage);
 
 describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDER_TEST)(
   '%s: jobs run by the stream worker',
@@ -93,7 +94,7 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
         await writer.gql('mutation { reparent(id: "m", newParentId: "d2") { id depth rootId } }'),
       );
       expect(reparent.reparent).toEqual({ id: 'm', depth: 3, rootId: 'dst' });
-      if (strategy === 'adjacency') {
+      if (!traitsOf(strategy).keepsPath) {
         // Its moves write O(1) items: never a job.
         expect(await jobs(writer)).toEqual([]);
         return;
@@ -145,50 +146,53 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
       });
     });
 
-    it.skipIf(strategy === 'adjacency')("takes up a tenant's job from its record in the tenant's keys", async () => {
-      const writer = await server(uniqueTable());
-      const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
-      cleanups.push(() => dynamo.client.destroy());
-      // The servers' store, as a request of tenant acme has it (JOB_RUNNER=worker: it runs no job).
-      const acme = storeFor(writer.config, dynamo).forTenant('acme').store;
-      const create = (id: string, parentId: string | null) => acme.createNode({ id, parentId, name: id });
-      for (const id of ['src', 'dst']) await create(id, null);
-      await create('m', 'src');
-      for (const i of [0, 1, 2]) {
-        await create(`m.${i}`, 'm');
-        for (const j of [0, 1, 2]) await create(`m.${i}.${j}`, `m.${i}`);
-      }
-      const acmeJobs = async () => (await acme.listJobs({ first: 10 })).edges.map((edge) => edge.node);
-      const chainOf = async (id: string) => {
-        const [chain] = await acme.ancestors([(await acme.getNodes([id])).get(id)!], async (ids) => [
-          ...(await acme.getNodes(ids)).values(),
-        ]);
-        return chain!.map((node) => node.id);
-      };
-      await acme.moveNode({ id: 'm', newParentId: 'dst' });
-      // Open with no runner, and counted among the open jobs that /metrics reports.
-      expect(await (await fetch(`${writer.url}/metrics`)).text()).toMatch(/^canopy_open_jobs 1$/m);
-      // The worker's first sweep looks into the tenants listed with open jobs.
-      await worker(writer);
-      await eventually(
-        "the worker to finish acme's move",
-        acmeJobs,
-        (all) => all.length === 1 && all[0]!.status === 'DONE',
-        5000,
-      );
-      expect(await chainOf('m.2.2')).toEqual(['dst', 'm', 'm.2']);
-      // The next one reaches it by the stream, under acme's prefix.
-      await acme.moveNode({ id: 'm', newParentId: 'src' });
-      await eventually(
-        "the worker to finish acme's move back",
-        acmeJobs,
-        (all) => all.length === 2 && all.every((job) => job.status === 'DONE'),
-        5000,
-      );
-      expect(await chainOf('m.2.2')).toEqual(['src', 'm', 'm.2']);
-      // The default tenant has none of it.
-      expect(await jobs(writer)).toEqual([]);
-    });
+    it.skipIf(!traitsOf(strategy).keepsPath)(
+      "takes up a tenant's job from its record in the tenant's keys",
+      async () => {
+        const writer = await server(uniqueTable());
+        const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
+        cleanups.push(() => dynamo.client.destroy());
+        // The servers' store, as a request of tenant acme has it (JOB_RUNNER=worker: it runs no job).
+        const acme = storeFor(writer.config, dynamo).forTenant('acme').store;
+        const create = (id: string, parentId: string | null) => acme.createNode({ id, parentId, name: id });
+        for (const id of ['src', 'dst']) await create(id, null);
+        await create('m', 'src');
+        for (const i of [0, 1, 2]) {
+          await create(`m.${i}`, 'm');
+          for (const j of [0, 1, 2]) await create(`m.${i}.${j}`, `m.${i}`);
+        }
+        const acmeJobs = async () => (await acme.listJobs({ first: 10 })).edges.map((edge) => edge.node);
+        const chainOf = async (id: string) => {
+          const [chain] = await acme.ancestors([(await acme.getNodes([id])).get(id)!], async (ids) => [
+            ...(await acme.getNodes(ids)).values(),
+          ]);
+          return chain!.map((node) => node.id);
+        };
+        await acme.moveNode({ id: 'm', newParentId: 'dst' });
+        // Open with no runner, and counted among the open jobs that /metrics reports.
+        expect(await (await fetch(`${writer.url}/metrics`)).text()).toMatch(/^canopy_open_jobs 1$/m);
+        // The worker's first sweep looks into the tenants listed with open jobs.
+        await worker(writer);
+        await eventually(
+          "the worker to finish acme's move",
+          acmeJobs,
+          (all) => all.length === 1 && all[0]!.status === 'DONE',
+          5000,
+        );
+        expect(await chainOf('m.2.2')).toEqual(['dst', 'm', 'm.2']);
+        // The next one reaches it by the stream, under acme's prefix.
+        await acme.moveNode({ id: 'm', newParentId: 'src' });
+        await eventually(
+          "the worker to finish acme's move back",
+          acmeJobs,
+          (all) => all.length === 2 && all.every((job) => job.status === 'DONE'),
+          5000,
+        );
+        expect(await chainOf('m.2.2')).toEqual(['src', 'm', 'm.2']);
+        // The default tenant has none of it.
+        expect(await jobs(writer)).toEqual([]);
+      },
+    );
 
     it('runs the jobs of a stream batch in the Lambda handler, and sweeps on a scheduled event', async () => {
       const writer = await server(uniqueTable());
@@ -251,7 +255,7 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
       expect((await jobs(writer)).map((job) => job.status)).toEqual(['DONE', 'DONE']);
     });
 
-    it.skipIf(strategy === 'adjacency')(
+    it.skipIf(!traitsOf(strategy).keepsPath)(
       'finishes a move whose worker was killed mid-job: another worker takes it over',
       { timeout: 120_000 },
       async () => {

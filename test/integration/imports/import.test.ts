@@ -2,16 +2,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExportRecord } from '../../src/cli/exportTree.js';
-import type { StrategyName } from '../../src/storage/strategies/strategies.js';
-import { parseImport } from '../../src/cli/importRecords.js';
-import { importTree } from '../../src/cli/importTree.js';
-import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
-import { newCost } from '../../src/dynamodb/costMeter.js';
-import { createStore } from '../../src/storage/store/createStore.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../support/server.js';
-import { buildTree, fullTree, okData, specIds } from '../support/tree.js';
-import { runTree } from '../support/treeCli.js';
+import type { ExportRecord } from '../../../src/cli/exportTree.js';
+import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
+import { parseImport } from '../../../src/cli/importRecords.js';
+import { importTree } from '../../../src/cli/importTree.js';
+import { createDynamo, type DynamoOptions } from '../../../src/dynamodb/client.js';
+import { newCost } from '../../../src/dynamodb/costMeter.js';
+import { createStore } from '../../../src/storage/store/createStore.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
+import { runTree } from '../../support/treeCli.js';
 
 /**
  * `npm run tree -- import FILE`: checked whole (nothing written on any problem), then created

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApiKey } from '../../src/auth/apiKeys.js';
-import { createDynamo } from '../../src/dynamodb/client.js';
-import { CallCounter } from '../support/callCounter.js';
-import { startTestServer, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree } from '../support/tree.js';
+import { createApiKey } from '../../../src/auth/apiKeys.js';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { CallCounter } from '../../support/callCounter.js';
+import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree } from '../../support/tree.js';
 
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!';
 const ISSUER = 'https://issuer.example';
@@ -141,7 +141,7 @@ describe('AUTH=jwt with a shared secret', () => {
         process.execPath,
         ['--import', 'tsx', 'src/cli/tree.ts', 'token', '--sub', 'dev-1', '--hours', '1', ...extra],
         {
-          cwd: fileURLToPath(new URL('../../', import.meta.url)),
+          cwd: fileURLToPath(new URL('../../../', import.meta.url)),
           env: { ...process.env, ...env },
         },
       );
@@ -248,7 +248,7 @@ describe('AUTH=jwt with a JWKS that cannot be fetched', () => {
 
 describe('AUTH=apikey', () => {
   const counter = new CallCounter();
-  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
   const table = uniqueTable();
   let server: TestServer;
   let key: string;

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
-import { eventually } from '../support/eventually.js';
-import { freePort } from '../support/globalSetup.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../support/server.js';
-import { loadTree } from '../support/loadTree.js';
-import { fullTree, okData, specIds } from '../support/tree.js';
+import { createDynamo, type Dynamo } from '../../../src/dynamodb/client.js';
+import { eventually } from '../../support/eventually.js';
+import { freePort } from '../../support/globalSetup.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { loadTree } from '../../support/loadTree.js';
+import { fullTree, okData, specIds } from '../../support/tree.js';
+import { traitsOf } from '../../support/traits.js';
 
 /**
  * A real server process killed with SIGKILL at a random instant of a big delete or a big move
@@ -16,7 +17,7 @@ import { fullTree, okData, specIds } from '../support/tree.js';
  * (1 here; `npm run test:crash` runs 20).
  */
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 1);
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SUBTREE = fullTree('big', [5, 8, 50]); // 1 + 5 + 40 + 2,000 = 2,046 nodes
 const LEASE = { JOB_LEASE_SECONDS: '1' };
 /** How long the victim's work lasts at most, on DynamoDB Local: the kill comes within it. */
@@ -115,54 +116,57 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
   // The delete job is the same under every strategy but for the projection items it removes:
   // one run crashes it under a strategy with none and under one with the most per node;
   // `npm run test:crash` (more trials) under every strategy.
-  describe.skipIf(TRIALS === 1 && strategy !== 'adjacency' && strategy !== 'nested-set')('during a big delete', () => {
-    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
-      'trial %i: before or after, never between, and finished by a live process',
-      async () => {
-        const table = uniqueTable();
-        const reader = await startTestServer({ strategy, table, env: LEASE });
-        servers.push(reader);
-        await loadTree(dynamo.doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
-        const victim = await startVictim(strategy, table);
-        victims.push(victim.child);
+  describe.skipIf(TRIALS === 1 && traitsOf(strategy).keepsPath && !traitsOf(strategy).keepsLineage)(
+    'during a big delete',
+    () => {
+      it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
+        'trial %i: before or after, never between, and finished by a live process',
+        async () => {
+          const table = uniqueTable();
+          const reader = await startTestServer({ strategy, table, env: LEASE });
+          servers.push(reader);
+          await loadTree(dynamo.doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
+          const victim = await startVictim(strategy, table);
+          victims.push(victim.child);
 
-        await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', WORK_MS);
+          await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', WORK_MS);
 
-        const gone = SAMPLE;
-        const query =
-          'query($ids: [ID!]!) { nodes(ids: $ids) { id } ' +
-          'keep: node(id: "keep") { childCount children { nodes { id } } } }';
-        /** The state, siblings sorted by id (the tree was built in no particular order). */
-        const read = async () => {
-          const state = okData(await reader.gql(query, { ids: gone }));
-          state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
-          return state;
-        };
-        const seen = await read();
-        const before = {
-          nodes: gone.map((id) => ({ id })),
-          keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } },
-        };
-        const after = {
-          nodes: gone.map(() => null),
-          keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } },
-        };
-        expect([before, after]).toContainEqual(seen);
-        const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+          const gone = SAMPLE;
+          const query =
+            'query($ids: [ID!]!) { nodes(ids: $ids) { id } ' +
+            'keep: node(id: "keep") { childCount children { nodes { id } } } }';
+          /** The state, siblings sorted by id (the tree was built in no particular order). */
+          const read = async () => {
+            const state = okData(await reader.gql(query, { ids: gone }));
+            state.keep.children.nodes.sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
+            return state;
+          };
+          const seen = await read();
+          const before = {
+            nodes: gone.map((id) => ({ id })),
+            keep: { childCount: 2, children: { nodes: [{ id: 'big' }, { id: 'keep.sibling' }] } },
+          };
+          const after = {
+            nodes: gone.map(() => null),
+            keep: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } },
+          };
+          expect([before, after]).toContainEqual(seen);
+          const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
 
-        // Without any restart, the live process finishes whatever the dead one started.
-        await untilNoRunningJob(reader);
-        // A transaction the dead process had already sent may commit after the first read.
-        const settled = await read();
-        expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
-        expect(await reader.verify()).toEqual([]);
-      },
-    );
-  });
+          // Without any restart, the live process finishes whatever the dead one started.
+          await untilNoRunningJob(reader);
+          // A transaction the dead process had already sent may commit after the first read.
+          const settled = await read();
+          expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+          expect(await reader.verify()).toEqual([]);
+        },
+      );
+    },
+  );
 
   // Under adjacency a move is one transaction of 7 items whatever the subtree: nothing to crash
   // between, and the delete above covers its jobs.
-  describe.skipIf(strategy === 'adjacency')('during a big move', () => {
+  describe.skipIf(!traitsOf(strategy).keepsPath)('during a big move', () => {
     const LEAF = 'big.4.7.49';
     const count = `descendants(maxDepth: 3, first: 1000) { nodes { id } }`;
     const query = `{

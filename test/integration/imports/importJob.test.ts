@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/eventually.js';
-import { pauses } from '../support/pause.js';
-import { startTestServer, uniqueTable, type TestServer } from '../support/server.js';
-import { buildTree, expectError, getNode, okData } from '../support/tree.js';
+import { eventually } from '../../support/eventually.js';
+import { pauses } from '../../support/pause.js';
+import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
+import { buildTree, expectError, getNode, okData } from '../../support/tree.js';
 
 /**
  * The IMPORT job of a big createNodes when its process stops (paused past its lease, as a

@@ -7,13 +7,13 @@
  * parent takes children again, and the table verifies.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo, type Dynamo } from '../../src/dynamodb/client.js';
-import { createStore } from '../../src/storage/store/createStore.js';
-import { loadTree } from '../support/loadTree.js';
-import { pauseTransaction } from '../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../support/server.js';
-import { childIds, createNode, createNodeRaw, expectError, okData, type TreeSpec } from '../support/tree.js';
-import { runTree } from '../support/treeCli.js';
+import { createDynamo, type Dynamo } from '../../../src/dynamodb/client.js';
+import { createStore } from '../../../src/storage/store/createStore.js';
+import { loadTree } from '../../support/loadTree.js';
+import { pauseTransaction } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { childIds, createNode, createNodeRaw, expectError, okData, type TreeSpec } from '../../support/tree.js';
+import { runTree } from '../../support/treeCli.js';
 
 /** Positions that many inserts into one gap leave: 18 characters, in order. */
 const crowded = (i: number) => `a0${'V'.repeat(15)}${'123456789'[i]}`;

@@ -3,23 +3,23 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamo } from '../../src/dynamodb/client.js';
-import { GLOBAL_PKS, TENANTS_PK } from '../../src/dynamodb/keys.js';
-import { scanTable } from '../../src/dynamodb/scan.js';
-import { tenantDoc } from '../../src/dynamodb/tenantDoc.js';
-import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
-import { CallCounter } from '../support/callCounter.js';
-import { eventually } from '../support/eventually.js';
-import { capturedLogger } from '../support/capturedLogger.js';
-import { pauseTransaction } from '../support/pause.js';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { GLOBAL_PKS, TENANTS_PK } from '../../../src/dynamodb/keys.js';
+import { scanTable } from '../../../src/dynamodb/scan.js';
+import { tenantDoc } from '../../../src/dynamodb/tenantDoc.js';
+import { verifyTable } from '../../../src/storage/maintenance/verifyTable.js';
+import { CallCounter } from '../../support/callCounter.js';
+import { eventually } from '../../support/eventually.js';
+import { capturedLogger } from '../../support/capturedLogger.js';
+import { pauseTransaction } from '../../support/pause.js';
 import {
   startTestServer,
   STRATEGIES_UNDER_TEST,
   uniqueTable,
   type GraphQLResponse,
   type TestServer,
-} from '../support/server.js';
-import { buildTree, fullTree } from '../support/tree.js';
+} from '../../support/server.js';
+import { buildTree, fullTree } from '../../support/tree.js';
 
 /**
  * Tenant isolation in the keys: a token's `tenant` claim puts every key the request reads or
@@ -305,7 +305,7 @@ describe('maintenance per tenant', () => {
       await buildTree({ ...server, gql: globex }, fullTree('p', [3]));
       const tree = (...args: string[]) =>
         promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
-          cwd: fileURLToPath(new URL('../../', import.meta.url)),
+          cwd: fileURLToPath(new URL('../../../', import.meta.url)),
           env: {
             ...process.env,
             DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint,

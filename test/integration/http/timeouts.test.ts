@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.js';
-import { startStallProxy, type StallProxy } from '../support/stallProxy.js';
-import { okData } from '../support/tree.js';
+import { startTestServer, type TestServer } from '../../support/server.js';
+import { startStallProxy, type StallProxy } from '../../support/stallProxy.js';
+import { okData } from '../../support/tree.js';
 
 /**
  * A DynamoDB that accepts connections and never answers (a proxy that holds every call): every

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileLauncher, LAUNCHER_CLASS } from '../../src/dynamodb/compileLauncher.js';
-import { bundledJarDir } from '../../src/dynamodb/dynamoLocal.js';
+import { compileLauncher, LAUNCHER_CLASS } from '../../../src/dynamodb/compileLauncher.js';
+import { bundledJarDir } from '../../../src/dynamodb/dynamoLocal.js';
 
 /** The launcher that binds the embedded DynamoDB Local to HOST, compiled into a fresh TMPDIR. */
 describe('compileLauncher', () => {
