@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as keys from './keys.js';
+import { STRATEGIES } from '../storage/strategies/strategies.js';
 import {
-  CLOSURE_SK_PREFIX,
   EDGE_SK_END,
   EDGE_SK_PREFIX,
   JOB_SK_PREFIX,
@@ -17,9 +17,12 @@ const constants = (...suffixes: string[]): Array<[string, string]> =>
     typeof value === 'string' && suffixes.some((s) => name.endsWith(s)) ? [[name, value]] : [],
   );
 
+/** The prefixes every strategy declares for its own items (TreeStrategy.keyPrefixes). */
+const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) => strategy.keyPrefixes[kind]);
+
 /** The sort keys and prefixes of each item collection that holds more than one kind of item. */
 const SORT_KEYS_BY_COLLECTION = {
-  node: [NODE_SK, EDGE_SK_PREFIX, CLOSURE_SK_PREFIX],
+  node: [NODE_SK, EDGE_SK_PREFIX, ...strategyPrefixes('sk')],
   jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, LEGACY_DELETE_SK_PREFIX],
 };
 
@@ -28,13 +31,14 @@ const collide = (values: string[]) =>
 
 describe('the key layout', () => {
   it('gives every kind of partition its own prefix', () => {
-    const partitions = constants('_PK', '_PK_PREFIX');
-    expect(partitions.map(([name]) => name)).toContain('RANGE_PK_PREFIX');
-    expect(collide(partitions.map(([, value]) => value))).toEqual([]);
+    const partitions = [...constants('_PK', '_PK_PREFIX').map(([, value]) => value), ...strategyPrefixes('pk')];
+    expect(partitions).toEqual(expect.arrayContaining(['N#', 'L#', 'S#']));
+    expect(collide(partitions)).toEqual([]);
   });
 
   it('gives every kind of item in a collection its own sort key prefix', () => {
     for (const sortKeys of Object.values(SORT_KEYS_BY_COLLECTION)) expect(collide(sortKeys)).toEqual([]);
+    expect(SORT_KEYS_BY_COLLECTION.node).toContain('D#');
     // A sort key or prefix added to keys.ts must be placed in its collection above.
     const placed = new Set(Object.values(SORT_KEYS_BY_COLLECTION).flat());
     expect(constants('_SK', '_SK_PREFIX').filter(([, value]) => !placed.has(value))).toEqual([]);
@@ -43,7 +47,7 @@ describe('the key layout', () => {
   it('bounds every edge sort key from above', () => {
     const edge = `${EDGE_SK_PREFIX}zzzzzz#${'z'.repeat(64)}`;
     expect(edge < EDGE_SK_END).toBe(true);
-    expect(CLOSURE_SK_PREFIX < EDGE_SK_PREFIX || CLOSURE_SK_PREFIX > EDGE_SK_END).toBe(true);
+    for (const prefix of strategyPrefixes('sk')) expect(prefix < EDGE_SK_PREFIX || prefix > EDGE_SK_END).toBe(true);
   });
 
   it('joins pk and sk with a character no key holds', () => {

@@ -8,6 +8,7 @@
  *   N#<parentId> / ROOTS   E#<position>#<id>       an edge: a copy of a child        the engine
  *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
+ *   S#<branchId>           <document key>          a range item                      nested-set
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
  *   JOBS                   OPEN                    the list of open jobs             the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
@@ -16,8 +17,9 @@
  *   T#<tenant>#<pk above>  <sk above>              a tenant's items (all but the two   tenantDoc.ts
  *                                                  above, which are global)
  *
- * docs/design.md explains each kind; a prefix added here must not be a prefix of another one
- * sharing its key (keys.test.ts checks it).
+ * docs/design.md explains each kind. A strategy declares the prefixes of its own items in its
+ * folder (TreeStrategy.keyPrefixes); no prefix may be a prefix of another one sharing its key:
+ * keys.test.ts checks every prefix exported here and every one a strategy declares.
  */
 export type Key = { pk: string; sk: string };
 export type Item = Record<string, unknown>;
@@ -34,12 +36,6 @@ export const ROOTS_PK = 'ROOTS';
 export const EDGE_SK_PREFIX = 'E#';
 /** Sorts just above every edge sort key ('$' follows '#'). */
 export const EDGE_SK_END = 'E$';
-/** sk prefix of a closure row (closure strategy). */
-export const CLOSURE_SK_PREFIX = 'D#';
-/** pk prefix of a level collection (path strategy). */
-export const LEVEL_PK_PREFIX = 'L#';
-/** pk prefix of a range collection (nested-set strategy). */
-export const RANGE_PK_PREFIX = 'S#';
 /** pk of the jobs' records. */
 export const JOBS_PK = 'JOBS';
 /** sk prefix of a job's record in JOBS. */

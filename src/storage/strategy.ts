@@ -81,6 +81,13 @@ export interface StrategyMembers<Name extends string = string> {
    */
   itemsFor(id: string, place: Place): Array<Item & Key>;
 
+  /**
+   * The key prefixes of its projection items, declared beside them: partition key prefixes of
+   * collections of its own (`pk`), sort key prefixes in the collections of node items (`sk`).
+   * None may collide with another's (src/dynamodb/keys.test.ts); `owns` recognises them.
+   */
+  readonly keyPrefixes: { readonly pk: readonly string[]; readonly sk: readonly string[] };
+
   /** Pure. Whether a table item belongs to this strategy's projection (verify, reindex). */
   owns(key: Key): boolean;
 

@@ -18,4 +18,15 @@ describe('the strategies list', () => {
     // Only a strategy that keeps a place has projection items to rewrite in a move job.
     if (!kept.path) expect(strategy.itemsFor('n', PLACE)).toEqual([]);
   });
+
+  it.each(STRATEGIES.map((s) => [s.name, s] as const))(
+    '%s keys its items with the prefixes it declares',
+    (_name, strategy) => {
+      const { pk, sk } = strategy.keyPrefixes;
+      for (const item of strategy.itemsFor('n', PLACE)) {
+        expect(strategy.owns(item)).toBe(true);
+        expect(pk.some((p) => item.pk.startsWith(p)) || sk.some((p) => item.sk.startsWith(p))).toBe(true);
+      }
+    },
+  );
 });

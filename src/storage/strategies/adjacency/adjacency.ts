@@ -14,6 +14,7 @@ export const adjacency: TreeStrategy<'adjacency'> = {
   keeps: 'nothing',
   nodeFields: () => ({}),
   itemsFor: () => [],
+  keyPrefixes: { pk: [], sk: [] },
   owns: () => false,
   carriesNode: () => false,
   itemName: 'projection',

@@ -1,6 +1,6 @@
 import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
-import { carriesNode, closureRows, closureSk, isClosureRow } from './closureKeys.js';
+import { carriesNode, CLOSURE_SK_PREFIX, closureRows, closureSk, isClosureRow } from './closureKeys.js';
 import { descendantsByRows } from './descendantsByRows.js';
 import { subtreeByRows } from './subtreeByRows.js';
 
@@ -22,6 +22,7 @@ export const closure: TreeStrategy<'closure'> = {
   ...storedPath,
   descendantsFrom: 'projection',
   itemsFor: (id, { path }) => closureRows(id, path),
+  keyPrefixes: { pk: [], sk: [CLOSURE_SK_PREFIX] },
   owns: isClosureRow,
   carriesNode,
   itemName: 'closure',

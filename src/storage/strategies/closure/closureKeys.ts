@@ -1,4 +1,7 @@
-import { CLOSURE_SK_PREFIX, NODE_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
+import { NODE_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
+
+/** sk prefix of a closure row, in the collection of its ancestor's node. */
+export const CLOSURE_SK_PREFIX = 'D#';
 import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
 import type { DepthWindow } from '../../treeStore.js';
 

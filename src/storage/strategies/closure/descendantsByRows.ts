@@ -1,10 +1,9 @@
-import { CLOSURE_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
-import { closureRange, distanceOf } from './closureKeys.js';
+import { CLOSURE_SK_PREFIX, closureRange, distanceOf } from './closureKeys.js';
 
 /**
  * Descendants from closure rows: one Query of the node's rows with the distance range in the

@@ -1,11 +1,10 @@
-import { RANGE_PK_PREFIX } from '../../../dynamodb/keys.js';
 import { nodeKey } from '../../engine/strategyKit.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 import { storedPath } from '../parts/storedPath.js';
 import { checkKeyRoom } from './checkKeyRoom.js';
 import { preorderByRange } from './preorderByRange.js';
-import { rangeItems } from './rangeKeys.js';
+import { RANGE_PK_PREFIX, rangeItems } from './rangeKeys.js';
 import { reachesDepth } from './reachesDepth.js';
 
 /**
@@ -31,6 +30,7 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
   descendantsFrom: 'truth',
   nodeFields: ({ path, lineage }) => ({ path: [...path], lineage: [...lineage] }),
   itemsFor: rangeItems,
+  keyPrefixes: { pk: [RANGE_PK_PREFIX], sk: [] },
   owns: (key) => key.pk.startsWith(RANGE_PK_PREFIX),
   carriesNode: () => true,
   itemName: 'range',

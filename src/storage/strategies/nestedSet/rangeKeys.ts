@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { RANGE_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
+import type { Item, Key } from '../../../dynamodb/keys.js';
+
+/** pk prefix of a range collection (a branch: a child of a root, and everything below it). */
+export const RANGE_PK_PREFIX = 'S#';
 import { TreeError } from '../../../errors.js';
 import type { Place } from '../../strategy.js';
 

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { LEVEL_PK_PREFIX, type Key } from '../../../dynamodb/keys.js';
+import type { Key } from '../../../dynamodb/keys.js';
+
+/** pk prefix of a level collection (the nodes of one tree at one depth). */
+export const LEVEL_PK_PREFIX = 'L#';
 import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
 
 /**

@@ -1,8 +1,7 @@
-import { LEVEL_PK_PREFIX } from '../../../dynamodb/keys.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
 import { descendantsByLevelItems } from './descendantsByLevelItems.js';
-import { encodePath, levelItem } from './levelKeys.js';
+import { encodePath, levelItem, LEVEL_PK_PREFIX } from './levelKeys.js';
 import { subtreeByLevelItems } from './subtreeByLevelItems.js';
 
 /**
@@ -21,6 +20,7 @@ export const path: TreeStrategy<'path'> = {
   ...storedPath,
   descendantsFrom: 'projection',
   itemsFor: (id, { path: ancestors }) => [levelItem(ancestors, id)],
+  keyPrefixes: { pk: [LEVEL_PK_PREFIX], sk: [] },
   owns: (key) => key.pk.startsWith(LEVEL_PK_PREFIX),
   carriesNode: () => true,
   itemName: 'level',
