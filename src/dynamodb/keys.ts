@@ -55,6 +55,14 @@ export const API_KEYS_PK = 'APIKEYS';
 export const TENANT_PK_PREFIX = 'T#';
 /** pk of the tenants with open jobs (one item per tenant, sk its name), for the job sweep. */
 export const TENANTS_PK = 'TENANTS';
+/** The key of a node's item (the truth). */
+export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
+/** The pk of a parent's item collection, where its children's edges are (null: the roots'). */
+export const collectionPk = (parentId: string | null): string =>
+  parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;
+/** The sk of a child's edge in its parent's collection: by position, then id. */
+export const edgeSk = (position: string, id: string): string => `${EDGE_SK_PREFIX}${position}#${id}`;
+
 /** The pks no tenant prefix applies to: what the server reads before it knows a tenant, or across tenants. */
 export const GLOBAL_PKS: ReadonlySet<string> = new Set([API_KEYS_PK, TENANTS_PK]);
 /** What a tenant's name may be: it becomes part of every key of the tenant. */

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item, Key } from '../dynamodb/keys.js';
 import type { TransactionBuilder } from '../dynamodb/transactionBuilder.js';
 import type { QueryResult } from '../dynamodb/query.js';
+import { notFound } from '../errors.js';
 import type { CursorCodec } from './cursor.js';
 import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeStore.js';
 
@@ -120,7 +121,7 @@ export interface StrategyMembers<Name extends string = string> {
    * does not guard moved subtrees (guardSubtree) must also refuse a chain node held by a move
    * that takes its subtree deeper (a `hold` expiring after `now`; writePlans.ts, planHold).
    */
-  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[], now: number): void;
+  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[], now: number, guards: ChainGuards): void;
 
   /**
    * Adds to `tx` the conditions a move needs on its moved subtree (every node read, root
@@ -244,6 +245,24 @@ export interface MovedNode extends PlacedNode {
  */
 export const walkLimit = (ctx: { maxTreeDepth: number }): number => ctx.maxTreeDepth + 8;
 
+/**
+ * The truth's guards on a chain, which the engine hands to `guardChain` (its own plans): a
+ * strategy builds its guard from them, and imports nothing of the engine.
+ */
+export interface ChainGuards {
+  /** The chain node is still where it was read, alive, and accepting children (not held). */
+  node: (tx: TransactionBuilder, chainNode: StoredNode, now: number) => void;
+  /** The chain's root has seen no move job start since it was read (StoredNode.moves). */
+  root: (tx: TransactionBuilder, root: StoredNode) => void;
+}
+
+/** A live node (present and not being deleted) among nodes read, or NOT_FOUND naming it as `what`. */
+export function live(stored: ReadonlyMap<string, StoredNode>, id: string, what = 'node'): StoredNode {
+  const node = stored.get(id);
+  if (!node || node.deleting !== undefined) throw notFound(what, id);
+  return node;
+}
+
 /** What the engine hands to a strategy's I/O members. Passed in, never imported as globals. */
 export interface StrategyContext {
   doc: DynamoDBDocumentClient;
@@ -268,4 +287,6 @@ export interface StrategyContext {
    * moved); otherwise, and for items that carry no copy, read by id (getNodes).
    */
   nodesOf: (items: readonly Item[]) => Promise<Map<string, TreeNode>>;
+  /** A node item or an edge copy (what queryChildren answers), as a node. */
+  nodeFromItem: (item: Item) => TreeNode;
 }

@@ -103,8 +103,8 @@ const STRATEGY_LIST = `${STRATEGIES_DIR}/strategies.ts`;
 const STORAGE_INTERFACE = ['src/storage/treeStore.ts', 'src/storage/validation.ts'];
 /** The strategy contract and the helpers every strategy uses to honour it. */
 const STRATEGY_CONTRACT = ['src/storage/strategy.ts', 'src/storage/cursor.ts', ...STORAGE_INTERFACE];
-/** The one engine module strategies may import: its kit (the item layout and the truth's guards). */
-const ENGINE_PUBLIC = ['src/storage/engine/strategyKit.ts'];
+/** Strategies import nothing of the engine: it hands them what they need (StrategyContext, ChainGuards). */
+const ENGINE_PUBLIC: string[] = [];
 
 /** Every cycle of a directed graph (its strongly connected components of 2+ members), sorted. */
 function cyclesOf(edges: Array<[string, string]>): string[][] {
@@ -216,7 +216,7 @@ describe('layers', () => {
     ).toEqual([]);
   });
 
-  it("lets strategies import only the contract, the engine's kit, the shared parts and dynamodb/", () => {
+  it('lets strategies import only the contract, the shared parts and dynamodb/, nothing of the engine', () => {
     const allowed = (i: Import, own: string) =>
       !i.target.startsWith('src/') ||
       under(own)(i.target) ||
@@ -251,13 +251,6 @@ describe('layers', () => {
       };
       expect(violations(under(`${ENGINE}/${wing}`), outside)).toEqual([]);
     }
-    // The kit strategies use reaches only the core.
-    expect(
-      violations(
-        (path) => path === `${ENGINE}/strategyKit.ts`,
-        (i) => under(ENGINE)(i.target) && !under(`${ENGINE}/core`)(i.target),
-      ),
-    ).toEqual([]);
   });
 
   it('reaches a strategy only through the strategies list; the engine and the contract know none', () => {

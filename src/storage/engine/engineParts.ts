@@ -4,6 +4,7 @@ import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { Job, OperationCost } from '../treeStore.js';
 import type { EngineContext, JobEvent, TreeAccess } from './core/engineContext.js';
+import { nodeFromItem } from './core/items.js';
 import { queryChildren, readChildren, readStored } from './core/reads.js';
 import { jobFromItem, jobKey, publicJob } from './jobs/jobRecord.js';
 import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './reads/liveNodes.js';
@@ -54,6 +55,7 @@ export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: R
       queryChildren(options, parentId, query),
     getNodes,
     nodesOf: nodesOfWith(strategy, options, scope, getNodes),
+    nodeFromItem,
   });
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
-import { EDGE_SK_PREFIX, NODE_PK_PREFIX, NODE_SK, ROOTS_PK, type Item, type Key } from '../../../dynamodb/keys.js';
-import { notFound } from '../../../errors.js';
+import { collectionPk, edgeSk, NODE_PK_PREFIX, NODE_SK, nodeKey, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { StoredNode } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 
@@ -26,12 +25,10 @@ import type { TreeNode } from '../../treeStore.js';
  * new children. A node item may also keep place fields (`path`, `lineage`), when the strategy keeps them
  * (TreeStrategy.nodeFields).
  */
-export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
+export { collectionPk, edgeSk, nodeKey } from '../../../dynamodb/keys.js';
+export { live } from '../../strategy.js';
 /** Whether a table item is a node item (the truth), by its key. */
 export const isNodeKey = (key: Key): boolean => key.sk === NODE_SK && key.pk.startsWith(NODE_PK_PREFIX);
-export const collectionPk = (parentId: string | null): string =>
-  parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;
-export const edgeSk = (position: string, id: string): string => `${EDGE_SK_PREFIX}${position}#${id}`;
 export const edgeKey = (node: Pick<TreeNode, 'parentId' | 'position' | 'id'>): Key => ({
   pk: collectionPk(node.parentId),
   sk: edgeSk(node.position, node.id),
@@ -145,11 +142,4 @@ export function storedFromItem(item: Item): StoredNode {
     ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
     ...(typeof item.respacing === 'number' ? { respacing: item.respacing } : {}),
   };
-}
-
-/** A live node (present and not being deleted), or NOT_FOUND. */
-export function live(stored: ReadonlyMap<string, StoredNode>, id: string, what = 'node'): StoredNode {
-  const node = stored.get(id);
-  if (!node || node.deleting !== undefined) throw notFound(what, id);
-  return node;
 }

@@ -6,6 +6,7 @@ import { adjacency } from '../../strategies/adjacency/adjacency.js';
 import type { TreeNode } from '../../treeStore.js';
 import { edgeItem, nodeItem } from './items.js';
 import {
+  CHAIN_GUARDS,
   guardChainNode,
   planCreate,
   planDeleteMarked,
@@ -103,7 +104,7 @@ describe('planCreate', () => {
   it("with the adjacency list's chain guard: the parent's guard merges into its childCount update", () => {
     const { steps } = plan((tx) => {
       planCreate(tx, { node: created, chain: [r, m, p], slot, copies: NO_COPIES });
-      adjacency.guardChain(tx, [r, m, p], CLOCK);
+      adjacency.guardChain(tx, [r, m, p], CLOCK, CHAIN_GUARDS);
     });
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
@@ -121,7 +122,7 @@ describe('planCreate', () => {
     const root = node('new', null, 'a2');
     const { steps } = plan((tx) => {
       planCreate(tx, { node: root, chain: [], slot: { position: 'a2', neighbours: [q.node] }, copies: NO_COPIES });
-      adjacency.guardChain(tx, [], CLOCK);
+      adjacency.guardChain(tx, [], CLOCK, CHAIN_GUARDS);
     });
     expect(steps).toEqual([
       { kind: 'Put', key: 'N#new NODE', condition: 'attribute_not_exists(pk)' },
@@ -170,7 +171,7 @@ describe("planMove, with the adjacency list's chain guard", () => {
   /** A move as the truth's mutations compose it under the adjacency list. */
   const move = (tx: TransactionBuilder, args: Omit<Parameters<typeof planMove>[1], 'copies'>) => {
     const moved = planMove(tx, { ...args, copies: NO_COPIES });
-    adjacency.guardChain(tx, args.chain, CLOCK);
+    adjacency.guardChain(tx, args.chain, CLOCK, CHAIN_GUARDS);
     return moved;
   };
 

@@ -1,6 +1,6 @@
 import type { Key } from '../../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder, UpdateSpec } from '../../../dynamodb/transactionBuilder.js';
-import type { StoredNode } from '../../strategy.js';
+import type { ChainGuards, StoredNode } from '../../strategy.js';
 import type { JsonObject, TreeNode } from '../../treeStore.js';
 import { edgeItem, edgeKey, nodeItem, nodeKey, PENDING } from './items.js';
 
@@ -30,6 +30,9 @@ export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, no
     { missingOrBelow: [HOLD, now] },
   );
 }
+
+/** The truth's guards on chain nodes, as guardChain is handed them. */
+export const CHAIN_GUARDS: ChainGuards = { node: guardChainNode, root: guardChainRoot };
 
 /**
  * A move job starts in the tree of `rootId` (the moved node's root before the move): its count

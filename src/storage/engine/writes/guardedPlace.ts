@@ -16,7 +16,7 @@ import {
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
-import { planNotRespacing, planRenewHold, type CopiesOf } from '../core/writePlans.js';
+import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../core/writePlans.js';
 
 /**
  * A place under a parent: the one way a structural write (createNode, createNodes and its
@@ -163,7 +163,7 @@ export function planPlaceGuards(
 ): void {
   const { chain, respacing, now } = guards;
   const parent = chain[chain.length - 1] ?? null;
-  guards.strategy.guardChain(tx, chain, now);
+  guards.strategy.guardChain(tx, chain, now, CHAIN_GUARDS);
   if (respacing && parent) {
     planNotRespacing(tx, parent, respacing.until + 1);
     planRenewHold(tx, parent, respacing.until, respacing.renewed, 'respacing');
@@ -255,7 +255,7 @@ export async function readNodeTree(
       ? []
       : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
   requireWrite(ctx, above[0]?.node.id ?? id, label, id);
-  return (tx) => ctx.strategy.guardChain(tx, above, Date.now());
+  return (tx) => ctx.strategy.guardChain(tx, above, Date.now(), CHAIN_GUARDS);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { guardChainNode, live } from '../../engine/strategyKit.js';
-import { walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
+import { live, walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
 import { ancestorsByWalk } from './ancestorsByWalk.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 
@@ -35,8 +34,8 @@ export const adjacency: TreeStrategy<'adjacency'> = {
    * Every node of the chain keeps its parent, stays alive, and is not held by a move that takes
    * its subtree deeper: one condition per level.
    */
-  guardChain(tx, chain, now) {
-    for (const chainNode of chain) guardChainNode(tx, chainNode, now);
+  guardChain(tx, chain, now, guards) {
+    for (const chainNode of chain) guards.node(tx, chainNode, now);
   },
 
   /**

@@ -1,4 +1,4 @@
-import { nodeKey } from '../../engine/strategyKit.js';
+import { nodeKey } from '../../../dynamodb/keys.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 import { storedPath } from '../parts/storedPath.js';
@@ -39,8 +39,8 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
    * The stored path's guard, and the parent's lineage: a reorder of an ancestor rewrites the
    * lineage of its subtree, so a write under it that read the old one fails and re-plans.
    */
-  guardChain(tx, chain, now) {
-    storedPath.guardChain(tx, chain, now);
+  guardChain(tx, chain, now, guards) {
+    storedPath.guardChain(tx, chain, now, guards);
     const parent = chain[chain.length - 1];
     if (parent) tx.check(nodeKey(parent.node.id), { equals: ['lineage', parent.node.lineage ?? []] });
   },

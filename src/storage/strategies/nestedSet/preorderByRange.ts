@@ -1,8 +1,7 @@
-import type { Item } from '../../../dynamodb/keys.js';
+import { edgeSk, type Item } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../../cursor.js';
-import { edgeSk, nodeFromItem } from '../../engine/strategyKit.js';
 import type { Place, StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { documentKey, documentStep, keyOfChain, rangePk, subtreeRange } from './rangeKeys.js';
@@ -86,7 +85,7 @@ class RangeRead {
     while (this.room > 0) {
       const { items, lastKey } = await this.ctx.queryChildren(root.id, { after: edgeAfter, limit: this.room });
       for (const item of items) {
-        const child = nodeFromItem(item);
+        const child = this.ctx.nodeFromItem(item);
         const placed = Object.assign({}, child, { depth: 1, rootId: root.id });
         this.found.push({ node: placed, chain: [String(item.sk)] });
         if (child.childCount > 0) {

@@ -1,7 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { describe, expect, it } from 'vitest';
 import { TreeError } from '../../../errors.js';
-import { edgeSk } from '../../engine/strategyKit.js';
+import { edgeSk } from '../../../dynamodb/keys.js';
 import { prng } from '../../../../test/support/prng.js';
 import {
   documentKey,

@@ -1,6 +1,6 @@
 import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
-import { edgeSk } from '../../engine/strategyKit.js';
+import { edgeSk } from '../../../dynamodb/keys.js';
 import { walkLimit, type StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 

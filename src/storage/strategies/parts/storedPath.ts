@@ -1,6 +1,6 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { guardChainRoot, live, nodeKey } from '../../engine/strategyKit.js';
-import type { StoredNode, StrategyMembers } from '../../strategy.js';
+import { nodeKey } from '../../../dynamodb/keys.js';
+import { live, type StoredNode, type StrategyMembers } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 
 /**
@@ -28,7 +28,7 @@ export const storedPath: Pick<
     return [...path.map((id) => live(stored, id, 'ancestor')), node];
   },
 
-  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[]) {
+  guardChain(tx: TransactionBuilder, chain: readonly StoredNode[], _now, guards) {
     const parent = chain[chain.length - 1];
     if (!parent) return;
     tx.check(
@@ -39,7 +39,7 @@ export const storedPath: Pick<
     );
     // A move job started after the chain was read leaves the parent's path stale until the job
     // rewrites it: the root's count of move jobs tells.
-    guardChainRoot(tx, chain[0]!);
+    guards.root(tx, chain[0]!);
   },
 
   guardSubtree(tx, subtree) {
