@@ -188,7 +188,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     'children(first: $first) { nodes { id } pageInfo { hasNextPage } } } }';
 
   it('creates a flat list too big for one transaction, up to 1,000 siblings, as an IMPORT job', async () => {
-    for (const count of [97, 1000]) {
+    // The 1,000 of the contract where a node's items cost the most to write (nested-set's keys
+    // from its lineage); elsewhere a list well past one transaction, to keep the suite's time.
+    const biggest = traitsOf(strategy).keepsLineage ? 1000 : 300;
+    for (const count of [97, biggest]) {
       const parent = `flat${count}`;
       await buildTree(server, { id: parent, children: [{ id: `${parent}.old` }] });
       const result = okData(await create({ parentId: parent, nodes: flat(parent, count) })).createNodes;
@@ -200,7 +203,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
       );
     }
     // Its marks gone from the siblings' edges, a page of them costs one Query again.
-    const page = await server.gql(CHILDREN, { id: 'flat1000', first: 10 });
+    const page = await server.gql(CHILDREN, { id: `flat${biggest}`, first: 10 });
     expect(page.body.extensions!.dynamodb!.requests).toBe(2); // the node, its children
     expect(await server.verify()).toEqual([]);
   });
