@@ -102,7 +102,12 @@ const STRATEGY_LIST = `${STRATEGIES_DIR}/strategies.ts`;
 /** What the GraphQL layer, the loaders and the seed may know of storage: the interface. */
 const STORAGE_INTERFACE = ['src/storage/treeStore.ts', 'src/storage/validation.ts'];
 /** The strategy contract and the helpers every strategy uses to honour it. */
-const STRATEGY_CONTRACT = ['src/storage/strategy.ts', 'src/storage/cursor.ts', ...STORAGE_INTERFACE];
+const STRATEGY_CONTRACT = [
+  'src/storage/strategy.ts',
+  'src/storage/contractCosts.ts',
+  'src/storage/cursor.ts',
+  ...STORAGE_INTERFACE,
+];
 /** Strategies import nothing of the engine: it hands them what they need (StrategyContext, ChainGuards). */
 const ENGINE_PUBLIC: string[] = [];
 

@@ -1,4 +1,6 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
+import type { ContractCosts } from '../contractCosts.js';
 import { keptFields } from '../engine/core/projectionPlans.js';
 import { STRATEGIES, STRATEGY_NAMES } from './strategies.js';
 
@@ -7,6 +9,15 @@ const PLACE = { path: ['r', 'p'], lineage: ['a0', 'a1', 'a2'] };
 describe('the strategies list', () => {
   it('names each strategy once', () => {
     expect(new Set(STRATEGY_NAMES).size).toBe(STRATEGIES.length);
+  });
+
+  it("declares, in each strategy folder, what the contract suite's operations cost there", () => {
+    const declared = import.meta.glob<{ contractCosts: ContractCosts }>('./*/contractCosts.ts', { eager: true });
+    expect(
+      Object.values(declared)
+        .map((module) => module.contractCosts.strategy)
+        .sort(),
+    ).toEqual([...STRATEGY_NAMES].sort());
   });
 
   it.each(STRATEGIES.map((s) => [s.name, s] as const))('%s keeps on node items what it declares', (_name, strategy) => {

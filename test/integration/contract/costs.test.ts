@@ -1,115 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
+import { contractCostsOf } from '../../support/contractCosts.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { buildChain, buildTree, createNodeRaw, expectError, fullTree, okData, specIds } from '../../support/tree.js';
 
 /**
- * What each strategy may spend in DynamoDB requests, from the strategies' table in
- * docs/design.md. Exact where the design fixes the number, upper bounds where batching may do
- * better. A strategy joins the suite by adding its row here.
+ * What each strategy may spend in DynamoDB requests, as its folder declares it
+ * (`contractCosts.ts`, `requests`), from the strategies' table in docs/design.md. Exact where the
+ * design fixes the number, upper bounds where batching may do better.
  */
-interface CostBudget {
-  /** `node(id)` selecting stored fields (not depth or rootId, which adjacency derives): one BatchGetItem. */
-  nodeLookup: number;
-  /** `node(id) { children { nodes { id } } }`: the lookup plus one Query. */
-  nodeWithChildren: number;
-  /** 30 aliased `node(id:) { parent { id } }`: batched, at most this many. */
-  thirtyNodesWithParentsMax: number;
-  /** `ancestors` of a node at depth 20, lookup included. */
-  ancestorsAtDepth20Max: number; // exact
-  /** `descendants(maxDepth: 3, first: 1000)` of the root of a fan-out-5, depth-3 tree (155 nodes), lookup included. */
-  descendantsFanOut5Depth3Max: number;
-  /**
-   * Read units of that read, at most: a Query is billed by the size it reads (4 KB a unit,
-   * strongly consistent), a BatchGet by the item (a unit each, however small).
-   */
-  descendantsFanOut5Depth3ReadUnitsMax: number;
-  /** The same with the default page of 100, lookup included. */
-  descendantsFirstPageMax: number;
-  /**
-   * `nodes(ids: fan.0 .. fan.4) { descendants(first: 100) }`, 30 descendants each, lookup
-   * included (exact): the five pages read their nodes in one BatchGet wave.
-   */
-  descendantsOfAListOfFive: number;
-  /** Items written by a move of a 5-node subtree from depth 1 to depth 2 (exact). */
-  itemsWrittenByMove: number;
-  /** Items written by a reorder of a 5-node subtree at depth 1 among its siblings (exact). */
-  itemsWrittenByReorder: number;
-}
-
-/** A row per strategy: the compiler asks for one when a strategy is added to the list. */
-const BUDGETS: Record<StrategyName, CostBudget> = {
-  adjacency: {
-    nodeLookup: 1,
-    nodeWithChildren: 2,
-    thirtyNodesWithParentsMax: 3,
-    ancestorsAtDepth20Max: 1 + 20,
-    descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
-    // 32 small reads: a unit each.
-    descendantsFanOut5Depth3ReadUnitsMax: 32,
-    descendantsFirstPageMax: 1 + 1 + 5 + 25,
-    // A Query per parent, level by level: edge copies carry the nodes.
-    descendantsOfAListOfFive: 1 + 5 + 25,
-    // The node, its old and new edge, both parents' node item and edge copy: any subtree size.
-    // 7, and the hold on the moved node (the move goes one level deeper).
-    itemsWrittenByMove: 7 + 1,
-    // The node, its old and new edge.
-    itemsWrittenByReorder: 3,
-  },
-  // One Query per depth in one wave; the level items carry the nodes.
-  path: {
-    nodeLookup: 1,
-    nodeWithChildren: 2,
-    thirtyNodesWithParentsMax: 2,
-    ancestorsAtDepth20Max: 1 + 1,
-    descendantsFanOut5Depth3Max: 1 + 3,
-    // 155 level items of about 250 bytes in 3 Queries, and the lookup (read by id: over 155).
-    descendantsFanOut5Depth3ReadUnitsMax: 11,
-    descendantsFirstPageMax: 1 + 3,
-    // Per node, a wave of 8 depth Queries (the window has no bound).
-    descendantsOfAListOfFive: 1 + 5 * 8,
-    // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node, plus
-    // both parents' level items (their childCount).
-    itemsWrittenByMove: 7 + 4 + 2 * 5 + 2,
-    // 3, and the node's copy in its level item (the path does not change).
-    itemsWrittenByReorder: 3 + 1,
-  },
-  // One Query of the closure rows; rows up to distance 3 carry their nodes.
-  closure: {
-    nodeLookup: 1,
-    nodeWithChildren: 2,
-    thirtyNodesWithParentsMax: 2,
-    ancestorsAtDepth20Max: 1 + 1,
-    descendantsFanOut5Depth3Max: 1 + 1,
-    // 155 rows of about 200 bytes in one Query, and the lookup (read by id: over 155).
-    descendantsFanOut5Depth3ReadUnitsMax: 8,
-    descendantsFirstPageMax: 1 + 1,
-    // A Query of closure rows per node.
-    descendantsOfAListOfFive: 1 + 5,
-    // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put,
-    // plus the new parent's row (its childCount; the old parent is a root, it has none).
-    itemsWrittenByMove: 7 + 4 + 3 * 5 + 1,
-    // 3, and the node's copy in its row under the root (distance 1).
-    itemsWrittenByReorder: 3 + 1,
-  },
-  // Descendants by depth as under adjacency; ancestors from the kept path, as under path.
-  'nested-set': {
-    nodeLookup: 1,
-    nodeWithChildren: 2,
-    thirtyNodesWithParentsMax: 2,
-    ancestorsAtDepth20Max: 1 + 1,
-    descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
-    descendantsFanOut5Depth3ReadUnitsMax: 32,
-    descendantsFirstPageMax: 1 + 1 + 5 + 25,
-    descendantsOfAListOfFive: 1 + 5 + 25,
-    // 7, plus the path and lineage of the 4 other nodes, plus a range item deleted and put per
-    // node, plus the new parent's range item (its childCount; the old parent is a root).
-    itemsWrittenByMove: 7 + 4 + 2 * 5 + 1,
-    // A reorder changes the keys of the subtree: 3, the lineage of the 4 other nodes, and a
-    // range item deleted and put per node.
-    itemsWrittenByReorder: 3 + 4 + 2 * 5,
-  },
-};
 
 const costOf = (
   response: GraphQLResponse,
@@ -131,7 +29,7 @@ const expectCostShape = (response: GraphQLResponse): void => {
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
   let server: TestServer;
-  const budget = BUDGETS[strategy];
+  const budget = contractCostsOf(strategy).requests;
   const FAN = fullTree('fan', [5, 5, 5]);
   const WIDE = fullTree('wide', [5, 6]);
 

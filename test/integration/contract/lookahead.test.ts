@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
-import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
+import { contractCostsOf } from '../../support/contractCosts.js';
 import { loadTree } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { fullTree, okData, type TreeSpec } from '../../support/tree.js';
@@ -10,32 +10,9 @@ import { traitsOf } from '../../support/traits.js';
  * Lookahead: `children` nested k levels deep reads what the strategy can read in bulk, once
  * (one Query of closure rows, a wave of level Queries), and answers exactly what per-parent
  * reads answer: sibling order, `first` per parent, pageInfo and cursors. Request counts are
- * exact, node lookup included, on a tree of fan-out 10 and depth 3.
+ * exact, node lookup included, on a tree of fan-out 10 and depth 3, as each strategy's folder
+ * declares them (`contractCosts.ts`, `lookahead`).
  */
-interface Budget {
-  /** `children(first: 10)` three levels deep from the root of fan-out 10, lookup included. */
-  nestedThree: number;
-  /** `roots { children(first: 10) { nodes { children(first: 10) } } }` over ROOTS. */
-  rootsNested: number;
-  /** `nodes(ids: 5 leaves) { ancestors { id } }` at depth 3, lookup included. */
-  ancestorsOfFive: number;
-}
-
-const BUDGETS: Record<StrategyName, Budget> = {
-  // A Query per parent (DynamoDB cannot merge Queries of different partitions), in one wave
-  // per level: 1 lookup + 1 + 10 + 100.
-  // Roots: their page, lr0's and lr1's children, then their 5 children's.
-  adjacency: { nestedThree: 1 + 1 + 10 + 100, rootsNested: 1 + 2 + 5, ancestorsOfFive: 1 + 3 },
-  // The lookup, then one Query per level, in one wave: level items carry their nodes.
-  // Roots: their page, the list of open jobs (no node was read before), 2 levels of lr0 and lr1.
-  path: { nestedThree: 1 + 3, rootsNested: 1 + 1 + 2 * 2, ancestorsOfFive: 1 + 1 },
-  // The lookup, then one Query of the closure rows at distances 1 to 3, which carry their nodes.
-  closure: { nestedThree: 1 + 1, rootsNested: 1 + 1 + 2, ancestorsOfFive: 1 + 1 },
-  // Children per parent, as under adjacency (a range holds every depth of a subtree); ancestors
-  // from the kept path, as under path.
-  'nested-set': { nestedThree: 1 + 1 + 10 + 100, rootsNested: 1 + 2 + 5, ancestorsOfFive: 1 + 1 },
-};
-
 const FAN = fullTree('la', [10, 10, 10]); // 1,111 nodes
 /** Too wide for one bulk read three levels deep: 10 + 10 × 201 nodes (over 2,000 at level 2). */
 const WIDE = fullTree('lw', [10, 201]);
@@ -57,7 +34,7 @@ const requests = (response: GraphQLResponse) => response.body.extensions!.dynamo
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (strategy) => {
   let server: TestServer;
-  const budget = BUDGETS[strategy];
+  const budget = contractCostsOf(strategy).lookahead;
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preorderOf } from '../../support/invariants.js';
-import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
+import { contractCostsOf } from '../../support/contractCosts.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import {
   buildTree,
@@ -41,48 +41,6 @@ function childrenIn(spec: TreeSpec): (id: string) => string[] {
   walk(spec);
   return (id) => kids.get(id) ?? [];
 }
-
-/** Requests of PREORDER reads of `doc` (and of doc.1's subtree), its lookup included. */
-interface PreorderCosts {
-  /** The whole subtree of the root. */
-  whole: number;
-  /** `maxDepth: 1`. */
-  depthOne: number;
-  /** `first: 5`. */
-  firstFive: number;
-  /** The whole subtree of doc.1 (12 nodes, 3 of them parents). */
-  branch: number;
-}
-
-/** The walk of the truth's edges: the lookup, then one Query per parent the page goes through. */
-const WALK: PreorderCosts = {
-  // The 1 + 4 + 12 parents of the subtree.
-  whole: 1 + 17,
-  // The root's children only.
-  depthOne: 1 + 1,
-  // doc.1 and its first subtree, doc.1.0: the root, doc.1 and doc.1.0 on the way, and the
-  // children asked for ahead of doc.2 and doc.1.1, which the counts said it might reach.
-  firstFive: 1 + 5,
-  // doc.1 and its 3 children.
-  branch: 1 + 4,
-};
-
-const PREORDER_COSTS: Record<StrategyName, PreorderCosts> = {
-  // And, below doc.1, the walk of its parent pointer for the depths (adjacency keeps no path).
-  adjacency: { ...WALK, branch: WALK.branch + 1 },
-  path: WALK,
-  closure: WALK,
-  'nested-set': {
-    // The root's children (its edges), then the range of each of its 4 branches.
-    whole: 1 + 1 + 4,
-    // A depth bound: the walk (a range holds every depth).
-    depthOne: 1 + 1,
-    // The root's children, then doc.1's range fills the page.
-    firstFive: 1 + 1 + 1,
-    // One Query of doc.1's range.
-    branch: 1 + 1,
-  },
-};
 
 interface Window {
   minDepth?: number;
@@ -214,7 +172,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDE
       okData(response);
       return response.body.extensions?.dynamodb?.requests;
     };
-    const expected = PREORDER_COSTS[strategy];
+    // As each strategy's folder declares them (`contractCosts.ts`, `preorder`).
+    const expected = contractCostsOf(strategy).preorder;
     expect(await cost({ first: 1000 })).toBe(expected.whole);
     expect(await cost({ first: 1000, maxDepth: 1 })).toBe(expected.depthOne);
     expect(await cost({ first: 5 })).toBe(expected.firstFive);

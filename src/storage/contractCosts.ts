@@ -1,0 +1,82 @@
+/**
+ * The exact DynamoDB cost of the contract suite's operations under a strategy (upper bounds where
+ * batching may do better), declared beside the strategy (`strategies/<folder>/contractCosts.ts`):
+ * part of what a strategy promises, as its descriptor is. The suite
+ * (test/integration/contract/costs, lookahead and preorder) asserts them on the fixtures each
+ * field names; a strategy without the file fails the suite, naming it.
+ */
+export interface ContractCosts {
+  /** The strategy's name (TREE_STRATEGY). */
+  strategy: string;
+  requests: RequestCosts;
+  lookahead: LookaheadCosts;
+  preorder: PreorderCosts;
+}
+
+/** contract/costs.test.ts: requests, read units and items written of single operations. */
+export interface RequestCosts {
+  /** `node(id)` selecting stored fields (not depth or rootId, which adjacency derives): one BatchGetItem. */
+  nodeLookup: number;
+  /** `node(id) { children { nodes { id } } }`: the lookup plus one Query. */
+  nodeWithChildren: number;
+  /** 30 aliased `node(id:) { parent { id } }`: batched, at most this many. */
+  thirtyNodesWithParentsMax: number;
+  /** `ancestors` of a node at depth 20, lookup included (exact). */
+  ancestorsAtDepth20Max: number;
+  /** `descendants(maxDepth: 3, first: 1000)` of the root of a fan-out-5, depth-3 tree (155 nodes), lookup included. */
+  descendantsFanOut5Depth3Max: number;
+  /**
+   * Read units of that read, at most: a Query is billed by the size it reads (4 KB a unit,
+   * strongly consistent), a BatchGet by the item (a unit each, however small).
+   */
+  descendantsFanOut5Depth3ReadUnitsMax: number;
+  /** The same with the default page of 100, lookup included. */
+  descendantsFirstPageMax: number;
+  /**
+   * `nodes(ids: fan.0 .. fan.4) { descendants(first: 100) }`, 30 descendants each, lookup
+   * included (exact): the five pages read their nodes in one BatchGet wave.
+   */
+  descendantsOfAListOfFive: number;
+  /** Items written by a move of a 5-node subtree from depth 1 to depth 2 (exact). */
+  itemsWrittenByMove: number;
+  /** Items written by a reorder of a 5-node subtree at depth 1 among its siblings (exact). */
+  itemsWrittenByReorder: number;
+}
+
+/** contract/lookahead.test.ts, on a tree of fan-out 10 and depth 3: requests, lookup included. */
+export interface LookaheadCosts {
+  /** `children(first: 10)` three levels deep from the root of fan-out 10. */
+  nestedThree: number;
+  /** `roots { children(first: 10) { nodes { children(first: 10) } } }` over ROOTS. */
+  rootsNested: number;
+  /** `nodes(ids: 5 leaves) { ancestors { id } }` at depth 3. */
+  ancestorsOfFive: number;
+}
+
+/** contract/preorder.test.ts: requests of PREORDER reads of `doc` (and of doc.1's subtree), its lookup included. */
+export interface PreorderCosts {
+  /** The whole subtree of the root. */
+  whole: number;
+  /** `maxDepth: 1`. */
+  depthOne: number;
+  /** `first: 5`. */
+  firstFive: number;
+  /** The whole subtree of doc.1 (12 nodes, 3 of them parents). */
+  branch: number;
+}
+
+/**
+ * The engine's walk of the truth's edges in document order: the lookup, then one Query per parent
+ * the page goes through.
+ */
+export const WALK_PREORDER: PreorderCosts = {
+  // The 1 + 4 + 12 parents of the subtree.
+  whole: 1 + 17,
+  // The root's children only.
+  depthOne: 1 + 1,
+  // doc.1 and its first subtree, doc.1.0: the root, doc.1 and doc.1.0 on the way, and the
+  // children asked for ahead of doc.2 and doc.1.1, which the counts said it might reach.
+  firstFive: 1 + 5,
+  // doc.1 and its 3 children.
+  branch: 1 + 4,
+};

@@ -1,0 +1,27 @@
+import { WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+
+/** What the contract suite's operations cost under closure (contractCosts.ts says on what). */
+export const contractCosts: ContractCosts = {
+  strategy: 'closure',
+  // One Query of the closure rows; rows up to distance 3 carry their nodes.
+  requests: {
+    nodeLookup: 1,
+    nodeWithChildren: 2,
+    thirtyNodesWithParentsMax: 2,
+    ancestorsAtDepth20Max: 1 + 1,
+    descendantsFanOut5Depth3Max: 1 + 1,
+    // 155 rows of about 200 bytes in one Query, and the lookup (read by id: over 155).
+    descendantsFanOut5Depth3ReadUnitsMax: 8,
+    descendantsFirstPageMax: 1 + 1,
+    // A Query of closure rows per node.
+    descendantsOfAListOfFive: 1 + 5,
+    // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put,
+    // plus the new parent's row (its childCount; the old parent is a root, it has none).
+    itemsWrittenByMove: 7 + 4 + 3 * 5 + 1,
+    // 3, and the node's copy in its row under the root (distance 1).
+    itemsWrittenByReorder: 3 + 1,
+  },
+  // The lookup, then one Query of the closure rows at distances 1 to 3, which carry their nodes.
+  lookahead: { nestedThree: 1 + 1, rootsNested: 1 + 1 + 2, ancestorsOfFive: 1 + 1 },
+  preorder: WALK_PREORDER,
+};

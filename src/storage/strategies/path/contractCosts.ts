@@ -1,0 +1,28 @@
+import { WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+
+/** What the contract suite's operations cost under path (contractCosts.ts says on what). */
+export const contractCosts: ContractCosts = {
+  strategy: 'path',
+  // One Query per depth in one wave; the level items carry the nodes.
+  requests: {
+    nodeLookup: 1,
+    nodeWithChildren: 2,
+    thirtyNodesWithParentsMax: 2,
+    ancestorsAtDepth20Max: 1 + 1,
+    descendantsFanOut5Depth3Max: 1 + 3,
+    // 155 level items of about 250 bytes in 3 Queries, and the lookup (read by id: over 155).
+    descendantsFanOut5Depth3ReadUnitsMax: 11,
+    descendantsFirstPageMax: 1 + 3,
+    // Per node, a wave of 8 depth Queries (the window has no bound).
+    descendantsOfAListOfFive: 1 + 5 * 8,
+    // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node, plus
+    // both parents' level items (their childCount).
+    itemsWrittenByMove: 7 + 4 + 2 * 5 + 2,
+    // 3, and the node's copy in its level item (the path does not change).
+    itemsWrittenByReorder: 3 + 1,
+  },
+  // The lookup, then one Query per level, in one wave: level items carry their nodes. Roots:
+  // their page, the list of open jobs (no node was read before), 2 levels of lr0 and lr1.
+  lookahead: { nestedThree: 1 + 3, rootsNested: 1 + 1 + 2 * 2, ancestorsOfFive: 1 + 1 },
+  preorder: WALK_PREORDER,
+};
