@@ -45,6 +45,12 @@ export async function queryItems(
 }
 
 /**
+ * lib-dynamodb's paginators (paginateQuery) would do what these loops do, but they refuse any
+ * client that is not a DynamoDBDocumentClient instance (`Invalid client`), and every client here
+ * is a wrapped one (the request's cost meter, the tenant's keys): the loops stay, each bounded.
+ */
+
+/**
  * Runs a Query through the pages of its key range, handing each page's items to `onPage`, until
  * the range ends or `onPage` answers true: for a read that may have to see a whole range however
  * large (no MAX_QUERY_PAGES cap), a page at a time.
