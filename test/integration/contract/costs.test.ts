@@ -57,7 +57,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(costOf(write).writeUnits).toBeGreaterThan(0);
 
     const refused = await createNodeRaw(server, { id: 'cost-refused', parentId: 'no-such-parent' });
-    expectError(refused, 'NOT_FOUND');
+    expectError(refused, 'NOT_FOUND', {
+      message: 'parent "no-such-parent" does not exist',
+      details: { id: 'no-such-parent' },
+    });
     expectCostShape(refused);
     expect(costOf(refused).writeUnits).toBe(0);
 

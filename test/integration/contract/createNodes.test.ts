@@ -146,7 +146,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
       await server.gql('mutation { createNode(input: { parentId: "hid.0", name: "x" }) { id } }'),
       'NOT_FOUND',
     );
-    expectError(await server.gql('mutation { reparent(id: "hid.0.0", newParentId: "quiet") { id } }'), 'NOT_FOUND');
+    expectError(await server.gql('mutation { reparent(id: "hid.0.0", newParentId: "quiet") { id } }'), 'NOT_FOUND', {
+      message: 'node "hid.0.0" does not exist',
+      details: { id: 'hid.0.0' },
+    });
     const job = okData(await server.gql('{ jobs { nodes { kind status nodeId } } }')).jobs.nodes.find(
       (j: { kind: string; nodeId: string }) => j.kind === 'IMPORT' && j.nodeId === 'quiet',
     );
@@ -254,7 +257,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     await paused.reached;
     okData(await server.gql('mutation { reparent(id: "mv.p", newParentId: "mv2") { id } }'));
     paused.release();
-    expectError(await creating, 'CONFLICT');
+    expectError(await creating, 'CONFLICT', {
+      message:
+        'the parent moved, was deleted or had its children respaced while the nodes were ' +
+        'written, or one of their ids was taken; nothing was created',
+    });
     expect(await getNode(server, 'gone')).toBeNull();
     expect(await getNode(server, 'gone.3.3')).toBeNull();
     expect(await childIds(server, 'mv.p')).toEqual([]);
@@ -272,7 +279,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     await paused.reached;
     okData(await server.gql('mutation { deleteNode(id: "doomed") { deletedCount } }'));
     paused.release();
-    expectError(await creating, 'CONFLICT');
+    expectError(await creating, 'CONFLICT', {
+      message:
+        'the parent moved, was deleted or had its children respaced while the nodes were ' +
+        'written, or one of their ids was taken; nothing was created',
+    });
     expect(await getNode(server, 'lost.0')).toBeNull();
     okData(await create({ parentId: 'home', nodes: [{ id: 'lost.0', name: 'free again' }] }));
     expect(await server.verify()).toEqual([]);
@@ -354,7 +365,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
       ...(i > 0 ? { parentId: `deep${i - 1}` } : {}),
       name: 'deep',
     }));
-    expectError(await create({ parentId: 'home', nodes: chain }), 'DEPTH_LIMIT');
+    expectError(await create({ parentId: 'home', nodes: chain }), 'DEPTH_LIMIT', {
+      message: 'the write would put a node at depth 65; the limit is 64',
+      details: { maxDepth: 64, depth: 65 },
+    });
     expect(await snapshot(server, ['home'])).toEqual(before);
   });
 });

@@ -99,7 +99,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
   it('leaves nothing behind: the ids can be created again', async () => {
     const t = await freshTree();
     okData(await remove({ id: t.a }));
-    expectError(await createNodeRaw(server, { id: 'late-child', parentId: t.a1 }), 'NOT_FOUND');
+    expectError(await createNodeRaw(server, { id: 'late-child', parentId: t.a1 }), 'NOT_FOUND', {
+      message: 'parent "d5-a1" does not exist',
+      details: { id: 'd5-a1' },
+    });
     const again = okData(await createNodeRaw(server, { id: t.a1, parentId: t.b }));
     expect(again.createNode).toMatchObject({ id: t.a1, parentId: t.b, childCount: 0, version: 1, depth: 2 });
     expect(await childIds(server, t.a1)).toEqual([]);
@@ -131,7 +134,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
     const t = await freshTree();
     okData(await server.gql(`mutation { updateNode(id: "${t.a}", name: "renamed") { version } }`));
     const before = await snapshot(server, [t.d]);
-    expectError(await remove({ id: t.a, expectedVersion: 1 }), 'VERSION_CONFLICT');
+    expectError(await remove({ id: t.a, expectedVersion: 1 }), 'VERSION_CONFLICT', {
+      message: 'node "d7-a" is at version 2, expected 1',
+      details: { currentVersion: 2 },
+    });
     expect(await snapshot(server, [t.d])).toEqual(before);
     expect(okData(await remove({ id: t.a, expectedVersion: 2 }))).toEqual({ deleteNode: { deletedCount: 4 } });
   });
@@ -140,8 +146,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
     const t = await freshTree();
     okData(await remove({ id: t.b }));
     const before = await snapshot(server, [t.d]);
-    expectError(await remove({ id: t.b }), 'NOT_FOUND');
-    expectError(await remove({ id: 'no-such-node' }), 'NOT_FOUND');
+    expectError(await remove({ id: t.b }), 'NOT_FOUND', {
+      message: 'node "d8-b" does not exist',
+      details: { id: 'd8-b' },
+    });
+    expectError(await remove({ id: 'no-such-node' }), 'NOT_FOUND', {
+      message: 'node "no-such-node" does not exist',
+      details: { id: 'no-such-node' },
+    });
     expect(await snapshot(server, [t.d])).toEqual(before);
   });
 });

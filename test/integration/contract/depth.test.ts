@@ -39,7 +39,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
     it('refuses a move that would put the moved subtree below depth 64, accepts one that reaches 64', async () => {
       await buildChain(server, 'h', 3);
       const before = await snapshot(server, ['c-0', 'h-0']);
-      expectError(await server.gql(REPARENT, { id: 'h-0', to: 'c-62' }), 'DEPTH_LIMIT');
+      expectError(await server.gql(REPARENT, { id: 'h-0', to: 'c-62' }), 'DEPTH_LIMIT', {
+        message: 'the write would put a node at depth 65; the limit is 64',
+        details: { maxDepth: 64, depth: 65 },
+      });
       expect(await snapshot(server, ['c-0', 'h-0'])).toEqual(before);
 
       // Under closure, the rows linking each moved node to its 62 new ancestors are more than one
@@ -103,7 +106,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
     it('accepts depth 8 and refuses depth 9 with DEPTH_LIMIT', async () => {
       expect(await getNode(server, 'e-8')).toMatchObject({ depth: 8, rootId: 'e-0' });
       const before = await snapshot(server, ['e-0']);
-      expectError(await createNodeRaw(server, { id: 'e-9', parentId: 'e-8' }), 'DEPTH_LIMIT');
+      expectError(await createNodeRaw(server, { id: 'e-9', parentId: 'e-8' }), 'DEPTH_LIMIT', {
+        message: 'the write would put a node at depth 9; the limit is 8',
+        details: { maxDepth: 8, depth: 9 },
+      });
       expect(await snapshot(server, ['e-0'])).toEqual(before);
       expect(await createNode(server, { id: 'e-8b', parentId: 'e-7' })).toMatchObject({ depth: 8 });
     });
@@ -114,7 +120,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
       await createNode(server, { id: 'm-x', parentId: 'm-1' });
       const before = await snapshot(server, ['e-0', 'm-0']);
       for (const to of ['e-5', 'e-6', 'e-7', 'e-8']) {
-        expectError(await server.gql(REPARENT, { id: 'm-0', to }), 'DEPTH_LIMIT');
+        expectError(await server.gql(REPARENT, { id: 'm-0', to }), 'DEPTH_LIMIT', {
+          message: 'the write would put a node at depth 9; the limit is 8',
+          details: { maxDepth: 8, depth: 9 },
+        });
         expect(await snapshot(server, ['e-0', 'm-0'])).toEqual(before);
       }
       expect(okData(await server.gql(REPARENT, { id: 'm-0', to: 'e-4' }))).toEqual({
@@ -128,7 +137,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth limit', (strategy) => {
       await buildChain(server, 'n', 7);
       await buildChain(server, 'n-a', 3, 'n-0');
       const before = await snapshot(server, ['n-0']);
-      expectError(await server.gql(REPARENT, { id: 'n-a-0', to: 'n-6' }), 'DEPTH_LIMIT');
+      expectError(await server.gql(REPARENT, { id: 'n-a-0', to: 'n-6' }), 'DEPTH_LIMIT', {
+        message: 'the write would put a node at depth 9; the limit is 8',
+        details: { maxDepth: 8, depth: 9 },
+      });
       expect(await snapshot(server, ['n-0'])).toEqual(before);
       expect(okData(await server.gql(REPARENT, { id: 'n-a-0', to: 'n-5' }))).toEqual({
         reparent: { id: 'n-a-0', depth: 6, rootId: 'n-0' },

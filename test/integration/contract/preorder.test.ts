@@ -129,10 +129,18 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants in document order (PREORDE
   it('refuses a cursor of another order, node or window, and forged ones, with BAD_USER_INPUT', async () => {
     const preorder = (await page('doc', {}, 3, null)).pageInfo.endCursor!;
     const byDepth = okData(await server.gql(BY_DEPTH, { id: 'doc', first: 3 })).node.descendants.pageInfo.endCursor;
-    expectError(await server.gql(PREORDER, { id: 'doc', first: 3, after: byDepth }), 'BAD_USER_INPUT');
-    expectError(await server.gql(BY_DEPTH, { id: 'doc', first: 3, after: preorder }), 'BAD_USER_INPUT');
-    expectError(await server.gql(PREORDER, { id: 'doc.1', first: 3, after: preorder }), 'BAD_USER_INPUT');
-    expectError(await server.gql(PREORDER, { id: 'doc', maxDepth: 2, first: 3, after: preorder }), 'BAD_USER_INPUT');
+    expectError(await server.gql(PREORDER, { id: 'doc', first: 3, after: byDepth }), 'BAD_USER_INPUT', {
+      message: '"after" is not a cursor of this list of descendants',
+    });
+    expectError(await server.gql(BY_DEPTH, { id: 'doc', first: 3, after: preorder }), 'BAD_USER_INPUT', {
+      message: '"after" is not a cursor of this list of descendants',
+    });
+    expectError(await server.gql(PREORDER, { id: 'doc.1', first: 3, after: preorder }), 'BAD_USER_INPUT', {
+      message: '"after" is not a cursor of this list of descendants',
+    });
+    expectError(await server.gql(PREORDER, { id: 'doc', maxDepth: 2, first: 3, after: preorder }), 'BAD_USER_INPUT', {
+      message: '"after" is not a cursor of this list of descendants',
+    });
     for (const after of forgedCursors(preorder))
       expectError(await server.gql(PREORDER, { id: 'doc', first: 3, after }), 'BAD_USER_INPUT');
     expect((await page('doc', {}, 2, preorder)).nodes.map((n: { id: string }) => n.id)).toEqual([

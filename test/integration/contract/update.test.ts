@@ -71,8 +71,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: updateNode', (strategy) => {
     const { root, a } = await freshTree();
     await updated({ id: a, name: 'Fresh' });
     const before = await snapshot(server, [root]);
-    expectError(await update({ id: a, name: 'Stale', data: { lost: true }, expectedVersion: 1 }), 'VERSION_CONFLICT');
-    expectError(await update({ id: a, name: 'Future', expectedVersion: 3 }), 'VERSION_CONFLICT');
+    expectError(await update({ id: a, name: 'Stale', data: { lost: true }, expectedVersion: 1 }), 'VERSION_CONFLICT', {
+      message: 'node "u5-a" is at version 2, expected 1',
+      details: { currentVersion: 2 },
+    });
+    expectError(await update({ id: a, name: 'Future', expectedVersion: 3 }), 'VERSION_CONFLICT', {
+      message: 'node "u5-a" is at version 2, expected 3',
+      details: { currentVersion: 2 },
+    });
     expect(await snapshot(server, [root])).toEqual(before);
     expect(await getNode(server, a)).toMatchObject({ name: 'Fresh', data: { v: 1 }, version: 2 });
   });
@@ -80,8 +86,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: updateNode', (strategy) => {
   it('refuses a missing node with NOT_FOUND', async () => {
     const { root } = await freshTree();
     const before = await snapshot(server, [root]);
-    expectError(await update({ id: 'no-such-node', name: 'x' }), 'NOT_FOUND');
-    expectError(await update({ id: 'no-such-node', data: { a: 1 }, expectedVersion: 1 }), 'NOT_FOUND');
+    expectError(await update({ id: 'no-such-node', name: 'x' }), 'NOT_FOUND', {
+      message: 'node "no-such-node" does not exist',
+      details: { id: 'no-such-node' },
+    });
+    expectError(await update({ id: 'no-such-node', data: { a: 1 }, expectedVersion: 1 }), 'NOT_FOUND', {
+      message: 'node "no-such-node" does not exist',
+      details: { id: 'no-such-node' },
+    });
     expect(await getNode(server, 'no-such-node')).toBeNull();
     expect(await snapshot(server, [root])).toEqual(before);
   });
@@ -89,14 +101,28 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: updateNode', (strategy) => {
   it('refuses an empty or over-long name with BAD_USER_INPUT and changes nothing', async () => {
     const { root, a } = await freshTree();
     const before = await snapshot(server, [root]);
-    expectError(await update({ id: a, name: '' }), 'BAD_USER_INPUT');
-    expectError(await update({ id: a, name: 'n'.repeat(257) }), 'BAD_USER_INPUT');
+    expectError(await update({ id: a, name: '' }), 'BAD_USER_INPUT', {
+      message: 'name must be 1..256 characters and not blank, got 0',
+      details: { field: 'name' },
+    });
+    expectError(await update({ id: a, name: 'n'.repeat(257) }), 'BAD_USER_INPUT', {
+      message: 'name must be 1..256 characters and not blank, got 257',
+      details: { field: 'name' },
+    });
     expect(await snapshot(server, [root])).toEqual(before);
     expect(await updated({ id: a, name: 'n'.repeat(256) })).toMatchObject({ name: 'n'.repeat(256), version: 2 });
   });
 
   it('refuses a malformed id with BAD_USER_INPUT', async () => {
-    expectError(await update({ id: 'a b', name: 'x' }), 'BAD_USER_INPUT');
-    expectError(await update({ id: 'x'.repeat(65), name: 'x' }), 'BAD_USER_INPUT');
+    expectError(await update({ id: 'a b', name: 'x' }), 'BAD_USER_INPUT', {
+      message: 'id must match ^[A-Za-z0-9_.:-]{1,64}$, got "a b"',
+      details: { field: 'id' },
+    });
+    expectError(await update({ id: 'x'.repeat(65), name: 'x' }), 'BAD_USER_INPUT', {
+      message:
+        'id must match ^[A-Za-z0-9_.:-]{1,64}$, got ' +
+        '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"',
+      details: { field: 'id' },
+    });
   });
 });

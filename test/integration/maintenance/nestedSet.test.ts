@@ -48,7 +48,13 @@ describe('nested-set: document keys near the sort key limit', () => {
   it('refuses a move in one transaction that would put a key over the limit, with DEPTH_LIMIT', async () => {
     // ld-1's subtree (10 nodes, its longest key 220 bytes) under lc-40 (880): over 1,024 bytes.
     const refused = await server.gql(REPARENT, { id: 'ld-1', to: 'lc-40' });
-    expectError(refused, 'DEPTH_LIMIT');
+    expectError(refused, 'DEPTH_LIMIT', {
+      message:
+        'node "ld-8" would need a document key of 1046 bytes, over DynamoDB\'s 1024-byte ' +
+        'sort key: the sibling positions on its chain are long (many inserts into one ' +
+        'gap); place it higher, or use another TREE_STRATEGY',
+      details: { maxKeyBytes: 1024, keyBytes: 1046, depth: 48 },
+    });
     expect(refused.body.errors![0]!.extensions).toMatchObject({ maxKeyBytes: 1024 });
     expect(refused.body.errors![0]!.extensions!.keyBytes).toBeGreaterThan(1024);
     expect(okData(await server.gql(PLACE, { id: 'ld-1' })).node).toEqual({ parentId: 'ld-0', depth: 1 });
@@ -58,7 +64,13 @@ describe('nested-set: document keys near the sort key limit', () => {
     // lc-1's subtree (110 nodes: a job) under ld-10: its keys grow by 231 - 22 bytes, the
     // longest (a leaf's, 888) to 1,097.
     const refused = await server.gql(REPARENT, { id: 'lc-1', to: 'ld-10' });
-    expectError(refused, 'DEPTH_LIMIT');
+    expectError(refused, 'DEPTH_LIMIT', {
+      message:
+        'moving "lc-1" there would give a node of its subtree a document key of 1097 ' +
+        "bytes, over DynamoDB's 1024-byte sort key; place it higher, or use another " +
+        'TREE_STRATEGY',
+      details: { maxKeyBytes: 1024, keyBytes: 1097, depth: 11 },
+    });
     expect(refused.body.errors![0]!.extensions).toMatchObject({ depth: 11, keyBytes: 1097, maxKeyBytes: 1024 });
     expect(okData(await server.gql(PLACE, { id: 'lc-1' })).node).toEqual({ parentId: 'lc-0', depth: 1 });
     expect(okData(await server.gql('{ jobs { nodes { id } } }')).jobs.nodes).toEqual([]);
@@ -111,7 +123,13 @@ describe('nested-set: respacing crowded positions shortens the document keys', (
 
   it('respaces every crowded group (`tree reindex --respace`); a refused move then goes through', async () => {
     // rf-1's subtree (3 levels, 195 bytes of steps) under re-14 (14 steps of 65 bytes: 910): 1,105.
-    expectError(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' }), 'DEPTH_LIMIT');
+    expectError(await server.gql(REPARENT, { id: 'rf-1', to: 're-14' }), 'DEPTH_LIMIT', {
+      message:
+        'node "rf-3" would need a document key of 1051 bytes, over DynamoDB\'s 1024-byte ' +
+        'sort key: the sibling positions on its chain are long (many inserts into one ' +
+        'gap); place it higher, or use another TREE_STRATEGY',
+      details: { maxKeyBytes: 1024, keyBytes: 1051, depth: 17 },
+    });
     const outline = okData(
       await server.gql('{ node(id: "rg") { descendants(first: 1000, order: PREORDER) { nodes { id } } } }'),
     ).node.descendants.nodes;

@@ -97,7 +97,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
       expect((await children('held')).map((c) => c.id)).toEqual(order);
       // Refused once the parent is read, saying why, rather than after re-planning against the hold.
       const refused = (response: GraphQLResponse) => {
-        expectError(response, 'CONFLICT');
+        expectError(response, 'CONFLICT', {
+          message:
+            'the children of "held" are being respaced (tree reindex --respace); nothing was ' +
+            'applied: try again once it is done',
+        });
         expect(response.body.errors?.[0]?.message).toContain('"held" are being respaced');
         // One request: the parent (a root), read with the open jobs; no transaction is tried.
         expect(response.body.extensions?.dynamodb?.requests).toBe(1);
