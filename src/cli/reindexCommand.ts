@@ -28,7 +28,7 @@ export function reindexCommand(tree: Command): void {
         "Rebuilds the strategy's projection from the tree, in place, as a job (kind REINDEX) with a",
         "progress bar; other strategies' projection items are removed. If this command stops, any live",
         'process takes the job over; run again, it shows the open reindex. Safe on a live table. Then',
-        'restart the servers with TREE_STRATEGY set to the new strategy (README: switching strategies).',
+        'restart the servers with TREE_STRATEGY set to the new strategy (docs/strategies.md: switching).',
         '',
         `--respace first rebalances sibling positions: every parent with a child whose position is over`,
         `N characters (default ${DEFAULT_LONGER_THAN}) has all its children given short, evenly spaced ones, in`,

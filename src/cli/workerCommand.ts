@@ -23,7 +23,7 @@ export function workerCommand(tree: Command): void {
         'under the same leases as a server; every half JOB_LEASE_SECONDS it also sweeps for jobs whose',
         'runner stopped. Run servers with JOB_RUNNER=worker so that they leave their jobs to it; run as',
         'many workers as you like (a lease lets one run each job). Logs JSON lines on stdout like the',
-        'server. On AWS Lambda, dist/src/worker/lambda.handler does the same (README: Jobs).',
+        'server. On AWS Lambda, dist/src/worker/lambda.handler does the same (docs/strategies.md: Jobs).',
         '',
         COMMON,
       ].join('\n'),

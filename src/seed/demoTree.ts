@@ -3,7 +3,7 @@ import type { TreeStore } from '../storage/treeStore.js';
 
 /**
  * The demo tree seeded into an empty table: a product catalogue, 28 nodes over 4 levels
- * (depth 0..3). Ids are readable so that the README's example queries work as written.
+ * (depth 0..3). Ids are readable so that the example queries (docs/examples.md) work as written.
  */
 interface Seed {
   id: string;

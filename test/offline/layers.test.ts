@@ -235,7 +235,7 @@ describe('layers', () => {
 
   it('keeps the engine in wings: core at the bottom, reads and jobs beside each other on it, writes above', () => {
     const ENGINE = 'src/storage/engine';
-    // What each wing may import of the engine, besides itself (README: Architecture).
+    // What each wing may import of the engine, besides itself (docs/architecture.md).
     const WINGS: Record<string, string[]> = {
       core: [],
       reads: ['core'],

@@ -13,7 +13,7 @@ export type { EngineOptions } from './engineParts.js';
  * The engine keeps the truth: node lookups, children pages and every mutation work on node and
  * edge items, with the strategy's guards and projection items riding in the same transactions;
  * ancestors and descendants are the strategy's own reads. Nothing here names a strategy. Its
- * wings (README: Architecture): core/ (the item layout, the pure plans, the truth's reads, the
+ * wings (docs/architecture.md): core/ (the item layout, the pure plans, the truth's reads, the
  * open jobs and the read protocol), reads/ (job-aware reads), jobs/ (the jobs and their runner),
  * writes/ (every write, through a guarded place).
  */
