@@ -52,15 +52,15 @@ export function okData<T>(response: GraphQLResponse<T>): T {
 
 /** What an expected error says besides its code: its message, and its typed details (`extensions`). */
 export interface ExpectedError {
-  message?: string | RegExp;
+  message: string | RegExp;
   details?: Record<string, unknown>;
 }
 
 /**
  * Asserts one error with this public code, and no data for the field (`data` null or absent);
- * with `expected`, its message (whole, or matching) and its typed details (those given, exactly).
+ * its message (whole, or matching) and its typed details (those given, exactly).
  */
-export function expectError(response: GraphQLResponse, code: string, expected: ExpectedError = {}): void {
+export function expectError(response: GraphQLResponse, code: string, expected: ExpectedError): void {
   const errors = response.body.errors ?? [];
   expect(
     errors.map((error) => error.extensions?.code),
@@ -70,7 +70,7 @@ export function expectError(response: GraphQLResponse, code: string, expected: E
   if (data) for (const value of Object.values(data)) expect(value).toBeNull();
   const [error] = errors;
   if (typeof expected.message === 'string') expect(error!.message).toBe(expected.message);
-  else if (expected.message) expect(error!.message).toMatch(expected.message);
+  else expect(error!.message).toMatch(expected.message);
   if (expected.details) {
     const given = Object.fromEntries(Object.keys(expected.details).map((key) => [key, error!.extensions?.[key]]));
     expect(given).toEqual(expected.details);
@@ -245,6 +245,16 @@ export async function snapshot(server: TestServer, roots: string[]): Promise<Tre
 }
 
 /** Cursors that no server issued: garbage, plausible-looking JSON, and a tampered real one. */
+/** How a page refuses a cursor it did not issue (one of `forgedCursors`). */
+export function forgedCursorRefusal(after: string): ExpectedError {
+  return { message: `"after" is not a cursor issued by this list (got "${after.slice(0, 40)}")`, details: {} };
+}
+
+/** How a page refuses a `first` outside 1..1000. */
+export function firstRefusal(first: number): ExpectedError {
+  return { message: `first must be in 1..1000, got ${first}`, details: { field: 'first' } };
+}
+
 export function forgedCursors(real: string): string[] {
   const middle = Math.floor(real.length / 2);
   const swapped = real[middle] === 'A' ? 'B' : 'A';

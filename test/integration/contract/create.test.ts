@@ -7,6 +7,7 @@ import {
   createNode,
   createNodeRaw,
   expectError,
+  type ExpectedError,
   getNode,
   rootIds,
   snapshot,
@@ -33,10 +34,15 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
   };
 
   /** Runs a create that must be refused with `code` and leave every tree as it was. */
-  const expectRefused = async (input: CreateInput, code: string, roots: string[]): Promise<void> => {
+  const expectRefused = async (
+    input: CreateInput,
+    code: string,
+    roots: string[],
+    expected: ExpectedError,
+  ): Promise<void> => {
     const before = await snapshot(server, roots);
     const response: GraphQLResponse = await createNodeRaw(server, input);
-    expectError(response, code);
+    expectError(response, code, expected);
     expect(await snapshot(server, roots)).toEqual(before);
     if (input.id !== undefined && ID_PATTERN.test(input.id) && code !== 'ALREADY_EXISTS') {
       expect(await getNode(server, input.id)).toBeNull();
@@ -139,32 +145,65 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
 
   it('refuses a taken id with ALREADY_EXISTS', async () => {
     const { root, a } = await freshFamily();
-    await expectRefused({ id: a, parentId: 'other', name: 'dup' }, 'ALREADY_EXISTS', [root, 'other']);
-    await expectRefused({ id: root, name: 'dup root' }, 'ALREADY_EXISTS', [root, 'other']);
-    await expectRefused({ id: 'other-1', parentId: root }, 'ALREADY_EXISTS', [root, 'other']);
+    await expectRefused({ id: a, parentId: 'other', name: 'dup' }, 'ALREADY_EXISTS', [root, 'other'], {
+      message: `a node with id "${a}" already exists`,
+      details: { id: a },
+    });
+    await expectRefused({ id: root, name: 'dup root' }, 'ALREADY_EXISTS', [root, 'other'], {
+      message: `a node with id "${root}" already exists`,
+      details: { id: root },
+    });
+    await expectRefused({ id: 'other-1', parentId: root }, 'ALREADY_EXISTS', [root, 'other'], {
+      message: 'a node with id "other-1" already exists',
+      details: { id: 'other-1' },
+    });
     expect(await getNode(server, a)).toMatchObject({ name: a, parentId: root });
   });
 
   it('refuses a missing parent or sibling with NOT_FOUND', async () => {
     const { root } = await freshFamily();
-    await expectRefused({ id: 'orphan', parentId: 'no-such-parent' }, 'NOT_FOUND', [root]);
-    await expectRefused({ id: 'orphan', parentId: root, before: 'no-such-sibling' }, 'NOT_FOUND', [root]);
-    await expectRefused({ id: 'orphan', parentId: root, after: 'no-such-sibling' }, 'NOT_FOUND', [root]);
-    await expectRefused({ id: 'orphan', before: 'no-such-root' }, 'NOT_FOUND', [root]);
+    await expectRefused({ id: 'orphan', parentId: 'no-such-parent' }, 'NOT_FOUND', [root], {
+      message: 'parent "no-such-parent" does not exist',
+      details: { id: 'no-such-parent' },
+    });
+    await expectRefused({ id: 'orphan', parentId: root, before: 'no-such-sibling' }, 'NOT_FOUND', [root], {
+      message: 'before sibling "no-such-sibling" does not exist',
+      details: { id: 'no-such-sibling' },
+    });
+    await expectRefused({ id: 'orphan', parentId: root, after: 'no-such-sibling' }, 'NOT_FOUND', [root], {
+      message: 'after sibling "no-such-sibling" does not exist',
+      details: { id: 'no-such-sibling' },
+    });
+    await expectRefused({ id: 'orphan', before: 'no-such-root' }, 'NOT_FOUND', [root], {
+      message: 'before sibling "no-such-root" does not exist',
+      details: { id: 'no-such-root' },
+    });
   });
 
   it('refuses malformed ids with BAD_USER_INPUT', async () => {
     const { root } = await freshFamily();
     for (const id of ['a b', 'M'.repeat(65), '', 'slash/no', 'ünï']) {
-      await expectRefused({ id, parentId: root, name: 'bad id' }, 'BAD_USER_INPUT', [root]);
+      await expectRefused({ id, parentId: root, name: 'bad id' }, 'BAD_USER_INPUT', [root], {
+        message: `id must match ^[A-Za-z0-9_.:-]{1,64}$, got ${JSON.stringify(id)}`,
+        details: { field: 'id' },
+      });
     }
-    await expectRefused({ id: 'fine', parentId: 'bad parent', name: 'bad parent id' }, 'BAD_USER_INPUT', [root]);
+    await expectRefused({ id: 'fine', parentId: 'bad parent', name: 'bad parent id' }, 'BAD_USER_INPUT', [root], {
+      message: 'parentId must match ^[A-Za-z0-9_.:-]{1,64}$, got "bad parent"',
+      details: { field: 'parentId' },
+    });
   });
 
   it('refuses an empty or over-long name with BAD_USER_INPUT, and takes 1 and 256 characters', async () => {
     const { root } = await freshFamily();
-    await expectRefused({ id: 'no-name', parentId: root, name: '' }, 'BAD_USER_INPUT', [root]);
-    await expectRefused({ id: 'long-name', parentId: root, name: 'n'.repeat(257) }, 'BAD_USER_INPUT', [root]);
+    await expectRefused({ id: 'no-name', parentId: root, name: '' }, 'BAD_USER_INPUT', [root], {
+      message: 'name must be 1..256 characters and not blank, got 0',
+      details: { field: 'name' },
+    });
+    await expectRefused({ id: 'long-name', parentId: root, name: 'n'.repeat(257) }, 'BAD_USER_INPUT', [root], {
+      message: 'name must be 1..256 characters and not blank, got 257',
+      details: { field: 'name' },
+    });
     expect(await createNode(server, { id: 'name-1', parentId: root, name: 'n' })).toMatchObject({ name: 'n' });
     const longest = 'n'.repeat(256);
     expect(await createNode(server, { id: 'name-256', parentId: root, name: longest })).toMatchObject({
@@ -175,16 +214,37 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
   it('refuses before/after that is not a child of the target parent with BAD_USER_INPUT', async () => {
     const { root, a } = await freshFamily();
     const roots = [root, 'other'];
-    await expectRefused({ id: 'stray', parentId: root, before: 'other-1' }, 'BAD_USER_INPUT', roots);
-    await expectRefused({ id: 'stray', parentId: root, after: 'other-1' }, 'BAD_USER_INPUT', roots);
-    await expectRefused({ id: 'stray', parentId: root, after: root }, 'BAD_USER_INPUT', roots);
-    await expectRefused({ id: 'stray', parentId: root, before: 'other' }, 'BAD_USER_INPUT', roots);
-    await expectRefused({ id: 'stray', before: a }, 'BAD_USER_INPUT', roots);
+    await expectRefused({ id: 'stray', parentId: root, before: 'other-1' }, 'BAD_USER_INPUT', roots, {
+      message: `before "other-1" is not a child of "${root}"`,
+      details: { field: 'before' },
+    });
+    await expectRefused({ id: 'stray', parentId: root, after: 'other-1' }, 'BAD_USER_INPUT', roots, {
+      message: `after "other-1" is not a child of "${root}"`,
+      details: { field: 'after' },
+    });
+    await expectRefused({ id: 'stray', parentId: root, after: root }, 'BAD_USER_INPUT', roots, {
+      message: `after "${root}" is not a child of "${root}"`,
+      details: { field: 'after' },
+    });
+    await expectRefused({ id: 'stray', parentId: root, before: 'other' }, 'BAD_USER_INPUT', roots, {
+      message: `before "other" is not a child of "${root}"`,
+      details: { field: 'before' },
+    });
+    await expectRefused({ id: 'stray', before: a }, 'BAD_USER_INPUT', roots, {
+      message: `before "${a}" is not a root`,
+      details: { field: 'before' },
+    });
   });
 
   it('refuses before and after that contradict each other with BAD_USER_INPUT', async () => {
     const { root, a, b } = await freshFamily();
-    await expectRefused({ id: 'between', parentId: root, after: b, before: a }, 'BAD_USER_INPUT', [root]);
-    await expectRefused({ id: 'between', parentId: root, after: a, before: a }, 'BAD_USER_INPUT', [root]);
+    await expectRefused({ id: 'between', parentId: root, after: b, before: a }, 'BAD_USER_INPUT', [root], {
+      message: `after "${b}" and before "${a}" are not adjacent siblings`,
+      details: { field: 'before' },
+    });
+    await expectRefused({ id: 'between', parentId: root, after: a, before: a }, 'BAD_USER_INPUT', [root], {
+      message: `after "${a}" and before "${a}" are not adjacent siblings`,
+      details: { field: 'before' },
+    });
   });
 });

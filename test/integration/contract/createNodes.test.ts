@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauses } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
-import { buildTree, childIds, expectError, getNode, okData, rootIds, snapshot } from '../../support/tree.js';
+import {
+  buildTree,
+  childIds,
+  expectError,
+  getNode,
+  okData,
+  rootIds,
+  snapshot,
+  type ExpectedError,
+} from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
 
 /**
@@ -145,6 +154,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
     expectError(
       await server.gql('mutation { createNode(input: { parentId: "hid.0", name: "x" }) { id } }'),
       'NOT_FOUND',
+      { message: 'parent "hid.0" does not exist', details: { id: 'hid.0' } },
     );
     expectError(await server.gql('mutation { reparent(id: "hid.0.0", newParentId: "quiet") { id } }'), 'NOT_FOUND', {
       message: 'node "hid.0.0" does not exist',
@@ -291,7 +301,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
 
   it('refuses a bad list whole, naming the node, and changes nothing', async () => {
     const before = await snapshot(server, ['home']);
-    const refusals: Array<[Record<string, unknown>, string, Record<string, unknown>]> = [
+    const refusals: Array<[Record<string, unknown>, string, ExpectedError]> = [
       [
         {
           parentId: 'home',
@@ -301,7 +311,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
           ],
         },
         'BAD_USER_INPUT',
-        { field: 'nodes[1].id' },
+        { message: 'nodes[1].id "d1" is also the id of nodes[0]', details: { field: 'nodes[1].id' } },
       ],
       [
         {
@@ -312,7 +322,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
           ],
         },
         'BAD_USER_INPUT',
-        { field: 'nodes[1].parentId' },
+        {
+          message:
+            'nodes[1].parentId "home" is no id of the list: a node of the list goes under another one, ' +
+            "or, without parentId, under the list's parent",
+          details: { field: 'nodes[1].parentId' },
+        },
       ],
       [
         {
@@ -323,7 +338,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
           ],
         },
         'BAD_USER_INPUT',
-        { field: 'nodes[0].parentId' },
+        {
+          message: "nodes[0] is in a cycle of parentIds: no node of the list above it goes under the list's parent",
+          details: { field: 'nodes[0].parentId' },
+        },
       ],
       [
         {
@@ -334,16 +352,31 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
           ],
         },
         'BAD_USER_INPUT',
-        { field: 'nodes[1].name' },
+        {
+          message: 'nodes[1].name must be 1..256 characters and not blank, got 1',
+          details: { field: 'nodes[1].name' },
+        },
       ],
-      [{ parentId: 'home', nodes: [{ id: 'bad id', name: 'a' }] }, 'BAD_USER_INPUT', { field: 'nodes[0].id' }],
-      [{ parentId: 'home', nodes: [] }, 'BAD_USER_INPUT', { field: 'nodes' }],
+      [
+        { parentId: 'home', nodes: [{ id: 'bad id', name: 'a' }] },
+        'BAD_USER_INPUT',
+        { message: 'nodes[0].id must match ^[A-Za-z0-9_.:-]{1,64}$, got "bad id"', details: { field: 'nodes[0].id' } },
+      ],
+      [
+        { parentId: 'home', nodes: [] },
+        'BAD_USER_INPUT',
+        { message: 'nodes must hold 1..1000 nodes, got 0', details: { field: 'nodes' } },
+      ],
       [
         { parentId: 'home', nodes: Array.from({ length: 1001 }, (_, i) => ({ id: `m${i}`, name: 'm' })) },
         'BAD_USER_INPUT',
-        { field: 'nodes' },
+        { message: 'nodes must hold 1..1000 nodes, got 1001', details: { field: 'nodes' } },
       ],
-      [{ parentId: 'nowhere', nodes: [{ id: 'x1', name: 'a' }] }, 'NOT_FOUND', { id: 'nowhere' }],
+      [
+        { parentId: 'nowhere', nodes: [{ id: 'x1', name: 'a' }] },
+        'NOT_FOUND',
+        { message: 'parent "nowhere" does not exist', details: { id: 'nowhere' } },
+      ],
       [
         {
           parentId: 'home',
@@ -353,11 +386,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNodes', (strategy) => {
           ],
         },
         'ALREADY_EXISTS',
-        { id: 'home.old' },
+        { message: 'a node with id "home.old" already exists', details: { id: 'home.old' } },
       ],
     ];
-    for (const [input, code, extensions] of refusals) {
-      expectError(await create(input), code, { details: extensions });
+    for (const [input, code, expected] of refusals) {
+      expectError(await create(input), code, expected);
     }
     // 65 levels below home (a root) would reach depth 65.
     const chain = Array.from({ length: 65 }, (_, i) => ({

@@ -4,6 +4,9 @@ import {
   buildTree,
   CONNECTION_FIELDS,
   expectError,
+  type ExpectedError,
+  firstRefusal,
+  forgedCursorRefusal,
   forgedCursors,
   fullTree,
   okData,
@@ -125,11 +128,19 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
   });
 
   it('refuses a negative depth or first outside 1..1000 with BAD_USER_INPUT', async () => {
-    for (const window of [{ minDepth: -1 }, { maxDepth: -1 }, { minDepth: -5, maxDepth: 2 }]) {
-      expectError(await server.gql(DESCENDANTS, { id: 'big', ...window }), 'BAD_USER_INPUT');
+    const windows: Array<[Record<string, number>, ExpectedError]> = [
+      [{ minDepth: -1 }, { message: 'minDepth must be >= 0, got -1', details: { field: 'minDepth' } }],
+      [{ maxDepth: -1 }, { message: 'maxDepth must be >= minDepth (1), got -1', details: { field: 'maxDepth' } }],
+      [
+        { minDepth: -5, maxDepth: 2 },
+        { message: 'minDepth must be >= 0, got -5', details: { field: 'minDepth' } },
+      ],
+    ];
+    for (const [window, refusal] of windows) {
+      expectError(await server.gql(DESCENDANTS, { id: 'big', ...window }), 'BAD_USER_INPUT', refusal);
     }
     for (const first of [0, -1, 1001]) {
-      expectError(await server.gql(DESCENDANTS, { id: 'big', first }), 'BAD_USER_INPUT');
+      expectError(await server.gql(DESCENDANTS, { id: 'big', first }), 'BAD_USER_INPUT', firstRefusal(first));
     }
   });
 
@@ -145,7 +156,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
     const first = await page({}, 41, null);
     const real = first.pageInfo.endCursor!;
     for (const after of forgedCursors(real)) {
-      expectError(await server.gql(DESCENDANTS, { id: 'big', first: 5, after }), 'BAD_USER_INPUT');
+      const refused = await server.gql(DESCENDANTS, { id: 'big', first: 5, after });
+      expectError(refused, 'BAD_USER_INPUT', forgedCursorRefusal(after));
     }
     const next = await page({}, 5, real);
     expect(next.nodes).toEqual(whole.nodes.slice(41, 46));

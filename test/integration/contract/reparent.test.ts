@@ -6,6 +6,7 @@ import {
   childIds,
   expectConsistent,
   expectError,
+  type ExpectedError,
   getNode,
   NODE_FIELDS,
   okData,
@@ -94,9 +95,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
     return data.nodes.map((n: { childCount: number }) => n.childCount);
   };
 
-  const expectRefused = async (variables: Record<string, unknown>, code: string, t: Trees): Promise<void> => {
+  const expectRefused = async (
+    variables: Record<string, unknown>,
+    code: string,
+    t: Trees,
+    expected: ExpectedError,
+  ): Promise<void> => {
     const before = await snapshot(server, [t.r, t.s]);
-    expectError(await move(variables), code);
+    expectError(await move(variables), code, expected);
     expect(await snapshot(server, [t.r, t.s])).toEqual(before);
   };
 
@@ -179,35 +185,73 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
 
   it('refuses before/after that is not a sibling under the new parent with BAD_USER_INPUT', async () => {
     const t = await freshTrees();
-    await expectRefused({ id: t.a1, newParentId: t.b, before: t.a2 }, 'BAD_USER_INPUT', t);
-    await expectRefused({ id: t.a1, newParentId: t.b, after: t.s11 }, 'BAD_USER_INPUT', t);
-    await expectRefused({ id: t.c, newParentId: t.r, before: t.a2 }, 'BAD_USER_INPUT', t);
-    await expectRefused({ id: t.c, newParentId: null, after: t.a }, 'BAD_USER_INPUT', t);
-    await expectRefused({ id: t.c, newParentId: t.r, after: t.b, before: t.a }, 'BAD_USER_INPUT', t);
+    await expectRefused({ id: t.a1, newParentId: t.b, before: t.a2 }, 'BAD_USER_INPUT', t, {
+      message: `before "${t.a2}" is not a child of "${t.b}"`,
+      details: { field: 'before' },
+    });
+    await expectRefused({ id: t.a1, newParentId: t.b, after: t.s11 }, 'BAD_USER_INPUT', t, {
+      message: `after "${t.s11}" is not a child of "${t.b}"`,
+      details: { field: 'after' },
+    });
+    await expectRefused({ id: t.c, newParentId: t.r, before: t.a2 }, 'BAD_USER_INPUT', t, {
+      message: `before "${t.a2}" is not a child of "${t.r}"`,
+      details: { field: 'before' },
+    });
+    await expectRefused({ id: t.c, newParentId: null, after: t.a }, 'BAD_USER_INPUT', t, {
+      message: `after "${t.a}" is not a root`,
+      details: { field: 'after' },
+    });
+    await expectRefused({ id: t.c, newParentId: t.r, after: t.b, before: t.a }, 'BAD_USER_INPUT', t, {
+      message: `after "${t.b}" and before "${t.a}" are not adjacent siblings`,
+      details: { field: 'before' },
+    });
   });
 
   it('refuses a missing node, new parent or sibling with NOT_FOUND', async () => {
     const t = await freshTrees();
-    await expectRefused({ id: t.a, newParentId: 'no-such-parent' }, 'NOT_FOUND', t);
-    await expectRefused({ id: 'no-such-node', newParentId: t.b }, 'NOT_FOUND', t);
-    await expectRefused({ id: t.a, newParentId: t.s, before: 'no-such-sibling' }, 'NOT_FOUND', t);
+    await expectRefused({ id: t.a, newParentId: 'no-such-parent' }, 'NOT_FOUND', t, {
+      message: 'new parent "no-such-parent" does not exist',
+      details: { id: 'no-such-parent' },
+    });
+    await expectRefused({ id: 'no-such-node', newParentId: t.b }, 'NOT_FOUND', t, {
+      message: 'node "no-such-node" does not exist',
+      details: { id: 'no-such-node' },
+    });
+    await expectRefused({ id: t.a, newParentId: t.s, before: 'no-such-sibling' }, 'NOT_FOUND', t, {
+      message: 'before sibling "no-such-sibling" does not exist',
+      details: { id: 'no-such-sibling' },
+    });
     expect(await getNode(server, 'no-such-parent')).toBeNull();
   });
 
   it('refuses a move under the node itself or one of its descendants with CYCLE', async () => {
     const t = await freshTrees();
-    await expectRefused({ id: t.a, newParentId: t.a }, 'CYCLE', t);
-    await expectRefused({ id: t.a, newParentId: t.a1 }, 'CYCLE', t);
-    await expectRefused({ id: t.a, newParentId: t.a11 }, 'CYCLE', t);
-    await expectRefused({ id: t.r, newParentId: t.a11 }, 'CYCLE', t);
-    await expectRefused({ id: t.s, newParentId: t.s11 }, 'CYCLE', t);
+    await expectRefused({ id: t.a, newParentId: t.a }, 'CYCLE', t, { message: `cannot move "${t.a}" under itself` });
+    await expectRefused({ id: t.a, newParentId: t.a1 }, 'CYCLE', t, {
+      message: `cannot move "${t.a}" under its own descendant "${t.a1}"`,
+    });
+    await expectRefused({ id: t.a, newParentId: t.a11 }, 'CYCLE', t, {
+      message: `cannot move "${t.a}" under its own descendant "${t.a11}"`,
+    });
+    await expectRefused({ id: t.r, newParentId: t.a11 }, 'CYCLE', t, {
+      message: `cannot move "${t.r}" under its own descendant "${t.a11}"`,
+    });
+    await expectRefused({ id: t.s, newParentId: t.s11 }, 'CYCLE', t, {
+      message: `cannot move "${t.s}" under its own descendant "${t.s11}"`,
+    });
   });
 
   it('refuses a stale expectedVersion with VERSION_CONFLICT, accepts the current one', async () => {
     const t = await freshTrees();
     await moved({ id: t.a1, newParentId: t.b, expectedVersion: 1 });
-    await expectRefused({ id: t.a1, newParentId: t.c, expectedVersion: 1 }, 'VERSION_CONFLICT', t);
-    await expectRefused({ id: t.a1, newParentId: null, expectedVersion: 3 }, 'VERSION_CONFLICT', t);
+    await expectRefused({ id: t.a1, newParentId: t.c, expectedVersion: 1 }, 'VERSION_CONFLICT', t, {
+      message: `node "${t.a1}" is at version 2, expected 1`,
+      details: { currentVersion: 2 },
+    });
+    await expectRefused({ id: t.a1, newParentId: null, expectedVersion: 3 }, 'VERSION_CONFLICT', t, {
+      message: `node "${t.a1}" is at version 2, expected 3`,
+      details: { currentVersion: 2 },
+    });
     expect(await moved({ id: t.a1, newParentId: t.c, expectedVersion: 2 })).toMatchObject({
       parentId: t.c,
       version: 3,
