@@ -5,9 +5,6 @@ const shared = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  // The AWS SDK's own switch for its warning that releases after January 2027 need Node 22 (the
-  // lockfile pins the SDK); the npm scripts set it too.
-  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
 };
 
 export default defineConfig({
@@ -43,7 +40,7 @@ export default defineConfig({
             'test/integration/robustness/model.test.ts',
             'test/integration/robustness/concurrency.test.ts',
           ],
-          env: { ...shared.env, TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '4', CONCURRENCY_ROUNDS: '1' },
+          env: { TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '4', CONCURRENCY_ROUNDS: '1' },
         },
       },
     ],

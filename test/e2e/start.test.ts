@@ -51,7 +51,7 @@ async function spawnStart(dataDir: string, dynamoPort?: number): Promise<Started
   }
   delete env.SEED_DEMO;
   delete env.TREE_STRATEGY;
-  // What `npm start` sets by itself (the SDK's warning switch) must come from its script.
+  // The SDK's Node-version warning must stay off without the variable: the server turns it off itself.
   delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
   Object.assign(env, { PORT: String(port), DYNAMODB_LOCAL_PORT: String(localPort), DATA_DIR: dataDir });
 

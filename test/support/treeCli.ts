@@ -20,7 +20,6 @@ export function spawnTree(
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       DYNAMODB_ENDPOINT: server.config.dynamodbEndpoint!,
       DYNAMODB_TABLE: server.table,
       TREE_STRATEGY: server.config.strategy,
