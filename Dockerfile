@@ -28,5 +28,6 @@ USER node
 EXPOSE 4000
 # Ready: the server answers and DynamoDB answers it (GET /readyz).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", \
+    "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(+!r.ok), () => process.exit(1))"]
 CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
