@@ -3,9 +3,19 @@ import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, strategyNamed, type StrategyName } from './storage/strategies/strategies.js';
 
 /**
+ * Turns off, unless the environment says otherwise, the AWS SDK's warning (once per process, when
+ * a client is built) that its releases after January 2027 will need Node 22: the lockfile pins
+ * the SDK, so the warning tells an operator nothing until the SDK is upgraded, and then Node 22
+ * is needed anyway. `AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false` brings it back.
+ */
+function quietSdkNodeWarning(): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+}
+
+/**
  * Configuration is read here, once, from the environment, and passed down. Nothing else in the
  * project reads process.env, and this file reads only the variables of configVariables.ts, each
- * documented in the README.
+ * documented in the README (and sets one of the AWS SDK's: quietSdkNodeWarning).
  */
 export interface Config {
   port: number;
@@ -227,6 +237,7 @@ const SCHEMA = z.object({
  * every invalid variable is reported, each with what it must be and what it was (ConfigError).
  */
 export function loadConfig(env: Env = process.env): Config {
+  if (env === process.env) quietSdkNodeWarning();
   const raw = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name] === '' ? undefined : env[name]]));
   const parsed = SCHEMA.safeParse(raw);
   if (!parsed.success) {

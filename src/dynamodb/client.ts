@@ -47,7 +47,6 @@ const MAX_SOCKETS = 256;
  * SERVICE_UNAVAILABLE (serviceErrors.ts).
  */
 export function createDynamo(options: DynamoOptions): Dynamo {
-  quietNodeVersionWarning();
   const local = isLocal(options.endpoint);
   const config: DynamoDBClientConfig = {
     region: options.region,
@@ -163,16 +162,6 @@ function cachedDocumentSend(doc: DynamoDBDocumentClient, cached: DynamoDBClient)
   }) as DynamoDBDocumentClient['send'];
 }
 
-/**
- * Turns off, unless the environment says otherwise, the SDK's warning (once per process, when a
- * client is built) that its releases after January 2027 will need Node 22: the lockfile pins the
- * SDK, so the warning tells an operator nothing until the SDK is upgraded, and then Node 22 is
- * needed anyway. `AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false` brings it back.
- */
-function quietNodeVersionWarning(): void {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-}
-
 /** DynamoDB Local accepts any credentials; real endpoints use the default provider chain. */
 const isLocal = (endpoint: string | undefined): boolean =>
   endpoint !== undefined && /localhost|127\.0\.0\.1|\[::1\]/.test(endpoint);
@@ -182,7 +171,6 @@ export type StreamsClient = DynamoDBStreamsClient;
 
 /** The client of the table's stream, at the same endpoint as the table's. */
 export function createStreamsClient(endpoint: string | undefined, region: string): DynamoDBStreamsClient {
-  quietNodeVersionWarning();
   return new DynamoDBStreamsClient({
     region,
     endpoint,
