@@ -11,6 +11,7 @@
  *   S#<branchId>           <document key>          a range item                      nested-set
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
  *   JOBS                   OPEN                    the list of open jobs             the engine
+ *   C#<rootId>             CLAIMS                  the subtrees jobs claim in a tree the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
  *   TENANTS                <tenant>                a tenant with open jobs           the engine
@@ -42,6 +43,10 @@ export const JOBS_PK = 'JOBS';
 export const JOB_SK_PREFIX = 'JOB#';
 /** sk of the one item in JOBS that lists the open jobs. */
 export const OPEN_JOBS_SK = 'OPEN';
+/** pk prefix of a tree's claims: the subtrees open jobs claim in the tree of root `<rootId>`. */
+export const CLAIMS_PK_PREFIX = 'C#';
+/** sk of a tree's claims. */
+export const CLAIMS_SK = 'CLAIMS';
 /** sk prefix of an open delete's record as earlier versions wrote it (adopted by the sweep). */
 export const LEGACY_DELETE_SK_PREFIX = 'DELETE#';
 /** pk of the reindex checkpoints. */
@@ -57,6 +62,8 @@ export const TENANT_PK_PREFIX = 'T#';
 export const TENANTS_PK = 'TENANTS';
 /** The key of a node's item (the truth). */
 export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
+/** The key of the claims of the tree whose root is `rootId` (engine/core/claims.ts). */
+export const claimsKey = (rootId: string): Key => ({ pk: `${CLAIMS_PK_PREFIX}${rootId}`, sk: CLAIMS_SK });
 /** The pk of a parent's item collection, where its children's edges are (null: the roots'). */
 export const collectionPk = (parentId: string | null): string =>
   parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;

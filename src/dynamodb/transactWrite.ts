@@ -10,8 +10,17 @@ import { callDynamo } from './serviceErrors.js';
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export const TRANSACTION_LIMIT = 100;
-/** Attempts on transaction conflicts (contention only) before CONFLICT. */
+/** Attempts of a transaction whose conditions keep failing (startReindex) before CONFLICT. */
 export const MAX_CONFLICT_ATTEMPTS = 6;
+/**
+ * How long a transaction is tried again while DynamoDB cancels it for contention only (another
+ * transaction in flight names one of its items) before CONFLICT. Writes that share an item (two
+ * moves under one parent: its childCount) are serialized there by DynamoDB: they wait their turn
+ * rather than fail, and only a write that cannot get its turn in this time gives up.
+ */
+export const CONTENTION_WAIT_MS = 5000;
+/** The backoff between contention attempts: full jitter up to min(cap, base * 2^attempt). */
+const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
 
 /** The transaction was refused because one of its conditions failed: the caller re-plans. */
 export class ConditionFailed extends Error {
@@ -27,15 +36,16 @@ interface CancellationReason {
 
 /**
  * TransactWriteItems with the retry rule of DynamoDB's docs: retry with jittered backoff only
- * when every cancellation reason is contention (None or TransactionConflict); a failed
- * condition means the tree changed and is reported as ConditionFailed for the caller to
- * re-read and re-plan. Past the bound: CONFLICT.
+ * when every cancellation reason is contention (None or TransactionConflict), for up to
+ * CONTENTION_WAIT_MS; a failed condition means the tree changed and is reported as
+ * ConditionFailed for the caller to re-read and re-plan. Past the wait: CONFLICT.
  */
 export async function transactWrite(doc: DynamoDBDocumentClient, items: TransactItem[]): Promise<void> {
   if (items.length === 0) return;
   if (items.length > TRANSACTION_LIMIT) {
     throw new Error(`transaction of ${items.length} actions exceeds ${TRANSACTION_LIMIT}`);
   }
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
       await callDynamo(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
@@ -54,10 +64,11 @@ export async function transactWrite(doc: DynamoDBDocumentClient, items: Transact
         if (failed.length > 0) throw new ConditionFailed(failed);
       }
       if (!contention) throw error;
-      if (attempt + 1 >= MAX_CONFLICT_ATTEMPTS) {
+      const delay = backoffDelay(attempt, CONTENTION_BACKOFF.baseMs, CONTENTION_BACKOFF.capMs);
+      if (Date.now() - started + delay > CONTENTION_WAIT_MS) {
         throw new TreeError('CONFLICT', 'the tree is busy with concurrent changes; try again');
       }
-      await sleep(backoffDelay(attempt, 20, 500));
+      await sleep(delay);
     }
   }
 }

@@ -21,6 +21,10 @@ export interface UpdateSpec {
   set?: Record<string, unknown>;
   add?: Record<string, number>;
   remove?: string[];
+  /** Strings added to a string set (created when absent). */
+  addToSet?: Record<string, string[]>;
+  /** Strings taken out of a string set (DynamoDB removes a set left empty). */
+  deleteFromSet?: Record<string, string[]>;
 }
 
 type Action =
@@ -100,13 +104,21 @@ function addConditions(to: Condition[], more: Condition[]): void {
 }
 
 function mergeUpdates(a: UpdateSpec, b: UpdateSpec, key: Key): UpdateSpec {
-  const attrs = (u: UpdateSpec) => [...Object.keys(u.set ?? {}), ...Object.keys(u.add ?? {}), ...(u.remove ?? [])];
+  const attrs = (u: UpdateSpec) => [
+    ...Object.keys(u.set ?? {}),
+    ...Object.keys(u.add ?? {}),
+    ...(u.remove ?? []),
+    ...Object.keys(u.addToSet ?? {}),
+    ...Object.keys(u.deleteFromSet ?? {}),
+  ];
   const clash = attrs(a).find((attr) => attrs(b).includes(attr));
   if (clash) throw new Error(`two updates of ${clash} on one item in a transaction: ${key.pk} ${key.sk}`);
   return {
     set: { ...a.set, ...b.set },
     add: { ...a.add, ...b.add },
     remove: [...(a.remove ?? []), ...(b.remove ?? [])],
+    addToSet: { ...a.addToSet, ...b.addToSet },
+    deleteFromSet: { ...a.deleteFromSet, ...b.deleteFromSet },
   };
 }
 
@@ -153,9 +165,14 @@ function updateExpression(update: UpdateSpec, p: Placeholders): string {
   const clauses: string[] = [];
   const set = Object.entries(update.set ?? {});
   if (set.length) clauses.push(`SET ${set.map(([a, v]) => `${p.name(a)} = ${p.value(v)}`).join(', ')}`);
-  const add = Object.entries(update.add ?? {});
+  const add = [
+    ...Object.entries(update.add ?? {}),
+    ...Object.entries(update.addToSet ?? {}).map(([a, v]) => [a, new Set(v)] as const),
+  ];
   if (add.length) clauses.push(`ADD ${add.map(([a, v]) => `${p.name(a)} ${p.value(v)}`).join(', ')}`);
   if (update.remove?.length) clauses.push(`REMOVE ${update.remove.map((a) => p.name(a)).join(', ')}`);
+  const taken = Object.entries(update.deleteFromSet ?? {});
+  if (taken.length) clauses.push(`DELETE ${taken.map(([a, v]) => `${p.name(a)} ${p.value(new Set(v))}`).join(', ')}`);
   return clauses.join(' ');
 }
 

@@ -212,13 +212,6 @@ export interface StoredNode {
   rev: number;
   /** The id of the delete job removing this node's subtree; such a node reads as absent. */
   deleting: string | undefined;
-  /**
-   * On a root: how many move jobs have started in its tree (absent: none). A move job leaves
-   * the paths of its subtree stale until it rewrites them, so a strategy that keeps paths
-   * conditions a write under a chain on its root's count (guardChain): a write that read the
-   * chain before such a job started fails at commit, and re-plans through the job.
-   */
-  moves?: number;
   /** The IMPORT job that wrote the node item, when one did (items.ts PENDING). */
   pending?: string;
   /** Until when (epoch ms) a respacing of its children holds the node, if one ever did (respace.ts). */
@@ -252,8 +245,6 @@ export const walkLimit = (ctx: { maxTreeDepth: number }): number => ctx.maxTreeD
 export interface ChainGuards {
   /** The chain node is still where it was read, alive, and accepting children (not held). */
   node: (tx: TransactionBuilder, chainNode: StoredNode, now: number) => void;
-  /** The chain's root has seen no move job start since it was read (StoredNode.moves). */
-  root: (tx: TransactionBuilder, root: StoredNode) => void;
 }
 
 /** A live node (present and not being deleted) among nodes read, or NOT_FOUND naming it as `what`. */

@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../../src/server/startServer.js
 import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
 import type { Problem } from '../../src/storage/maintenance/verify.js';
+import { conflictMiddleware, emulatesConflicts, IN_FLIGHT } from './transactionConflicts.js';
 
 /** Every strategy the contract suite runs against (TEST_STRATEGIES=path,closure narrows it). */
 export const STRATEGIES_UNDER_TEST: StrategyName[] = process.env.TEST_STRATEGIES
@@ -73,7 +74,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const running: RunningServer = await startServer(config, {
-    middleware: options.middleware,
+    // The `conflicts` project cancels transactions that name an item of another in flight, as AWS does.
+    middleware: emulatesConflicts() ? conflictMiddleware(IN_FLIGHT, options.middleware) : options.middleware,
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const verify = async () => {

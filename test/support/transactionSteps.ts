@@ -18,7 +18,9 @@ export function readable(item: TransactItem): Readable {
   const names = (body.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const values = (body.ExpressionAttributeValues ?? {}) as Record<string, unknown>;
   const resolve = (expression: string) =>
-    expression.replace(/#n\d+/g, (id) => names[id] ?? id).replace(/:v\d+/g, (id) => JSON.stringify(values[id]));
+    expression
+      .replace(/#n\d+/g, (id) => names[id] ?? id)
+      .replace(/:v\d+/g, (id) => JSON.stringify(values[id] instanceof Set ? [...values[id]] : values[id]));
   const key = (body.Key ?? body.Item) as { pk: string; sk: string };
   return {
     kind,

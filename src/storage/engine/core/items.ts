@@ -138,7 +138,6 @@ export function storedFromItem(item: Item): StoredNode {
     node: nodeFromItem(item),
     rev: Number(item.rev ?? 0),
     deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
-    ...(typeof item.moves === 'number' ? { moves: item.moves } : {}),
     ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
     ...(typeof item.respacing === 'number' ? { respacing: item.respacing } : {}),
   };

@@ -13,6 +13,7 @@ describe('open jobs', () => {
   it('reads the list of open jobs, a move with its places', () => {
     expect(openJobsOf(undefined)).toEqual({
       rev: 0,
+      epoch: 0,
       closedAt: 0,
       deleting: new Set(),
       moves: [],
@@ -24,6 +25,7 @@ describe('open jobs', () => {
       pk: 'JOBS',
       sk: 'OPEN',
       rev: 4,
+      epoch: 2,
       'job:j1': { kind: 'DELETE', nodeId: 'big' },
       'job:j2': openEntryValue({ id: 'j2', ...move }),
     };
@@ -33,6 +35,7 @@ describe('open jobs', () => {
     ]);
     expect(openJobsOf(item)).toEqual({
       rev: 4,
+      epoch: 2,
       closedAt: 0,
       deleting: new Set(['big']),
       moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }],
@@ -58,6 +61,7 @@ describe('open jobs', () => {
 
   const open: OpenJobs = {
     rev: 1,
+    epoch: 0,
     closedAt: 0,
     deleting: new Set(),
     moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }],

@@ -11,13 +11,16 @@ import type { Job, JobKind } from '../../treeStore.js';
  *   id fetches it in the same BatchGet as the nodes (reads/liveNodes.ts), so that it hides the
  *   nodes of a subtree being deleted and of an import not joined yet, and translates those of a
  *   subtree being moved, at no extra request.
- * - **Its rev.** The list counts its changes (`rev`). A structural write carries the condition
- *   that it is the list it read (planOpenJobsUnchanged): the list and the nodes come in one
- *   BatchGetItem, whose items DynamoDB reads at slightly different instants, so a write could
- *   otherwise read the list from before a move job's first transaction and a node from after it
- *   (moved, its path not yet rewritten), and write the node's projection from that stale path
- *   under the job's nose. A job starts on the same condition, so two jobs that would overlap
- *   cannot start together.
+ * - **The claims, and the epoch.** The list and the nodes come in one BatchGetItem, whose items
+ *   DynamoDB reads at slightly different instants, so a write could read the list from before a
+ *   job's first transaction and a node from after it (moved, its path not yet rewritten). What
+ *   keeps such a write from committing is written with the job, where the write looks at commit:
+ *   a move job (or a joined import) claims its subtree in the claims item of its tree
+ *   (claims.ts), which the writes in that tree name; a delete job or a reindex, which no tree
+ *   claims, adds one to the list's `epoch`, which every structural write conditions on
+ *   (planEpochUnchanged). A move job's start and end change no epoch: it makes no write re-plan
+ *   outside what it claims.
+ *   The list's `rev` counts all its changes (the job sweep and a reindex's start condition on it).
  * - **The closing grace.** A job waits FINISH_GRACE_MS after its last chunk before it closes
  *   (jobs/commitChunk.ts): a read that could have met a node before the job's last chunk and the
  *   list after the job closed would have spanned more than that. A read that took more than
@@ -48,13 +51,16 @@ export const CLOCK_SKEW_MS = 5000;
 export const readAgain = (open: OpenJobs, started: number, span: number): boolean =>
   span > READ_SPAN_MS && open.closedAt > started - CLOCK_SKEW_MS;
 
-/** The condition that the list of open jobs is the one a write read (its `rev`; 0: never written). */
+/** The condition that the list of open jobs is the one read (its `rev`; 0: never written). */
 export const openJobsUnchanged = (rev: number): Condition => ({ equalsOrMissing: ['rev', rev === 0 ? null : rev] });
 
-/** Conditions `tx` on the list of open jobs being the one read (openJobsUnchanged). */
-export function planOpenJobsUnchanged(tx: TransactionBuilder, rev: number): void {
-  tx.check(OPEN_JOBS_KEY, openJobsUnchanged(rev));
+/** Conditions `tx` on no delete job or reindex having started since the list was read (its `epoch`). */
+export function planEpochUnchanged(tx: TransactionBuilder, epoch: number): void {
+  tx.check(OPEN_JOBS_KEY, { equalsOrMissing: ['epoch', epoch === 0 ? null : epoch] });
 }
+
+/** A delete job or a reindex starts: the epoch every structural write conditions on goes up. */
+export const EPOCH_STEP = { epoch: 1 };
 
 export interface OpenMove {
   id: string;
@@ -67,8 +73,10 @@ export interface OpenMove {
 }
 
 export interface OpenJobs {
-  /** Counts the changes to the list: a job starts on the condition that it is unchanged. */
+  /** Counts the changes to the list (the sweep and a reindex's start condition on it). */
   rev: number;
+  /** Counts the starts of delete jobs and reindexes: every structural write conditions on it. */
+  epoch: number;
   /** When a job last closed (epoch ms, the closing process's clock); 0 if never. */
   closedAt: number;
   /** Roots of the subtrees being deleted. */
@@ -93,6 +101,7 @@ export interface OpenJobs {
 
 export const NO_OPEN_JOBS: OpenJobs = {
   rev: 0,
+  epoch: 0,
   closedAt: 0,
   deleting: new Set(),
   moves: [],
@@ -144,6 +153,7 @@ export function openJobsOf(item: Item | undefined): OpenJobs {
   return {
     ...(typeof item?.[PROJECTION] === 'string' ? { projection: item[PROJECTION] } : {}),
     rev: Number(item?.rev ?? 0),
+    epoch: Number(item?.epoch ?? 0),
     closedAt: Number(item?.closedAt ?? 0),
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: entries.length,

@@ -32,21 +32,7 @@ export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, no
 }
 
 /** The truth's guards on chain nodes, as guardChain is handed them. */
-export const CHAIN_GUARDS: ChainGuards = { node: guardChainNode, root: guardChainRoot };
-
-/**
- * A move job starts in the tree of `rootId` (the moved node's root before the move): its count
- * of move jobs goes up, failing every write under that tree that read its chain before
- * (StoredNode.moves, guardChainRoot).
- */
-export function planMoveJobStarted(tx: TransactionBuilder, rootId: string): void {
-  tx.update(nodeKey(rootId), { add: { moves: 1 } });
-}
-
-/** The chain's root has seen no move job start since it was read. */
-export function guardChainRoot(tx: TransactionBuilder, root: StoredNode): void {
-  tx.check(nodeKey(root.node.id), { equalsOrMissing: ['moves', root.moves ?? null] });
-}
+export const CHAIN_GUARDS: ChainGuards = { node: guardChainNode };
 
 /**
  * Two ways to hold a node: epoch milliseconds until which no write may place a node somewhere

@@ -5,7 +5,9 @@ import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
-import { FINISH_GRACE_MS } from '../core/openJobs.js';
+import { FINISH_GRACE_MS, OPEN_JOBS_KEY, openEntriesOf } from '../core/openJobs.js';
+import { claimOf, type Claim } from '../core/claims.js';
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
 
 /** The lease was lost: another process holds the job now; this runner must stop writing. */
 export class LeaseLost extends Error {
@@ -28,7 +30,8 @@ export async function commitChunk(
 ): Promise<void> {
   if (progress.finish) {
     await sleep(FINISH_GRACE_MS);
-    planJobFinish(tx, lease, progress.finish, progress.done, Date.now(), progress.record);
+    const claim = await readClaim(ctx, lease.jobId);
+    planJobFinish(tx, lease, progress.finish, { done: progress.done, record: progress.record, claim });
   } else planFence(tx, lease, Date.now(), progress.done, progress.record);
   const keys = tx.keys();
   try {
@@ -40,6 +43,13 @@ export async function commitChunk(
     }
     throw error;
   }
+}
+
+/** What the open job `jobId` claims (claims.ts), as its entry in the list of open jobs says. */
+async function readClaim(ctx: EngineContext, jobId: string): Promise<Claim | undefined> {
+  const item = (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+  const entry = openEntriesOf(item).find((e) => e.id === jobId);
+  return entry && claimOf(entry);
 }
 
 /** Passes of a job over a subtree that keeps changing, before it gives up for a while. */

@@ -34,11 +34,15 @@ describe('job records', () => {
     expect(jobKey('x')).toEqual({ pk: 'JOBS', sk: 'JOB#x' });
   });
 
-  it('starts a job leased to its starter, and reads it back', () => {
-    const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100));
+  it('starts a job leased to its starter, and reads it back; a delete job moves the epoch on', () => {
+    const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100, { tenant: null }));
     expect(steps).toEqual([
       { kind: 'Put', key: 'JOBS JOB#j1', condition: 'attribute_not_exists(pk)' },
-      { kind: 'Update', key: 'JOBS OPEN', update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"} ADD rev 1' },
+      {
+        kind: 'Update',
+        key: 'JOBS OPEN',
+        update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"} ADD rev 1, epoch 1',
+      },
     ]);
 
     const item = items[0]!.Put!.Item!;
@@ -52,15 +56,30 @@ describe('job records', () => {
     );
   });
 
-  it('starts a job only if the list of open jobs is as it was read, so overlapping jobs cannot start together', () => {
-    const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s'] };
-    expect(plan((tx) => planJobStart(tx, move, lease, 100, 0)).steps[1]).toEqual({
+  it('starts a move job claiming its subtree in the claims of the trees it leaves and enters, no epoch moved', () => {
+    const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s', 't'] };
+    expect(plan((tx) => planJobStart(tx, move, lease, 100, { tenant: null })).steps.slice(1)).toEqual([
+      {
+        kind: 'Update',
+        key: 'JOBS OPEN',
+        update: 'SET job:j1 = {"kind":"MOVE","nodeId":"big","from":["r"],"to":["s","t"]} ADD rev 1',
+      },
+      { kind: 'Update', key: 'C#s CLAIMS', update: 'SET claim:big = "j1" ADD below:s ["j1"], below:t ["j1"]' },
+      { kind: 'Update', key: 'C#r CLAIMS', update: 'SET claim:big = "j1"' },
+    ]);
+  });
+
+  it('starts a reindex only if the list of open jobs is as it was read, so that two cannot start together', () => {
+    const reindex = { ...publicJob(job), kind: 'REINDEX' as const, nodeId: null, target: 'path' };
+    const step = (openRev: number) =>
+      plan((tx) => planJobStart(tx, reindex, lease, 100, { tenant: null, openRev })).steps[1];
+    expect(step(0)).toEqual({
       kind: 'Update',
       key: 'JOBS OPEN',
-      update: 'SET job:j1 = {"kind":"MOVE","nodeId":"big","from":["r"],"to":["s"]} ADD rev 1',
+      update: 'SET job:j1 = {"kind":"REINDEX","nodeId":null}, projection = "path" ADD rev 1, epoch 1',
       condition: 'attribute_not_exists(rev)',
     });
-    expect(plan((tx) => planJobStart(tx, move, lease, 100, 7)).steps[1]?.condition).toBe('rev = 7');
+    expect(step(7)?.condition).toBe('rev = 7');
   });
 
   it('fences every chunk on the token, renewing the lease and counting progress', () => {
@@ -74,8 +93,13 @@ describe('job records', () => {
     ]);
   });
 
-  it('finishes a job under its lease, dropping the lease', () => {
-    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', 3, 777)).steps).toEqual([
+  it('finishes a job under its lease, dropping the lease and ending its claim', () => {
+    const claim = { jobId: 'j1', nodeId: 'big', from: ['r'], to: ['s', 't'] };
+    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', { done: 3, now: 777, claim })).steps.slice(0, 2)).toEqual([
+      { kind: 'Update', key: 'C#s CLAIMS', update: 'REMOVE claim:big DELETE below:s ["j1"], below:t ["j1"]' },
+      { kind: 'Update', key: 'C#r CLAIMS', update: 'REMOVE claim:big' },
+    ]);
+    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', { done: 3, now: 777 })).steps).toEqual([
       {
         kind: 'Update',
         key: 'JOBS JOB#j1',

@@ -9,9 +9,11 @@ import {
   openEntryName,
   openEntryValue,
   openJobsUnchanged,
+  EPOCH_STEP,
   PROJECTION,
   type OpenEntry,
 } from '../core/openJobs.js';
+import { claimOf, planClaim, planUnclaim, type Claim } from '../core/claims.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -144,18 +146,20 @@ export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant 
 
 /**
  * Writes the record of a new running job, leased to its starter, and lists it among the open
- * jobs; with `openRev` (OpenJobs.rev as read), on the condition that no job opened or closed
- * since, so that two jobs that would overlap cannot start together. A job of a tenant other than
- * the default one also lists the tenant among those the sweep looks into (TENANTS).
+ * jobs. A move job claims its subtree from now on (claims.ts); a delete job or
+ * a reindex adds one to the list's epoch (openJobs.ts). With `openRev` (OpenJobs.rev as read),
+ * on the condition that no job opened or closed since (a reindex: one at a time). A job of a
+ * tenant other than the default one also lists the tenant among those the sweep looks into
+ * (TENANTS).
  */
 export function planJobStart(
   tx: TransactionBuilder,
   job: Job & OpenEntry,
   lease: Lease,
   now: number,
-  openRev?: number,
-  tenant: string | null = null,
+  options: { tenant: string | null; openRev?: number },
 ): void {
+  const { tenant, openRev } = options;
   if (tenant !== null) tx.put({ ...tenantKey(tenant), since: now });
   tx.put(
     {
@@ -168,11 +172,14 @@ export function planJobStart(
   );
   // A reindex names the strategy whose projection the table holds from now on (OpenJobs.projection).
   const target = 'target' in job && typeof job.target === 'string' ? { [PROJECTION]: job.target } : {};
+  const epoch = job.kind === 'DELETE' || job.kind === 'REINDEX' ? EPOCH_STEP : {};
   tx.update(
     OPEN_JOBS_KEY,
-    { set: { [openEntryName(job.id)]: openEntryValue(job), ...target }, add: { rev: 1 } },
+    { set: { [openEntryName(job.id)]: openEntryValue(job), ...target }, add: { rev: 1, ...epoch } },
     ...(openRev === undefined ? [] : [openJobsUnchanged(openRev)]),
   );
+  const claim = claimOf(job);
+  if (claim) planClaim(tx, claim);
 }
 
 /**
@@ -193,15 +200,15 @@ export function planFence(
   );
 }
 
-/** The job is finished: its status, and no lease any more. */
+/** The job is finished: its status, no lease any more, and its claim (claims.ts) ended. */
 export function planJobFinish(
   tx: TransactionBuilder,
   lease: Lease,
   status: 'DONE' | 'FAILED',
-  done = 0,
-  now = Date.now(),
-  record: Record<string, unknown> = {},
+  progress: { done?: number; now?: number; record?: Record<string, unknown>; claim?: Claim } = {},
 ): void {
+  const { done = 0, now = Date.now(), record = {}, claim } = progress;
+  if (claim) planUnclaim(tx, claim);
   tx.update(
     jobKey(lease.jobId),
     { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] },

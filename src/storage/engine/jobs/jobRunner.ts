@@ -113,7 +113,7 @@ async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> 
     nodeId: String(item.nodeId),
   } as const;
   const tx = new TransactionBuilder(ctx.table);
-  planJobStart(tx, job, { jobId: id, token: randomUUID(), durationMs: 0 }, 0);
+  planJobStart(tx, job, { jobId: id, token: randomUUID(), durationMs: 0 }, 0, { tenant: null });
   tx.delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
   await transactWrite(ctx.doc, tx.build()).catch((error: unknown) => {
     if (!(error instanceof ConditionFailed)) throw error;

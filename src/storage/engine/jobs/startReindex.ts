@@ -38,7 +38,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
     const job = newJob('REINDEX', null, null, { target: targetName });
     const lease = startingLease(ctx, job.id);
     const tx = new TransactionBuilder(ctx.table);
-    planJobStart(tx, job, lease, Date.now(), Number(openItem?.rev ?? 0), ctx.tenant);
+    planJobStart(tx, job, lease, Date.now(), { tenant: ctx.tenant, openRev: Number(openItem?.rev ?? 0) });
     try {
       await transactWrite(ctx.doc, tx.build());
     } catch (error) {

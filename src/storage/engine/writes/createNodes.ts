@@ -80,7 +80,7 @@ async function writeOrStartImport(
   const job = newJob('IMPORT', parentId, nodes.length, { imports });
   // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
   const lease = newLease(ctx, job.id);
-  const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant));
+  const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), { tenant: ctx.tenant }));
   await commitGuarded(ctx, start);
   return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
 }

@@ -4,10 +4,10 @@ import { notFound, TreeError } from '../../../errors.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkVersion, copiesIn, readNodeTree, settledPlace } from './guardedPlace.js';
+import { checkVersion, copiesIn, guardNodeUnclaimed, readNodeTree, settledPlace } from './guardedPlace.js';
 import { live } from '../core/items.js';
 import { newJob, planJobStart, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
-import { NO_OPEN_JOBS, overlappingMove, planOpenJobsUnchanged } from '../core/openJobs.js';
+import { NO_OPEN_JOBS, overlappingMove, planEpochUnchanged } from '../core/openJobs.js';
 import { runLeased, startingLease } from '../jobs/jobRunner.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { OVERLAP_WAIT_MS, pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
@@ -47,7 +47,8 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       const tx = new TransactionBuilder(ctx.table);
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies });
       planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
-      planOpenJobsUnchanged(tx, open.rev);
+      planEpochUnchanged(tx, open.epoch);
+      guardNodeUnclaimed(ctx, tx, root);
       guardTree(tx);
       if (tx.size <= ctx.transactionItems) {
         await transactWrite(ctx.doc, tx.build());
@@ -58,7 +59,9 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     const lease = startingLease(ctx, job.id);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies });
-    planJobStart(detach, job, lease, Date.now(), open.rev, ctx.tenant);
+    planJobStart(detach, job, lease, Date.now(), { tenant: ctx.tenant });
+    planEpochUnchanged(detach, open.epoch);
+    guardNodeUnclaimed(ctx, detach, root);
     guardTree(detach);
     await transactWrite(ctx.doc, detach.build());
     return { job, lease };

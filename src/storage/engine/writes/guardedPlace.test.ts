@@ -29,10 +29,10 @@ const p = stored(node('p', 'r', { path: ['r'] }), 4);
 const child = node('c', 'p');
 
 describe('a place under a parent', () => {
-  it('guards every commit: the chain, the parent not being respaced, the list of open jobs', () => {
+  it('guards every commit: the chain, the parent not being respaced, the epoch', () => {
     const steps = plan((tx) => {
       planCreate(tx, { node: child, chain: [r, p], slot: { position: 'a0', neighbours: [] }, copies: NO_COPIES });
-      planPlaceGuards(tx, { strategy: adjacency, chain: [r, p], openRev: 7, now: 1000 });
+      planPlaceGuards(tx, { strategy: adjacency, chain: [r, p], epoch: 7, now: 1000 });
     }).steps;
     const conditions = Object.fromEntries(steps.map((s) => [s.key, s.condition]));
     // adjacency: each node of the chain still where it was read, alive, not held.
@@ -43,7 +43,9 @@ describe('a place under a parent', () => {
     expect(conditions['N#p NODE']).toContain('parentId = "r"');
     // The parent, whose childCount the create updates, is not being respaced.
     expect(conditions['N#p NODE']).toContain('(attribute_not_exists(respacing) OR respacing < 1000)');
-    expect(conditions['JOBS OPEN']).toBe('rev = 7');
+    expect(conditions['JOBS OPEN']).toBe('epoch = 7');
+    // adjacency has no move job: no claims to read.
+    expect(Object.keys(conditions).filter((key) => key.startsWith('C#'))).toEqual([]);
   });
 
   it("passes a respacing's own hold and renews it", () => {
@@ -54,8 +56,25 @@ describe('a place under a parent', () => {
     expect(parent.update).toBe('SET respacing = 9000');
     expect(parent.condition).toContain('(attribute_not_exists(respacing) OR respacing < 5001)');
     expect(parent.condition).toContain('respacing = 5000');
-    // No list of open jobs asked for: none guarded (an import's join, which changes the list).
+    // No epoch asked for: none guarded (an import's join, committed long after its read).
     expect(steps.some((s) => s.key === 'JOBS OPEN')).toBe(false);
+  });
+
+  it('names the claims of its tree, and only them, under a strategy that keeps paths', () => {
+    const steps = plan((tx) => planPlaceGuards(tx, { strategy: path, chain: [r, p], epoch: 0, now: 1000 })).steps;
+    const claims = steps.filter((s) => s.key.startsWith('C#'));
+    // No node of the chain is claimed by a job: a move job above the parent, started since the
+    // chain was read, fails the write (its stored path is stale).
+    expect(claims).toEqual([
+      {
+        kind: 'ConditionCheck',
+        key: 'C#r CLAIMS',
+        condition: 'attribute_not_exists(claim:r) AND attribute_not_exists(claim:p)',
+      },
+    ]);
+    // No root count, and the epoch only moves with delete jobs and reindexes.
+    expect(steps.find((s) => s.key === 'N#r NODE')).toBeUndefined();
+    expect(steps.find((s) => s.key === 'JOBS OPEN')?.condition).toBe('attribute_not_exists(epoch)');
   });
 
   it("is the only way to a structural write's transaction", () => {

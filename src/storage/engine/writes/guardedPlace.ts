@@ -8,7 +8,7 @@ import {
   moveOf,
   NO_OPEN_JOBS,
   overlappingMove,
-  planOpenJobsUnchanged,
+  planEpochUnchanged,
   settledPath,
   type OpenJobs,
   type OpenMove,
@@ -17,6 +17,7 @@ import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
 import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../core/writePlans.js';
+import { planChainUnclaimed, planNodeUnclaimed } from '../core/claims.js';
 
 /**
  * A place under a parent: the one way a structural write (createNode, createNodes and its
@@ -36,8 +37,9 @@ import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '..
  *
  * Its transactions (`transaction`) carry every guard the place needs at commit: the strategy's
  * guard on the chain (so the parent is still in the tree and the place the write read: a move
- * of the parent or of an ancestor, into another tree too, fails the write), the parent not being
- * respaced (or, for a respacing's step, its hold renewed), and the list of open jobs unchanged.
+ * of the parent or of an ancestor, into another tree too, fails the write), no node of the chain
+ * claimed by a job (claims.ts), the parent not being respaced (or, for a respacing's step, its
+ * hold renewed), and no delete job or reindex started since the read (the epoch: openJobs.ts).
  * A structural write's transaction can only be had from a place (GuardedTransaction), and is
  * committed with `commitGuarded`.
  */
@@ -132,24 +134,25 @@ export class GuardedPlace {
 
   /**
    * The write's transaction: its own actions (`plan`), then every guard of the place. With
-   * `openJobs: false`, without the condition on the list of open jobs: for the join of an
-   * import, committed long after the read, which changes the list itself.
+   * `epoch: false`, without the condition on the epoch: for the join of an import, committed
+   * long after the read (its chain guard and the claims still hold it to the place it read).
    */
-  transaction(plan: (tx: TransactionBuilder) => void, options: { openJobs?: boolean } = {}): GuardedTransaction {
+  transaction(plan: (tx: TransactionBuilder) => void, options: { epoch?: boolean } = {}): GuardedTransaction {
     const tx = new TransactionBuilder(this.ctx.table);
     plan(tx);
     const { strategy } = this.ctx;
-    const openRev = options.openJobs === false ? undefined : this.open.rev;
-    planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, openRev, now: Date.now() });
+    const epoch = options.epoch === false ? undefined : this.open.epoch;
+    planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, epoch, now: Date.now() });
     return seal(tx);
   }
 }
 
 /**
  * Pure. The guards of a place at commit: the strategy's guard on the chain (root first, the
- * parent last), the parent's children not being respaced (a respacing's own step passes its
- * hold, a hold being below any instant after it, and renews it), and, with `openRev`, the list
- * of open jobs unchanged since it was read.
+ * parent last), no node of the chain claimed by a job (for a strategy that keeps places: the
+ * others have no move job), the parent's children not being respaced (a respacing's own step
+ * passes its hold, a hold being below any instant after it, and renews it), and, with `epoch`,
+ * no delete job or reindex started since the list of open jobs was read.
  */
 export function planPlaceGuards(
   tx: TransactionBuilder,
@@ -157,20 +160,33 @@ export function planPlaceGuards(
     strategy: TreeStrategy;
     chain: readonly StoredNode[];
     respacing?: RespacingHold;
-    openRev?: number;
+    epoch?: number;
     now: number;
   },
 ): void {
   const { chain, respacing, now } = guards;
   const parent = chain[chain.length - 1] ?? null;
   guards.strategy.guardChain(tx, chain, now, CHAIN_GUARDS);
+  if (guards.strategy.keeps !== 'nothing')
+    planChainUnclaimed(
+      tx,
+      chain.map((c) => c.node.id),
+    );
   if (respacing && parent) {
     planNotRespacing(tx, parent, respacing.until + 1);
     planRenewHold(tx, parent, respacing.until, respacing.renewed, 'respacing');
   } else {
     planNotRespacing(tx, parent, now);
   }
-  if (guards.openRev !== undefined) planOpenJobsUnchanged(tx, guards.openRev);
+  if (guards.epoch !== undefined) planEpochUnchanged(tx, guards.epoch);
+}
+
+/**
+ * The node a write moves or deletes is in no subtree a job claims, and no claimed subtree lies
+ * below it (claims.ts; nothing to guard under a strategy that keeps no place: it has no move job).
+ */
+export function guardNodeUnclaimed(ctx: EngineContext, tx: TransactionBuilder, stored: StoredNode): void {
+  if (ctx.strategy.keeps !== 'nothing') planNodeUnclaimed(tx, stored.node.id, placeOf(ctx.strategy, stored).path);
 }
 
 /** A guarded transaction with more of the write's actions (a copy: `tx` stays as it is). */

@@ -6,6 +6,7 @@ import { commitInChunks } from '../jobs/importJob.js';
 import type { JobRecord, Lease } from '../jobs/jobRecord.js';
 import type { NewNode } from './newNodes.js';
 import { OPEN_JOBS_KEY, openEntryName, openEntryValue } from '../core/openJobs.js';
+import { claimOf, planClaim } from '../core/claims.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
 
@@ -51,8 +52,8 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
   const { place, job } = plan;
   const { parent } = place;
   const name = openEntryName(job.id);
-  // Committed long after the read, and changing the list of open jobs itself: without the
-  // condition on the list; with the guard on the parent's chain.
+  // Committed long after the read: without the condition on the epoch; with the guard on the
+  // parent's chain, and its claims.
   const tx = place.transaction(
     (joining) => {
       planJoin(joining, { parent, count: plan.nodes.filter((n) => n.top).length, copies: place.copies });
@@ -60,11 +61,12 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
         const ancestors = place.chain.slice(0, -1).map((c) => c.node.id);
         const entry = { id: job.id, kind: job.kind, nodeId: parent.node.id, from: ancestors, to: ancestors };
         joining.update(OPEN_JOBS_KEY, { set: { [name]: openEntryValue(entry) }, add: { rev: 1 } });
+        planClaim(joining, claimOf(entry)!);
       } else {
         joining.update(OPEN_JOBS_KEY, { remove: [name], add: { rev: 1 } });
       }
     },
-    { openJobs: false },
+    { epoch: false },
   );
   await commitChunk(ctx, tx.builder, plan.lease, { record: { joined: true } });
 }

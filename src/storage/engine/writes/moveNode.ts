@@ -9,6 +9,7 @@ import {
   checkVersion,
   commitGuarded,
   extended,
+  guardNodeUnclaimed,
   readNodeTree,
   readPlace,
   type GuardedPlace,
@@ -23,7 +24,7 @@ import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from 
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
-import { planMove, planMovedCopies, planMoveJobStarted, planReleaseHold, type Slot } from '../core/writePlans.js';
+import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
 
 /**
  * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the
@@ -141,6 +142,7 @@ async function planMoveOf(
   const truth = place.transaction((tx) => {
     const now = new Date().toISOString();
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
+    guardNodeUnclaimed(ctx, tx, moving);
     guardTree(tx);
   });
   return {
@@ -215,8 +217,7 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
   const lease = startingLease(ctx, job.id);
   const tx = extended(move.truth, (plan: TransactionBuilder) => {
     planMovedCopies(plan, moving, move.moved, place.copies);
-    planMoveJobStarted(plan, oldPlace.path[0] ?? moving.node.id);
-    planJobStart(plan, job, lease, Date.now(), place.open.rev, ctx.tenant);
+    planJobStart(plan, job, lease, Date.now(), { tenant: ctx.tenant });
   });
   await commitGuarded(ctx, tx);
   return { node: withPath(move.moved, [...newPlace.path]), job, lease };
