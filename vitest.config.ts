@@ -40,7 +40,14 @@ export default defineConfig({
             'test/integration/robustness/model.test.ts',
             'test/integration/robustness/concurrency.test.ts',
           ],
-          env: { TEST_TRANSACTION_ITEMS: '10', MODEL_RUNS: '4', CONCURRENCY_ROUNDS: '1' },
+          // And with AWS's transaction conflicts (test/support/transactionConflicts.ts): a
+          // transaction naming an item that another in flight names is cancelled, and retried.
+          env: {
+            TEST_TRANSACTION_ITEMS: '10',
+            TEST_TRANSACTION_CONFLICTS: 'true',
+            MODEL_RUNS: '4',
+            CONCURRENCY_ROUNDS: '1',
+          },
         },
       },
     ],

@@ -82,10 +82,22 @@ export async function startBench(
   return { servers, proxyCalls: proxy.calls, close };
 }
 
-async function spawnServer(name: string, argv: string[], env: Record<string, string>): Promise<Server> {
-  const port = 5100 + Math.floor(Math.random() * 800);
+export interface SpawnOptions {
+  /** The directory it runs in (default: this repository). */
+  cwd?: string;
+  /** Default: a random port in 5100..5899. */
+  port?: number;
+}
+
+/** Starts a server process (`node ...argv`) and waits until it answers GraphQL. */
+export async function spawnServer(
+  name: string,
+  argv: string[],
+  env: Record<string, string>,
+  { cwd = REPO_ROOT, port = 5100 + Math.floor(Math.random() * 800) }: SpawnOptions = {},
+): Promise<Server> {
   const child = spawn(process.execPath, argv, {
-    cwd: REPO_ROOT,
+    cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       PATH: process.env.PATH ?? '',
@@ -97,7 +109,7 @@ async function spawnServer(name: string, argv: string[], env: Record<string, str
     },
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 300 && child.exitCode === null; i++) {
     const up = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -110,22 +122,28 @@ async function spawnServer(name: string, argv: string[], env: Record<string, str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`${name} did not start`);
+  throw new Error(`${name} did not start${child.exitCode === null ? '' : ` (exit code ${child.exitCode})`}`);
 }
 
 export interface Answer {
   data?: unknown;
   errors?: unknown[];
-  extensions?: { dynamodb?: { requests?: number } };
+  extensions?: { dynamodb?: { requests?: number; itemsWritten?: number; itemsRead?: number } };
 }
 
-export async function post(url: string, query: string): Promise<Answer> {
+/** The server's answer to the operation, its errors included. */
+export async function send(url: string, query: string, variables?: Record<string, unknown>): Promise<Answer> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, variables }),
   });
-  const answer = (await response.json()) as Answer;
+  return (await response.json()) as Answer;
+}
+
+/** The server's answer to the operation; throws when it has errors. */
+export async function post(url: string, query: string, variables?: Record<string, unknown>): Promise<Answer> {
+  const answer = await send(url, query, variables);
   if (answer.errors) throw new Error(`${url}: ${JSON.stringify(answer.errors).slice(0, 300)}`);
   return answer;
 }

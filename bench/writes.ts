@@ -1,0 +1,510 @@
+/**
+ * Benchmark of concurrent writes through GraphQL, on an embedded in-memory DynamoDB Local:
+ *
+ *   npm run bench:writes                                   # every strategy, 5 s per cell
+ *   npm run bench:writes -- --strategies adjacency,path --seconds 2
+ *   npm run bench:writes -- --baseline main~3              # also Canopy as of that git ref
+ *   npm run bench:writes -- --delay 0                      # ms the proxy holds each call (default 5)
+ *
+ * Canopy runs in processes of its own (one per strategy, and per version with --baseline: that
+ * ref is checked out in a temporary git worktree), each on its own table, behind a proxy that
+ * holds every DynamoDB call DELAY ms and can emulate what DynamoDB does and DynamoDB Local does
+ * not: cancel a transaction that names an item of another transaction in flight
+ * (TransactionCanceledException, reason TransactionConflict). Every tree is built through
+ * GraphQL, so any version can be measured. Each cell runs twice: emulation off, then on.
+ *
+ * - creates: createNode under one parent, by 1 and by 25 concurrent clients;
+ * - moves, one tree: 16 clients, each moving a subtree of its own (10 or 100 nodes, fan-out 3)
+ *   from parent A to parent B and back in one request (two aliased reparents); all 16 subtrees
+ *   under the same A;
+ * - moves, 16 trees: the same, client i in tree i.
+ *
+ * Per cell: operations/s, p50/p99 latency, operations answered CONFLICT (and other codes), the
+ * DynamoDB requests and items written and read per operation (the answers' extensions), the
+ * transactions the proxy cancelled; after a moves cell (its jobs done), `tree verify`'s problems
+ * (must be 0). Printed as one table per kind of cell, and written to test-artifacts/bench-writes.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDynamo } from '../src/dynamodb/client.js';
+import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
+import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
+import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
+import { TransactionsInFlight } from '../test/support/transactionConflicts.js';
+import { startDelayProxy, type DelayProxy } from './delayProxy.js';
+import { CANOPY_NODE_FLAGS, post, send, spawnServer, type Server } from './servers.js';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = join(REPO_ROOT, 'test-artifacts', 'bench-writes.json');
+const MAX_TREE_DEPTH = 64;
+const CREATE_CONCURRENCY = [1, 25];
+const MOVERS = 16;
+const SUBTREE_SIZES = [10, 100];
+const FAN_OUT = 3;
+/** What Ctrl-C must still undo: the server running, the baseline's worktree. */
+const ON_INTERRUPT = new Set<() => void>();
+process.once('SIGINT', () => {
+  for (const undo of ON_INTERRUPT) undo();
+  process.exit(130);
+});
+
+const { values: options } = parseArgs({
+  options: {
+    strategies: { type: 'string', default: STRATEGY_NAMES.join(',') },
+    seconds: { type: 'string', default: '5' },
+    baseline: { type: 'string' },
+    delay: { type: 'string', default: '5' },
+  },
+});
+const STRATEGIES = options.strategies.split(',') as StrategyName[];
+for (const name of STRATEGIES) {
+  if (!STRATEGY_NAMES.includes(name))
+    throw new Error(`unknown strategy "${name}": one of ${STRATEGY_NAMES.join(', ')}`);
+}
+const SECONDS = Number(options.seconds);
+const DELAY_MS = Number(options.delay);
+
+type Emulation = 'off' | 'on';
+type Kind = 'creates' | 'moves, one tree' | 'moves, 16 trees';
+
+/** A version of Canopy: the work tree, or the baseline's worktree. */
+interface Version {
+  name: string;
+  dir: string;
+}
+
+/** One Canopy process and what the bench reaches it with. */
+interface Target {
+  strategy: StrategyName;
+  version: Version;
+  table: string;
+  server: Server;
+}
+
+/** What the bench shares across targets. */
+interface Rig {
+  proxy: DelayProxy;
+  inFlight: TransactionsInFlight;
+  doc: DynamoDBDocumentClient;
+}
+
+/** One kind of cell at one setting: its clients, and the operation client i sends. */
+interface Workload {
+  kind: Kind;
+  variant: string;
+  clients: number;
+  operation: (client: number, emulation: Emulation) => string;
+}
+
+/** One operation as a client saw it. */
+interface Sample {
+  ms: number;
+  codes: string[];
+  /** Each error's message, in the order of `codes`. */
+  messages: string[];
+  requests: number;
+  itemsWritten: number;
+  itemsRead: number;
+}
+
+interface Cell {
+  kind: Kind;
+  strategy: StrategyName;
+  version: string;
+  variant: string;
+  emulation: Emulation;
+  operations: number;
+  opsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Operations answered with a CONFLICT error. */
+  conflicts: number;
+  /** Operations answered with an error of another code, by code. */
+  otherErrors: Record<string, number>;
+  /** The first message seen of each error code (in the JSON only). */
+  messages: Record<string, string>;
+  requestsPerOp: number;
+  itemsWrittenPerOp: number;
+  itemsReadPerOp: number;
+  /** Transactions the proxy cancelled during the cell (its jobs included). */
+  cancelled: number;
+  /** `tree verify`'s problems after a moves cell. */
+  problems?: number;
+}
+
+async function main() {
+  const baseline = options.baseline ? addWorktree(options.baseline) : undefined;
+  const removeBaseline = () => {
+    if (baseline) removeWorktree(baseline);
+  };
+  ON_INTERRUPT.add(removeBaseline);
+  try {
+    report(await measureAll([{ name: 'work tree', dir: REPO_ROOT }, ...(baseline ? [baseline] : [])]));
+  } finally {
+    ON_INTERRUPT.delete(removeBaseline);
+    removeBaseline();
+  }
+}
+
+/** Every cell of every strategy and version, on one DynamoDB Local behind the proxy. */
+async function measureAll(versions: Version[]): Promise<Cell[]> {
+  const local = await startDynamoLocal({ port: 9100 + Math.floor(Math.random() * 300) });
+  const inFlight = new TransactionsInFlight();
+  const proxy = await startDelayProxy(local.endpoint, DELAY_MS, inFlight);
+  const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
+  const cells: Cell[] = [];
+  try {
+    for (const strategy of STRATEGIES) {
+      for (const [i, version] of versions.entries()) {
+        const table = `writes_${strategy}_${i === 0 ? 'work' : 'baseline'}`;
+        cells.push(...(await measureServer(strategy, version, table, { proxy, inFlight, doc })));
+      }
+    }
+  } finally {
+    client.destroy();
+    await proxy.close();
+    await local.stop();
+  }
+  return cells;
+}
+
+/** Starts the version's server on its table, builds its trees, and measures every cell on it. */
+async function measureServer(strategy: StrategyName, version: Version, table: string, rig: Rig): Promise<Cell[]> {
+  const env = {
+    TREE_STRATEGY: strategy,
+    DYNAMODB_TABLE: table,
+    DYNAMODB_ENDPOINT: rig.proxy.endpoint,
+    SEED_DEMO: 'false',
+    JOB_LEASE_SECONDS: '30',
+  };
+  const argv = [...CANOPY_NODE_FLAGS, '--import', 'tsx', 'src/main.ts'];
+  const port = 6000 + Math.floor(Math.random() * 900);
+  const server = await spawnServer(`${strategy} (${version.name})`, argv, env, { cwd: version.dir, port });
+  const target: Target = { strategy, version, table, server };
+  const kill = () => server.child.kill('SIGKILL');
+  ON_INTERRUPT.add(kill);
+  try {
+    process.stdout.write(`${server.name}: building the trees...`);
+    await buildTrees(server.url);
+    process.stdout.write(' done\n');
+    const cells: Cell[] = [];
+    for (const workload of workloads()) {
+      for (const emulation of ['off', 'on'] as const) cells.push(await measureCell(target, workload, emulation, rig));
+    }
+    return cells;
+  } finally {
+    ON_INTERRUPT.delete(kill);
+    kill();
+  }
+}
+
+/** Every cell of a server, in the order they run. */
+function workloads(): Workload[] {
+  const creates = CREATE_CONCURRENCY.map((clients) => ({
+    kind: 'creates' as const,
+    variant: `${clients} client${clients === 1 ? '' : 's'}`,
+    clients,
+    operation: (_: number, emulation: Emulation) =>
+      `mutation { createNode(input: { parentId: "${createParent(clients, emulation)}", name: "n" }) { id } }`,
+  }));
+  const moves = (['one', 'many'] as const).flatMap((trees) =>
+    SUBTREE_SIZES.map((size) => ({
+      kind: trees === 'one' ? ('moves, one tree' as const) : ('moves, 16 trees' as const),
+      variant: `${size} nodes`,
+      clients: MOVERS,
+      operation: (client: number) => moveThereAndBack(treeOf(trees, size, client), client),
+    })),
+  );
+  return [...creates, ...moves];
+}
+
+/** One request: the client's subtree moved from A to B, and back. */
+function moveThereAndBack(tree: string, client: number): string {
+  const id = subtreeRoot(tree, client);
+  return (
+    `mutation { a: reparent(id: "${id}", newParentId: "${tree}-B") { id } ` +
+    `b: reparent(id: "${id}", newParentId: "${tree}-A") { id } }`
+  );
+}
+
+/** The parent of one creates cell (a root of its own). */
+const createParent = (clients: number, emulation: Emulation) => `create-${clients}-${emulation}`;
+/** The tree client `client` moves its subtree in: one for all, or one each. */
+const treeOf = (trees: 'one' | 'many', size: number, client: number) =>
+  trees === 'one' ? `one${size}` : `many${size}-${client}`;
+const subtreeRoot = (tree: string, client: number) => `${tree}-s${client}`;
+
+/** A tree of a moves cell: its root's id, the size of its subtrees, the clients that own one. */
+interface MoveTree {
+  id: string;
+  size: number;
+  clients: number[];
+}
+
+function moveTrees(): MoveTree[] {
+  const everyClient = Array.from({ length: MOVERS }, (_, client) => client);
+  return SUBTREE_SIZES.flatMap((size) => [
+    { id: treeOf('one', size, 0), size, clients: everyClient },
+    ...everyClient.map((client) => ({ id: treeOf('many', size, client), size, clients: [client] })),
+  ]);
+}
+
+/**
+ * Through GraphQL: a root per creates cell; per moves cell its trees, each a root with children
+ * A and B, and under A the subtree of each of its clients; then waits for their IMPORT jobs. One
+ * write after the other: roots are siblings, and every IMPORT job starts and ends with a write of
+ * the table's one list of open jobs, so writes in parallel would contend (CONFLICT) even here.
+ */
+async function buildTrees(url: string): Promise<void> {
+  for (const clients of CREATE_CONCURRENCY) {
+    for (const emulation of ['off', 'on'] as const) await createRoot(url, createParent(clients, emulation));
+  }
+  for (const { id, size, clients } of moveTrees()) {
+    await createRoot(url, id);
+    await createNodes(url, id, [
+      { id: `${id}-A`, name: 'A' },
+      { id: `${id}-B`, name: 'B' },
+    ]);
+    for (const client of clients) await createNodes(url, `${id}-A`, subtree(subtreeRoot(id, client), size));
+  }
+  await waitForJobs(url);
+}
+
+interface NewNode {
+  id: string;
+  name: string;
+  parentId?: string;
+}
+
+/** `size` nodes, breadth first, fan-out FAN_OUT: node k's parent is (k - 1) / FAN_OUT. */
+function subtree(root: string, size: number): NewNode[] {
+  const id = (k: number) => (k === 0 ? root : `${root}-${k}`);
+  return Array.from({ length: size }, (_, k) => ({
+    id: id(k),
+    name: id(k),
+    ...(k === 0 ? {} : { parentId: id(Math.floor((k - 1) / FAN_OUT)) }),
+  }));
+}
+
+async function createRoot(url: string, id: string): Promise<void> {
+  await post(url, 'mutation($input: CreateNodeInput!) { createNode(input: $input) { id } }', {
+    input: { id, name: id },
+  });
+}
+
+async function createNodes(url: string, parentId: string, nodes: NewNode[]): Promise<void> {
+  await post(url, 'mutation($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } } }', {
+    input: { parentId, nodes },
+  });
+}
+
+/** Waits until the server lists no RUNNING job (every page of them). */
+async function waitForJobs(url: string): Promise<void> {
+  const query =
+    'query($after: String) { jobs(first: 100, after: $after) { nodes { status } pageInfo { hasNextPage endCursor } } }';
+  for (;;) {
+    let running = false;
+    let after: string | null = null;
+    do {
+      const answer = await post(url, query, { after });
+      const { jobs } = answer.data as {
+        jobs: { nodes: Array<{ status: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      };
+      running ||= jobs.nodes.some((job) => job.status === 'RUNNING');
+      after = jobs.pageInfo.hasNextPage ? jobs.pageInfo.endCursor : null;
+    } while (after !== null && !running);
+    if (!running) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Runs the workload for SECONDS with the emulation as asked, waits for its jobs (still under
+ * it), and after moves runs `tree verify`.
+ */
+async function measureCell(target: Target, workload: Workload, emulation: Emulation, rig: Rig): Promise<Cell> {
+  process.stdout.write(`${target.server.name}: ${workload.kind}, ${workload.variant}, emulation ${emulation}...`);
+  const cancelledBefore = rig.inFlight.cancelled;
+  rig.proxy.emulateConflicts(emulation === 'on');
+  const { samples, seconds } = await runClients(target.server.url, workload, emulation);
+  await waitForJobs(target.server.url);
+  rig.proxy.emulateConflicts(false);
+  const cell: Cell = {
+    kind: workload.kind,
+    strategy: target.strategy,
+    version: target.version.name,
+    variant: workload.variant,
+    emulation,
+    ...summarize(samples, seconds),
+    cancelled: rig.inFlight.cancelled - cancelledBefore,
+  };
+  if (workload.kind !== 'creates') {
+    const { problems } = await verifyTable(rig.doc, target.table, target.strategy, MAX_TREE_DEPTH);
+    cell.problems = problems.length;
+    for (const p of problems.slice(0, 3)) console.error(`\n  verify: ${p.nodeId}: ${p.problem}`);
+  }
+  process.stdout.write(` ${cell.opsPerSecond} ops/s\n`);
+  return cell;
+}
+
+/** The workload's clients, each sending its operation again and again until SECONDS have passed. */
+async function runClients(
+  url: string,
+  workload: Workload,
+  emulation: Emulation,
+): Promise<{ samples: Sample[]; seconds: number }> {
+  const samples: Sample[] = [];
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: workload.clients }, async (_, client) => {
+      const operation = workload.operation(client, emulation);
+      while (performance.now() < deadline) samples.push(await timed(url, operation));
+    }),
+  );
+  return { samples, seconds: (performance.now() - started) / 1000 };
+}
+
+/** One operation: its latency, its errors' codes, and the DynamoDB cost the server reported. */
+async function timed(url: string, operation: string): Promise<Sample> {
+  const started = performance.now();
+  try {
+    const answer = await send(url, operation);
+    const errors = (answer.errors ?? []) as Array<{ message?: string; extensions?: { code?: string } }>;
+    const cost = answer.extensions?.dynamodb;
+    return {
+      ms: performance.now() - started,
+      codes: errors.map((e) => e.extensions?.code ?? 'NO_CODE'),
+      messages: errors.map((e) => e.message ?? ''),
+      requests: cost?.requests ?? 0,
+      itemsWritten: cost?.itemsWritten ?? 0,
+      itemsRead: cost?.itemsRead ?? 0,
+    };
+  } catch (error) {
+    const ms = performance.now() - started;
+    return { ms, codes: ['NO_ANSWER'], messages: [String(error)], requests: 0, itemsWritten: 0, itemsRead: 0 };
+  }
+}
+
+type Summary = Omit<Cell, 'kind' | 'strategy' | 'version' | 'variant' | 'emulation' | 'cancelled' | 'problems'>;
+
+function summarize(samples: Sample[], seconds: number): Summary {
+  const n = Math.max(1, samples.length);
+  const latencies = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const perOp = (field: 'requests' | 'itemsWritten' | 'itemsRead') =>
+    round(samples.reduce((sum, s) => sum + s[field], 0) / n);
+  const otherErrors: Record<string, number> = {};
+  const messages: Record<string, string> = {};
+  for (const sample of samples) {
+    for (const code of new Set(sample.codes)) if (code !== 'CONFLICT') otherErrors[code] = (otherErrors[code] ?? 0) + 1;
+    sample.codes.forEach((code, i) => (messages[code] ??= sample.messages[i]!));
+  }
+  return {
+    operations: samples.length,
+    opsPerSecond: round(samples.length / seconds),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    conflicts: samples.filter((s) => s.codes.includes('CONFLICT')).length,
+    otherErrors,
+    messages,
+    requestsPerOp: perOp('requests'),
+    itemsWrittenPerOp: perOp('itemsWritten'),
+    itemsReadPerOp: perOp('itemsRead'),
+  };
+}
+
+/** To one decimal. */
+const round = (x: number) => Math.round(x * 10) / 10;
+
+/** One table per kind of cell on stdout; every cell as JSON in test-artifacts/. */
+function report(cells: Cell[]): void {
+  console.log(`\nDynamoDB Local, ${DELAY_MS} ms per DynamoDB call, ${SECONDS} s per cell`);
+  for (const kind of ['creates', 'moves, one tree', 'moves, 16 trees'] as const) {
+    const rows = cells.filter((c) => c.kind === kind);
+    console.log(`\n${kind}\n`);
+    console.log(alignedTable(rows.map(tableRow), kind !== 'creates'));
+  }
+  mkdirSync(join(REPO_ROOT, 'test-artifacts'), { recursive: true });
+  const run = { strategies: STRATEGIES, seconds: SECONDS, delayMs: DELAY_MS, baseline: options.baseline ?? null };
+  writeFileSync(RESULTS, JSON.stringify({ run, cells }, null, 2) + '\n');
+  console.log(`\nwritten to ${RESULTS}`);
+}
+
+const HEADER = [
+  'strategy',
+  'version',
+  'cell',
+  'emulation',
+  'ops/s',
+  'p50 ms',
+  'p99 ms',
+  'CONFLICT',
+  'other errors',
+  'requests/op',
+  'written/op',
+  'read/op',
+  'cancelled',
+  'problems',
+];
+
+function tableRow(c: Cell): string[] {
+  const others = Object.entries(c.otherErrors).map(([code, count]) => `${code} ${count}`);
+  return [
+    c.strategy,
+    c.version,
+    c.variant,
+    c.emulation,
+    String(c.opsPerSecond),
+    String(c.p50Ms),
+    String(c.p99Ms),
+    String(c.conflicts),
+    others.join(', ') || '0',
+    String(c.requestsPerOp),
+    String(c.itemsWrittenPerOp),
+    String(c.itemsReadPerOp),
+    String(c.cancelled),
+    String(c.problems ?? '-'),
+  ];
+}
+
+/** Columns padded to their widest cell: text left, numbers right; `problems` only for moves. */
+function alignedTable(rows: string[][], withProblems: boolean): string {
+  const columns = withProblems ? HEADER.length : HEADER.length - 1;
+  const all = [HEADER, ...rows].map((row) => row.slice(0, columns));
+  const widths = all[0]!.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  const numeric = (i: number) => i >= 4 && i !== 8;
+  return all
+    .map((row) => row.map((text, i) => (numeric(i) ? text.padStart(widths[i]!) : text.padEnd(widths[i]!))).join('  '))
+    .join('\n');
+}
+
+/** The git ref checked out in a temporary worktree, with this repository's node_modules. */
+function addWorktree(ref: string): Version {
+  const dir = mkdtempSync(join(tmpdir(), 'canopy-baseline-'));
+  try {
+    execFileSync('git', ['worktree', 'add', '--detach', dir, ref], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return { name: ref, dir };
+}
+
+/** Removes the worktree (its node_modules link first, so that nothing can follow it). */
+function removeWorktree(version: Version): void {
+  unlinkSync(join(version.dir, 'node_modules'));
+  execFileSync('git', ['worktree', 'remove', '--force', version.dir], { cwd: REPO_ROOT, stdio: 'ignore' });
+  rmSync(version.dir, { recursive: true, force: true });
+}
+
+await main();
