@@ -5,19 +5,34 @@ import type { TableContext } from '../core/engineContext.js';
 import { jobFromItem, jobKey, type JobRecord } from './jobRecord.js';
 import { Replan } from '../core/replan.js';
 
-/** How long a structural write waits for an open job whose subtree it overlaps. */
-export const OVERLAP_WAIT_MS = 3000;
+/** How long a structural write waits for an overlapping job that makes no progress. */
+export const OVERLAP_STALL_MS = 3000;
+/** How long at most a structural write waits for an overlapping job, progressing or not. */
+export const OVERLAP_WAIT_MS = 30_000;
 
 /**
- * Waits for the job to finish, then makes the write re-plan (Replan); CONFLICT, with nothing
- * applied, when it is still running after OVERLAP_WAIT_MS.
+ * Waits for the job to finish, then makes the write re-plan (Replan): for as long as the job
+ * makes progress (each chunk it commits renews its lease), up to OVERLAP_WAIT_MS. CONFLICT, with
+ * nothing applied, when it made no progress for OVERLAP_STALL_MS (its runner stopped: another
+ * process takes it over within 1.5 leases) or is still running after OVERLAP_WAIT_MS.
  */
 export async function waitForOverlappingJob(ctx: TableContext, jobId: string, doing: string): Promise<never> {
-  const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => found?.status !== 'RUNNING');
-  if (job !== 'timeout') throw new Replan(`job ${jobId} is done`);
+  const started = Date.now();
+  let progress = '';
+  let progressed = started;
+  const job = await pollJob(ctx, jobId, OVERLAP_WAIT_MS, (found) => {
+    const now = JSON.stringify([found?.done, found?.leaseExpiresAt]);
+    if (now !== progress) [progress, progressed] = [now, Date.now()];
+    return found?.status !== 'RUNNING' || Date.now() - progressed > OVERLAP_STALL_MS;
+  });
+  if (job !== 'timeout' && job?.status !== 'RUNNING') throw new Replan(`job ${jobId} is done`);
+  const why =
+    job === 'timeout'
+      ? `still running after ${OVERLAP_WAIT_MS / 1000} s`
+      : `which made no progress for ${OVERLAP_STALL_MS / 1000} s`;
   throw new TreeError(
     'CONFLICT',
-    `${doing} overlaps the subtree that job ${jobId} is moving, still running after ${OVERLAP_WAIT_MS / 1000} s; ` +
+    `${doing} overlaps the subtree that job ${jobId} is moving, ${why}; ` +
       'nothing was applied: try again once the job is done',
     { jobId },
   );

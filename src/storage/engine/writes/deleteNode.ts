@@ -10,7 +10,7 @@ import { newJob, planJobStart, publicJob, type JobRecord, type Lease } from '../
 import { NO_OPEN_JOBS, overlappingMove, planEpochUnchanged } from '../core/openJobs.js';
 import { runLeased, startingLease } from '../jobs/jobRunner.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
-import { OVERLAP_WAIT_MS, pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
+import { OVERLAP_STALL_MS, pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
@@ -79,7 +79,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
  * The delete is applied either way; past the wait, SERVICE_UNAVAILABLE says so.
  */
 async function countedJob(ctx: EngineContext, jobId: string): Promise<JobRecord> {
-  const job = await pollJob(ctx, jobId, Math.max(OVERLAP_WAIT_MS, 3 * ctx.jobLeaseMs), (found) => found?.total != null);
+  const job = await pollJob(ctx, jobId, Math.max(OVERLAP_STALL_MS, 3 * ctx.jobLeaseMs), (found) => found?.total != null);
   if (job !== 'timeout' && job) return job;
   throw new TreeError(
     'SERVICE_UNAVAILABLE',

@@ -31,7 +31,7 @@ import { planChainUnclaimed, planNodeUnclaimed } from '../core/claims.js';
  *    missing or being deleted);
  * 3. a parent whose children are being respaced: CONFLICT (but for the respacing's own steps);
  * 4. an open move job whose subtree holds the parent (or the moving node, or lies below it):
- *    waits for it, then the write re-plans (Replan), or CONFLICT after OVERLAP_WAIT_MS;
+ *    waits for it, then the write re-plans (Replan), or CONFLICT when it stalls (overlapWait.ts);
  * 5. the caller's grant on the parent's tree (EngineContext.treeAccess), on the chain read here:
  *    NOT_FOUND as if the parent did not exist, or FORBIDDEN where the caller may only read.
  *
