@@ -79,7 +79,8 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
  * The delete is applied either way; past the wait, SERVICE_UNAVAILABLE says so.
  */
 async function countedJob(ctx: EngineContext, jobId: string): Promise<JobRecord> {
-  const job = await pollJob(ctx, jobId, Math.max(OVERLAP_STALL_MS, 3 * ctx.jobLeaseMs), (found) => found?.total != null);
+  const wait = Math.max(OVERLAP_STALL_MS, 3 * ctx.jobLeaseMs);
+  const job = await pollJob(ctx, jobId, wait, (found) => found?.total != null);
   if (job !== 'timeout' && job) return job;
   throw new TreeError(
     'SERVICE_UNAVAILABLE',
