@@ -28,7 +28,7 @@ const PENDING = `{ nodes(ids: ["m", "m.0.1", "d2", "src"]) { id pendingJob { kin
 /** How a write that meets the running move job is refused once it has waited for it. */
 const overlapRefusal = (doing: string): ExpectedError => ({
   message: new RegExp(
-    `^${doing.replace(/[.]/g, '\\.')} overlaps the subtree that job \\S+ is moving, which made no progress for 3 s; ` +
+    `^${doing.replace(/[.]/g, '\\.')} overlaps the subtree that job \\S+ is moving, which made no progress for 6 s; ` +
       'nothing was applied: try again once the job is done$',
   ),
   details: { jobId: expect.any(String) },

@@ -5,8 +5,11 @@ import type { TableContext } from '../core/engineContext.js';
 import { jobFromItem, jobKey, type JobRecord } from './jobRecord.js';
 import { Replan } from '../core/replan.js';
 
-/** How long a structural write waits for an overlapping job that makes no progress. */
-export const OVERLAP_STALL_MS = 3000;
+/**
+ * How long a structural write waits for an overlapping job that makes no progress: longer than a
+ * chunk of the job may wait its turn on contended items (transactWrite.ts, CONTENTION_WAIT_MS).
+ */
+export const OVERLAP_STALL_MS = 6000;
 /** How long at most a structural write waits for an overlapping job, progressing or not. */
 export const OVERLAP_WAIT_MS = 30_000;
 

@@ -10,7 +10,7 @@ import { newJob, planJobStart, publicJob, type JobRecord, type Lease } from '../
 import { NO_OPEN_JOBS, overlappingMove, planEpochUnchanged } from '../core/openJobs.js';
 import { runLeased, startingLease } from '../jobs/jobRunner.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
-import { OVERLAP_STALL_MS, pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
+import { pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
@@ -73,13 +73,16 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
   return { deletedCount: counted.total!, job: publicJob(counted) };
 }
 
+/** How long at least a delete waits for its job's count when another process runs the job. */
+const COUNT_WAIT_MS = 3000;
+
 /**
  * A delete job's record once it has counted its subtree: at once when this process ran it to
  * its end; otherwise (the runner stopped) when the process that takes it over has counted it.
  * The delete is applied either way; past the wait, SERVICE_UNAVAILABLE says so.
  */
 async function countedJob(ctx: EngineContext, jobId: string): Promise<JobRecord> {
-  const wait = Math.max(OVERLAP_STALL_MS, 3 * ctx.jobLeaseMs);
+  const wait = Math.max(COUNT_WAIT_MS, 3 * ctx.jobLeaseMs);
   const job = await pollJob(ctx, jobId, wait, (found) => found?.total != null);
   if (job !== 'timeout' && job) return job;
   throw new TreeError(
