@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../../../test/support/transactionSteps.js';
+import { storedNode, testNode } from '../../../../test/support/nodes.js';
 import type { MovedNode, Place, StoredNode } from '../../strategy.js';
 import { adjacency } from '../../strategies/adjacency/adjacency.js';
 import { closure } from '../../strategies/closure/closure.js';
 import { levelKey } from '../../strategies/path/levelKeys.js';
 import { path } from '../../strategies/path/path.js';
-import type { TreeNode } from '../../treeStore.js';
 import {
   placeOf,
   planProjectionCreate,
@@ -14,25 +14,11 @@ import {
   subtreePlaces,
 } from './projectionPlans.js';
 
-const T0 = '2026-01-01T00:00:00.000Z';
-
 /** A place of path-keeping strategies (they keep no lineage). */
 const at = (path: string[]): Place => ({ path, lineage: [] });
 
 function stored(id: string, parentId: string | null, rev: number, nodePath?: string[]): StoredNode {
-  const node: TreeNode = {
-    id,
-    parentId,
-    name: id,
-    position: 'a0',
-    version: 1,
-    childCount: 0,
-    data: null,
-    createdAt: T0,
-    updatedAt: T0,
-    ...(nodePath ? { path: nodePath } : {}),
-  };
-  return { node, rev, deleting: undefined };
+  return storedNode(testNode(id, parentId, nodePath ? { path: nodePath } : {}), rev);
 }
 
 /*

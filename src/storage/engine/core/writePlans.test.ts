@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { plan } from '../../../../test/support/transactionSteps.js';
-import type { StoredNode } from '../../strategy.js';
+import { storedNode, testNode } from '../../../../test/support/nodes.js';
 import { adjacency } from '../../strategies/adjacency/adjacency.js';
 import type { TreeNode } from '../../treeStore.js';
 import { edgeItem, nodeItem } from './items.js';
@@ -20,25 +20,11 @@ import {
   NO_COPIES,
 } from './writePlans.js';
 
-const T0 = '2026-01-01T00:00:00.000Z';
 const NOW = '2026-02-01T00:00:00.000Z';
 
-function node(id: string, parentId: string | null, position: string, extra: Partial<TreeNode> = {}): TreeNode {
-  return {
-    id,
-    parentId,
-    name: id.toUpperCase(),
-    position,
-    version: 1,
-    childCount: 0,
-    data: null,
-    createdAt: T0,
-    updatedAt: T0,
-    ...extra,
-  };
-}
-
-const stored = (n: TreeNode, rev = 1): StoredNode => ({ node: n, rev, deleting: undefined });
+const node = (id: string, parentId: string | null, position: string, extra: Partial<TreeNode> = {}): TreeNode =>
+  testNode(id, parentId, { name: id.toUpperCase(), position, ...extra });
+const stored = storedNode;
 
 /*
  * The fixture tree:

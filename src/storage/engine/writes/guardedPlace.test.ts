@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { plan } from '../../../../test/support/transactionSteps.js';
-import type { StoredNode } from '../../strategy.js';
+import { storedNode, testNode } from '../../../../test/support/nodes.js';
 import { adjacency } from '../../strategies/adjacency/adjacency.js';
 import { path } from '../../strategies/path/path.js';
-import type { TreeNode } from '../../treeStore.js';
 import { commitGuarded, extended, GuardedPlace, planPlaceGuards, type GuardedTransaction } from './guardedPlace.js';
 import { planCreate, NO_COPIES } from '../core/writePlans.js';
 
-const T0 = '2026-01-01T00:00:00.000Z';
-const node = (id: string, parentId: string | null, extra: Partial<TreeNode> = {}): TreeNode => ({
-  id,
-  parentId,
-  name: id,
-  position: 'a0',
-  version: 1,
-  childCount: 0,
-  data: null,
-  createdAt: T0,
-  updatedAt: T0,
-  ...extra,
-});
-const stored = (n: TreeNode, rev = 1): StoredNode => ({ node: n, rev, deleting: undefined });
+const node = testNode;
+const stored = storedNode;
 
 // r ── p: the chain of a new child of p.
 const r = stored(node('r', null, { childCount: 1, path: [] }), 2);
