@@ -42,6 +42,11 @@ export async function readChildren(ctx: TableContext, parentId: string | null): 
  * goes on past the edges left out until it has `limit` (the marked edges of one import are at
  * most MAX_CREATE_NODES, so a few Queries).
  */
+/** The item that lists the open jobs (openJobs.ts), alone: one read (undefined: never written). */
+export async function readOpenJobsItem(ctx: TableContext): Promise<Item | undefined> {
+  return (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+}
+
 export async function queryChildren(
   ctx: TableContext,
   parentId: string | null,
@@ -50,9 +55,7 @@ export async function queryChildren(
   const { limit } = options;
   let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after)), limit);
   if (!read.items.some(isMarked)) return read;
-  const importing = openJobsOf(
-    (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)),
-  ).importing;
+  const importing = openJobsOf(await readOpenJobsItem(ctx)).importing;
   const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
   const items = read.items.filter(joined);
   for (let round = 0; limit !== undefined && items.length < limit && read.lastKey; round++) {

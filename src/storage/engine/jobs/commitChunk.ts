@@ -5,9 +5,9 @@ import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
-import { FINISH_GRACE_MS, OPEN_JOBS_KEY, openEntriesOf } from '../core/openJobs.js';
+import { FINISH_GRACE_MS, openEntriesOf } from '../core/openJobs.js';
+import { readOpenJobsItem } from '../core/reads.js';
 import { claimOf, type Claim } from '../core/claims.js';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
 
 /** The lease was lost: another process holds the job now; this runner must stop writing. */
 export class LeaseLost extends Error {
@@ -47,8 +47,7 @@ export async function commitChunk(
 
 /** What the open job `jobId` claims (claims.ts), as its entry in the list of open jobs says. */
 async function readClaim(ctx: EngineContext, jobId: string): Promise<Claim | undefined> {
-  const item = (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
-  const entry = openEntriesOf(item).find((e) => e.id === jobId);
+  const entry = openEntriesOf(await readOpenJobsItem(ctx)).find((e) => e.id === jobId);
   return entry && claimOf(entry);
 }
 

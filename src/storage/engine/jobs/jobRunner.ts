@@ -34,7 +34,8 @@ import {
   type JobRecord,
   type Lease,
 } from './jobRecord.js';
-import { OPEN_JOBS_KEY, openJobsOf } from '../core/openJobs.js';
+import { OPEN_JOBS_KEY, openJobsOf, openJobsUnchanged } from '../core/openJobs.js';
+import { readOpenJobsItem } from '../core/reads.js';
 import { openJobsQuery } from '../core/readPlans.js';
 
 /**
@@ -184,13 +185,10 @@ export async function sweepTenants(
   for (const tenant of tenants) {
     const tenantCtx = tenantContext(tenant);
     ran += await sweepJobs(tenantCtx);
-    const openItem = (await batchGetItems(tenantCtx.doc, tenantCtx.table, [OPEN_JOBS_KEY])).get(
-      keyString(OPEN_JOBS_KEY),
-    );
-    const open = openJobsOf(openItem);
+    const open = openJobsOf(await readOpenJobsItem(tenantCtx));
     if (open.count > 0) continue;
     const tx = new TransactionBuilder(tenantCtx.table)
-      .check(OPEN_JOBS_KEY, { equalsOrMissing: ['rev', open.rev === 0 ? null : open.rev] })
+      .check(OPEN_JOBS_KEY, openJobsUnchanged(open.rev))
       .delete(tenantKey(tenant));
     await transactWrite(tenantCtx.doc, tx.build()).catch((error: unknown) => {
       if (!(error instanceof ConditionFailed)) throw error;

@@ -6,7 +6,8 @@ import { TreeError } from '../../../errors.js';
 import type { Job } from '../../treeStore.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobFromItem, jobKey, newJob, planJobStart, publicJob } from './jobRecord.js';
-import { OPEN_JOBS_KEY, openEntriesOf } from '../core/openJobs.js';
+import { openEntriesOf } from '../core/openJobs.js';
+import { readOpenJobsItem } from '../core/reads.js';
 import { runStarted, startingLease } from './jobRunner.js';
 
 /**
@@ -22,8 +23,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
     );
   }
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt++) {
-    const items = await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY]);
-    const openItem = items.get(keyString(OPEN_JOBS_KEY));
+    const openItem = await readOpenJobsItem(ctx);
     const open = openEntriesOf(openItem).find((e) => e.kind === 'REINDEX');
     if (open) {
       const record = (await batchGetItems(ctx.doc, ctx.table, [jobKey(open.id)])).get(keyString(jobKey(open.id)));
