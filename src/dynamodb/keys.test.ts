@@ -8,6 +8,7 @@ import {
   JOB_SK_PREFIX,
   LEGACY_DELETE_SK_PREFIX,
   NODE_SK,
+  OPEN_ENTRY_SK_PREFIX,
   OPEN_JOBS_SK,
   keyString,
 } from './keys.js';
@@ -24,7 +25,7 @@ const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) =>
 /** The sort keys and prefixes of each item collection that holds more than one kind of item. */
 const SORT_KEYS_BY_COLLECTION = {
   node: [NODE_SK, EDGE_SK_PREFIX, ...strategyPrefixes('sk')],
-  jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, LEGACY_DELETE_SK_PREFIX],
+  jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, OPEN_ENTRY_SK_PREFIX, LEGACY_DELETE_SK_PREFIX],
   claims: [CLAIMS_SK],
 };
 

@@ -10,7 +10,10 @@
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
  *   S#<branchId>           <document key>          a range item                      nested-set
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
- *   JOBS                   OPEN                    the list of open jobs             the engine
+ *   JOBS                   OPEN                    whether jobs were open lately,    the engine
+ *                                                  the projection, the reindex lock
+ *   JOBS                   ENTRY#<jobId>           an open (or lately closed) job:   the engine
+ *                                                  what reads need of it
  *   C#<rootId>             CLAIMS                  the subtrees jobs claim in a tree the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
@@ -41,8 +44,14 @@ export const EDGE_SK_END = 'E$';
 export const JOBS_PK = 'JOBS';
 /** sk prefix of a job's record in JOBS. */
 export const JOB_SK_PREFIX = 'JOB#';
-/** sk of the one item in JOBS that lists the open jobs. */
+/**
+ * sk of the item in JOBS that says whether jobs were open lately (so that reads look for their
+ * entries), which strategy's projection the table holds, and which reindex runs. No transaction
+ * names it: it is written alone (engine/core/openJobs.ts).
+ */
 export const OPEN_JOBS_SK = 'OPEN';
+/** sk prefix of a job's entry among the open jobs in JOBS: written by the job's own transactions. */
+export const OPEN_ENTRY_SK_PREFIX = 'ENTRY#';
 /** pk prefix of a tree's claims: the subtrees open jobs claim in the tree of root `<rootId>`. */
 export const CLAIMS_PK_PREFIX = 'C#';
 /** sk of a tree's claims. */

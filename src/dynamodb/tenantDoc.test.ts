@@ -1,9 +1,12 @@
 import {
   BatchGetCommand,
+  DeleteCommand,
   GetCommand,
+  PutCommand,
   QueryCommand,
   ScanCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +96,21 @@ describe('tenantDoc', () => {
     expect(sent[1]!.input).toMatchObject({
       ExpressionAttributeValues: { ':tenants': 'T#', ':g0': 'APIKEYS', ':g1': 'TENANTS' },
     });
+  });
+
+  it('prefixes the key of an item written alone', async () => {
+    const { doc, sent } = recording();
+    const tenant = tenantDoc(doc, 'acme');
+    await tenant.send(new PutCommand({ TableName: 't', Item: { pk: 'JOBS', sk: 'OPEN', activeUntil: 1 } }));
+    await tenant.send(
+      new UpdateCommand({ TableName: 't', Key: { pk: 'JOBS', sk: 'OPEN' }, UpdateExpression: 'SET a = :a' }),
+    );
+    await tenant.send(new DeleteCommand({ TableName: 't', Key: { pk: 'TENANTS', sk: 'acme' } }));
+    expect(sent.map((s) => s.input.Item ?? s.input.Key)).toEqual([
+      { pk: 'T#acme#JOBS', sk: 'OPEN', activeUntil: 1 },
+      { pk: 'T#acme#JOBS', sk: 'OPEN' },
+      { pk: 'TENANTS', sk: 'acme' },
+    ]);
   });
 
   it('fails closed', async () => {

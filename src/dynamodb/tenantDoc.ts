@@ -4,13 +4,16 @@
    @typescript-eslint/no-unsafe-assignment,
    @typescript-eslint/no-unsafe-call,
    @typescript-eslint/no-unsafe-member-access
-   -- The client rewrites the keys inside five commands' inputs and outputs, whose fields it reads as `any`. */
+   -- The client rewrites the keys inside eight commands' inputs and outputs, whose fields it reads as `any`. */
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
+  PutCommand,
   QueryCommand,
   ScanCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { GLOBAL_PKS, TENANT_PATTERN, TENANT_PK_PREFIX } from './keys.js';
@@ -37,7 +40,7 @@ export const tenantPrefix = (tenant: string): string => `${TENANT_PK_PREFIX}${te
  * (`T#<tenant>#`) and every key it receives loses it, so that the layers above never see a
  * tenant and cannot reach another tenant's items, whatever key, cursor or id they are handed.
  * Only the global partitions (GLOBAL_PKS: API keys, the tenants with open jobs) are shared. A
- * Scan reads the tenant's items only. Commands other than the five the storage layer sends are
+ * Scan reads the tenant's items only. Commands other than the eight the storage layer sends are
  * refused, and a received key without the prefix is an error: it fails closed.
  *
  * The default tenant (null) keeps unprefixed keys, so that a table written before tenants keeps
@@ -125,6 +128,13 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
         return { [kind]: kind === 'Put' ? { ...body, Item: inKey(body.Item) } : { ...body, Key: inKey(body.Key) } };
       });
       return [new TransactWriteCommand({ ...input, TransactItems: items } as never), () => {}];
+    }
+    // One item written alone (writeAlone.ts): no key comes back.
+    if (command instanceof PutCommand)
+      return [new PutCommand({ ...input, Item: inKey(input.Item) } as never), () => {}];
+    if (command instanceof UpdateCommand || command instanceof DeleteCommand) {
+      const Command = command instanceof UpdateCommand ? UpdateCommand : DeleteCommand;
+      return [new Command({ ...input, Key: inKey(input.Key) } as never), () => {}];
     }
     if (command instanceof ScanCommand) {
       if (input.FilterExpression || input.IndexName) throw new Error('a tenant client only runs whole-table Scans');

@@ -1,6 +1,7 @@
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING } from '../engine/core/items.js';
 import { OPEN_JOBS_KEY } from '../engine/core/openJobs.js';
+import { OPEN_ENTRY_SK_PREFIX } from '../../dynamodb/keys.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { placeOfChain, chainsOf } from '../engine/core/chains.js';
 import { projectionItems } from '../engine/core/projectionPlans.js';
@@ -70,10 +71,15 @@ function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth:
   const nodes = new Map<string, Item>();
   const byKey = new Map<string, Item & Key>();
   const edgesUnder = new Map<string, number>();
-  // Only unfinished work leaves strays: not the list of open jobs, nor finished jobs' records.
+  // Only unfinished work leaves strays: not the summary of the open jobs nor their entries, nor
+  // finished jobs' records.
   const jobs = items.filter(
     (item) =>
-      kindOf(item) === 'job' && item.sk !== OPEN_JOBS_KEY.sk && item.status !== 'DONE' && item.status !== 'FAILED',
+      kindOf(item) === 'job' &&
+      item.sk !== OPEN_JOBS_KEY.sk &&
+      !String(item.sk).startsWith(OPEN_ENTRY_SK_PREFIX) &&
+      item.status !== 'DONE' &&
+      item.status !== 'FAILED',
   );
   // The nodes of an import that has not joined them to the tree are not in it yet, nor are the
   // edges of its top nodes, in their parent's collection.

@@ -3,9 +3,17 @@ import { plan } from '../../../../test/support/transactionSteps.js';
 import { claimOf, planChainUnclaimed, planNodeUnclaimed } from './claims.js';
 
 describe('claims', () => {
-  it('are what a move job or a joined import holds, and nothing else', () => {
+  it('are what a move job, a joined import or a delete job holds, and nothing else', () => {
     const move = { id: 'j', kind: 'MOVE' as const, nodeId: 'm', from: ['r'], to: ['s', 't'] };
-    expect(claimOf(move)).toEqual({ jobId: 'j', nodeId: 'm', from: ['r'], to: ['s', 't'] });
+    expect(claimOf(move)).toEqual({ jobId: 'j', nodeId: 'm', from: ['r'], to: ['s', 't'], below: true });
+    // A delete's subtree has left its tree: nothing lies below its ancestors.
+    expect(claimOf({ id: 'd', kind: 'DELETE', nodeId: 'x', from: ['r'] })).toEqual({
+      jobId: 'd',
+      nodeId: 'x',
+      from: ['r'],
+      to: ['r'],
+      below: false,
+    });
     expect(claimOf({ id: 'd', kind: 'DELETE', nodeId: 'x' })).toBeUndefined();
     expect(claimOf({ id: 'i', kind: 'IMPORT', nodeId: 'p' })).toBeUndefined();
   });

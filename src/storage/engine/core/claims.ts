@@ -8,14 +8,16 @@ import type { OpenEntry } from './openJobs.js';
  *
  * A move job (and an import once its nodes joined the tree, as a move of their parent to where
  * it is) claims a subtree while it rewrites its projection: the moved node's, from its first
- * transaction to its last. The tree's claims item (`claimsKey(rootId)`, one per tree, written
- * only by the jobs of that tree) records it in the same transactions:
+ * transaction to its last; a delete job claims the subtree it deletes. The tree's claims item
+ * (`claimsKey(rootId)`, one per tree, written only by the jobs of that tree) records it in the
+ * same transactions:
  *
  * - `claim:<id>` = the job, for the claimed subtree's top node `id`, in the claims of its tree
  *   before the move and of its tree after (a write that read a chain before the job started
  *   still names the old root: the chain's stored path is stale until the job rewrites it);
- * - `below:<id>` = the set of jobs claiming a subtree that lies below node `id` (each ancestor
- *   of the subtree's new place), in the claims of its tree after the move.
+ * - `below:<id>` = the set of move jobs claiming a subtree that lies below node `id` (each
+ *   ancestor of the subtree's new place), in the claims of its tree after the move. A deleted
+ *   subtree has left its tree: nothing lies below its ancestors any more.
  *
  * A structural write names the claims of the trees it reads, and only those: no node of its new
  * parent's chain is claimed (`planChainUnclaimed`), and the node it moves or deletes is in no
@@ -26,6 +28,8 @@ import type { OpenEntry } from './openJobs.js';
  */
 export interface Claim {
   jobId: string;
+  /** A move's (or a joined import's) claim, which its new ancestors know of; not a delete's. */
+  below: boolean;
   /** The claimed subtree's top node. */
   nodeId: string;
   /** Its ancestors before the job's move, root first. */
@@ -37,10 +41,15 @@ export interface Claim {
 const claimName = (id: string): string => `claim:${id}`;
 const belowName = (id: string): string => `below:${id}`;
 
-/** What an open job's entry claims: a subtree for a move job or a joined import; nothing otherwise. */
+/**
+ * What an open job's entry claims: a subtree for a move job, a joined import or a delete job
+ * (whose entry names the deleted root's ancestors as `from`); nothing otherwise.
+ */
 export function claimOf(entry: OpenEntry): Claim | undefined {
-  if (entry.nodeId === null || !entry.from || !entry.to) return undefined;
-  return { jobId: entry.id, nodeId: entry.nodeId, from: entry.from, to: entry.to };
+  if (entry.nodeId === null || !entry.from) return undefined;
+  const { id: jobId, nodeId, from } = entry;
+  if (entry.kind === 'DELETE') return { jobId, nodeId, from, to: from, below: false };
+  return entry.to ? { jobId, nodeId, from, to: entry.to, below: true } : undefined;
 }
 
 /** The roots of the trees the claimed subtree was in and is in (the same one, or two). */
@@ -53,7 +62,7 @@ const rootsOf = (claim: Claim): { before: string; after: string } => ({
 export function planClaim(tx: TransactionBuilder, claim: Claim): void {
   const { before, after } = rootsOf(claim);
   const claimed = { [claimName(claim.nodeId)]: claim.jobId };
-  const below = Object.fromEntries(claim.to.map((id) => [belowName(id), [claim.jobId]]));
+  const below = claim.below ? Object.fromEntries(claim.to.map((id) => [belowName(id), [claim.jobId]])) : {};
   tx.update(claimsKey(after), { set: claimed, addToSet: below });
   if (before !== after) tx.update(claimsKey(before), { set: claimed });
 }
@@ -62,7 +71,7 @@ export function planClaim(tx: TransactionBuilder, claim: Claim): void {
 export function planUnclaim(tx: TransactionBuilder, claim: Claim): void {
   const { before, after } = rootsOf(claim);
   const claimed = [claimName(claim.nodeId)];
-  const below = Object.fromEntries(claim.to.map((id) => [belowName(id), [claim.jobId]]));
+  const below = claim.below ? Object.fromEntries(claim.to.map((id) => [belowName(id), [claim.jobId]])) : {};
   tx.update(claimsKey(after), { remove: claimed, deleteFromSet: below });
   if (before !== after) tx.update(claimsKey(before), { remove: claimed });
 }

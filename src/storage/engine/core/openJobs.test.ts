@@ -1,42 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import {
   moveOf,
-  openEntriesOf,
-  openEntryValue,
+  NO_OPEN_JOBS,
+  openEntryOf,
   openJobsOf,
   overlappingMove,
+  readAgain,
   settledPath,
   type OpenJobs,
 } from './openJobs.js';
 
+const entry = (id: string, fields: Record<string, unknown>) => ({ pk: 'JOBS', sk: `ENTRY#${id}`, ...fields });
+
 describe('open jobs', () => {
-  it('reads the list of open jobs, a move with its places', () => {
-    expect(openJobsOf(undefined)).toEqual({
-      rev: 0,
-      epoch: 0,
-      closedAt: 0,
-      deleting: new Set(),
-      moves: [],
-      importing: new Set(),
-      count: 0,
-    });
+  it('reads the open jobs from the summary and their entries, a move with its places', () => {
+    expect(openJobsOf(undefined, [], 5)).toEqual({ ...NO_OPEN_JOBS, readAt: 5 });
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
-    const item = {
-      pk: 'JOBS',
-      sk: 'OPEN',
-      rev: 4,
-      epoch: 2,
-      'job:j1': { kind: 'DELETE', nodeId: 'big' },
-      'job:j2': openEntryValue({ id: 'j2', ...move }),
-    };
-    expect(openEntriesOf(item)).toEqual([
-      { id: 'j1', kind: 'DELETE', nodeId: 'big' },
-      { id: 'j2', ...move },
-    ]);
-    expect(openJobsOf(item)).toEqual({
-      rev: 4,
-      epoch: 2,
-      closedAt: 0,
+    const summary = { pk: 'JOBS', sk: 'OPEN', activeUntil: 900, reindexes: 2, projection: 'path' };
+    const entries = [
+      entry('j1', { kind: 'DELETE', nodeId: 'big', from: ['r'] }),
+      entry('j2', move),
+      entry('j3', { kind: 'MOVE', nodeId: 'y', from: [], to: ['r'], closedAt: 40 }),
+    ];
+    expect(openEntryOf(entries[1])).toEqual({ id: 'j2', ...move });
+    expect(openEntryOf({ pk: 'JOBS', sk: 'JOB#j2' })).toBeUndefined();
+    expect(openJobsOf(summary, entries, 5)).toEqual({
+      readAt: 5,
+      activeUntil: 900,
+      reindexes: 2,
+      projection: 'path',
+      // A closed entry only says when a job closed.
+      closedAt: 40,
       deleting: new Set(['big']),
       moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }],
       importing: new Set(),
@@ -45,24 +39,32 @@ describe('open jobs', () => {
   });
 
   it('hides the nodes of an import until they join the tree, then reads below its parent as below a move', () => {
-    const item = {
-      pk: 'JOBS',
-      sk: 'OPEN',
-      rev: 1,
-      'job:i1': openEntryValue({ id: 'i1', kind: 'IMPORT', nodeId: 'p' }),
-      'job:i2': openEntryValue({ id: 'i2', kind: 'IMPORT', nodeId: 'q', from: ['r'], to: ['r'] }),
-    };
-    const open = openJobsOf(item);
+    const open = openJobsOf(undefined, [
+      entry('i1', { kind: 'IMPORT', nodeId: 'p' }),
+      entry('i2', { kind: 'IMPORT', nodeId: 'q', from: ['r'], to: ['r'] }),
+      entry('i3', { kind: 'IMPORT', nodeId: 'z', joined: true }),
+    ]);
     expect(open.importing).toEqual(new Set(['i1']));
     expect(open.moves).toEqual([{ id: 'i2', nodeId: 'q', from: ['r'], to: ['r'] }]);
     expect(settledPath(open, 'n', ['r', 'q', 'm'])).toEqual(['r', 'q', 'm']);
     expect(moveOf(open, 'n', ['r', 'q'])?.id).toBe('i2');
   });
 
+  it('reads again what a read spanning a job start or close may have met on both sides of it', () => {
+    const now = 1_000_000;
+    const inactive = { ...NO_OPEN_JOBS, activeUntil: 0 };
+    // The summary met before a job announced itself, a node after its first transaction.
+    expect(readAgain(inactive, now, 300)).toBe('everything');
+    expect(readAgain(inactive, now, 100)).toBeUndefined();
+    const active = { ...NO_OPEN_JOBS, activeUntil: now + 10_000 };
+    expect(readAgain(active, now, 300)).toBeUndefined();
+    // A node met before a job's last chunk, the entries after it closed.
+    expect(readAgain({ ...active, closedAt: now - 100 }, now, 150)).toBe('nodes');
+    expect(readAgain({ ...active, closedAt: now - 100 }, now, 50)).toBeUndefined();
+  });
+
   const open: OpenJobs = {
-    rev: 1,
-    epoch: 0,
-    closedAt: 0,
+    ...NO_OPEN_JOBS,
     deleting: new Set(),
     moves: [{ id: 'j', nodeId: 'x', from: ['r', 'a'], to: ['s', 'b'] }],
     importing: new Set(),

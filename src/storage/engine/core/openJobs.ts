@@ -1,31 +1,43 @@
-import { JOBS_PK, OPEN_JOBS_SK, type Item, type Key } from '../../../dynamodb/keys.js';
-import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { JOBS_PK, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK, type Item, type Key } from '../../../dynamodb/keys.js';
+import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
 
 /**
  * The open jobs, and how every read and write stays consistent with them: one home for the
- * protocol.
+ * protocol. No item in it is named by every write, nor by every job: jobs in different trees, and
+ * writes anywhere, share none of it.
  *
- * - **The list.** One item lists the open jobs (OPEN_JOBS_KEY: pk JOBS, sk OPEN; an attribute
- *   `job:<id>` per job), written with each job's first and last transaction. A read of nodes by
- *   id fetches it in the same BatchGet as the nodes (reads/liveNodes.ts), so that it hides the
- *   nodes of a subtree being deleted and of an import not joined yet, and translates those of a
- *   subtree being moved, at no extra request.
- * - **The claims, and the epoch.** The list and the nodes come in one BatchGetItem, whose items
- *   DynamoDB reads at slightly different instants, so a write could read the list from before a
- *   job's first transaction and a node from after it (moved, its path not yet rewritten). What
- *   keeps such a write from committing is written with the job, where the write looks at commit:
- *   a move job (or a joined import) claims its subtree in the claims item of its tree
- *   (claims.ts), which the writes in that tree name; a delete job or a reindex, which no tree
- *   claims, adds one to the list's `epoch`, which every structural write conditions on
- *   (planEpochUnchanged). A move job's start and end change no epoch: it makes no write re-plan
- *   outside what it claims.
- *   The list's `rev` counts all its changes (the job sweep and a reindex's start condition on it).
+ * - **The entries.** Each open job has an entry of its own (openEntryKey: pk JOBS, sk
+ *   ENTRY#<id>), put by the job's first transaction, changed by an import's join, and closed
+ *   (`closedAt`) by its last; the job sweep deletes a closed one after CLOSED_ENTRY_MS. Two jobs
+ *   never write one entry, and no write but a job's writes any.
+ * - **The summary** (OPEN_JOBS_KEY: pk JOBS, sk OPEN) is written alone, never inside a
+ *   transaction, so writers meeting on it are serialized by DynamoDB and cancel nothing. It says
+ *   until when reads must look for entries (`activeUntil`): a job about to start pushes it
+ *   ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
+ *   nodes by id fetches the summary in the same BatchGet as the nodes, at no extra request
+ *   (reads/liveNodes.ts), and only while it is active Queries the entries (one more request). It
+ *   also holds the reindex that runs (`reindex`), how many ever started (`reindexes`), and the
+ *   strategy whose projection the table holds (`projection`).
+ * - **Starting.** The summary and the nodes come in one BatchGetItem, whose items DynamoDB reads
+ *   at slightly different instants. A job that found the summary inactive waits ANNOUNCE_WAIT_MS
+ *   after activating it before its first transaction, so a read that met the summary before and a
+ *   node after that transaction took longer than that: it reads again (readAgain). The entries are
+ *   queried after the nodes were read: a job whose first transaction a node read shows is listed.
+ * - **Fences at commit.** A write that read before a job started must not commit after it where
+ *   the job works. What stops it is written with the job where the write looks at commit: a move
+ *   job (or a joined import) claims its subtree, and a delete job the subtree it deletes, in the
+ *   claims item of their tree (claims.ts), which the writes in that tree name; under adjacency,
+ *   which has no move job, the deleted root's own mark, which every chain guard checks, and its
+ *   claim, which a move checks for the node it takes. A reindex counts itself in the summary
+ *   (`reindexes`) and scans the table REINDEX_SETTLE_MS later; a structural write whose read of
+ *   the summary is older than PLAN_FRESH_MS reads it again before each attempt to commit, and
+ *   plans again when a reindex started since (writes/guardedPlace.ts, commitFresh).
  * - **The closing grace.** A job waits FINISH_GRACE_MS after its last chunk before it closes
  *   (jobs/commitChunk.ts): a read that could have met a node before the job's last chunk and the
- *   list after the job closed would have spanned more than that. A read that took more than
+ *   entries after the job closed would have spanned more than that. A read that took more than
  *   READ_SPAN_MS, half of it, while a job closed lately (within CLOCK_SKEW_MS, the processes'
- *   clocks being that far apart at most), reads its nodes again after the list (readAgain).
+ *   clocks being that far apart at most), reads its nodes again after the entries (readAgain).
  *
  * The rest is pure: what a read must hide and how it must translate. A move job has committed
  * the truth (the moved node's parent, edges and counts) and rewrites the projection of the
@@ -36,31 +48,42 @@ import type { Job, JobKind } from '../../treeStore.js';
  */
 export const OPEN_JOBS_KEY: Key = { pk: JOBS_PK, sk: OPEN_JOBS_SK };
 
-/** How long a job waits after its last chunk before it closes (and leaves the list). */
+/** The key of a job's entry among the open jobs. */
+export const openEntryKey = (jobId: string): Key => ({ pk: JOBS_PK, sk: `${OPEN_ENTRY_SK_PREFIX}${jobId}` });
+
+/** How far ahead a starting job pushes the summary's `activeUntil`. */
+export const ACTIVE_SPAN_MS = 15 * 60_000;
+/** A starting job pushes `activeUntil` when less than this is left of it. */
+export const ACTIVE_MARGIN_MS = 5 * 60_000;
+/** How long a job that activated the summary waits before its first transaction. */
+export const ANNOUNCE_WAIT_MS = 250;
+/** How long a job waits after its last chunk before it closes. */
 export const FINISH_GRACE_MS = 200;
 /** A read that took longer than this while a job closed lately reads its nodes again. */
 export const READ_SPAN_MS = FINISH_GRACE_MS / 2;
 /** How far apart the clocks of two processes may be. */
 export const CLOCK_SKEW_MS = 5000;
+/** How long the entry of a closed job stays (for reads that began before it closed). */
+export const CLOSED_ENTRY_MS = 60_000;
+/** How old a structural write's read of the summary may be when it commits, before it reads it again. */
+export const PLAN_FRESH_MS = 1000;
+/** How long a reindex waits after it started before it scans the table. */
+export const REINDEX_SETTLE_MS = 2 * PLAN_FRESH_MS + 500;
+
+/** Whether reads must look for the entries of open jobs: the summary is active at `now`. */
+export const isActive = (open: Pick<OpenJobs, 'activeUntil'>, now: number): boolean => open.activeUntil > now;
 
 /**
- * Whether a read of nodes that started at `started` (epoch ms) and took `span` ms, with the
- * list of open jobs `open` read in the same BatchGet, must read its nodes again: it may have met
- * a node before a job's last chunk and the list after the job closed.
+ * Whether a read of nodes that started at `started` (epoch ms) and took `span` ms must read
+ * again: it may have met the summary before a job started and a node after its first
+ * transaction (`everything`: read the summary and the nodes again), or a node before a job's
+ * last chunk and the entries after the job closed (`nodes`: read the nodes again).
  */
-export const readAgain = (open: OpenJobs, started: number, span: number): boolean =>
-  span > READ_SPAN_MS && open.closedAt > started - CLOCK_SKEW_MS;
-
-/** The condition that the list of open jobs is the one read (its `rev`; 0: never written). */
-export const openJobsUnchanged = (rev: number): Condition => ({ equalsOrMissing: ['rev', rev === 0 ? null : rev] });
-
-/** Conditions `tx` on no delete job or reindex having started since the list was read (its `epoch`). */
-export function planEpochUnchanged(tx: TransactionBuilder, epoch: number): void {
-  tx.check(OPEN_JOBS_KEY, { equalsOrMissing: ['epoch', epoch === 0 ? null : epoch] });
+export function readAgain(open: OpenJobs, started: number, span: number): 'everything' | 'nodes' | undefined {
+  if (!isActive(open, started) && span > ANNOUNCE_WAIT_MS) return 'everything';
+  if (span > READ_SPAN_MS && open.closedAt > started - CLOCK_SKEW_MS) return 'nodes';
+  return undefined;
 }
-
-/** A delete job or a reindex starts: the epoch every structural write conditions on goes up. */
-export const EPOCH_STEP = { epoch: 1 };
 
 export interface OpenMove {
   id: string;
@@ -73,11 +96,15 @@ export interface OpenMove {
 }
 
 export interface OpenJobs {
-  /** Counts the changes to the list (the sweep and a reindex's start condition on it). */
-  rev: number;
-  /** Counts the starts of delete jobs and reindexes: every structural write conditions on it. */
-  epoch: number;
-  /** When a job last closed (epoch ms, the closing process's clock); 0 if never. */
+  /** When the summary was read (epoch ms, the reader's clock). */
+  readAt: number;
+  /** Until when (epoch ms, a starter's clock) reads must look for entries; 0 if never. */
+  activeUntil: number;
+  /** How many reindexes ever started: a write plans again when one started since it read. */
+  reindexes: number;
+  /** The job id of the reindex that runs, if one does. */
+  reindex?: string;
+  /** When a job last closed (epoch ms, the closing process's clock), of the entries read; 0 if none. */
   closedAt: number;
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
@@ -100,8 +127,9 @@ export interface OpenJobs {
 }
 
 export const NO_OPEN_JOBS: OpenJobs = {
-  rev: 0,
-  epoch: 0,
+  readAt: 0,
+  activeUntil: 0,
+  reindexes: 0,
   closedAt: 0,
   deleting: new Set(),
   moves: [],
@@ -109,60 +137,88 @@ export const NO_OPEN_JOBS: OpenJobs = {
   count: 0,
 };
 
-/** The attribute of the open-jobs item that holds OpenJobs.projection. */
+/** The attribute of the summary that holds OpenJobs.projection. */
 export const PROJECTION = 'projection';
 
-/** An entry of the open-jobs item: what reads need of one job. */
+/**
+ * A job's entry: what reads need of it. A move's (and a joined import's) `from` and `to`; a
+ * delete's `from`, the ancestors of the subtree it deletes (its claim's tree).
+ */
 export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
   from?: string[];
   to?: string[];
+  /** An import whose nodes joined the tree with no projection to write: nothing hidden, nothing to translate. */
+  joined?: boolean;
+  /** When the job closed (epoch ms); absent while it is open. */
+  closedAt?: number;
 }
 
-const ENTRY_PREFIX = 'job:';
-export const openEntryName = (jobId: string) => `${ENTRY_PREFIX}${jobId}`;
+/** The first transaction of a job puts its entry. */
+export function planEntryOpen(tx: TransactionBuilder, entry: OpenEntry): void {
+  const { id, kind, nodeId, from, to } = entry;
+  tx.put({ ...openEntryKey(id), kind, nodeId, ...(from ? { from } : {}), ...(to ? { to } : {}) }, { notExists: true });
+}
 
-/** The entry's value as stored: no id (it is in the attribute's name). */
-export function openEntryValue(job: OpenEntry): Record<string, unknown> {
-  return { kind: job.kind, nodeId: job.nodeId, ...(job.from ? { from: job.from, to: job.to } : {}) };
+/**
+ * An import's join: its nodes are in the tree. With `place`, the job still writes their
+ * projection, read as a move of the parent to where it is; without one, it is joined.
+ */
+export function planEntryJoin(
+  tx: TransactionBuilder,
+  jobId: string,
+  place: { nodeId: string; ancestors: string[] } | undefined,
+): void {
+  const set = place ? { nodeId: place.nodeId, from: place.ancestors, to: place.ancestors } : { joined: true };
+  tx.update(openEntryKey(jobId), { set }, { exists: true });
+}
+
+/** The last transaction of a job closes its entry. */
+export function planEntryClose(tx: TransactionBuilder, jobId: string, now: number): void {
+  tx.update(openEntryKey(jobId), { set: { closedAt: now } });
 }
 
 const ids = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 
-/** The entries of an OPEN_JOBS_KEY item. */
-export function openEntriesOf(item: Item | undefined): OpenEntry[] {
-  if (!item) return [];
-  return Object.entries(item).flatMap(([name, value]) => {
-    if (!name.startsWith(ENTRY_PREFIX) || value === null || typeof value !== 'object') return [];
-    const entry = value as Record<string, unknown>;
-    const from = ids(entry.from);
-    const to = ids(entry.to);
-    return [
-      {
-        id: name.slice(ENTRY_PREFIX.length),
-        kind: entry.kind as JobKind,
-        nodeId: typeof entry.nodeId === 'string' ? entry.nodeId : null,
-        ...(from && to ? { from, to } : {}),
-      },
-    ];
-  });
+/** An entry item as read (undefined: not an entry). */
+export function openEntryOf(item: Item | undefined): OpenEntry | undefined {
+  const sk = typeof item?.sk === 'string' ? item.sk : '';
+  if (!item || !sk.startsWith(OPEN_ENTRY_SK_PREFIX)) return undefined;
+  const from = ids(item.from);
+  const to = ids(item.to);
+  return {
+    id: sk.slice(OPEN_ENTRY_SK_PREFIX.length),
+    kind: item.kind as JobKind,
+    nodeId: typeof item.nodeId === 'string' ? item.nodeId : null,
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(item.joined === true ? { joined: true } : {}),
+    ...(typeof item.closedAt === 'number' ? { closedAt: item.closedAt } : {}),
+  };
 }
 
-export function openJobsOf(item: Item | undefined): OpenJobs {
-  const entries = openEntriesOf(item);
+/**
+ * The open jobs from the summary and the entries (none read while the summary is inactive),
+ * read at `readAt`.
+ */
+export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[] = [], readAt = Date.now()): OpenJobs {
+  const entries = entryItems.flatMap((item) => openEntryOf(item) ?? []);
+  const open = entries.filter((e) => e.closedAt === undefined);
   return {
-    ...(typeof item?.[PROJECTION] === 'string' ? { projection: item[PROJECTION] } : {}),
-    rev: Number(item?.rev ?? 0),
-    epoch: Number(item?.epoch ?? 0),
-    closedAt: Number(item?.closedAt ?? 0),
-    deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
-    count: entries.length,
-    moves: entries.flatMap((e) =>
+    readAt,
+    ...(typeof summary?.[PROJECTION] === 'string' ? { projection: summary[PROJECTION] } : {}),
+    ...(typeof summary?.reindex === 'string' ? { reindex: summary.reindex } : {}),
+    activeUntil: Number(summary?.activeUntil ?? 0),
+    reindexes: Number(summary?.reindexes ?? 0),
+    closedAt: Math.max(0, ...entries.map((e) => e.closedAt ?? 0)),
+    deleting: new Set(open.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
+    count: open.length,
+    moves: open.flatMap((e) =>
       (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to
         ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }]
         : [],
     ),
-    importing: new Set(entries.flatMap((e) => (e.kind === 'IMPORT' && !e.from ? [e.id] : []))),
+    importing: new Set(open.flatMap((e) => (e.kind === 'IMPORT' && !e.from && !e.joined ? [e.id] : []))),
   };
 }
 

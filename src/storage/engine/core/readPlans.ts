@@ -1,4 +1,4 @@
-import { EDGE_SK_END, EDGE_SK_PREFIX, JOB_SK_PREFIX, JOBS_PK } from '../../../dynamodb/keys.js';
+import { EDGE_SK_END, EDGE_SK_PREFIX, JOB_SK_PREFIX, JOBS_PK, OPEN_ENTRY_SK_PREFIX } from '../../../dynamodb/keys.js';
 import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
 import { collectionPk } from './items.js';
 
@@ -27,8 +27,11 @@ export function adjacentQuery(parentId: string | null, fromSk: string | null, di
   return { pk, sk: { between: backwards ? [EDGE_SK_PREFIX, fromSk] : [fromSk, EDGE_SK_END] }, backwards };
 }
 
-/** Every job record (the sweep's read). */
+/** Every job record and entry (the sweep's read). */
 export const openJobsQuery = (): KeyQuery => ({ pk: JOBS_PK });
+
+/** The entries of the open (and lately closed) jobs (openJobs.ts). */
+export const openEntriesQuery = (): KeyQuery => ({ pk: JOBS_PK, sk: { beginsWith: OPEN_ENTRY_SK_PREFIX } });
 
 /** A page of job records in id order (oldest first), optionally after a record. */
 export function jobsQuery(afterSk?: string): KeyQuery {

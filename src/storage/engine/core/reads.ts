@@ -6,8 +6,8 @@ import { TreeError } from '../../../errors.js';
 import { walkLimit, type StoredNode } from '../../strategy.js';
 import type { TableContext } from './engineContext.js';
 import { nodeKey, PENDING, storedFromItem } from './items.js';
-import { OPEN_JOBS_KEY, openJobsOf } from './openJobs.js';
-import { adjacentQuery, childrenQuery } from './readPlans.js';
+import { OPEN_JOBS_KEY, openJobsOf, type OpenJobs } from './openJobs.js';
+import { adjacentQuery, childrenQuery, openEntriesQuery } from './readPlans.js';
 import { Replan } from './replan.js';
 
 /**
@@ -33,20 +33,33 @@ export async function readChildren(ctx: TableContext, parentId: string | null): 
   return items.map(storedFromItem);
 }
 
+/** The entries of the open (and lately closed) jobs (openJobs.ts): one Query. */
+export async function readOpenEntries(ctx: TableContext): Promise<Item[]> {
+  return (await queryItems(ctx.doc, keyQuery(ctx.table, openEntriesQuery()))).items;
+}
+
+/**
+ * The open jobs, whether or not the summary is active (openJobs.ts): the summary and the
+ * entries, read side by side. For the job sweep and a reindex's start; a request's reads of
+ * nodes go through reads/liveNodes.ts.
+ */
+export async function readAllOpenJobs(ctx: TableContext): Promise<OpenJobs> {
+  const [summary, entries] = await Promise.all([
+    batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY]).then((items) => items.get(keyString(OPEN_JOBS_KEY))),
+    readOpenEntries(ctx),
+  ]);
+  return openJobsOf(summary, entries);
+}
+
 /**
  * A parent's edge items in sibling order, after edge sort key `after`, up to `limit` (all
  * without one), leaving out the top nodes of an IMPORT job that has not joined them to the tree
  * yet: their edges are written before the join, marked with the job's id (items.ts PENDING), and
  * the join makes them children in one transaction, however many they are (importJob.ts). The
- * list of open jobs is read (one more key) only when an edge read carries the mark; the query
+ * entries of the open jobs are read (one more request) only when an edge read carries the mark; the query
  * goes on past the edges left out until it has `limit` (the marked edges of one import are at
  * most MAX_CREATE_NODES, so a few Queries).
  */
-/** The item that lists the open jobs (openJobs.ts), alone: one read (undefined: never written). */
-export async function readOpenJobsItem(ctx: TableContext): Promise<Item | undefined> {
-  return (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
-}
-
 export async function queryChildren(
   ctx: TableContext,
   parentId: string | null,
@@ -55,7 +68,7 @@ export async function queryChildren(
   const { limit } = options;
   let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after)), limit);
   if (!read.items.some(isMarked)) return read;
-  const importing = openJobsOf(await readOpenJobsItem(ctx)).importing;
+  const importing = openJobsOf(undefined, await readOpenEntries(ctx)).importing;
   const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
   const items = read.items.filter(joined);
   for (let round = 0; limit !== undefined && items.length < limit && read.lastKey; round++) {

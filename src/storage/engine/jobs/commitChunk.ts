@@ -5,8 +5,8 @@ import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
-import { FINISH_GRACE_MS, openEntriesOf } from '../core/openJobs.js';
-import { readOpenJobsItem } from '../core/reads.js';
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { FINISH_GRACE_MS, openEntryKey, openEntryOf } from '../core/openJobs.js';
 import { claimOf, type Claim } from '../core/claims.js';
 
 /** The lease was lost: another process holds the job now; this runner must stop writing. */
@@ -45,10 +45,11 @@ export async function commitChunk(
   }
 }
 
-/** What the open job `jobId` claims (claims.ts), as its entry in the list of open jobs says. */
+/** What the open job `jobId` claims (claims.ts), as its entry among the open jobs says. */
 async function readClaim(ctx: EngineContext, jobId: string): Promise<Claim | undefined> {
-  const entry = openEntriesOf(await readOpenJobsItem(ctx)).find((e) => e.id === jobId);
-  return entry && claimOf(entry);
+  const key = openEntryKey(jobId);
+  const entry = openEntryOf((await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key)));
+  return entry && entry.closedAt === undefined ? claimOf(entry) : undefined;
 }
 
 /** Passes of a job over a subtree that keeps changing, before it gives up for a while. */

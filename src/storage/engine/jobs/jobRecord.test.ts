@@ -10,9 +10,13 @@ import {
   planGiveUpLease,
   planTakeOver,
   publicJob,
+  type Announced,
   type JobRecord,
   type Lease,
 } from './jobRecord.js';
+
+/** What announceJob answers (it writes the summary; these plans are pure). */
+const announced = {} as Announced;
 
 const lease: Lease = { jobId: 'j1', token: 'tok', durationMs: 5000 };
 const job: JobRecord = {
@@ -34,19 +38,23 @@ describe('job records', () => {
     expect(jobKey('x')).toEqual({ pk: 'JOBS', sk: 'JOB#x' });
   });
 
-  it('starts a job leased to its starter, and reads it back; a delete job moves the epoch on', () => {
-    const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100, { tenant: null }));
+  it('starts a job leased to its starter with an entry of its own, and reads it back', () => {
+    const { steps, items } = plan((tx) => planJobStart(tx, publicJob(job), lease, 100, announced));
     expect(steps).toEqual([
       { kind: 'Put', key: 'JOBS JOB#j1', condition: 'attribute_not_exists(pk)' },
-      {
-        kind: 'Update',
-        key: 'JOBS OPEN',
-        update: 'SET job:j1 = {"kind":"DELETE","nodeId":"big"} ADD rev 1, epoch 1',
-      },
+      { kind: 'Put', key: 'JOBS ENTRY#j1', condition: 'attribute_not_exists(pk)' },
     ]);
-
+    expect(items[1]!.Put!.Item).toEqual({ pk: 'JOBS', sk: 'ENTRY#j1', kind: 'DELETE', nodeId: 'big' });
     const item = items[0]!.Put!.Item!;
     expect(jobFromItem(item)).toEqual({ ...job, leaseToken: 'tok', leaseExpiresAt: 5100 });
+  });
+
+  it('starts a delete job claiming the subtree it deletes in its tree, nothing below its ancestors', () => {
+    const entry = { ...publicJob(job), from: ['r', 'p'] };
+    expect(plan((tx) => planJobStart(tx, publicJob(job), lease, 100, announced, entry)).steps.slice(1)).toEqual([
+      { kind: 'Put', key: 'JOBS ENTRY#j1', condition: 'attribute_not_exists(pk)' },
+      { kind: 'Update', key: 'C#r CLAIMS', update: 'SET claim:big = "j1"' },
+    ]);
   });
 
   it('refuses a record that is no job, naming its key and what is wrong', () => {
@@ -56,30 +64,22 @@ describe('job records', () => {
     );
   });
 
-  it('starts a move job claiming its subtree in the claims of the trees it leaves and enters, no epoch moved', () => {
+  it('starts a move job claiming its subtree in the claims of the trees it leaves and enters', () => {
     const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s', 't'] };
-    expect(plan((tx) => planJobStart(tx, move, lease, 100, { tenant: null })).steps.slice(1)).toEqual([
-      {
-        kind: 'Update',
-        key: 'JOBS OPEN',
-        update: 'SET job:j1 = {"kind":"MOVE","nodeId":"big","from":["r"],"to":["s","t"]} ADD rev 1',
-      },
+    const { steps, items } = plan((tx) => planJobStart(tx, move, lease, 100, announced));
+    expect(steps.slice(1)).toEqual([
+      { kind: 'Put', key: 'JOBS ENTRY#j1', condition: 'attribute_not_exists(pk)' },
       { kind: 'Update', key: 'C#s CLAIMS', update: 'SET claim:big = "j1" ADD below:s ["j1"], below:t ["j1"]' },
       { kind: 'Update', key: 'C#r CLAIMS', update: 'SET claim:big = "j1"' },
     ]);
-  });
-
-  it('starts a reindex only if the list of open jobs is as it was read, so that two cannot start together', () => {
-    const reindex = { ...publicJob(job), kind: 'REINDEX' as const, nodeId: null, target: 'path' };
-    const step = (openRev: number) =>
-      plan((tx) => planJobStart(tx, reindex, lease, 100, { tenant: null, openRev })).steps[1];
-    expect(step(0)).toEqual({
-      kind: 'Update',
-      key: 'JOBS OPEN',
-      update: 'SET job:j1 = {"kind":"REINDEX","nodeId":null}, projection = "path" ADD rev 1, epoch 1',
-      condition: 'attribute_not_exists(rev)',
+    expect(items[1]!.Put!.Item).toEqual({
+      pk: 'JOBS',
+      sk: 'ENTRY#j1',
+      kind: 'MOVE',
+      nodeId: 'big',
+      from: ['r'],
+      to: ['s', 't'],
     });
-    expect(step(7)?.condition).toBe('rev = 7');
   });
 
   it('fences every chunk on the token, renewing the lease and counting progress', () => {
@@ -94,7 +94,7 @@ describe('job records', () => {
   });
 
   it('finishes a job under its lease, dropping the lease and ending its claim', () => {
-    const claim = { jobId: 'j1', nodeId: 'big', from: ['r'], to: ['s', 't'] };
+    const claim = { jobId: 'j1', nodeId: 'big', from: ['r'], to: ['s', 't'], below: true };
     expect(plan((tx) => planJobFinish(tx, lease, 'DONE', { done: 3, now: 777, claim })).steps.slice(0, 2)).toEqual([
       { kind: 'Update', key: 'C#s CLAIMS', update: 'REMOVE claim:big DELETE below:s ["j1"], below:t ["j1"]' },
       { kind: 'Update', key: 'C#r CLAIMS', update: 'REMOVE claim:big' },
@@ -106,7 +106,7 @@ describe('job records', () => {
         update: 'SET status = "DONE" ADD done 3 REMOVE leaseToken, leaseExpiresAt',
         condition: 'attribute_exists(pk) AND leaseToken = "tok"',
       },
-      { kind: 'Update', key: 'JOBS OPEN', update: 'SET closedAt = 777 ADD rev 1 REMOVE job:j1' },
+      { kind: 'Update', key: 'JOBS ENTRY#j1', update: 'SET closedAt = 777' },
     ]);
   });
 

@@ -4,15 +4,7 @@ import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
-import {
-  OPEN_JOBS_KEY,
-  openEntryName,
-  openEntryValue,
-  openJobsUnchanged,
-  EPOCH_STEP,
-  PROJECTION,
-  type OpenEntry,
-} from '../core/openJobs.js';
+import { planEntryClose, planEntryOpen, type OpenEntry } from '../core/openJobs.js';
 import { claimOf, planClaim, planUnclaim, type Claim } from '../core/claims.js';
 
 /**
@@ -141,26 +133,29 @@ export interface Lease {
   durationMs: number;
 }
 
+declare const announced: unique symbol;
+/** What planJobStart asks of its caller: the job was announced (announceJob.ts). */
+export interface Announced {
+  readonly [announced]: true;
+}
+
 /** The item that tells the job sweep of every process that a tenant has open jobs. */
 export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant });
 
 /**
- * Writes the record of a new running job, leased to its starter, and lists it among the open
- * jobs. A move job claims its subtree from now on (claims.ts); a delete job or
- * a reindex adds one to the list's epoch (openJobs.ts). With `openRev` (OpenJobs.rev as read),
- * on the condition that no job opened or closed since (a reindex: one at a time). A job of a
- * tenant other than the default one also lists the tenant among those the sweep looks into
- * (TENANTS).
+ * Writes the record of a new running job, leased to its starter, and its entry among the open
+ * jobs (`entry`: the job's own, or a delete's, which names the deleted root's ancestors); a job
+ * that claims (a move, a delete) claims from now on (claims.ts). Only a job that announced
+ * itself (announceJob.ts) starts: reads then look for its entry.
  */
 export function planJobStart(
   tx: TransactionBuilder,
-  job: Job & OpenEntry,
+  job: Omit<JobRecord, 'leaseToken' | 'leaseExpiresAt'>,
   lease: Lease,
   now: number,
-  options: { tenant: string | null; openRev?: number },
+  _announced: Announced,
+  entry: OpenEntry = job,
 ): void {
-  const { tenant, openRev } = options;
-  if (tenant !== null) tx.put({ ...tenantKey(tenant), since: now });
   tx.put(
     {
       ...jobKey(job.id),
@@ -170,15 +165,8 @@ export function planJobStart(
     },
     { notExists: true },
   );
-  // A reindex names the strategy whose projection the table holds from now on (OpenJobs.projection).
-  const target = 'target' in job && typeof job.target === 'string' ? { [PROJECTION]: job.target } : {};
-  const epoch = job.kind === 'DELETE' || job.kind === 'REINDEX' ? EPOCH_STEP : {};
-  tx.update(
-    OPEN_JOBS_KEY,
-    { set: { [openEntryName(job.id)]: openEntryValue(job), ...target }, add: { rev: 1, ...epoch } },
-    ...(openRev === undefined ? [] : [openJobsUnchanged(openRev)]),
-  );
-  const claim = claimOf(job);
+  planEntryOpen(tx, entry);
+  const claim = claimOf(entry);
   if (claim) planClaim(tx, claim);
 }
 
@@ -200,7 +188,7 @@ export function planFence(
   );
 }
 
-/** The job is finished: its status, no lease any more, and its claim (claims.ts) ended. */
+/** The job is finished: its status, no lease any more, its entry closed and its claim (claims.ts) ended. */
 export function planJobFinish(
   tx: TransactionBuilder,
   lease: Lease,
@@ -214,7 +202,7 @@ export function planJobFinish(
     { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] },
     ...holds(lease),
   );
-  tx.update(OPEN_JOBS_KEY, { set: { closedAt: now }, remove: [openEntryName(lease.jobId)], add: { rev: 1 } });
+  planEntryClose(tx, lease.jobId, now);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   TENANTS_PK,
   type Item,
 } from '../../../dynamodb/keys.js';
+import { writeAlone } from '../../../dynamodb/writeAlone.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
@@ -34,9 +35,10 @@ import {
   type JobRecord,
   type Lease,
 } from './jobRecord.js';
-import { OPEN_JOBS_KEY, openJobsOf, openJobsUnchanged } from '../core/openJobs.js';
-import { readOpenJobsItem } from '../core/reads.js';
+import { CLOSED_ENTRY_MS, openEntryKey, openEntryOf } from '../core/openJobs.js';
+import { readAllOpenJobs } from '../core/reads.js';
 import { openJobsQuery } from '../core/readPlans.js';
+import { announceJob, listTenant } from './announceJob.js';
 
 /**
  * Runs a job to its end under `lease`. A failure is logged and the lease given up, so that a
@@ -47,6 +49,7 @@ export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease
   const about = { id: job.id, kind: job.kind, nodeId: job.nodeId };
   ctx.onJob?.({ event: 'started', job: about });
   try {
+    await listTenant(ctx);
     if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
     else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
     else if (job.kind === 'REINDEX') await runReindexJob(ctx, job, lease);
@@ -90,11 +93,27 @@ export function runStarted(ctx: EngineContext, job: JobRecord, lease: Lease): vo
   if (ctx.runsJobs) ctx.background(runLeased(ctx, job, lease));
 }
 
-/** Every job record, running and finished, in key order (oldest first: ids sort by time). */
+/**
+ * Every job record, running and finished, in key order (oldest first: ids sort by time); the
+ * entries of jobs closed more than CLOSED_ENTRY_MS ago are deleted on the way (openJobs.ts).
+ */
 export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
   const legacy = items.filter((item) => String(item.sk).startsWith(LEGACY_DELETE_SK_PREFIX));
   await Promise.all(legacy.map((item) => adoptLegacyDelete(ctx, item)));
+  const closed = items.flatMap((item) => {
+    const closedAt = openEntryOf(item)?.closedAt;
+    return closedAt !== undefined && closedAt < Date.now() - CLOSED_ENTRY_MS ? [{ item, closedAt }] : [];
+  });
+  await Promise.all(
+    closed.map(({ item, closedAt }) => {
+      const key = openEntryKey(openEntryOf(item)!.id);
+      return writeAlone(
+        ctx.doc,
+        new TransactionBuilder(ctx.table).delete(key, { equals: ['closedAt', closedAt] }).build()[0],
+      );
+    }),
+  );
   return items.filter((item) => String(item.sk).startsWith(JOB_SK_PREFIX)).map(jobFromItem);
 }
 
@@ -114,7 +133,8 @@ async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> 
     nodeId: String(item.nodeId),
   } as const;
   const tx = new TransactionBuilder(ctx.table);
-  planJobStart(tx, job, { jobId: id, token: randomUUID(), durationMs: 0 }, 0, { tenant: null });
+  const lease = { jobId: id, token: randomUUID(), durationMs: 0 };
+  planJobStart(tx, job, lease, 0, await announceJob(ctx));
   tx.delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
   await transactWrite(ctx.doc, tx.build()).catch((error: unknown) => {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -171,30 +191,39 @@ export async function takeUpJob(ctx: EngineContext, jobId: string): Promise<bool
 }
 
 /**
+ * How long a tenant stays listed at least after a job of its own listed it (announceJob.ts): a
+ * job that starts lists it before its first transaction, and again when it runs.
+ */
+const TENANT_LISTED_MS = 5_000;
+
+/**
  * Sweeps the default tenant's jobs, then those of every tenant listed with open jobs (through
  * `tenantContext`, its own keys), and takes off the list a tenant whose jobs are all finished:
- * on the condition that its list of open jobs did not change since it was read, so that a job
- * opening meanwhile (which lists the tenant in its first transaction) keeps it listed.
+ * one listed for more than TENANT_LISTED_MS, on the condition that no job listed it again since
+ * it was read.
  */
 export async function sweepTenants(
   ctx: EngineContext,
   tenantContext: (tenant: string) => EngineContext,
 ): Promise<number> {
-  const [ranOwn, tenants] = await Promise.all([sweepJobs(ctx), listedTenants(ctx)]);
+  const [ranOwn, tenants] = await Promise.all([sweepJobs(ctx), listedTenantItems(ctx)]);
   let ran = ranOwn;
-  for (const tenant of tenants) {
+  for (const { tenant, since } of tenants) {
     const tenantCtx = tenantContext(tenant);
     ran += await sweepJobs(tenantCtx);
-    const open = openJobsOf(await readOpenJobsItem(tenantCtx));
-    if (open.count > 0) continue;
-    const tx = new TransactionBuilder(tenantCtx.table)
-      .check(OPEN_JOBS_KEY, openJobsUnchanged(open.rev))
-      .delete(tenantKey(tenant));
-    await transactWrite(tenantCtx.doc, tx.build()).catch((error: unknown) => {
-      if (!(error instanceof ConditionFailed)) throw error;
-    });
+    if (since > Date.now() - TENANT_LISTED_MS || (await readAllOpenJobs(tenantCtx)).count > 0) continue;
+    const unlist = new TransactionBuilder(tenantCtx.table).delete(tenantKey(tenant), { equals: ['since', since] });
+    await writeAlone(tenantCtx.doc, unlist.build()[0]);
   }
   return ran;
+}
+
+/** The tenants listed with open jobs (TENANTS), and since when, in one Query. */
+async function listedTenantItems(ctx: EngineContext): Promise<Array<{ tenant: string; since: number }>> {
+  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }));
+  return items
+    .map((item) => ({ tenant: String(item.sk), since: Number(item.since ?? 0) }))
+    .filter(({ tenant }) => TENANT_PATTERN.test(tenant));
 }
 
 /** The tenants listed with open jobs (TENANTS), in one Query. */

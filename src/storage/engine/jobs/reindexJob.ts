@@ -8,7 +8,9 @@ import { placeOfChain, chainsOf } from '../core/chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { type JobRecord, type Lease } from './jobRecord.js';
-import { OPEN_JOBS_KEY, openJobsOf } from '../core/openJobs.js';
+import { openJobsOf, REINDEX_SETTLE_MS } from '../core/openJobs.js';
+import { sleep } from '../../../dynamodb/backoff.js';
+import { releaseReindex } from './reindexLock.js';
 import { isNodeKey, nodeFromItem, nodeKey, PENDING } from '../core/items.js';
 import { keptFields, NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
@@ -28,9 +30,17 @@ import { readStored } from '../core/reads.js';
 const ATTEMPTS = 6;
 
 export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+  await reindex(ctx, job, lease);
+  await releaseReindex(ctx, job.id);
+}
+
+async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const target = ctx.strategies.find((s) => s.name === job.target);
   const failed = () => commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
   if (!target) return failed();
+  // Writes planned before the reindex started commit within this, or plan again (openJobs.ts).
+  const settled = Date.parse(job.startedAt) + REINDEX_SETTLE_MS - Date.now();
+  if (settled > 0) await sleep(settled);
   const scan = await scanTruth(ctx);
   const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
   const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: scan.ids.length };
@@ -76,7 +86,7 @@ interface TruthScan {
 async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
   const items = await scanTable(ctx.doc, ctx.table);
   // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
-  const importing = openJobsOf(items.find((i) => i.pk === OPEN_JOBS_KEY.pk && i.sk === OPEN_JOBS_KEY.sk)).importing;
+  const importing = openJobsOf(undefined, items).importing;
   const inTree = (i: Item & Key) =>
     isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]));
   const nodes = new Map(items.filter(inTree).map((i) => [String(i.id), i]));

@@ -5,6 +5,7 @@ import type { TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
 import { nodeFromItem, nodeKey, PENDING, storedFromItem, withPath } from '../core/items.js';
 import {
+  isActive,
   NO_OPEN_JOBS,
   OPEN_JOBS_KEY,
   openJobsOf,
@@ -13,17 +14,18 @@ import {
   settledPath,
   type OpenJobs,
 } from '../core/openJobs.js';
-import { readStored } from '../core/reads.js';
+import { readOpenEntries, readStored } from '../core/reads.js';
 
 /**
  * Nodes by id as every read must see them: present, not written by an import that has not
  * joined them to the tree yet, not marked deleting, not inside a subtree
  * that an open delete job is removing (even where the job has not marked them yet), and, inside
  * a subtree that an open move job is rewriting, with the path they have once it is done
- * (openJobs.ts). The list of open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the
- * nodes, one more key, read once per request (ReadScope); only while a delete job is open does
- * a read cost more: nodes that keep their path are checked against it, the others walk their
- * parent pointers, one BatchGet wave per level.
+ * (openJobs.ts). The summary of the open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the
+ * nodes, one more key, read once per request (ReadScope); only while it is active (jobs ran
+ * lately) does a read cost one more request, the Query of the jobs' entries, and only while a
+ * delete job is open more again: nodes that keep their path are checked against it, the others
+ * walk their parent pointers, one BatchGet wave per level.
  */
 
 /**
@@ -53,25 +55,20 @@ export async function readLiveNodes(
 /**
  * Node items by id, as a write reads them (marked ones included, kept paths as stored),
  * without the nodes lying below a subtree being deleted: to a write as to a read, they no
- * longer exist. Without a scope (or in a scope's first read), the list of open jobs rides in
- * the same BatchGet; it is left in the scope.
+ * longer exist. Without a scope (or in a scope's first read), the open jobs are read with the
+ * nodes (withOpenJobs); they are left in the scope.
  */
 export async function readVisible(
   ctx: TableContext,
   ids: readonly string[],
   scope: ReadScope = {},
 ): Promise<Map<string, StoredNode>> {
-  const known = scope.open;
   const keys = ids.map(nodeKey);
-  const started = Date.now();
-  let items = await batchGetItems(ctx.doc, ctx.table, known ? keys : [OPEN_JOBS_KEY, ...keys]);
-  const open = known ?? openJobsOf(items.get(keyString(OPEN_JOBS_KEY)));
+  const known = scope.open;
+  const { items, open } = known
+    ? { items: await batchGetItems(ctx.doc, ctx.table, keys), open: known }
+    : await withOpenJobs(ctx, keys);
   scope.open = open;
-  // The list must not have been read after a job closed while a node was read before the job's
-  // last chunk (openJobs.ts, the closing grace).
-  if (!known && keys.length > 0 && readAgain(open, started, Date.now() - started)) {
-    items = await batchGetItems(ctx.doc, ctx.table, keys);
-  }
   const found = new Map<string, StoredNode>();
   for (const id of ids) {
     const item = items.get(keyString(nodeKey(id)));
@@ -86,7 +83,32 @@ export async function readVisible(
   return found;
 }
 
-/** The open jobs as the scope knows them, read (one GetItem) when it does not yet. */
+/** Reads of the nodes and the summary again, when a read took so long that it may have met a job's start. */
+const READ_AGAIN_ATTEMPTS = 3;
+
+/**
+ * Items by key and the open jobs: the summary in the same BatchGet as the items, then, while it
+ * is active, the entries. Read again when the read spanned a job's start or its close
+ * (openJobs.ts, readAgain).
+ */
+async function withOpenJobs(
+  ctx: TableContext,
+  keys: readonly Key[],
+): Promise<{ items: Map<string, Item>; open: OpenJobs }> {
+  for (let attempt = 1; ; attempt++) {
+    const started = Date.now();
+    let items = await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY, ...keys]);
+    const summary = items.get(keyString(OPEN_JOBS_KEY));
+    const active = isActive(openJobsOf(summary), started);
+    const open = openJobsOf(summary, active ? await readOpenEntries(ctx) : [], started);
+    const again = keys.length > 0 ? readAgain(open, started, Date.now() - started) : undefined;
+    if (again === 'everything' && attempt < READ_AGAIN_ATTEMPTS) continue;
+    if (again === 'nodes') items = await batchGetItems(ctx.doc, ctx.table, keys);
+    return { items, open };
+  }
+}
+
+/** The open jobs as the scope knows them; read (the summary, the entries while it is active) when it does not yet. */
 export async function readOpenJobs(ctx: TableContext, scope: ReadScope = {}): Promise<OpenJobs> {
   if (!scope.open) await readVisible(ctx, [], scope);
   return scope.open ?? NO_OPEN_JOBS;

@@ -16,6 +16,7 @@ import { chainPlace, commitGuarded, readPlace, type GuardedPlace } from './guard
 import { undoImport } from '../jobs/importJob.js';
 import { join, writePending, type ImportPlan } from './importNodes.js';
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
+import { announceJob } from '../jobs/announceJob.js';
 import { newLease, runLeased } from '../jobs/jobRunner.js';
 import { planNewNodes, type NewNode } from './newNodes.js';
 import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
@@ -80,7 +81,8 @@ async function writeOrStartImport(
   const job = newJob('IMPORT', parentId, nodes.length, { imports });
   // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
   const lease = newLease(ctx, job.id);
-  const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), { tenant: ctx.tenant }));
+  const announced = await announceJob(ctx, place.open);
+  const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), announced));
   await commitGuarded(ctx, start);
   return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
 }

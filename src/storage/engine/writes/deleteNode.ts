@@ -1,17 +1,18 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { notFound, TreeError } from '../../../errors.js';
+import type { StoredNode } from '../../strategy.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkVersion, copiesIn, guardNodeUnclaimed, readNodeTree, settledPlace } from './guardedPlace.js';
+import { checkVersion, commitFresh, copiesIn, guardNodeUnclaimed, readNodeTree, settledPlace } from './guardedPlace.js';
 import { live } from '../core/items.js';
 import { newJob, planJobStart, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
-import { NO_OPEN_JOBS, overlappingMove, planEpochUnchanged } from '../core/openJobs.js';
+import { NO_OPEN_JOBS, overlappingMove } from '../core/openJobs.js';
+import { announceJob } from '../jobs/announceJob.js';
 import { runLeased, startingLease } from '../jobs/jobRunner.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
-import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
+import { keptFields, placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
@@ -47,23 +48,24 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       const tx = new TransactionBuilder(ctx.table);
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies });
       planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
-      planEpochUnchanged(tx, open.epoch);
       guardNodeUnclaimed(ctx, tx, root);
       guardTree(tx);
       if (tx.size <= ctx.transactionItems) {
-        await transactWrite(ctx.doc, tx.build());
+        await commitFresh(ctx, open, tx);
         return { deletedCount: levels.flat().length + 1 };
       }
     }
     const job = newJob('DELETE', root.node.id, null);
     const lease = startingLease(ctx, job.id);
+    // The job claims the subtree in its tree's claims (claims.ts): the ancestors name the tree.
+    const ancestors = await ancestorsOf(ctx, root);
+    const announced = await announceJob(ctx, open);
     const detach = new TransactionBuilder(ctx.table);
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies });
-    planJobStart(detach, job, lease, Date.now(), { tenant: ctx.tenant });
-    planEpochUnchanged(detach, open.epoch);
-    guardNodeUnclaimed(ctx, detach, root);
+    guardNodeUnclaimed(ctx, detach, root, ancestors);
+    planJobStart(detach, job, lease, Date.now(), announced, { ...job, from: ancestors });
     guardTree(detach);
-    await transactWrite(ctx.doc, detach.build());
+    await commitFresh(ctx, open, detach);
     return { job, lease };
   });
   if (!('lease' in started)) return started;
@@ -71,6 +73,12 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
   if (ctx.runsJobs) await runLeased(ctx, started.job, started.lease);
   const counted = await countedJob(ctx, started.job.id);
   return { deletedCount: counted.total!, job: publicJob(counted) };
+}
+
+/** The ancestors of a node, root first: its kept path, or else its chain walked. */
+async function ancestorsOf(ctx: EngineContext, stored: StoredNode): Promise<string[]> {
+  if (keptFields(ctx.strategy).path) return [...placeOf(ctx.strategy, stored).path];
+  return (await ctx.strategy.readChain(ctx, stored)).slice(0, -1).map((c) => c.node.id);
 }
 
 /** How long at least a delete waits for its job's count when another process runs the job. */

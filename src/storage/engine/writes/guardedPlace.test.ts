@@ -16,10 +16,10 @@ const p = stored(node('p', 'r', { path: ['r'] }), 4);
 const child = node('c', 'p');
 
 describe('a place under a parent', () => {
-  it('guards every commit: the chain, the parent not being respaced, the epoch', () => {
+  it('guards every commit: the chain, the parent not being respaced, nothing of the tenant', () => {
     const steps = plan((tx) => {
       planCreate(tx, { node: child, chain: [r, p], slot: { position: 'a0', neighbours: [] }, copies: NO_COPIES });
-      planPlaceGuards(tx, { strategy: adjacency, chain: [r, p], epoch: 7, now: 1000 });
+      planPlaceGuards(tx, { strategy: adjacency, chain: [r, p], now: 1000 });
     }).steps;
     const conditions = Object.fromEntries(steps.map((s) => [s.key, s.condition]));
     // adjacency: each node of the chain still where it was read, alive, not held.
@@ -30,9 +30,9 @@ describe('a place under a parent', () => {
     expect(conditions['N#p NODE']).toContain('parentId = "r"');
     // The parent, whose childCount the create updates, is not being respaced.
     expect(conditions['N#p NODE']).toContain('(attribute_not_exists(respacing) OR respacing < 1000)');
-    expect(conditions['JOBS OPEN']).toBe('epoch = 7');
-    // adjacency has no move job: no claims to read.
-    expect(Object.keys(conditions).filter((key) => key.startsWith('C#'))).toEqual([]);
+    // No item outside the place and its chain: adjacency has no move job, and a subtree being
+    // deleted has its root marked, which the chain guard checks (attribute_not_exists(deleting)).
+    expect(Object.keys(conditions).sort()).toEqual(['N#c NODE', 'N#p E#a0#c', 'N#p NODE', 'N#r E#a0#p', 'N#r NODE']);
   });
 
   it("passes a respacing's own hold and renews it", () => {
@@ -43,12 +43,10 @@ describe('a place under a parent', () => {
     expect(parent.update).toBe('SET respacing = 9000');
     expect(parent.condition).toContain('(attribute_not_exists(respacing) OR respacing < 5001)');
     expect(parent.condition).toContain('respacing = 5000');
-    // No epoch asked for: none guarded (an import's join, committed long after its read).
-    expect(steps.some((s) => s.key === 'JOBS OPEN')).toBe(false);
   });
 
   it('names the claims of its tree, and only them, under a strategy that keeps paths', () => {
-    const steps = plan((tx) => planPlaceGuards(tx, { strategy: path, chain: [r, p], epoch: 0, now: 1000 })).steps;
+    const steps = plan((tx) => planPlaceGuards(tx, { strategy: path, chain: [r, p], now: 1000 })).steps;
     const claims = steps.filter((s) => s.key.startsWith('C#'));
     // No node of the chain is claimed by a job: a move job above the parent, started since the
     // chain was read, fails the write (its stored path is stale).
@@ -59,9 +57,9 @@ describe('a place under a parent', () => {
         condition: 'attribute_not_exists(claim:r) AND attribute_not_exists(claim:p)',
       },
     ]);
-    // No root count, and the epoch only moves with delete jobs and reindexes.
+    // No root count, and nothing of the tenant's.
     expect(steps.find((s) => s.key === 'N#r NODE')).toBeUndefined();
-    expect(steps.find((s) => s.key === 'JOBS OPEN')?.condition).toBe('attribute_not_exists(epoch)');
+    expect(steps.filter((s) => s.key.startsWith('JOBS'))).toEqual([]);
   });
 
   it("is the only way to a structural write's transaction", () => {

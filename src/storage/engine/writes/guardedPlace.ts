@@ -7,12 +7,17 @@ import { live } from '../core/items.js';
 import {
   moveOf,
   NO_OPEN_JOBS,
+  OPEN_JOBS_KEY,
+  openJobsOf,
   overlappingMove,
-  planEpochUnchanged,
+  PLAN_FRESH_MS,
   settledPath,
   type OpenJobs,
   type OpenMove,
 } from '../core/openJobs.js';
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { keyString } from '../../../dynamodb/keys.js';
+import { Replan } from '../core/replan.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
@@ -38,10 +43,11 @@ import { planChainUnclaimed, planNodeUnclaimed } from '../core/claims.js';
  * Its transactions (`transaction`) carry every guard the place needs at commit: the strategy's
  * guard on the chain (so the parent is still in the tree and the place the write read: a move
  * of the parent or of an ancestor, into another tree too, fails the write), no node of the chain
- * claimed by a job (claims.ts), the parent not being respaced (or, for a respacing's step, its
- * hold renewed), and no delete job or reindex started since the read (the epoch: openJobs.ts).
- * A structural write's transaction can only be had from a place (GuardedTransaction), and is
- * committed with `commitGuarded`.
+ * claimed by a job (claims.ts), and the parent not being respaced (or, for a respacing's step,
+ * its hold renewed). No item outside the place, its chain and its tree's claims: writes in
+ * different trees share none. A structural write's transaction can only be had from a place
+ * (GuardedTransaction), and is committed with `commitGuarded`, which makes sure no reindex
+ * started since the read (commitFresh).
  */
 export interface PlaceRequest {
   /** The new parent; null: the roots. */
@@ -75,10 +81,12 @@ export interface GuardedTransaction {
   readonly builder: TransactionBuilder;
   /** Its actions, guards included. */
   readonly size: number;
+  /** The open jobs it was planned with (commitFresh). */
+  readonly open: OpenJobs;
 }
 
-const seal = (builder: TransactionBuilder): GuardedTransaction =>
-  ({ builder, size: builder.size }) as GuardedTransaction;
+const seal = (builder: TransactionBuilder, open: OpenJobs): GuardedTransaction =>
+  ({ builder, size: builder.size, open }) as GuardedTransaction;
 
 export class GuardedPlace {
   private constructor(
@@ -132,27 +140,22 @@ export class GuardedPlace {
     checkDepth(this.ctx, this.chain.length - 1 + below);
   }
 
-  /**
-   * The write's transaction: its own actions (`plan`), then every guard of the place. With
-   * `epoch: false`, without the condition on the epoch: for the join of an import, committed
-   * long after the read (its chain guard and the claims still hold it to the place it read).
-   */
-  transaction(plan: (tx: TransactionBuilder) => void, options: { epoch?: boolean } = {}): GuardedTransaction {
+  /** The write's transaction: its own actions (`plan`), then every guard of the place. */
+  transaction(plan: (tx: TransactionBuilder) => void): GuardedTransaction {
     const tx = new TransactionBuilder(this.ctx.table);
     plan(tx);
     const { strategy } = this.ctx;
-    const epoch = options.epoch === false ? undefined : this.open.epoch;
-    planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, epoch, now: Date.now() });
-    return seal(tx);
+    planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, now: Date.now() });
+    return seal(tx, this.open);
   }
 }
 
 /**
  * Pure. The guards of a place at commit: the strategy's guard on the chain (root first, the
- * parent last), no node of the chain claimed by a job (for a strategy that keeps places: the
- * others have no move job), the parent's children not being respaced (a respacing's own step
- * passes its hold, a hold being below any instant after it, and renews it), and, with `epoch`,
- * no delete job or reindex started since the list of open jobs was read.
+ * parent last), no node of the chain claimed by a job (for a strategy that keeps places; under
+ * adjacency, which has no move job, the chain guard refuses a chain with a node being deleted),
+ * and the parent's children not being respaced (a respacing's own step passes its hold, a hold
+ * being below any instant after it, and renews it).
  */
 export function planPlaceGuards(
   tx: TransactionBuilder,
@@ -160,7 +163,6 @@ export function planPlaceGuards(
     strategy: TreeStrategy;
     chain: readonly StoredNode[];
     respacing?: RespacingHold;
-    epoch?: number;
     now: number;
   },
 ): void {
@@ -178,31 +180,57 @@ export function planPlaceGuards(
   } else {
     planNotRespacing(tx, parent, now);
   }
-  if (guards.epoch !== undefined) planEpochUnchanged(tx, guards.epoch);
 }
 
 /**
  * The node a write moves or deletes is in no subtree a job claims, and no claimed subtree lies
- * below it (claims.ts; nothing to guard under a strategy that keeps no place: it has no move job).
+ * below it (claims.ts): by its kept path, or by its `ancestors` (root first) under a strategy
+ * that keeps none, whose writes check claims only where they walked the chain (a move to another
+ * parent: a delete job's claim keeps the node from leaving the subtree being deleted).
  */
-export function guardNodeUnclaimed(ctx: EngineContext, tx: TransactionBuilder, stored: StoredNode): void {
+export function guardNodeUnclaimed(
+  ctx: EngineContext,
+  tx: TransactionBuilder,
+  stored: StoredNode,
+  ancestors?: readonly string[],
+): void {
   if (ctx.strategy.keeps !== 'nothing') planNodeUnclaimed(tx, stored.node.id, placeOf(ctx.strategy, stored).path);
+  else if (ancestors) planNodeUnclaimed(tx, stored.node.id, ancestors);
 }
 
 /** A guarded transaction with more of the write's actions (a copy: `tx` stays as it is). */
 export function extended(tx: GuardedTransaction, plan: (tx: TransactionBuilder) => void): GuardedTransaction {
   const copy = tx.builder.clone();
   plan(copy);
-  return seal(copy);
+  return seal(copy, tx.open);
 }
 
 /** Reads a place under a parent for a structural write (see the module's comment). */
 export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> =>
   GuardedPlace.read(ctx, request);
 
-/** Commits a structural write's transaction. */
+/** Commits a structural write's transaction (commitFresh). */
 export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction): Promise<void> {
-  await transactWrite(ctx.doc, tx.builder.build());
+  await commitFresh(ctx, tx.open, tx.builder);
+}
+
+/**
+ * Commits a structural write planned with the open jobs `open`, unless a reindex started since
+ * (then Replan): before each attempt (contention retries included), a read of the summary older
+ * than PLAN_FRESH_MS is read again, one more request, so that no write planned before a reindex
+ * started commits after it scanned the table, REINDEX_SETTLE_MS later (openJobs.ts).
+ */
+export async function commitFresh(ctx: TableContext, open: OpenJobs, tx: TransactionBuilder): Promise<void> {
+  let checkedAt = open.readAt;
+  await transactWrite(ctx.doc, tx.build(), async () => {
+    if (Date.now() - checkedAt <= PLAN_FRESH_MS) return;
+    const now = Date.now();
+    const summary = openJobsOf(
+      (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)),
+    );
+    if (summary.reindexes !== open.reindexes) throw new Replan('a reindex started since the write read');
+    checkedAt = now;
+  });
 }
 
 /**

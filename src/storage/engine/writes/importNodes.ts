@@ -5,7 +5,7 @@ import type { GuardedPlace } from './guardedPlace.js';
 import { commitInChunks } from '../jobs/importJob.js';
 import type { JobRecord, Lease } from '../jobs/jobRecord.js';
 import type { NewNode } from './newNodes.js';
-import { OPEN_JOBS_KEY, openEntryName, openEntryValue } from '../core/openJobs.js';
+import { planEntryJoin } from '../core/openJobs.js';
 import { claimOf, planClaim } from '../core/claims.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
@@ -51,22 +51,17 @@ export async function writePending(ctx: EngineContext, plan: ImportPlan): Promis
 export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> {
   const { place, job } = plan;
   const { parent } = place;
-  const name = openEntryName(job.id);
-  // Committed long after the read: without the condition on the epoch; with the guard on the
-  // parent's chain, and its claims.
-  const tx = place.transaction(
-    (joining) => {
-      planJoin(joining, { parent, count: plan.nodes.filter((n) => n.top).length, copies: place.copies });
-      if (plan.projected && parent) {
-        const ancestors = place.chain.slice(0, -1).map((c) => c.node.id);
-        const entry = { id: job.id, kind: job.kind, nodeId: parent.node.id, from: ancestors, to: ancestors };
-        joining.update(OPEN_JOBS_KEY, { set: { [name]: openEntryValue(entry) }, add: { rev: 1 } });
-        planClaim(joining, claimOf(entry)!);
-      } else {
-        joining.update(OPEN_JOBS_KEY, { remove: [name], add: { rev: 1 } });
-      }
-    },
-    { epoch: false },
-  );
+  // Committed long after the read, with the guard on the parent's chain, and its claims.
+  const tx = place.transaction((joining) => {
+    planJoin(joining, { parent, count: plan.nodes.filter((n) => n.top).length, copies: place.copies });
+    if (plan.projected && parent) {
+      const ancestors = place.chain.slice(0, -1).map((c) => c.node.id);
+      planEntryJoin(joining, job.id, { nodeId: parent.node.id, ancestors });
+      const entry = { id: job.id, kind: job.kind, nodeId: parent.node.id, from: ancestors, to: ancestors };
+      planClaim(joining, claimOf(entry)!);
+    } else {
+      planEntryJoin(joining, job.id, undefined);
+    }
+  });
   await commitChunk(ctx, tx.builder, plan.lease, { record: { joined: true } });
 }

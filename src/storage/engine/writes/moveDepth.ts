@@ -15,7 +15,8 @@ const HOLD_MS = 5000;
  * reaches the relative depth that would cross it (one read of the strategy's descendants, one
  * node wide: a Query under path and closure, a walk of the levels down to it under adjacency).
  *
- * With `hold` (a strategy that guards no moved subtree), a move that goes deeper first holds
+ * `oldAncestors`: the moving node's ancestors, when the caller walked them (a strategy that
+ * keeps no path). With `hold` (a strategy that guards no moved subtree), a move that goes deeper first holds
  * the moving node, so that no write adds a node below it between this read and the move's
  * commit: the answer is then the instant the hold lasts until, which the move's transaction
  * releases (planReleaseHold). A refused move releases at once. 0: nothing held.
@@ -24,13 +25,13 @@ export async function checkMoveDepth(
   ctx: EngineContext,
   moving: StoredNode,
   chain: readonly StoredNode[],
-  options: { hold: boolean },
+  options: { hold: boolean; oldAncestors?: readonly string[] },
 ): Promise<number> {
   const newDepth = chain.length;
   checkDepth(ctx, newDepth);
   const oldDepth = keptFields(ctx.strategy).path
     ? placeOf(ctx.strategy, moving).path.length
-    : (await ctx.strategy.readChain(ctx, moving)).length - 1;
+    : (options.oldAncestors ?? (await ctx.strategy.readChain(ctx, moving)).slice(0, -1)).length;
   if (newDepth <= oldDepth) return 0;
   const until = options.hold ? await holdMoving(ctx, moving) : 0;
   try {

@@ -19,6 +19,7 @@ import {
 import { live, withPath } from '../core/items.js';
 import { newJob, planJobStart, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { runStarted, startingLease } from '../jobs/jobRunner.js';
+import { announceJob } from '../jobs/announceJob.js';
 import { checkMoveDepth, releaseHold } from './moveDepth.js';
 import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
@@ -76,6 +77,8 @@ function settle(ctx: EngineContext, moved: Moved): TreeNode {
 interface PlannedMove {
   place: GuardedPlace;
   moving: StoredNode;
+  /** Its ancestors, root first, where the strategy keeps no path and it leaves its parent. */
+  oldAncestors?: string[];
   slot: Slot;
   oldPlace: Place;
   newPlace: Place;
@@ -132,28 +135,46 @@ async function planMoveOf(
       );
   if (slot.unchanged) return { unchanged: moving.node };
   const guardTree = await readNodeTree(ctx, moving);
-  const oldParentId = moving.node.parentId;
-  const oldParent =
-    oldParentId === null
-      ? null
-      : (place.chain.find((c) => c.node.id === oldParentId) ??
-        live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
+  const { oldParent, oldAncestors } = await readOldPlace(ctx, moving, place, parentId);
   let moved!: TreeNode;
   const truth = place.transaction((tx) => {
     const now = new Date().toISOString();
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
-    guardNodeUnclaimed(ctx, tx, moving);
+    guardNodeUnclaimed(ctx, tx, moving, oldAncestors);
     guardTree(tx);
   });
   return {
     place,
     moving,
+    oldAncestors,
     slot,
     oldPlace: placeOf(ctx.strategy, moving),
     newPlace: place.placeAt(slot.position),
     truth,
     moved,
   };
+}
+
+/**
+ * What a move reads of the place the node leaves: its parent (found in the new chain when it is
+ * there), and, under a strategy that keeps no path, its ancestors when it leaves its parent, for
+ * its depth (moveDepth.ts) and its claims (a subtree being deleted keeps it: guardNodeUnclaimed).
+ */
+async function readOldPlace(
+  ctx: EngineContext,
+  moving: StoredNode,
+  place: GuardedPlace,
+  newParentId: string | null,
+): Promise<{ oldParent: StoredNode | null; oldAncestors?: string[] }> {
+  const oldParentId = moving.node.parentId;
+  const oldParent =
+    oldParentId === null
+      ? null
+      : (place.chain.find((c) => c.node.id === oldParentId) ??
+        live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
+  if (keptFields(ctx.strategy).path || oldParentId === newParentId) return { oldParent };
+  const chain = await ctx.strategy.readChain(ctx, moving);
+  return { oldParent, oldAncestors: chain.slice(0, -1).map((c) => c.node.id) };
 }
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
@@ -165,7 +186,10 @@ async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<Tr
 
 /** A strategy that keeps no place: the truth, and the release of the hold that the depth check took. */
 async function moveHeld(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
-  const held = await checkMoveDepth(ctx, move.moving, move.place.chain, { hold: true });
+  const held = await checkMoveDepth(ctx, move.moving, move.place.chain, {
+    hold: true,
+    oldAncestors: move.oldAncestors,
+  });
   const tx = held ? extended(move.truth, (plan) => planReleaseHold(plan, move.moving, held)) : move.truth;
   try {
     await commitGuarded(ctx, tx);
@@ -215,9 +239,10 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
     toLineage: [...newPlace.lineage],
   });
   const lease = startingLease(ctx, job.id);
+  const announced = await announceJob(ctx, place.open);
   const tx = extended(move.truth, (plan: TransactionBuilder) => {
     planMovedCopies(plan, moving, move.moved, place.copies);
-    planJobStart(plan, job, lease, Date.now(), { tenant: ctx.tenant });
+    planJobStart(plan, job, lease, Date.now(), announced);
   });
   await commitGuarded(ctx, tx);
   return { node: withPath(move.moved, [...newPlace.path]), job, lease };

@@ -1,0 +1,57 @@
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { sleep } from '../../../dynamodb/backoff.js';
+import { keyString } from '../../../dynamodb/keys.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { writeAlone } from '../../../dynamodb/writeAlone.js';
+import type { EngineContext } from '../core/engineContext.js';
+import {
+  ACTIVE_MARGIN_MS,
+  ACTIVE_SPAN_MS,
+  ANNOUNCE_WAIT_MS,
+  CLOCK_SKEW_MS,
+  OPEN_JOBS_KEY,
+  openJobsOf,
+  type OpenJobs,
+} from '../core/openJobs.js';
+import { tenantKey, type Announced } from './jobRecord.js';
+
+/**
+ * Before a job's first transaction: lists a tenant among those with open jobs (TENANTS, for
+ * every process's sweep), and makes sure that reads look for the job's entry (the summary's
+ * `activeUntil`, openJobs.ts), waiting ANNOUNCE_WAIT_MS when reads may have found it inactive.
+ * `open`: the open jobs as the starter read them (the summary is read here without). Both
+ * writes go alone, in no transaction: jobs starting together meet on no transaction's item.
+ */
+export async function announceJob(ctx: EngineContext, open?: OpenJobs): Promise<Announced> {
+  const now = Date.now();
+  const summary =
+    open ?? openJobsOf((await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)));
+  const writes: Array<Promise<void>> = [listTenant(ctx)];
+  if (summary.activeUntil < now + ACTIVE_MARGIN_MS) {
+    const until = now + ACTIVE_SPAN_MS;
+    const activate = (tx: TransactionBuilder) =>
+      tx.update(OPEN_JOBS_KEY, { set: { activeUntil: until } }, { missingOrBelow: ['activeUntil', until] });
+    writes.push(alone(ctx, activate));
+  }
+  await Promise.all(writes);
+  if (summary.activeUntil < now + CLOCK_SKEW_MS) await sleep(ANNOUNCE_WAIT_MS);
+  return {} as Announced;
+}
+
+/**
+ * Lists a tenant other than the default one among those with open jobs (TENANTS), since now:
+ * before a job's first transaction, and again when a process starts running it, so that the
+ * sweep, which takes a tenant off the list once it has no open job and was listed a while ago,
+ * keeps finding the job.
+ */
+export async function listTenant(ctx: EngineContext): Promise<void> {
+  const { tenant } = ctx;
+  if (tenant !== null) await alone(ctx, (tx) => tx.put({ ...tenantKey(tenant), since: Date.now() }));
+}
+
+/** One write, alone (writeAlone.ts); its condition failing is no error. */
+async function alone(ctx: EngineContext, plan: (tx: TransactionBuilder) => void): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table);
+  plan(tx);
+  await writeAlone(ctx.doc, tx.build()[0]);
+}

@@ -1,0 +1,46 @@
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { keyString } from '../../../dynamodb/keys.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { writeAlone } from '../../../dynamodb/writeAlone.js';
+import type { TableContext } from '../core/engineContext.js';
+import { OPEN_JOBS_KEY, PROJECTION } from '../core/openJobs.js';
+
+/**
+ * One reindex at a time: the summary of the open jobs (openJobs.ts) names the one that runs
+ * (`reindex`, since `reindexSince`), counts every start (`reindexes`, which structural writes
+ * compare before they commit) and says which strategy's projection the table holds from the
+ * start on (`projection`). Written alone, on conditions, never in a transaction.
+ */
+export interface ReindexLock {
+  jobId: string;
+  since: number;
+}
+
+/** The reindex the summary names, if one. */
+export async function readReindexLock(ctx: TableContext): Promise<ReindexLock | undefined> {
+  const summary = (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+  return typeof summary?.reindex === 'string'
+    ? { jobId: summary.reindex, since: Number(summary.reindexSince ?? 0) }
+    : undefined;
+}
+
+/** Names reindex `jobId` to `target` in the summary, when none is named: false otherwise. */
+export function lockReindex(ctx: TableContext, jobId: string, target: string): Promise<boolean> {
+  const set = { reindex: jobId, reindexSince: Date.now(), [PROJECTION]: target };
+  const tx = new TransactionBuilder(ctx.table).update(
+    OPEN_JOBS_KEY,
+    { set, add: { reindexes: 1 } },
+    { missing: 'reindex' },
+  );
+  return writeAlone(ctx.doc, tx.build()[0]);
+}
+
+/** Takes reindex `jobId` off the summary, if it is the one named there. */
+export async function releaseReindex(ctx: TableContext, jobId: string): Promise<void> {
+  const tx = new TransactionBuilder(ctx.table).update(
+    OPEN_JOBS_KEY,
+    { remove: ['reindex', 'reindexSince'] },
+    { equals: ['reindex', jobId] },
+  );
+  await writeAlone(ctx.doc, tx.build()[0]);
+}
