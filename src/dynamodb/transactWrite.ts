@@ -39,20 +39,14 @@ interface CancellationReason {
  * when every cancellation reason is contention (None or TransactionConflict), for up to
  * CONTENTION_WAIT_MS; a failed condition means the tree changed and is reported as
  * ConditionFailed for the caller to re-read and re-plan. Past the wait: CONFLICT.
- * `beforeAttempt` runs before each attempt; what it throws ends the write.
  */
-export async function transactWrite(
-  doc: DynamoDBDocumentClient,
-  items: TransactItem[],
-  beforeAttempt?: () => Promise<void>,
-): Promise<void> {
+export async function transactWrite(doc: DynamoDBDocumentClient, items: TransactItem[]): Promise<void> {
   if (items.length === 0) return;
   if (items.length > TRANSACTION_LIMIT) {
     throw new Error(`transaction of ${items.length} actions exceeds ${TRANSACTION_LIMIT}`);
   }
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
-    await beforeAttempt?.();
     try {
       await callDynamo(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
       return;

@@ -14,9 +14,9 @@ const entry = (id: string, fields: Record<string, unknown>) => ({ pk: 'JOBS', sk
 
 describe('open jobs', () => {
   it('reads the open jobs from the summary and their entries, a move with its places', () => {
-    expect(openJobsOf(undefined, [], 5)).toEqual({ ...NO_OPEN_JOBS, readAt: 5 });
+    expect(openJobsOf(undefined, [])).toEqual(NO_OPEN_JOBS);
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
-    const summary = { pk: 'JOBS', sk: 'OPEN', activeUntil: 900, reindexes: 2, projection: 'path' };
+    const summary = { pk: 'JOBS', sk: 'OPEN', activeUntil: 900, projection: 'path' };
     const entries = [
       entry('j1', { kind: 'DELETE', nodeId: 'big', from: ['r'] }),
       entry('j2', move),
@@ -24,10 +24,8 @@ describe('open jobs', () => {
     ];
     expect(openEntryOf(entries[1])).toEqual({ id: 'j2', ...move });
     expect(openEntryOf({ pk: 'JOBS', sk: 'JOB#j2' })).toBeUndefined();
-    expect(openJobsOf(summary, entries, 5)).toEqual({
-      readAt: 5,
+    expect(openJobsOf(summary, entries)).toEqual({
       activeUntil: 900,
-      reindexes: 2,
       projection: 'path',
       // A closed entry only says when a job closed.
       closedAt: 40,

@@ -17,8 +17,8 @@ import type { Job, JobKind } from '../../treeStore.js';
  *   ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
  *   nodes by id fetches the summary in the same BatchGet as the nodes, at no extra request
  *   (reads/liveNodes.ts), and only while it is active Queries the entries (one more request). It
- *   also holds the reindex that runs (`reindex`), how many ever started (`reindexes`), and the
- *   strategy whose projection the table holds (`projection`).
+ *   also holds the reindex that runs (`reindex`, jobs/reindexLock.ts) and the strategy whose
+ *   projection the table holds (`projection`).
  * - **Starting.** The summary and the nodes come in one BatchGetItem, whose items DynamoDB reads
  *   at slightly different instants. A job that found the summary inactive waits ANNOUNCE_WAIT_MS
  *   after activating it before its first transaction, so a read that met the summary before and a
@@ -29,10 +29,9 @@ import type { Job, JobKind } from '../../treeStore.js';
  *   job (or a joined import) claims its subtree, and a delete job the subtree it deletes, in the
  *   claims item of their tree (claims.ts), which the writes in that tree name; under adjacency,
  *   which has no move job, the deleted root's own mark, which every chain guard checks, and its
- *   claim, which a move checks for the node it takes. A reindex counts itself in the summary
- *   (`reindexes`) and scans the table REINDEX_SETTLE_MS later; a structural write whose read of
- *   the summary is older than PLAN_FRESH_MS reads it again before each attempt to commit, and
- *   plans again when a reindex started since (writes/guardedPlace.ts, commitFresh).
+ *   claim, which a move checks for the node it takes. A reindex needs no fence of its own: it
+ *   places each node on the condition that what its place was computed from did not change
+ *   (jobs/reindexJob.ts), and writes condition on the nodes they change.
  * - **The closing grace.** A job waits FINISH_GRACE_MS after its last chunk before it closes
  *   (jobs/commitChunk.ts): a read that could have met a node before the job's last chunk and the
  *   entries after the job closed would have spanned more than that. A read that took more than
@@ -65,10 +64,6 @@ export const READ_SPAN_MS = FINISH_GRACE_MS / 2;
 export const CLOCK_SKEW_MS = 5000;
 /** How long the entry of a closed job stays (for reads that began before it closed). */
 export const CLOSED_ENTRY_MS = 60_000;
-/** How old a structural write's read of the summary may be when it commits, before it reads it again. */
-export const PLAN_FRESH_MS = 1000;
-/** How long a reindex waits after it started before it scans the table. */
-export const REINDEX_SETTLE_MS = 2 * PLAN_FRESH_MS + 500;
 
 /** Whether reads must look for the entries of open jobs: the summary is active at `now`. */
 export const isActive = (open: Pick<OpenJobs, 'activeUntil'>, now: number): boolean => open.activeUntil > now;
@@ -96,12 +91,8 @@ export interface OpenMove {
 }
 
 export interface OpenJobs {
-  /** When the summary was read (epoch ms, the reader's clock). */
-  readAt: number;
   /** Until when (epoch ms, a starter's clock) reads must look for entries; 0 if never. */
   activeUntil: number;
-  /** How many reindexes ever started: a write plans again when one started since it read. */
-  reindexes: number;
   /** The job id of the reindex that runs, if one does. */
   reindex?: string;
   /** When a job last closed (epoch ms, the closing process's clock), of the entries read; 0 if none. */
@@ -127,9 +118,7 @@ export interface OpenJobs {
 }
 
 export const NO_OPEN_JOBS: OpenJobs = {
-  readAt: 0,
   activeUntil: 0,
-  reindexes: 0,
   closedAt: 0,
   deleting: new Set(),
   moves: [],
@@ -197,19 +186,14 @@ export function openEntryOf(item: Item | undefined): OpenEntry | undefined {
   };
 }
 
-/**
- * The open jobs from the summary and the entries (none read while the summary is inactive),
- * read at `readAt`.
- */
-export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[] = [], readAt = Date.now()): OpenJobs {
+/** The open jobs from the summary and the entries (none read while the summary is inactive). */
+export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[] = []): OpenJobs {
   const entries = entryItems.flatMap((item) => openEntryOf(item) ?? []);
   const open = entries.filter((e) => e.closedAt === undefined);
   return {
-    readAt,
     ...(typeof summary?.[PROJECTION] === 'string' ? { projection: summary[PROJECTION] } : {}),
     ...(typeof summary?.reindex === 'string' ? { reindex: summary.reindex } : {}),
     activeUntil: Number(summary?.activeUntil ?? 0),
-    reindexes: Number(summary?.reindexes ?? 0),
     closedAt: Math.max(0, ...entries.map((e) => e.closedAt ?? 0)),
     deleting: new Set(open.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: open.length,

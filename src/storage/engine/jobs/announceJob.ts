@@ -27,15 +27,34 @@ export async function announceJob(ctx: EngineContext, open?: OpenJobs): Promise<
   const summary =
     open ?? openJobsOf((await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)));
   const writes: Array<Promise<void>> = [listTenant(ctx)];
-  if (summary.activeUntil < now + ACTIVE_MARGIN_MS) {
-    const until = now + ACTIVE_SPAN_MS;
-    const activate = (tx: TransactionBuilder) =>
-      tx.update(OPEN_JOBS_KEY, { set: { activeUntil: until } }, { missingOrBelow: ['activeUntil', until] });
-    writes.push(alone(ctx, activate));
-  }
+  if (summary.activeUntil < now + ACTIVE_MARGIN_MS) writes.push(activate(ctx, now));
   await Promise.all(writes);
   if (summary.activeUntil < now + CLOCK_SKEW_MS) await sleep(ANNOUNCE_WAIT_MS);
   return {} as Announced;
+}
+
+/** When this process last pushed the summary of a table's (and tenant's) open jobs ahead. */
+const pushedAt = new Map<string, number>();
+
+/**
+ * Keeps the summary active while a job runs, however long: a runner pushes it ahead when it
+ * starts and, with its chunks, once a minute at most (ACTIVE_SPAN_MS is a quarter of an hour).
+ */
+export async function keepActive(ctx: EngineContext): Promise<void> {
+  const now = Date.now();
+  if (now - (pushedAt.get(summaryOf(ctx)) ?? 0) >= KEEP_ACTIVE_EVERY_MS) await activate(ctx, now);
+}
+
+const KEEP_ACTIVE_EVERY_MS = 60_000;
+const summaryOf = (ctx: EngineContext): string => `${ctx.table}\u0000${ctx.tenant ?? ''}`;
+
+/** Pushes the summary's `activeUntil` ACTIVE_SPAN_MS ahead of `now` (never back). */
+async function activate(ctx: EngineContext, now: number): Promise<void> {
+  const until = now + ACTIVE_SPAN_MS;
+  await alone(ctx, (tx) =>
+    tx.update(OPEN_JOBS_KEY, { set: { activeUntil: until } }, { missingOrBelow: ['activeUntil', until] }),
+  );
+  pushedAt.set(summaryOf(ctx), now);
 }
 
 /**

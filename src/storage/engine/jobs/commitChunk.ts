@@ -8,6 +8,7 @@ import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { FINISH_GRACE_MS, openEntryKey, openEntryOf } from '../core/openJobs.js';
 import { claimOf, type Claim } from '../core/claims.js';
+import { keepActive } from './announceJob.js';
 
 /** The lease was lost: another process holds the job now; this runner must stop writing. */
 export class LeaseLost extends Error {
@@ -33,6 +34,7 @@ export async function commitChunk(
     const claim = await readClaim(ctx, lease.jobId);
     planJobFinish(tx, lease, progress.finish, { done: progress.done, record: progress.record, claim });
   } else planFence(tx, lease, Date.now(), progress.done, progress.record);
+  await keepActive(ctx);
   const keys = tx.keys();
   try {
     await transactWrite(ctx.doc, tx.build());

@@ -38,7 +38,7 @@ import {
 import { CLOSED_ENTRY_MS, openEntryKey, openEntryOf } from '../core/openJobs.js';
 import { readAllOpenJobs } from '../core/reads.js';
 import { openJobsQuery } from '../core/readPlans.js';
-import { announceJob, listTenant } from './announceJob.js';
+import { announceJob, keepActive, listTenant } from './announceJob.js';
 
 /**
  * Runs a job to its end under `lease`. A failure is logged and the lease given up, so that a
@@ -49,7 +49,7 @@ export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease
   const about = { id: job.id, kind: job.kind, nodeId: job.nodeId };
   ctx.onJob?.({ event: 'started', job: about });
   try {
-    await listTenant(ctx);
+    await Promise.all([listTenant(ctx), keepActive(ctx)]);
     if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
     else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
     else if (job.kind === 'REINDEX') await runReindexJob(ctx, job, lease);

@@ -8,8 +8,7 @@ import { placeOfChain, chainsOf } from '../core/chains.js';
 import { commitChunk } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { type JobRecord, type Lease } from './jobRecord.js';
-import { openJobsOf, REINDEX_SETTLE_MS } from '../core/openJobs.js';
-import { sleep } from '../../../dynamodb/backoff.js';
+import { openJobsOf } from '../core/openJobs.js';
 import { releaseReindex } from './reindexLock.js';
 import { isNodeKey, nodeFromItem, nodeKey, PENDING } from '../core/items.js';
 import { keptFields, NOWHERE, projectionItems } from '../core/projectionPlans.js';
@@ -38,9 +37,6 @@ async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promis
   const target = ctx.strategies.find((s) => s.name === job.target);
   const failed = () => commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
   if (!target) return failed();
-  // Writes planned before the reindex started commit within this, or plan again (openJobs.ts).
-  const settled = Date.parse(job.startedAt) + REINDEX_SETTLE_MS - Date.now();
-  if (settled > 0) await sleep(settled);
   const scan = await scanTruth(ctx);
   const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
   const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: scan.ids.length };

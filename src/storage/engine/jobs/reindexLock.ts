@@ -7,9 +7,8 @@ import { OPEN_JOBS_KEY, PROJECTION } from '../core/openJobs.js';
 
 /**
  * One reindex at a time: the summary of the open jobs (openJobs.ts) names the one that runs
- * (`reindex`, since `reindexSince`), counts every start (`reindexes`, which structural writes
- * compare before they commit) and says which strategy's projection the table holds from the
- * start on (`projection`). Written alone, on conditions, never in a transaction.
+ * (`reindex`, since `reindexSince`) and says which strategy's projection the table holds from
+ * its start on (`projection`). Written alone, on conditions, never in a transaction.
  */
 export interface ReindexLock {
   jobId: string;
@@ -27,11 +26,7 @@ export async function readReindexLock(ctx: TableContext): Promise<ReindexLock | 
 /** Names reindex `jobId` to `target` in the summary, when none is named: false otherwise. */
 export function lockReindex(ctx: TableContext, jobId: string, target: string): Promise<boolean> {
   const set = { reindex: jobId, reindexSince: Date.now(), [PROJECTION]: target };
-  const tx = new TransactionBuilder(ctx.table).update(
-    OPEN_JOBS_KEY,
-    { set, add: { reindexes: 1 } },
-    { missing: 'reindex' },
-  );
+  const tx = new TransactionBuilder(ctx.table).update(OPEN_JOBS_KEY, { set }, { missing: 'reindex' });
   return writeAlone(ctx.doc, tx.build()[0]);
 }
 

@@ -100,7 +100,7 @@ async function withOpenJobs(
     let items = await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY, ...keys]);
     const summary = items.get(keyString(OPEN_JOBS_KEY));
     const active = isActive(openJobsOf(summary), started);
-    const open = openJobsOf(summary, active ? await readOpenEntries(ctx) : [], started);
+    const open = openJobsOf(summary, active ? await readOpenEntries(ctx) : []);
     const again = keys.length > 0 ? readAgain(open, started, Date.now() - started) : undefined;
     if (again === 'everything' && attempt < READ_AGAIN_ATTEMPTS) continue;
     if (again === 'nodes') items = await batchGetItems(ctx.doc, ctx.table, keys);

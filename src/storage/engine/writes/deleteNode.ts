@@ -4,7 +4,8 @@ import type { StoredNode } from '../../strategy.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkVersion, commitFresh, copiesIn, guardNodeUnclaimed, readNodeTree, settledPlace } from './guardedPlace.js';
+import { checkVersion, copiesIn, guardNodeUnclaimed, readNodeTree, settledPlace } from './guardedPlace.js';
+import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { live } from '../core/items.js';
 import { newJob, planJobStart, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { NO_OPEN_JOBS, overlappingMove } from '../core/openJobs.js';
@@ -51,7 +52,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       guardNodeUnclaimed(ctx, tx, root);
       guardTree(tx);
       if (tx.size <= ctx.transactionItems) {
-        await commitFresh(ctx, open, tx);
+        await transactWrite(ctx.doc, tx.build());
         return { deletedCount: levels.flat().length + 1 };
       }
     }
@@ -65,7 +66,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     guardNodeUnclaimed(ctx, detach, root, ancestors);
     planJobStart(detach, job, lease, Date.now(), announced, { ...job, from: ancestors });
     guardTree(detach);
-    await commitFresh(ctx, open, detach);
+    await transactWrite(ctx.doc, detach.build());
     return { job, lease };
   });
   if (!('lease' in started)) return started;

@@ -4,20 +4,7 @@ import { notFound, TreeError } from '../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { EngineContext, TableContext } from '../core/engineContext.js';
 import { live } from '../core/items.js';
-import {
-  moveOf,
-  NO_OPEN_JOBS,
-  OPEN_JOBS_KEY,
-  openJobsOf,
-  overlappingMove,
-  PLAN_FRESH_MS,
-  settledPath,
-  type OpenJobs,
-  type OpenMove,
-} from '../core/openJobs.js';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
-import { keyString } from '../../../dynamodb/keys.js';
-import { Replan } from '../core/replan.js';
+import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from '../jobs/overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
@@ -46,8 +33,7 @@ import { planChainUnclaimed, planNodeUnclaimed } from '../core/claims.js';
  * claimed by a job (claims.ts), and the parent not being respaced (or, for a respacing's step,
  * its hold renewed). No item outside the place, its chain and its tree's claims: writes in
  * different trees share none. A structural write's transaction can only be had from a place
- * (GuardedTransaction), and is committed with `commitGuarded`, which makes sure no reindex
- * started since the read (commitFresh).
+ * (GuardedTransaction), and is committed with `commitGuarded`.
  */
 export interface PlaceRequest {
   /** The new parent; null: the roots. */
@@ -81,12 +67,10 @@ export interface GuardedTransaction {
   readonly builder: TransactionBuilder;
   /** Its actions, guards included. */
   readonly size: number;
-  /** The open jobs it was planned with (commitFresh). */
-  readonly open: OpenJobs;
 }
 
-const seal = (builder: TransactionBuilder, open: OpenJobs): GuardedTransaction =>
-  ({ builder, size: builder.size, open }) as GuardedTransaction;
+const seal = (builder: TransactionBuilder): GuardedTransaction =>
+  ({ builder, size: builder.size }) as GuardedTransaction;
 
 export class GuardedPlace {
   private constructor(
@@ -146,7 +130,7 @@ export class GuardedPlace {
     plan(tx);
     const { strategy } = this.ctx;
     planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, now: Date.now() });
-    return seal(tx, this.open);
+    return seal(tx);
   }
 }
 
@@ -202,35 +186,16 @@ export function guardNodeUnclaimed(
 export function extended(tx: GuardedTransaction, plan: (tx: TransactionBuilder) => void): GuardedTransaction {
   const copy = tx.builder.clone();
   plan(copy);
-  return seal(copy, tx.open);
+  return seal(copy);
 }
 
 /** Reads a place under a parent for a structural write (see the module's comment). */
 export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> =>
   GuardedPlace.read(ctx, request);
 
-/** Commits a structural write's transaction (commitFresh). */
+/** Commits a structural write's transaction. */
 export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction): Promise<void> {
-  await commitFresh(ctx, tx.open, tx.builder);
-}
-
-/**
- * Commits a structural write planned with the open jobs `open`, unless a reindex started since
- * (then Replan): before each attempt (contention retries included), a read of the summary older
- * than PLAN_FRESH_MS is read again, one more request, so that no write planned before a reindex
- * started commits after it scanned the table, REINDEX_SETTLE_MS later (openJobs.ts).
- */
-export async function commitFresh(ctx: TableContext, open: OpenJobs, tx: TransactionBuilder): Promise<void> {
-  let checkedAt = open.readAt;
-  await transactWrite(ctx.doc, tx.build(), async () => {
-    if (Date.now() - checkedAt <= PLAN_FRESH_MS) return;
-    const now = Date.now();
-    const summary = openJobsOf(
-      (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)),
-    );
-    if (summary.reindexes !== open.reindexes) throw new Replan('a reindex started since the write read');
-    checkedAt = now;
-  });
+  await transactWrite(ctx.doc, tx.builder.build());
 }
 
 /**
