@@ -6,7 +6,8 @@ import { chainsOf } from '../../../src/storage/engine/core/chains.js';
 import { kindOf } from '../../../src/storage/maintenance/kindOf.js';
 import { eventually } from '../../support/eventually.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
-import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
+import { buildTree, expectError, fullTree, okData, specIds } from '../../support/tree.js';
+import { pauseTransaction } from '../../support/pause.js';
 
 /**
  * A delete too big for one transaction runs as a job: detach (with the job record), mark level by
@@ -120,5 +121,40 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     expect(okData(await next.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
       gone.map(() => null),
     );
+  });
+});
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job started', (strategy) => {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers) await server.close();
+    servers = [];
+  });
+
+  it('cannot take a node out of the subtree being deleted: it plans again and finds the node gone', async () => {
+    // The move reads its node (and, under adjacency, walks its chain) before the delete job's
+    // first transaction, and commits after it: the job's claim on the subtree, in its tree's
+    // claims, fails it at commit. Nothing of the tenant's is named by either.
+    const table = uniqueTable();
+    const deleting = pauseTransaction(2); // the job's first mark, once the subtree is detached
+    const moving = pauseTransaction(1); // the move's transaction
+    const deleter = await startTestServer({ strategy, table, middleware: deleting.middleware });
+    const mover = await startTestServer({ strategy, table, middleware: moving.middleware, verifyOnClose: false });
+    servers = [deleter, mover];
+    await buildTree(deleter, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+
+    moving.arm();
+    const moved = mover.gql('mutation { reparent(id: "big.0.0", newParentId: "keep.sibling") { id } }');
+    await moving.reached;
+    deleting.arm();
+    const deleted = deleter.gql('mutation { deleteNode(id: "big") { deletedCount } }');
+    await deleting.reached;
+    moving.release();
+    expectError(await moved, 'NOT_FOUND', { message: 'node "big.0.0" does not exist', details: { id: 'big.0.0' } });
+    deleting.release();
+    expect(okData(await deleted).deleteNode).toEqual({ deletedCount: specIds(SUBTREE).length });
+    await untilJobsDone(table);
+    const left = okData(await deleter.gql('{ node(id: "keep") { childCount children { nodes { id childCount } } } }'));
+    expect(left.node).toEqual({ childCount: 1, children: { nodes: [{ id: 'keep.sibling', childCount: 0 }] } });
   });
 });

@@ -5,6 +5,7 @@ import { pauseTransaction } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, expectError, fullTree, okData, specIds, type ExpectedError } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
+import { staleOpenJobs } from '../../support/staleOpenJobs.js';
 
 /**
  * Moves too big for one transaction (TRANSACTION_ITEMS lowered to 10, so that 13 nodes are a
@@ -159,8 +160,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
   });
 
   it('refuses a move planned from a list of open jobs read before a job opened and a node read after it', async () => {
-    // One BatchGetItem reads the list of open jobs and the nodes at slightly different instants:
-    // a fault serves the writer the list as it was before the job opened, with the nodes as they are.
+    // One BatchGetItem reads the summary of the open jobs and the nodes at slightly different
+    // instants: a fault serves the writer the summary as it was before the job opened (no job
+    // yet: none), with the nodes as they are.
     const table = uniqueTable();
     const pause = pauseTransaction(2);
     const mover = await start(SMALL_BUDGET, table, pause.middleware);
@@ -193,47 +195,3 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     });
   });
 });
-
-/**
- * A fault middleware: once `capture()`d, keeps the list of open jobs (JOBS/OPEN) of the next
- * BatchGetItem that reads it; once `replay()`ed, serves that old list in place of the current one
- * to the next BatchGetItem that reads it (the rest of the answer as DynamoDB gave it).
- */
-function staleOpenJobs() {
-  // Items as the middleware meets them: plain values, or DynamoDB's attribute values.
-  type Raw = Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'object' && value !== null ? (value as { S?: string }).S : value);
-  let mode: 'off' | 'capture' | 'replay' = 'off';
-  /** The list as captured; null: there was none yet (no job ever opened). */
-  let kept: Raw | null = null;
-  let served = false;
-  const isOpenList = (item: Raw) => text(item.pk) === 'JOBS' && text(item.sk) === 'OPEN';
-  const middleware: NonNullable<Parameters<typeof startTestServer>[0]>['middleware'] = (stack) =>
-    stack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (context.commandName !== 'BatchGetItemCommand' || mode === 'off') return result;
-        const requested = (args.input as { RequestItems: Record<string, { Keys: Raw[] }> }).RequestItems;
-        const table = Object.keys(requested).find((name) => requested[name]!.Keys.some(isOpenList));
-        if (table === undefined) return result;
-        const output = result.output as { Responses?: Record<string, Raw[]> };
-        const items = ((output.Responses ??= {})[table] ??= []);
-        const at = items.findIndex(isOpenList);
-        if (mode === 'capture') kept = at >= 0 ? items[at]! : null;
-        else {
-          if (at >= 0) items.splice(at, 1);
-          if (kept) items.push(kept);
-          served = true;
-        }
-        mode = 'off';
-        return result;
-      },
-      { step: 'initialize', name: 'staleOpenJobs' },
-    );
-  return {
-    middleware,
-    capture: () => (mode = 'capture'),
-    replay: () => (mode = 'replay'),
-    replayed: () => served,
-  };
-}
