@@ -1,5 +1,6 @@
 import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
 import { TreeError } from '../../../errors.js';
+import { backoffDelay, sleep } from '../../../dynamodb/backoff.js';
 
 /**
  * Thrown by a write's attempt that must start again from its reads because what it read changed
@@ -9,7 +10,11 @@ import { TreeError } from '../../../errors.js';
  * DynamoDB's word for the same at commit.
  */
 export class Replan extends Error {
-  constructor(reason: string) {
+  constructor(
+    reason: string,
+    /** The write waited for a job that is now done: it read nothing wrong, it is early. */
+    readonly waited = false,
+  ) {
     super(`the write must read again: ${reason}`);
     this.name = 'Replan';
   }
@@ -19,19 +24,36 @@ export class Replan extends Error {
 export const mustReplan = (error: unknown): boolean => error instanceof Replan || error instanceof ConditionFailed;
 
 /** How many times a write reads and plans again before it answers CONFLICT. */
-export const MAX_REPLANS = 6;
+export const MAX_REPLANS = 8;
+/**
+ * How many jobs a write may wait for, besides: a wait that ends with the job done is no sign of
+ * a tree that keeps changing under the write, and each is bounded in time (overlapWait.ts).
+ */
+export const MAX_WAITS = 8;
+/**
+ * The backoff before a write reads again: full jitter up to min(cap, base * 2^attempt), so that
+ * writes that keep meeting in one part of the tree stop retrying in step.
+ */
+const REPLAN_BACKOFF = { baseMs: 10, capMs: 250 };
 
 /**
  * Runs a write's attempt (read, check, plan, commit) until it commits: again from its reads
- * when what it read changed (mustReplan), at most MAX_REPLANS times, then CONFLICT.
+ * when what it read changed (mustReplan), after a jittered backoff, at most MAX_REPLANS times,
+ * then CONFLICT; at once, and not counted there, after waiting for a job (MAX_WAITS).
  */
 export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
+  let waits = 0;
   for (let i = 0; i < MAX_REPLANS; i++) {
     try {
       return await attempt();
     } catch (error) {
       if (!mustReplan(error)) throw error;
+      if (error instanceof Replan && error.waited && ++waits <= MAX_WAITS) {
+        i--;
+        continue;
+      }
     }
+    if (i + 1 < MAX_REPLANS) await sleep(backoffDelay(i, REPLAN_BACKOFF.baseMs, REPLAN_BACKOFF.capMs));
   }
   throw new TreeError('CONFLICT', 'the tree kept changing under this write; try again');
 }

@@ -28,7 +28,7 @@ export async function waitForOverlappingJob(ctx: TableContext, jobId: string, do
     if (now !== progress) [progress, progressed] = [now, Date.now()];
     return found?.status !== 'RUNNING' || Date.now() - progressed > OVERLAP_STALL_MS;
   });
-  if (job !== 'timeout' && job?.status !== 'RUNNING') throw new Replan(`job ${jobId} is done`);
+  if (job !== 'timeout' && job?.status !== 'RUNNING') throw new Replan(`job ${jobId} is done`, true);
   const why =
     job === 'timeout'
       ? `still running after ${OVERLAP_WAIT_MS / 1000} s`
