@@ -17,18 +17,12 @@ describe('open jobs', () => {
     expect(openJobsOf(undefined, [])).toEqual(NO_OPEN_JOBS);
     const move = { kind: 'MOVE' as const, nodeId: 'x', from: ['r', 'a'], to: ['s'] };
     const summary = { pk: 'JOBS', sk: 'OPEN', activeUntil: 900, projection: 'path' };
-    const entries = [
-      entry('j1', { kind: 'DELETE', nodeId: 'big', from: ['r'] }),
-      entry('j2', move),
-      entry('j3', { kind: 'MOVE', nodeId: 'y', from: [], to: ['r'], closedAt: 40 }),
-    ];
+    const entries = [entry('j1', { kind: 'DELETE', nodeId: 'big', from: ['r'] }), entry('j2', move)];
     expect(openEntryOf(entries[1])).toEqual({ id: 'j2', ...move });
     expect(openEntryOf({ pk: 'JOBS', sk: 'JOB#j2' })).toBeUndefined();
     expect(openJobsOf(summary, entries)).toEqual({
       activeUntil: 900,
       projection: 'path',
-      // A closed entry only says when a job closed.
-      closedAt: 40,
       deleting: new Set(['big']),
       moves: [{ id: 'j2', nodeId: 'x', from: ['r', 'a'], to: ['s'] }],
       importing: new Set(),
@@ -54,11 +48,10 @@ describe('open jobs', () => {
     // The summary met before a job announced itself, a node after its first transaction.
     expect(readAgain(inactive, now, 300)).toBe('everything');
     expect(readAgain(inactive, now, 100)).toBeUndefined();
+    // While jobs run: a node met before a job's last chunk, the entries after it closed.
     const active = { ...NO_OPEN_JOBS, activeUntil: now + 10_000 };
-    expect(readAgain(active, now, 300)).toBeUndefined();
-    // A node met before a job's last chunk, the entries after it closed.
-    expect(readAgain({ ...active, closedAt: now - 100 }, now, 150)).toBe('nodes');
-    expect(readAgain({ ...active, closedAt: now - 100 }, now, 50)).toBeUndefined();
+    expect(readAgain(active, now, 150)).toBe('nodes');
+    expect(readAgain(active, now, 50)).toBeUndefined();
   });
 
   const open: OpenJobs = {

@@ -8,9 +8,8 @@ import type { Job, JobKind } from '../../treeStore.js';
  * writes anywhere, share none of it.
  *
  * - **The entries.** Each open job has an entry of its own (openEntryKey: pk JOBS, sk
- *   ENTRY#<id>), put by the job's first transaction, changed by an import's join, and closed
- *   (`closedAt`) by its last; the job sweep deletes a closed one after CLOSED_ENTRY_MS. Two jobs
- *   never write one entry, and no write but a job's writes any.
+ *   ENTRY#<id>), put by the job's first transaction, changed by an import's join, and deleted by
+ *   its last. Two jobs never write one entry, and no write but a job's writes any.
  * - **The summary** (OPEN_JOBS_KEY: pk JOBS, sk OPEN) is written alone, never inside a
  *   transaction, so writers meeting on it are serialized by DynamoDB and cancel nothing. It says
  *   until when reads must look for entries (`activeUntil`): a job about to start pushes it
@@ -35,8 +34,8 @@ import type { Job, JobKind } from '../../treeStore.js';
  * - **The closing grace.** A job waits FINISH_GRACE_MS after its last chunk before it closes
  *   (jobs/commitChunk.ts): a read that could have met a node before the job's last chunk and the
  *   entries after the job closed would have spanned more than that. A read that took more than
- *   READ_SPAN_MS, half of it, while a job closed lately (within CLOCK_SKEW_MS, the processes'
- *   clocks being that far apart at most), reads its nodes again after the entries (readAgain).
+ *   READ_SPAN_MS, half of it, while the summary is active reads its nodes again after the
+ *   entries (readAgain).
  *
  * The rest is pure: what a read must hide and how it must translate. A move job has committed
  * the truth (the moved node's parent, edges and counts) and rewrites the projection of the
@@ -50,10 +49,13 @@ export const OPEN_JOBS_KEY: Key = { pk: JOBS_PK, sk: OPEN_JOBS_SK };
 /** The key of a job's entry among the open jobs. */
 export const openEntryKey = (jobId: string): Key => ({ pk: JOBS_PK, sk: `${OPEN_ENTRY_SK_PREFIX}${jobId}` });
 
-/** How far ahead a starting job pushes the summary's `activeUntil`. */
-export const ACTIVE_SPAN_MS = 15 * 60_000;
-/** A starting job pushes `activeUntil` when less than this is left of it. */
-export const ACTIVE_MARGIN_MS = 5 * 60_000;
+/**
+ * How far ahead a starting job pushes the summary's `activeUntil`: reads look for entries while
+ * jobs run and this long after (one more request each).
+ */
+export const ACTIVE_SPAN_MS = 2 * 60_000;
+/** A starting job pushes `activeUntil` when less than this is left of it (far more than CLOCK_SKEW_MS). */
+export const ACTIVE_MARGIN_MS = 60_000;
 /** How long a job that activated the summary waits before its first transaction. */
 export const ANNOUNCE_WAIT_MS = 250;
 /** How long a job waits after its last chunk before it closes. */
@@ -62,8 +64,6 @@ export const FINISH_GRACE_MS = 200;
 export const READ_SPAN_MS = FINISH_GRACE_MS / 2;
 /** How far apart the clocks of two processes may be. */
 export const CLOCK_SKEW_MS = 5000;
-/** How long the entry of a closed job stays (for reads that began before it closed). */
-export const CLOSED_ENTRY_MS = 60_000;
 
 /** Whether reads must look for the entries of open jobs: the summary is active at `now`. */
 export const isActive = (open: Pick<OpenJobs, 'activeUntil'>, now: number): boolean => open.activeUntil > now;
@@ -75,9 +75,8 @@ export const isActive = (open: Pick<OpenJobs, 'activeUntil'>, now: number): bool
  * last chunk and the entries after the job closed (`nodes`: read the nodes again).
  */
 export function readAgain(open: OpenJobs, started: number, span: number): 'everything' | 'nodes' | undefined {
-  if (!isActive(open, started) && span > ANNOUNCE_WAIT_MS) return 'everything';
-  if (span > READ_SPAN_MS && open.closedAt > started - CLOCK_SKEW_MS) return 'nodes';
-  return undefined;
+  if (!isActive(open, started)) return span > ANNOUNCE_WAIT_MS ? 'everything' : undefined;
+  return span > READ_SPAN_MS ? 'nodes' : undefined;
 }
 
 export interface OpenMove {
@@ -95,8 +94,6 @@ export interface OpenJobs {
   activeUntil: number;
   /** The job id of the reindex that runs, if one does. */
   reindex?: string;
-  /** When a job last closed (epoch ms, the closing process's clock), of the entries read; 0 if none. */
-  closedAt: number;
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
   /**
@@ -119,7 +116,6 @@ export interface OpenJobs {
 
 export const NO_OPEN_JOBS: OpenJobs = {
   activeUntil: 0,
-  closedAt: 0,
   deleting: new Set(),
   moves: [],
   importing: new Set(),
@@ -138,8 +134,6 @@ export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
   to?: string[];
   /** An import whose nodes joined the tree with no projection to write: nothing hidden, nothing to translate. */
   joined?: boolean;
-  /** When the job closed (epoch ms); absent while it is open. */
-  closedAt?: number;
 }
 
 /** The first transaction of a job puts its entry. */
@@ -161,9 +155,9 @@ export function planEntryJoin(
   tx.update(openEntryKey(jobId), { set }, { exists: true });
 }
 
-/** The last transaction of a job closes its entry. */
-export function planEntryClose(tx: TransactionBuilder, jobId: string, now: number): void {
-  tx.update(openEntryKey(jobId), { set: { closedAt: now } });
+/** The last transaction of a job deletes its entry. */
+export function planEntryClose(tx: TransactionBuilder, jobId: string): void {
+  tx.delete(openEntryKey(jobId));
 }
 
 const ids = (value: unknown): string[] | undefined =>
@@ -182,27 +176,24 @@ export function openEntryOf(item: Item | undefined): OpenEntry | undefined {
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
     ...(item.joined === true ? { joined: true } : {}),
-    ...(typeof item.closedAt === 'number' ? { closedAt: item.closedAt } : {}),
   };
 }
 
 /** The open jobs from the summary and the entries (none read while the summary is inactive). */
 export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[] = []): OpenJobs {
   const entries = entryItems.flatMap((item) => openEntryOf(item) ?? []);
-  const open = entries.filter((e) => e.closedAt === undefined);
   return {
     ...(typeof summary?.[PROJECTION] === 'string' ? { projection: summary[PROJECTION] } : {}),
     ...(typeof summary?.reindex === 'string' ? { reindex: summary.reindex } : {}),
     activeUntil: Number(summary?.activeUntil ?? 0),
-    closedAt: Math.max(0, ...entries.map((e) => e.closedAt ?? 0)),
-    deleting: new Set(open.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
-    count: open.length,
-    moves: open.flatMap((e) =>
+    deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
+    count: entries.length,
+    moves: entries.flatMap((e) =>
       (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to
         ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }]
         : [],
     ),
-    importing: new Set(open.flatMap((e) => (e.kind === 'IMPORT' && !e.from && !e.joined ? [e.id] : []))),
+    importing: new Set(entries.flatMap((e) => (e.kind === 'IMPORT' && !e.from && !e.joined ? [e.id] : []))),
   };
 }
 

@@ -38,14 +38,14 @@ const pushedAt = new Map<string, number>();
 
 /**
  * Keeps the summary active while a job runs, however long: a runner pushes it ahead when it
- * starts and, with its chunks, once a minute at most (ACTIVE_SPAN_MS is a quarter of an hour).
+ * starts and, with its chunks, every KEEP_ACTIVE_EVERY_MS at most (a quarter of ACTIVE_SPAN_MS).
  */
 export async function keepActive(ctx: EngineContext): Promise<void> {
   const now = Date.now();
   if (now - (pushedAt.get(summaryOf(ctx)) ?? 0) >= KEEP_ACTIVE_EVERY_MS) await activate(ctx, now);
 }
 
-const KEEP_ACTIVE_EVERY_MS = 60_000;
+const KEEP_ACTIVE_EVERY_MS = ACTIVE_SPAN_MS / 4;
 const summaryOf = (ctx: EngineContext): string => `${ctx.table}\u0000${ctx.tenant ?? ''}`;
 
 /** Pushes the summary's `activeUntil` ACTIVE_SPAN_MS ahead of `now` (never back). */

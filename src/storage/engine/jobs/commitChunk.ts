@@ -51,7 +51,7 @@ export async function commitChunk(
 async function readClaim(ctx: EngineContext, jobId: string): Promise<Claim | undefined> {
   const key = openEntryKey(jobId);
   const entry = openEntryOf((await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key)));
-  return entry && entry.closedAt === undefined ? claimOf(entry) : undefined;
+  return entry && claimOf(entry);
 }
 
 /** Passes of a job over a subtree that keeps changing, before it gives up for a while. */

@@ -106,7 +106,7 @@ describe('job records', () => {
         update: 'SET status = "DONE" ADD done 3 REMOVE leaseToken, leaseExpiresAt',
         condition: 'attribute_exists(pk) AND leaseToken = "tok"',
       },
-      { kind: 'Update', key: 'JOBS ENTRY#j1', update: 'SET closedAt = 777' },
+      { kind: 'Delete', key: 'JOBS ENTRY#j1' },
     ]);
   });
 

@@ -202,7 +202,7 @@ export function planJobFinish(
     { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] },
     ...holds(lease),
   );
-  planEntryClose(tx, lease.jobId, now);
+  planEntryClose(tx, lease.jobId);
 }
 
 /**

@@ -35,7 +35,6 @@ import {
   type JobRecord,
   type Lease,
 } from './jobRecord.js';
-import { CLOSED_ENTRY_MS, openEntryKey, openEntryOf } from '../core/openJobs.js';
 import { readAllOpenJobs } from '../core/reads.js';
 import { openJobsQuery } from '../core/readPlans.js';
 import { announceJob, keepActive, listTenant } from './announceJob.js';
@@ -93,27 +92,11 @@ export function runStarted(ctx: EngineContext, job: JobRecord, lease: Lease): vo
   if (ctx.runsJobs) ctx.background(runLeased(ctx, job, lease));
 }
 
-/**
- * Every job record, running and finished, in key order (oldest first: ids sort by time); the
- * entries of jobs closed more than CLOSED_ENTRY_MS ago are deleted on the way (openJobs.ts).
- */
+/** Every job record, running and finished, in key order (oldest first: ids sort by time). */
 export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
   const legacy = items.filter((item) => String(item.sk).startsWith(LEGACY_DELETE_SK_PREFIX));
   await Promise.all(legacy.map((item) => adoptLegacyDelete(ctx, item)));
-  const closed = items.flatMap((item) => {
-    const closedAt = openEntryOf(item)?.closedAt;
-    return closedAt !== undefined && closedAt < Date.now() - CLOSED_ENTRY_MS ? [{ item, closedAt }] : [];
-  });
-  await Promise.all(
-    closed.map(({ item, closedAt }) => {
-      const key = openEntryKey(openEntryOf(item)!.id);
-      return writeAlone(
-        ctx.doc,
-        new TransactionBuilder(ctx.table).delete(key, { equals: ['closedAt', closedAt] }).build()[0],
-      );
-    }),
-  );
   return items.filter((item) => String(item.sk).startsWith(JOB_SK_PREFIX)).map(jobFromItem);
 }
 
