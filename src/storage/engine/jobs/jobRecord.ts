@@ -188,14 +188,14 @@ export function planFence(
   );
 }
 
-/** The job is finished: its status, no lease any more, its entry closed and its claim (claims.ts) ended. */
+/** The job is finished: its status, no lease any more, its entry deleted and its claim (claims.ts) ended. */
 export function planJobFinish(
   tx: TransactionBuilder,
   lease: Lease,
   status: 'DONE' | 'FAILED',
-  progress: { done?: number; now?: number; record?: Record<string, unknown>; claim?: Claim } = {},
+  progress: { done?: number; record?: Record<string, unknown>; claim?: Claim } = {},
 ): void {
-  const { done = 0, now = Date.now(), record = {}, claim } = progress;
+  const { done = 0, record = {}, claim } = progress;
   if (claim) planUnclaim(tx, claim);
   tx.update(
     jobKey(lease.jobId),
