@@ -14,7 +14,7 @@ import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 import { conflictMiddleware, TransactionsInFlight } from '../../support/transactionConflicts.js';
 
 const CLIENTS = 12;
-const MOVES_EACH = 8;
+const MOVES_EACH = 6;
 /** 1 + 6 + 30 + 120 nodes. */
 const TREE = fullTree('c', [6, 5, 4]);
 const IDS = specIds(TREE);

@@ -1,6 +1,5 @@
 import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
 import { TreeError } from '../../../errors.js';
-import { backoffDelay, sleep } from '../../../dynamodb/backoff.js';
 
 /**
  * Thrown by a write's attempt that must start again from its reads because what it read changed
@@ -24,22 +23,17 @@ export class Replan extends Error {
 export const mustReplan = (error: unknown): boolean => error instanceof Replan || error instanceof ConditionFailed;
 
 /** How many times a write reads and plans again before it answers CONFLICT. */
-export const MAX_REPLANS = 8;
+export const MAX_REPLANS = 6;
 /**
  * How many jobs a write may wait for, besides: a wait that ends with the job done is no sign of
  * a tree that keeps changing under the write, and each is bounded in time (overlapWait.ts).
  */
 export const MAX_WAITS = 8;
-/**
- * The backoff before a write reads again: full jitter up to min(cap, base * 2^attempt), so that
- * writes that keep meeting in one part of the tree stop retrying in step.
- */
-const REPLAN_BACKOFF = { baseMs: 10, capMs: 250 };
 
 /**
  * Runs a write's attempt (read, check, plan, commit) until it commits: again from its reads
- * when what it read changed (mustReplan), after a jittered backoff, at most MAX_REPLANS times,
- * then CONFLICT; at once, and not counted there, after waiting for a job (MAX_WAITS).
+ * when what it read changed (mustReplan), at most MAX_REPLANS times, then CONFLICT; after
+ * waiting for a job, again without counting it there (at most MAX_WAITS times).
  */
 export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
   let waits = 0;
@@ -53,7 +47,6 @@ export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
         continue;
       }
     }
-    if (i + 1 < MAX_REPLANS) await sleep(backoffDelay(i, REPLAN_BACKOFF.baseMs, REPLAN_BACKOFF.capMs));
   }
   throw new TreeError('CONFLICT', 'the tree kept changing under this write; try again');
 }
