@@ -60,7 +60,7 @@ export const ACTIVE_MARGIN_MS = 60_000;
 export const ANNOUNCE_WAIT_MS = 250;
 /** How long a job waits after its last chunk before it closes. */
 export const FINISH_GRACE_MS = 200;
-/** A read that took longer than this while a job closed lately reads its nodes again. */
+/** A read that took longer than this while jobs run reads its nodes again. */
 export const READ_SPAN_MS = FINISH_GRACE_MS / 2;
 /** How far apart the clocks of two processes may be. */
 export const CLOCK_SKEW_MS = 5000;
@@ -92,8 +92,6 @@ export interface OpenMove {
 export interface OpenJobs {
   /** Until when (epoch ms, a starter's clock) reads must look for entries; 0 if never. */
   activeUntil: number;
-  /** The job id of the reindex that runs, if one does. */
-  reindex?: string;
   /** Roots of the subtrees being deleted. */
   deleting: Set<string>;
   /**
@@ -184,7 +182,6 @@ export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[
   const entries = entryItems.flatMap((item) => openEntryOf(item) ?? []);
   return {
     ...(typeof summary?.[PROJECTION] === 'string' ? { projection: summary[PROJECTION] } : {}),
-    ...(typeof summary?.reindex === 'string' ? { reindex: summary.reindex } : {}),
     activeUntil: Number(summary?.activeUntil ?? 0),
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: entries.length,
