@@ -211,8 +211,7 @@ async function listedTenantItems(ctx: EngineContext): Promise<Array<{ tenant: st
 
 /** The tenants listed with open jobs (TENANTS), in one Query. */
 export async function listedTenants(ctx: EngineContext): Promise<string[]> {
-  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }));
-  return items.map((item) => String(item.sk)).filter((name) => TENANT_PATTERN.test(name));
+  return (await listedTenantItems(ctx)).map(({ tenant }) => tenant);
 }
 
 /**
