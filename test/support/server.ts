@@ -55,6 +55,13 @@ export interface TestServerOptions {
 
 export const uniqueTable = (): string => `t_${randomUUID().slice(0, 12)}`;
 
+/** Two server processes on one new table (the second does not verify it when it closes). */
+export async function startTwoProcesses(options: Omit<TestServerOptions, 'table'>): Promise<TestServer[]> {
+  const table = uniqueTable();
+  const first = await startTestServer({ ...options, table });
+  return [first, await startTestServer({ ...options, table, verifyOnClose: false })];
+}
+
 /** Starts the real server (port 0) on the test run's DynamoDB Local, with a fresh table. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const table = options.table ?? uniqueTable();

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { prng } from '../../support/prng.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { startTwoProcesses, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 import { conflictMiddleware, TransactionsInFlight } from '../../support/transactionConflicts.js';
 
@@ -31,9 +31,8 @@ describe.each(STRATEGIES_UNDER_TEST)('churn: concurrent random moves in one tree
   let servers: TestServer[] = [];
 
   beforeAll(async () => {
-    const table = uniqueTable();
-    const options = { strategy, table, env: { TRANSACTION_ITEMS: '10' }, middleware: conflictMiddleware(inFlight) };
-    servers = [await startTestServer(options), await startTestServer({ ...options, verifyOnClose: false })];
+    const middleware = conflictMiddleware(inFlight);
+    servers = await startTwoProcesses({ strategy, env: { TRANSACTION_ITEMS: '10' }, middleware });
     await buildTree(servers[0]!, TREE, null, { ordered: false });
   });
   afterAll(async () => {

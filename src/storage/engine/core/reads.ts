@@ -44,11 +44,13 @@ export async function readOpenEntries(ctx: TableContext): Promise<Item[]> {
  * nodes go through reads/liveNodes.ts.
  */
 export async function readAllOpenJobs(ctx: TableContext): Promise<OpenJobs> {
-  const [summary, entries] = await Promise.all([
-    batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY]).then((items) => items.get(keyString(OPEN_JOBS_KEY))),
-    readOpenEntries(ctx),
-  ]);
+  const [summary, entries] = await Promise.all([readSummaryItem(ctx), readOpenEntries(ctx)]);
   return openJobsOf(summary, entries);
+}
+
+/** The summary of the open jobs alone (openJobs.ts): one read (undefined: never written). */
+export async function readSummaryItem(ctx: TableContext): Promise<Item | undefined> {
+  return (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
 }
 
 /**

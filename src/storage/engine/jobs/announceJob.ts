@@ -1,6 +1,4 @@
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { sleep } from '../../../dynamodb/backoff.js';
-import { keyString } from '../../../dynamodb/keys.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { writeAlone } from '../../../dynamodb/writeAlone.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -14,6 +12,7 @@ import {
   type OpenJobs,
 } from '../core/openJobs.js';
 import { tenantKey, type Announced } from './jobRecord.js';
+import { readSummaryItem } from '../core/reads.js';
 
 /**
  * Before a job's first transaction: lists a tenant among those with open jobs (TENANTS, for
@@ -24,8 +23,7 @@ import { tenantKey, type Announced } from './jobRecord.js';
  */
 export async function announceJob(ctx: EngineContext, open?: OpenJobs): Promise<Announced> {
   const now = Date.now();
-  const summary =
-    open ?? openJobsOf((await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY)));
+  const summary = open ?? openJobsOf(await readSummaryItem(ctx));
   const writes: Array<Promise<void>> = [listTenant(ctx)];
   if (summary.activeUntil < now + ACTIVE_MARGIN_MS) writes.push(activate(ctx, now));
   await Promise.all(writes);

@@ -1,9 +1,8 @@
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
-import { keyString } from '../../../dynamodb/keys.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { writeAlone } from '../../../dynamodb/writeAlone.js';
 import type { TableContext } from '../core/engineContext.js';
 import { OPEN_JOBS_KEY, PROJECTION } from '../core/openJobs.js';
+import { readSummaryItem } from '../core/reads.js';
 
 /**
  * One reindex at a time: the summary of the open jobs (openJobs.ts) names the one that runs
@@ -17,7 +16,7 @@ export interface ReindexLock {
 
 /** The reindex the summary names, if one. */
 export async function readReindexLock(ctx: TableContext): Promise<ReindexLock | undefined> {
-  const summary = (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+  const summary = await readSummaryItem(ctx);
   return typeof summary?.reindex === 'string'
     ? { jobId: summary.reindex, since: Number(summary.reindexSince ?? 0) }
     : undefined;
