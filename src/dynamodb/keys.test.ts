@@ -4,7 +4,6 @@ import { STRATEGIES } from '../storage/strategies/strategies.js';
 import {
   EDGE_SK_END,
   EDGE_SK_PREFIX,
-  CLAIMS_SK,
   JOB_SK_PREFIX,
   LEGACY_DELETE_SK_PREFIX,
   NODE_SK,
@@ -26,7 +25,6 @@ const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) =>
 const SORT_KEYS_BY_COLLECTION = {
   node: [NODE_SK, EDGE_SK_PREFIX, ...strategyPrefixes('sk')],
   jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, OPEN_ENTRY_SK_PREFIX, LEGACY_DELETE_SK_PREFIX],
-  claims: [CLAIMS_SK],
 };
 
 const collide = (values: string[]) =>

@@ -14,7 +14,6 @@
  *                                                  the projection, the reindex lock
  *   JOBS                   ENTRY#<jobId>           an open (or lately closed) job:   the engine
  *                                                  what reads need of it
- *   C#<rootId>             CLAIMS                  the subtrees jobs claim in a tree the engine
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
  *   TENANTS                <tenant>                a tenant with open jobs           the engine
@@ -52,10 +51,6 @@ export const JOB_SK_PREFIX = 'JOB#';
 export const OPEN_JOBS_SK = 'OPEN';
 /** sk prefix of a job's entry among the open jobs in JOBS: written by the job's own transactions. */
 export const OPEN_ENTRY_SK_PREFIX = 'ENTRY#';
-/** pk prefix of a tree's claims: the subtrees open jobs claim in the tree of root `<rootId>`. */
-export const CLAIMS_PK_PREFIX = 'C#';
-/** sk of a tree's claims. */
-export const CLAIMS_SK = 'CLAIMS';
 /** sk prefix of an open delete's record as earlier versions wrote it (adopted by the sweep). */
 export const LEGACY_DELETE_SK_PREFIX = 'DELETE#';
 /** pk of the reindex checkpoints. */
@@ -71,8 +66,6 @@ export const TENANT_PK_PREFIX = 'T#';
 export const TENANTS_PK = 'TENANTS';
 /** The key of a node's item (the truth). */
 export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
-/** The key of the claims of the tree whose root is `rootId` (engine/core/claims.ts). */
-export const claimsKey = (rootId: string): Key => ({ pk: `${CLAIMS_PK_PREFIX}${rootId}`, sk: CLAIMS_SK });
 /** The pk of a parent's item collection, where its children's edges are (null: the roots'). */
 export const collectionPk = (parentId: string | null): string =>
   parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;

@@ -15,7 +15,9 @@ export type Condition =
   /** attribute equals the value, or is absent when the value is null */
   | { equalsOrMissing: [string, string | number | null] }
   /** attribute absent, or a number below the value */
-  | { missingOrBelow: [string, number] };
+  | { missingOrBelow: [string, number] }
+  /** attribute absent, or equal to the value */
+  | { missingOrEquals: [string, string] };
 
 export interface UpdateSpec {
   set?: Record<string, unknown>;
@@ -154,6 +156,10 @@ function conditionExpression(conditions: Condition[], p: Placeholders): string |
     if ('missingOrBelow' in c) {
       const [name, limit] = c.missingOrBelow;
       return `(attribute_not_exists(${p.name(name)}) OR ${p.name(name)} < ${p.value(limit)})`;
+    }
+    if ('missingOrEquals' in c) {
+      const [name, value] = c.missingOrEquals;
+      return `(attribute_not_exists(${p.name(name)}) OR ${p.name(name)} = ${p.value(value)})`;
     }
     const [attr, value] = c.equalsOrMissing;
     return value === null ? `attribute_not_exists(${p.name(attr)})` : `${p.name(attr)} = ${p.value(value)}`;

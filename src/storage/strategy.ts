@@ -214,6 +214,8 @@ export interface StoredNode {
   deleting: string | undefined;
   /** The IMPORT job that wrote the node item, when one did (items.ts PENDING). */
   pending?: string;
+  /** The job claiming the node, if one does (engine/core/claims.ts). */
+  claim?: string;
   /** Until when (epoch ms) a respacing of its children holds the node, if one ever did (respace.ts). */
   respacing?: number;
 }

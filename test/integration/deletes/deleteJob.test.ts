@@ -10,12 +10,15 @@ import { buildTree, expectError, fullTree, okData, specIds } from '../../support
 import { pauseTransaction } from '../../support/pause.js';
 
 /**
- * A delete too big for one transaction runs as a job: detach (with the job record), mark level by
- * level, delete bottom-up, each chunk fenced by the job's lease. Here the process "dies" after
- * its k-th transaction (every later DynamoDB write fails, as if it had crashed), and the tests
- * check what docs/design.md ("Jobs") promises at that instant (no orphan, nothing reachable from
- * a root that should be gone), and that another process finishes the job: one started later, or
- * one that was already running, without any restart.
+ * A delete too big for one transaction runs as a job: it claims the subtree level by level (the
+ * first transaction writes the job record and claims the root), its accepting transaction
+ * detaches the subtree, then it deletes bottom-up, each chunk fenced by the job's lease. Here the
+ * process "dies" after its k-th transaction (every later DynamoDB write fails, as if it had
+ * crashed), and the tests check what docs/design.md ("Jobs") promises at that instant (no
+ * orphan, nothing reachable from a root that should be gone), and that another process gives the
+ * job up (when it died before the delete was accepted: nothing is deleted, nothing stays
+ * claimed) or finishes it (after): one started later, or one that was already running, without
+ * any restart.
  */
 const SUBTREE = fullTree('big', [3, 4, 4]); // 1 + 3 + 12 + 48 = 64 nodes: more than one transaction holds
 const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
@@ -71,11 +74,57 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     servers = [];
   });
 
+  // Claims: 1 transaction for the record and the root, then one per level below (3, 12, 48
+  // nodes); the 5th accepts the delete (the detach); the deletions follow.
   it.each([
     [1, 'a process started later'],
-    [2, 'a process started later'],
     [4, 'a process that was already running'],
-    [6, 'a process that was already running'],
+  ])(
+    'gives the delete up when the process dies after %i transactions, before it was accepted: %s',
+    async (allowed, finisher) => {
+      const table = uniqueTable();
+      const crash = crashAfter(allowed);
+      const dying = await startTestServer({
+        strategy,
+        table,
+        middleware: crash.middleware,
+        verifyOnClose: false,
+        env: SHORT_LEASE,
+      });
+      await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+      if (finisher === 'a process that was already running')
+        servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
+      crash.arm();
+
+      // The process dies while the job claims the subtree: the delete is not applied (its
+      // caller gets no answer but an error), and every read still finds the whole subtree.
+      const response = dying.gql('mutation { deleteNode(id: "big") { deletedCount } }');
+      await crash.crashed;
+      const answer = await response;
+      expect(answer.body.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+      const crashed = await tableState(table);
+      expect(crashed.nodes.get('big')?.deleting).toBeUndefined();
+      expect(crashed.edges).toContain('big');
+      expect(crashed.nodes.get('big')?.claim, 'the root is claimed').toEqual(expect.any(String));
+
+      // Another process gives the job up once the dead runner's lease expires: every claim
+      // released, the job FAILED, the tree as it was (the closing `tree verify` checks it whole).
+      if (servers.length === 0) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
+      await dying.close();
+      const after = await untilJobsDone(table);
+      expect(after.jobs.map((job) => job.status)).toEqual(['FAILED']);
+      expect([...after.nodes.values()].filter((node) => node.claim !== undefined)).toEqual([]);
+      expect(after.nodes.size).toBe(specIds(SUBTREE).length + 2);
+      // The subtree can be deleted again, at once.
+      expect(okData(await servers[0]!.gql('mutation { deleteNode(id: "big") { deletedCount } }'))).toEqual({
+        deleteNode: { deletedCount: 64 },
+      });
+    },
+  );
+
+  it.each([
+    [5, 'a process started later'],
+    [7, 'a process that was already running'],
   ])('leaves no orphan and nothing reachable after %i transactions, and %s finishes it', async (allowed, finisher) => {
     const table = uniqueTable();
     const crash = crashAfter(allowed);
@@ -91,8 +140,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     if (alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
     crash.arm();
 
-    // The detach committed: the delete is applied; its job is left running. The answer waits
-    // for the job's count of the subtree, which the process that takes it over makes.
+    // The detach committed: the delete is applied, with its count; its job is left running.
     const response = dying.gql('mutation { deleteNode(id: "big") { deletedCount job { kind total } } }');
     await crash.crashed;
 
@@ -100,7 +148,6 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     // to finish it.
     const crashed = await tableState(table);
     for (const fact of crashed.facts.values()) expect(fact.problem, fact.id).toBeUndefined();
-    // At most 6 transactions: detach and marks, the root's deletion comes far later.
     const big = crashed.nodes.get('big');
     expect(big?.deleting, 'the subtree root is marked for deletion').toEqual(expect.any(String));
     expect(crashed.edges).not.toContain('big');
@@ -132,11 +179,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job starte
   });
 
   it('cannot take a node out of the subtree being deleted: it plans again and finds the node gone', async () => {
-    // The move reads its node (and, under adjacency, walks its chain) before the delete job's
-    // first transaction, and commits after it: the job's claim on the subtree, in its tree's
-    // claims, fails it at commit. Nothing of the tenant's is named by either.
+    // The move reads its node before the delete job's first transaction, and commits once the
+    // job claimed the subtree: the claim on the node fails it at commit; read again, the node
+    // is claimed, and the move waits for the job, then finds the node gone. Nothing of the
+    // tenant's, nor of the tree's, is named by either.
     const table = uniqueTable();
-    const deleting = pauseTransaction(2); // the job's first mark, once the subtree is detached
+    const deleting = pauseTransaction(5); // the job's accepting transaction: the subtree is claimed
     const moving = pauseTransaction(1); // the move's transaction
     const deleter = await startTestServer({ strategy, table, middleware: deleting.middleware });
     const mover = await startTestServer({ strategy, table, middleware: moving.middleware, verifyOnClose: false });
@@ -150,8 +198,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job starte
     const deleted = deleter.gql('mutation { deleteNode(id: "big") { deletedCount } }');
     await deleting.reached;
     moving.release();
-    expectError(await moved, 'NOT_FOUND', { message: 'node "big.0.0" does not exist', details: { id: 'big.0.0' } });
+    // Claimed before it was accepted, the node fails the move at commit, whenever the move
+    // commits; read again, it is claimed, and the move waits for the job, which goes on.
     deleting.release();
+    expectError(await moved, 'NOT_FOUND', { message: 'node "big.0.0" does not exist', details: { id: 'big.0.0' } });
     expect(okData(await deleted).deleteNode).toEqual({ deletedCount: specIds(SUBTREE).length });
     await untilJobsDone(table);
     const left = okData(await deleter.gql('{ node(id: "keep") { childCount children { nodes { id childCount } } } }'));

@@ -1,39 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../../../test/support/transactionSteps.js';
-import { claimOf, planChainUnclaimed, planNodeUnclaimed } from './claims.js';
+import { storedNode, testNode } from '../../../../test/support/nodes.js';
+import { otherClaim, planClaimNode, planNodeUnclaimed, planParentUnclaimed, planReleaseNode } from './claims.js';
+
+const p = storedNode(testNode('p', 'r'), 4);
 
 describe('claims', () => {
-  it('are what a move job, a joined import or a delete job holds, and nothing else', () => {
-    const move = { id: 'j', kind: 'MOVE' as const, nodeId: 'm', from: ['r'], to: ['s', 't'] };
-    expect(claimOf(move)).toEqual({ jobId: 'j', nodeId: 'm', from: ['r'], to: ['s', 't'], below: true });
-    // A delete's subtree has left its tree: nothing lies below its ancestors.
-    expect(claimOf({ id: 'd', kind: 'DELETE', nodeId: 'x', from: ['r'] })).toEqual({
-      jobId: 'd',
-      nodeId: 'x',
-      from: ['r'],
-      to: ['r'],
-      below: false,
-    });
-    expect(claimOf({ id: 'd', kind: 'DELETE', nodeId: 'x' })).toBeUndefined();
-    expect(claimOf({ id: 'i', kind: 'IMPORT', nodeId: 'p' })).toBeUndefined();
-  });
-
-  it('keep a moved or deleted node out of a claimed subtree, and off a claimed one below it', () => {
-    const steps = plan((tx) => planNodeUnclaimed(tx, 'x', ['r', 'p'])).steps;
-    expect(steps).toEqual([
+  it('are taken on a node still under the parent it was read under, claimed by no other job', () => {
+    expect(plan((tx) => planClaimNode(tx, p, 'j')).steps).toEqual([
       {
-        kind: 'ConditionCheck',
-        key: 'C#r CLAIMS',
+        kind: 'Update',
+        key: 'N#p NODE',
+        update: 'SET claim = "j"',
         condition:
-          'attribute_not_exists(claim:r) AND attribute_not_exists(claim:p) AND attribute_not_exists(claim:x) ' +
-          'AND attribute_not_exists(below:x)',
+          'attribute_exists(pk) AND (attribute_not_exists(claim) OR claim = "j") ' +
+          'AND (attribute_not_exists(deleting) OR deleting = "j") AND parentId = "r"',
       },
     ]);
-    // A root's claims are its own tree's.
-    expect(plan((tx) => planNodeUnclaimed(tx, 'r', [])).steps[0]?.key).toBe('C#r CLAIMS');
   });
 
-  it('ask nothing of a write under the roots', () => {
-    expect(plan((tx) => planChainUnclaimed(tx, [])).steps).toEqual([]);
+  it('are given back only by the job that holds them', () => {
+    expect(plan((tx) => planReleaseNode(tx, 'p', 'j')).steps).toEqual([
+      { kind: 'Update', key: 'N#p NODE', update: 'REMOVE claim', condition: 'claim = "j"' },
+    ]);
+  });
+
+  it('keep writes off claimed nodes, naming nothing but the nodes themselves', () => {
+    expect(plan((tx) => planParentUnclaimed(tx, p)).steps).toEqual([
+      { kind: 'ConditionCheck', key: 'N#p NODE', condition: 'attribute_not_exists(claim)' },
+    ]);
+    // Under the roots, nothing to name.
+    expect(plan((tx) => planParentUnclaimed(tx, null)).steps).toEqual([]);
+    expect(plan((tx) => planNodeUnclaimed(tx, [p], 'j')).steps).toEqual([
+      { kind: 'ConditionCheck', key: 'N#p NODE', condition: 'claim = "j"' },
+    ]);
+  });
+
+  it("tell a write of another job's claim, not of its own", () => {
+    const claimed = { ...p, claim: 'j' };
+    expect([otherClaim(claimed), otherClaim(claimed, 'j'), otherClaim(p), otherClaim(null)]).toEqual([
+      'j',
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

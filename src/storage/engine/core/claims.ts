@@ -1,92 +1,73 @@
-import { claimsKey } from '../../../dynamodb/keys.js';
-import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import type { OpenEntry } from './openJobs.js';
+import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import type { StoredNode } from '../../strategy.js';
+import { nodeKey } from './items.js';
 
 /**
- * Pure builders of a tree's claims: what keeps writes out of the parts of a tree that open jobs
- * work on, at commit, without any item that every write must touch.
+ * Pure builders of claims: what keeps writes out of a subtree that an open job works on, at
+ * commit, with no item that every write of a tree or of a tenant must name.
  *
- * A move job (and an import once its nodes joined the tree, as a move of their parent to where
- * it is) claims a subtree while it rewrites its projection: the moved node's, from its first
- * transaction to its last; a delete job claims the subtree it deletes. The tree's claims item
- * (`claimsKey(rootId)`, one per tree, written only by the jobs of that tree) records it in the
- * same transactions:
+ * A job that moves or deletes a subtree too big for one transaction, and an import whose nodes
+ * get their projection after they joined the tree, **claims every node of it** before its change
+ * is applied: the node item's `claim` names the job (jobs/claimSubtree.ts: level by level from the
+ * subtree's root, each level's children read once the level is claimed, so a node added under a
+ * node before its claim is read, and one added after cannot be: see below). Only then does the
+ * job's accepting transaction apply the change (and the mutation answer); the job releases each
+ * node when it is done with it (a move rewrites its projection, a delete deletes it), and a job
+ * given up before it was accepted releases them all, deepest first.
  *
- * - `claim:<id>` = the job, for the claimed subtree's top node `id`, in the claims of its tree
- *   before the move and of its tree after (a write that read a chain before the job started
- *   still names the old root: the chain's stored path is stale until the job rewrites it);
- * - `below:<id>` = the set of move jobs claiming a subtree that lies below node `id` (each
- *   ancestor of the subtree's new place), in the claims of its tree after the move. A deleted
- *   subtree has left its tree: nothing lies below its ancestors any more.
+ * Every structural write names, at commit, the items it changes and reads, and nothing else:
+ * - its new parent is claimed by no job (`planParentUnclaimed`): nothing lands in a claimed subtree;
+ * - the node it moves or deletes is claimed by no job (`planNodeUnclaimed`), and so is every node
+ *   of a subtree it moves or deletes in its own transaction: nothing leaves a claimed subtree,
+ *   and no subtree holding a claimed one moves or goes (a claimed subtree's place is fixed until
+ *   its job is done, so the job's `from` and `to` stay true).
  *
- * A structural write names the claims of the trees it reads, and only those: no node of its new
- * parent's chain is claimed (`planChainUnclaimed`), and the node it moves or deletes is in no
- * claimed subtree and has none below it (`planNodeUnclaimed`). A job that starts after the write
- * read its chain, and that the write would overlap, fails the write's condition; the write then
- * reads again and meets the job (it waits for it). Writes and jobs in other trees, and in other
- * parts of the same tree, change nothing these conditions read: they never make a write re-plan.
+ * A write that read before a job claimed a node and commits after fails its condition, reads
+ * again and meets the claim (it waits for the job: overlapWait.ts). A subtree is closed once
+ * claimed, so the job's count of its nodes, its height (the depth limit) and its place (cycles)
+ * cannot change until it is accepted. Writes elsewhere, in the same tree too, name none of it.
  */
-export interface Claim {
-  jobId: string;
-  /** A move's (or a joined import's) claim, which its new ancestors know of; not a delete's. */
-  below: boolean;
-  /** The claimed subtree's top node. */
-  nodeId: string;
-  /** Its ancestors before the job's move, root first. */
-  from: readonly string[];
-  /** Its ancestors after it, root first. */
-  to: readonly string[];
-}
 
-const claimName = (id: string): string => `claim:${id}`;
-const belowName = (id: string): string => `below:${id}`;
+/** The attribute of a node item that names the job claiming it. */
+export const CLAIM = 'claim';
+
+/** The node is claimed by no job. */
+export const UNCLAIMED: Condition = { missing: CLAIM };
+
+/** The node is claimed by job `jobId`. */
+export const claimedBy = (jobId: string): Condition => ({ equals: [CLAIM, jobId] });
+
+/** The claim on a node that a write reads (undefined: none, or the writer's own job's). */
+export const otherClaim = (stored: StoredNode | null | undefined, own?: string): string | undefined =>
+  stored?.claim !== undefined && stored.claim !== own ? stored.claim : undefined;
 
 /**
- * What an open job's entry claims: a subtree for a move job, a joined import or a delete job
- * (whose entry names the deleted root's ancestors as `from`); nothing otherwise.
+ * Job `jobId` claims node `stored`: on the condition that it is still under the parent it was
+ * read under, and not claimed by another job nor being deleted by another (a delete job's root
+ * carries its own mark: items.ts `deleting`).
  */
-export function claimOf(entry: OpenEntry): Claim | undefined {
-  if (entry.nodeId === null || !entry.from) return undefined;
-  const { id: jobId, nodeId, from } = entry;
-  if (entry.kind === 'DELETE') return { jobId, nodeId, from, to: from, below: false };
-  return entry.to ? { jobId, nodeId, from, to: entry.to, below: true } : undefined;
+export function planClaimNode(tx: TransactionBuilder, stored: StoredNode, jobId: string): void {
+  tx.update(
+    nodeKey(stored.node.id),
+    { set: { [CLAIM]: jobId } },
+    { exists: true },
+    { missingOrEquals: [CLAIM, jobId] },
+    { missingOrEquals: ['deleting', jobId] },
+    { equalsOrMissing: ['parentId', stored.node.parentId] },
+  );
 }
 
-/** The roots of the trees the claimed subtree was in and is in (the same one, or two). */
-const rootsOf = (claim: Claim): { before: string; after: string } => ({
-  before: claim.from[0] ?? claim.nodeId,
-  after: claim.to[0] ?? claim.nodeId,
-});
-
-/** The job claims its subtree: in the transaction that starts it (or joins an import). */
-export function planClaim(tx: TransactionBuilder, claim: Claim): void {
-  const { before, after } = rootsOf(claim);
-  const claimed = { [claimName(claim.nodeId)]: claim.jobId };
-  const below = claim.below ? Object.fromEntries(claim.to.map((id) => [belowName(id), [claim.jobId]])) : {};
-  tx.update(claimsKey(after), { set: claimed, addToSet: below });
-  if (before !== after) tx.update(claimsKey(before), { set: claimed });
+/** Job `jobId` releases node `id` (on the condition that it holds its claim). */
+export function planReleaseNode(tx: TransactionBuilder, id: string, jobId: string): void {
+  tx.update(nodeKey(id), { remove: [CLAIM] }, claimedBy(jobId));
 }
 
-/** The job's claim ends: in its last transaction. */
-export function planUnclaim(tx: TransactionBuilder, claim: Claim): void {
-  const { before, after } = rootsOf(claim);
-  const claimed = [claimName(claim.nodeId)];
-  const below = claim.below ? Object.fromEntries(claim.to.map((id) => [belowName(id), [claim.jobId]])) : {};
-  tx.update(claimsKey(after), { remove: claimed, deleteFromSet: below });
-  if (before !== after) tx.update(claimsKey(before), { remove: claimed });
+/** The parent of a create or a move (null: the roots) is claimed by no job. */
+export function planParentUnclaimed(tx: TransactionBuilder, parent: StoredNode | null | undefined): void {
+  if (parent) tx.check(nodeKey(parent.node.id), UNCLAIMED);
 }
 
-/** A write under `chain` (its ids, root first, the parent last): no node of it is claimed by a job. */
-export function planChainUnclaimed(tx: TransactionBuilder, chain: readonly string[]): void {
-  if (chain.length > 0) tx.check(claimsKey(chain[0]!), ...chain.map((id) => ({ missing: claimName(id) })));
-}
-
-/**
- * A write that moves or deletes node `id` (its kept path `path`, root first): the node is in no
- * claimed subtree (neither it nor an ancestor is claimed) and no claimed subtree lies below it.
- */
-export function planNodeUnclaimed(tx: TransactionBuilder, id: string, path: readonly string[]): void {
-  tx.check(claimsKey(path[0] ?? id), ...[...path, id].map((a) => ({ missing: claimName(a) })), {
-    missing: belowName(id),
-  });
+/** The nodes a write moves or deletes are claimed by no job (or, for a job's own accepting transaction, by it). */
+export function planNodeUnclaimed(tx: TransactionBuilder, nodes: readonly StoredNode[], own?: string): void {
+  for (const stored of nodes) tx.check(nodeKey(stored.node.id), own === undefined ? UNCLAIMED : claimedBy(own));
 }

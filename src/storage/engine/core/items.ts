@@ -140,5 +140,6 @@ export function storedFromItem(item: Item): StoredNode {
     deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
     ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
     ...(typeof item.respacing === 'number' ? { respacing: item.respacing } : {}),
+    ...(typeof item.claim === 'string' ? { claim: item.claim } : {}),
   };
 }

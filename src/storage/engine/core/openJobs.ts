@@ -24,13 +24,13 @@ import type { Job, JobKind } from '../../treeStore.js';
  *   node after that transaction took longer than that: it reads again (readAgain). The entries are
  *   queried after the nodes were read: a job whose first transaction a node read shows is listed.
  * - **Fences at commit.** A write that read before a job started must not commit after it where
- *   the job works. What stops it is written with the job where the write looks at commit: a move
- *   job (or a joined import) claims its subtree, and a delete job the subtree it deletes, in the
- *   claims item of their tree (claims.ts), which the writes in that tree name; under adjacency,
- *   which has no move job, the deleted root's own mark, which every chain guard checks, and its
- *   claim, which a move checks for the node it takes. A reindex needs no fence of its own: it
- *   places each node on the condition that what its place was computed from did not change
- *   (jobs/reindexJob.ts), and writes condition on the nodes they change.
+ *   the job works. What stops it is on the nodes the job works on: a move or delete job claims
+ *   every node of its subtree before it is accepted, and an import the nodes it adds (claims.ts);
+ *   a write names its new parent and the nodes it moves or deletes, and fails on a claim. A
+ *   claiming job's entry says so (`claiming`): until it is accepted, nothing of its change is
+ *   applied and reads pass it by. A reindex needs no fence of its own: it places each node on the
+ *   condition that what its place was computed from did not change (jobs/reindexJob.ts), and
+ *   writes condition on the nodes they change.
  * - **The closing grace.** A job waits FINISH_GRACE_MS after its last chunk before it closes
  *   (jobs/commitChunk.ts): a read that could have met a node before the job's last chunk and the
  *   entries after the job closed would have spanned more than that. A read that took more than
@@ -130,14 +130,27 @@ export const PROJECTION = 'projection';
 export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
   from?: string[];
   to?: string[];
+  /** A move or delete still claiming its subtree: nothing of it is applied yet (claims.ts). */
+  claiming?: boolean;
   /** An import whose nodes joined the tree with no projection to write: nothing hidden, nothing to translate. */
   joined?: boolean;
 }
 
 /** The first transaction of a job puts its entry. */
 export function planEntryOpen(tx: TransactionBuilder, entry: OpenEntry): void {
-  const { id, kind, nodeId, from, to } = entry;
-  tx.put({ ...openEntryKey(id), kind, nodeId, ...(from ? { from } : {}), ...(to ? { to } : {}) }, { notExists: true });
+  const { id, kind, nodeId, from, to, claiming } = entry;
+  const fields = { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(claiming ? { claiming } : {}) };
+  tx.put({ ...openEntryKey(id), kind, nodeId, ...fields }, { notExists: true });
+}
+
+/** A claiming job is accepted: its entry becomes what reads see through (a move's `from` and `to`). */
+export function planEntryAccept(tx: TransactionBuilder, entry: OpenEntry): void {
+  const { from, to } = entry;
+  tx.update(
+    openEntryKey(entry.id),
+    { set: { ...(from ? { from } : {}), ...(to ? { to } : {}) }, remove: ['claiming'] },
+    { exists: true },
+  );
 }
 
 /**
@@ -174,17 +187,20 @@ export function openEntryOf(item: Item | undefined): OpenEntry | undefined {
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
     ...(item.joined === true ? { joined: true } : {}),
+    ...(item.claiming === true ? { claiming: true } : {}),
   };
 }
 
 /** The open jobs from the summary and the entries (none read while the summary is inactive). */
 export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[] = []): OpenJobs {
-  const entries = entryItems.flatMap((item) => openEntryOf(item) ?? []);
+  const all = entryItems.flatMap((item) => openEntryOf(item) ?? []);
+  // A claiming job has applied nothing yet: only counted.
+  const entries = all.filter((e) => !e.claiming);
   return {
     ...(typeof summary?.[PROJECTION] === 'string' ? { projection: summary[PROJECTION] } : {}),
     activeUntil: Number(summary?.activeUntil ?? 0),
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
-    count: entries.length,
+    count: all.length,
     moves: entries.flatMap((e) =>
       (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to
         ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }]

@@ -13,7 +13,6 @@ import {
   planDeleteSubtree,
   planDetachForDelete,
   planHold,
-  planMark,
   planMove,
   planReleaseHold,
   planUpdate,
@@ -321,14 +320,6 @@ describe('the delete job plans', () => {
     ]);
   });
 
-  it('marks children only where they still are and not already marked', () => {
-    const { steps } = plan((tx) => planMark(tx, { children: [s1, x], jobId: 'job-1' }));
-    expect(steps).toEqual([
-      { kind: 'Update', key: 'N#s1 NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: where('p') },
-      { kind: 'Update', key: 'N#x NODE', update: 'SET deleting = "job-1" ADD rev 1', condition: where('p') },
-    ]);
-  });
-
   it('holds a node whose subtree a move takes deeper, and releases it with the move', () => {
     expect(plan((tx) => planHold(tx, p, CLOCK, CLOCK + 5000)).steps).toEqual([
       {
@@ -345,12 +336,12 @@ describe('the delete job plans', () => {
     ]);
   });
 
-  it("deletes marked nodes and their edges, except the root's edge (already gone)", () => {
+  it("deletes the nodes the job claims and their edges, except the root's edge (already gone)", () => {
     const { steps } = plan((tx) => planDeleteMarked(tx, { nodes: [s1, p], jobId: 'job-1', rootId: 'p' }));
     expect(steps).toEqual([
-      { kind: 'Delete', key: 'N#s1 NODE', condition: 'deleting = "job-1"' },
+      { kind: 'Delete', key: 'N#s1 NODE', condition: 'claim = "job-1"' },
       { kind: 'Delete', key: 'N#p E#a0#s1' },
-      { kind: 'Delete', key: 'N#p NODE', condition: 'deleting = "job-1"' },
+      { kind: 'Delete', key: 'N#p NODE', condition: 'claim = "job-1"' },
     ]);
   });
 });

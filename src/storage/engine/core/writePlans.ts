@@ -3,6 +3,7 @@ import type { Condition, TransactionBuilder, UpdateSpec } from '../../../dynamod
 import type { ChainGuards, StoredNode } from '../../strategy.js';
 import type { JsonObject, TreeNode } from '../../treeStore.js';
 import { edgeItem, edgeKey, nodeItem, nodeKey, PENDING } from './items.js';
+import { CLAIM } from './claims.js';
 
 /**
  * Pure builders of the truth's transactions: one transaction per structural change holding the
@@ -147,9 +148,16 @@ export function planNewNode(tx: TransactionBuilder, node: TreeNode, options: { e
  * job's id (items.ts PENDING), and its edge item, marked too when it is a top node (its edge is
  * in the parent's collection, which reads leave out while the job is importing: reads.ts
  * queryChildren). The edges of the other nodes are in collections of nodes not in the tree yet.
+ * `claimed`: the job claims it too, until it has written its projection (claims.ts).
  */
-export function planPendingNode(tx: TransactionBuilder, node: TreeNode, jobId: string, top: boolean): void {
-  tx.put({ ...nodeItem(node, 1), [PENDING]: jobId }, { notExists: true });
+export function planPendingNode(
+  tx: TransactionBuilder,
+  node: TreeNode,
+  jobId: string,
+  top: boolean,
+  claimed = false,
+): void {
+  tx.put({ ...nodeItem(node, 1), [PENDING]: jobId, ...(claimed ? { [CLAIM]: jobId } : {}) }, { notExists: true });
   tx.put({ ...edgeItem(node, 1), ...(top ? { [PENDING]: jobId } : {}) }, { notExists: true });
 }
 
@@ -272,9 +280,9 @@ export function planDeleteSubtree(
 }
 
 /**
- * First step of a delete too big for one transaction: the root leaves its parent's children
- * and is marked as deleting (so it reads as absent and accepts no new children). The caller
- * writes the job record (planJobStart) in the same transaction; any process can resume it.
+ * The accepting step of a delete too big for one transaction, once the job claimed the subtree:
+ * the root leaves its parent's children and is marked as deleting (so it reads as absent). The
+ * caller accepts the job (planJobAccept) in the same transaction; any process can resume it.
  */
 export function planDetachForDelete(
   tx: TransactionBuilder,
@@ -286,26 +294,13 @@ export function planDetachForDelete(
   if (parent) bumpChildCount(tx, parent, -1, args.copies);
 }
 
-/** Marks children of marked nodes; a child that moved away meanwhile fails the transaction. */
-export function planMark(tx: TransactionBuilder, args: { children: StoredNode[]; jobId: string }): void {
-  for (const child of args.children) {
-    tx.update(
-      nodeKey(child.node.id),
-      { set: { deleting: args.jobId }, add: { rev: 1 } },
-      { exists: true },
-      { missing: 'deleting' },
-      { equalsOrMissing: ['parentId', child.node.parentId] },
-    );
-  }
-}
-
-/** Deletes marked nodes (children before parents, so no orphan ever exists). */
+/** Deletes nodes a delete job claims (children before parents, so no orphan ever exists). */
 export function planDeleteMarked(
   tx: TransactionBuilder,
   args: { nodes: StoredNode[]; jobId: string; rootId: string },
 ): void {
   for (const stored of args.nodes) {
-    tx.delete(nodeKey(stored.node.id), { equals: ['deleting', args.jobId] });
+    tx.delete(nodeKey(stored.node.id), { equals: ['claim', args.jobId] });
     // The root's edge went with the detach step.
     if (stored.node.id !== args.rootId) tx.delete(edgeKey(stored.node));
   }

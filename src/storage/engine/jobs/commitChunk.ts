@@ -5,9 +5,7 @@ import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
-import { FINISH_GRACE_MS, openEntryKey, openEntryOf } from '../core/openJobs.js';
-import { claimOf, type Claim } from '../core/claims.js';
+import { FINISH_GRACE_MS } from '../core/openJobs.js';
 import { keepActive } from './announceJob.js';
 
 /** The lease was lost: another process holds the job now; this runner must stop writing. */
@@ -31,8 +29,7 @@ export async function commitChunk(
 ): Promise<void> {
   if (progress.finish) {
     await sleep(FINISH_GRACE_MS);
-    const claim = await readClaim(ctx, lease.jobId);
-    planJobFinish(tx, lease, progress.finish, { done: progress.done, record: progress.record, claim });
+    planJobFinish(tx, lease, progress.finish, { done: progress.done, record: progress.record });
   } else planFence(tx, lease, Date.now(), progress.done, progress.record);
   await keepActive(ctx);
   const keys = tx.keys();
@@ -45,13 +42,6 @@ export async function commitChunk(
     }
     throw error;
   }
-}
-
-/** What the open job `jobId` claims (claims.ts), as its entry among the open jobs says. */
-async function readClaim(ctx: EngineContext, jobId: string): Promise<Claim | undefined> {
-  const key = openEntryKey(jobId);
-  const entry = openEntryOf((await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key)));
-  return entry && claimOf(entry);
 }
 
 /** Passes of a job over a subtree that keeps changing, before it gives up for a while. */

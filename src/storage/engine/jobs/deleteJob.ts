@@ -1,29 +1,27 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
-import { TreeError } from '../../../errors.js';
-import { walkLimit, type StoredNode } from '../../strategy.js';
+import type { StoredNode } from '../../strategy.js';
 import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
-import { readChildren, readStored } from '../core/reads.js';
-import { planDeleteMarked, planMark } from '../core/writePlans.js';
+import { readStored } from '../core/reads.js';
+import { planDeleteMarked } from '../core/writePlans.js';
+import { claimSubtree } from './claimSubtree.js';
 
 /**
- * Deletes a subtree too big for one transaction, after planDetachForDelete has taken its root
- * out of the tree and written the job record. Run under the job's lease by the process that
- * started it, or by any process that took it over; every transaction is fenced by the lease
- * (commitChunk), and every step is idempotent, so a run may stop anywhere and start again:
+ * Deletes a subtree too big for one transaction, which the job claimed whole before its
+ * accepting transaction took the root out of the tree (deleteNode.ts). Run under the job's lease
+ * by the process that started it, or by any process that took it over; every transaction is
+ * fenced by the lease (commitChunk), and every step is idempotent, so a run may stop anywhere
+ * and start again:
  *
- * 1. Mark, level by level from the root down, every child of a marked node. A marked node
- *    accepts no new children (creates and moves guard their parent chain) and cannot be moved
- *    away, so the marked set closes over the subtree; a child that moved away before its mark
- *    fails the mark's condition and is read again.
- * 2. Delete marked nodes bottom-up, children before parents, so no orphan exists at any instant.
+ * 1. Walk the subtree from the root, level by level (claimSubtree.ts: the claimed subtree is
+ *    closed, so the walk writes nothing; a job recorded by an earlier version, whose nodes carry
+ *    no claim, claims them here).
+ * 2. Delete the nodes bottom-up, children before parents, each on the condition that the job
+ *    still claims it, so no orphan exists at any instant.
  * 3. The root goes last, in the transaction that marks the job DONE.
  */
-const ATTEMPTS = 6;
-
 export async function runDeleteJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   // The subtree changed while it was read: read it again.
   await passWhileChanging(job.id, () => deleteMarkedSubtree(ctx, job, lease));
@@ -36,12 +34,7 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     // Finished already: only the record's status is left.
     return commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
   }
-  const levels: StoredNode[][] = [[root]];
-  for (let frontier = [root]; frontier.length > 0;) {
-    if (levels.length > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
-    frontier = await markChildren(ctx, frontier, lease);
-    if (frontier.length > 0) levels.push(frontier);
-  }
+  const levels = await claimSubtree(ctx, lease, root);
   const placed = new Map(
     subtreePlaces(root, placeOf(ctx.strategy, root), levels.slice(1)).map((p) => [p.stored.node.id, p]),
   );
@@ -75,35 +68,3 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     await commit(tx, nodes, depth === 0 ? 'DONE' : undefined);
   }
 }
-
-/** Marks the children of the marked `parents`; returns them (already marked ones included). */
-async function markChildren(ctx: EngineContext, parents: StoredNode[], lease: Lease): Promise<StoredNode[]> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const edges = (
-      await Promise.all(parents.filter((p) => p.node.childCount > 0).map((p) => readChildren(ctx, p.node.id)))
-    ).flat();
-    const stored = await readStored(
-      ctx,
-      edges.map((e) => e.node.id),
-    );
-    const children = edges
-      .map((edge) => stored.get(edge.node.id))
-      .filter((s): s is StoredNode => s !== undefined && s.node.parentId === edgeParent(edges, s));
-    const unmarked = children.filter((s) => s.deleting === undefined);
-    try {
-      const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
-      for (let i = 0; i < unmarked.length; i += chunk) {
-        const tx = new TransactionBuilder(ctx.table);
-        planMark(tx, { children: unmarked.slice(i, i + chunk), jobId: lease.jobId });
-        await commitChunk(ctx, tx, lease);
-      }
-      return children.filter((s) => s.deleting === undefined || s.deleting === lease.jobId);
-    } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
-    }
-  }
-  throw new TreeError('CONFLICT', `the subtree of job ${lease.jobId} kept changing; the job will resume`);
-}
-
-const edgeParent = (edges: StoredNode[], s: StoredNode): string | null =>
-  edges.find((e) => e.node.id === s.node.id)?.node.parentId ?? null;

@@ -9,6 +9,7 @@ import type { JobRecord, Lease } from './jobRecord.js';
 import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
+import { planReleaseNode } from '../core/claims.js';
 
 /**
  * The IMPORT job: the nodes of a createNodes too big for one transaction (createNodes.ts),
@@ -29,9 +30,11 @@ import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
  *    becomes a move of the parent to where it is (openJobs.ts), so that from then on reads
  *    below and above the parent answer from the truth while the projection is not written, and
  *    structural writes there wait; otherwise it leaves the list.
- * 3. **projection**: each new node's projection items, from its node item (below a parent);
- *    then the marks leave the top nodes' edges (a marked edge costs each read of the parent's
- *    children one more key), and the job ends.
+ * 3. **projection**: each new node's projection items, from its node item (below a parent),
+ *    with the release of the job's claim on it (the nodes are claimed from step 1: no write
+ *    moves one or adds below one until its projection is there, core/claims.ts); then the marks
+ *    leave the top nodes' edges (a marked edge costs each read of the parent's children one more
+ *    key), and the job ends.
  *
  * Steps 1 and 2 are the starting process's (importNodes.ts); any process takes step 3 over. A
  * job given up before it joined (a failed step, its process gone: any sweep takes it over)
@@ -55,6 +58,7 @@ export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Le
     );
     const batches = [...stored.values()].map((s) => (tx: TransactionBuilder) => {
       for (const item of projectionItems(ctx.strategy, s.node, placeOf(ctx.strategy, s))) tx.put(item);
+      if (s.claim === job.id) planReleaseNode(tx, s.node.id, job.id);
     });
     await commitInChunks(ctx, lease, batches, false);
   }

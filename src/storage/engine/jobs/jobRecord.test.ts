@@ -6,6 +6,8 @@ import {
   newJobId,
   planFence,
   planJobFinish,
+  planJobAccept,
+  planJobForget,
   planJobStart,
   planGiveUpLease,
   planTakeOver,
@@ -49,11 +51,36 @@ describe('job records', () => {
     expect(jobFromItem(item)).toEqual({ ...job, leaseToken: 'tok', leaseExpiresAt: 5100 });
   });
 
-  it('starts a delete job claiming the subtree it deletes in its tree, nothing below its ancestors', () => {
-    const entry = { ...publicJob(job), from: ['r', 'p'] };
-    expect(plan((tx) => planJobStart(tx, publicJob(job), lease, 100, announced, entry)).steps.slice(1)).toEqual([
-      { kind: 'Put', key: 'JOBS ENTRY#j1', condition: 'attribute_not_exists(pk)' },
-      { kind: 'Update', key: 'C#r CLAIMS', update: 'SET claim:big = "j1"' },
+  it('starts a claiming job whose entry reads pass by, and accepts it with what reads see through', () => {
+    const claiming = { ...publicJob(job), kind: 'MOVE' as const, claiming: true };
+    const started = plan((tx) => planJobStart(tx, claiming, lease, 100, announced, claiming));
+    expect(started.items[1]!.Put!.Item).toEqual({
+      pk: 'JOBS',
+      sk: 'ENTRY#j1',
+      kind: 'MOVE',
+      nodeId: 'big',
+      claiming: true,
+    });
+    expect(jobFromItem(started.items[0]!.Put!.Item!).claiming).toBe(true);
+    const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s', 't'] };
+    expect(plan((tx) => planJobAccept(tx, lease, 100, move, { total: 4 })).steps).toEqual([
+      {
+        kind: 'Update',
+        key: 'JOBS JOB#j1',
+        update: 'SET total = 4, leaseExpiresAt = 5100 REMOVE claiming',
+        condition: 'attribute_exists(pk) AND leaseToken = "tok"',
+      },
+      {
+        kind: 'Update',
+        key: 'JOBS ENTRY#j1',
+        update: 'SET from = ["r"], to = ["s","t"] REMOVE claiming',
+        condition: 'attribute_exists(pk)',
+      },
+    ]);
+    // Given up by its starter: nothing of it stays.
+    expect(plan((tx) => planJobForget(tx, lease)).steps).toEqual([
+      { kind: 'Delete', key: 'JOBS JOB#j1', condition: 'attribute_exists(pk) AND leaseToken = "tok"' },
+      { kind: 'Delete', key: 'JOBS ENTRY#j1' },
     ]);
   });
 
@@ -62,24 +89,6 @@ describe('job records', () => {
     expect(() => jobFromItem(item)).toThrow(
       /^item JOBS JOB#j9 is malformed: kind: Invalid option: .*; startedAt: Invalid input: expected string/,
     );
-  });
-
-  it('starts a move job claiming its subtree in the claims of the trees it leaves and enters', () => {
-    const move = { ...publicJob(job), kind: 'MOVE' as const, from: ['r'], to: ['s', 't'] };
-    const { steps, items } = plan((tx) => planJobStart(tx, move, lease, 100, announced));
-    expect(steps.slice(1)).toEqual([
-      { kind: 'Put', key: 'JOBS ENTRY#j1', condition: 'attribute_not_exists(pk)' },
-      { kind: 'Update', key: 'C#s CLAIMS', update: 'SET claim:big = "j1" ADD below:s ["j1"], below:t ["j1"]' },
-      { kind: 'Update', key: 'C#r CLAIMS', update: 'SET claim:big = "j1"' },
-    ]);
-    expect(items[1]!.Put!.Item).toEqual({
-      pk: 'JOBS',
-      sk: 'ENTRY#j1',
-      kind: 'MOVE',
-      nodeId: 'big',
-      from: ['r'],
-      to: ['s', 't'],
-    });
   });
 
   it('fences every chunk on the token, renewing the lease and counting progress', () => {
@@ -93,12 +102,7 @@ describe('job records', () => {
     ]);
   });
 
-  it('finishes a job under its lease, dropping the lease and ending its claim', () => {
-    const claim = { jobId: 'j1', nodeId: 'big', from: ['r'], to: ['s', 't'], below: true };
-    expect(plan((tx) => planJobFinish(tx, lease, 'DONE', { done: 3, claim })).steps.slice(0, 2)).toEqual([
-      { kind: 'Update', key: 'C#s CLAIMS', update: 'REMOVE claim:big DELETE below:s ["j1"], below:t ["j1"]' },
-      { kind: 'Update', key: 'C#r CLAIMS', update: 'REMOVE claim:big' },
-    ]);
+  it('finishes a job under its lease, dropping the lease and its entry', () => {
     expect(plan((tx) => planJobFinish(tx, lease, 'DONE', { done: 3 })).steps).toEqual([
       {
         kind: 'Update',

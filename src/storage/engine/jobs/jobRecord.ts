@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
-import { planEntryClose, planEntryOpen, type OpenEntry } from '../core/openJobs.js';
-import { claimOf, planClaim, planUnclaim, type Claim } from '../core/claims.js';
+import { planEntryAccept, planEntryClose, planEntryOpen, type OpenEntry } from '../core/openJobs.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -30,6 +29,11 @@ export interface JobRecord extends Job {
    */
   imports?: ImportedNode[];
   joined?: boolean;
+  /**
+   * A move or a delete that claims its subtree (core/claims.ts) and is not accepted yet: nothing
+   * of its change is applied, and a process that takes it over gives it up.
+   */
+  claiming?: boolean;
   /** The fencing token of the lease; null once the job is finished. */
   leaseToken: string | null;
   /** Epoch milliseconds after which any process may take the job over. */
@@ -61,6 +65,7 @@ const JOB_ITEM = z.object({
   after: z.string().nullish(),
   imports: z.array(z.tuple([z.string(), z.string().nullable(), z.string()])).optional(),
   joined: z.boolean().optional(),
+  claiming: z.boolean().optional(),
 });
 
 /** A job record as read (decoded by its schema: MalformedItem names a record that is not one). */
@@ -83,6 +88,7 @@ export function jobFromItem(item: Item): JobRecord {
     ...(stored.toLineage ? { toLineage: stored.toLineage } : {}),
     ...(stored.target !== undefined ? { target: stored.target, after: stored.after ?? null } : {}),
     ...(stored.imports ? { imports: stored.imports, joined: stored.joined === true } : {}),
+    ...(stored.claiming === true ? { claiming: true } : {}),
   };
 }
 
@@ -97,6 +103,7 @@ export const publicJob = ({
   after: _a,
   imports: _i,
   joined: _j,
+  claiming: _c,
   ...job
 }: JobRecord): Job => job;
 
@@ -144,9 +151,9 @@ export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant 
 
 /**
  * Writes the record of a new running job, leased to its starter, and its entry among the open
- * jobs (`entry`: the job's own, or a delete's, which names the deleted root's ancestors); a job
- * that claims (a move, a delete) claims from now on (claims.ts). Only a job that announced
- * itself (announceJob.ts) starts: reads then look for its entry.
+ * jobs (`entry`: the job's own; a claiming job's says so, and reads pass it by until the job is
+ * accepted: planJobAccept). Only a job that announced itself (announceJob.ts) starts: reads then
+ * look for its entry.
  */
 export function planJobStart(
   tx: TransactionBuilder,
@@ -166,8 +173,26 @@ export function planJobStart(
     { notExists: true },
   );
   planEntryOpen(tx, entry);
-  const claim = claimOf(entry);
-  if (claim) planClaim(tx, claim);
+}
+
+/**
+ * A claiming job is accepted (core/claims.ts), in the transaction that applies its change: its
+ * record no longer claiming (on its lease, renewed, with `record` set), its entry now what reads
+ * see through (`entry`: a move's `from` and `to`, a delete's `from`).
+ */
+export function planJobAccept(
+  tx: TransactionBuilder,
+  lease: Lease,
+  now: number,
+  entry: OpenEntry,
+  record: Record<string, unknown> = {},
+): void {
+  tx.update(
+    jobKey(lease.jobId),
+    { set: { ...record, leaseExpiresAt: now + lease.durationMs }, remove: ['claiming'] },
+    ...holds(lease),
+  );
+  planEntryAccept(tx, entry);
 }
 
 /**
@@ -188,15 +213,14 @@ export function planFence(
   );
 }
 
-/** The job is finished: its status, no lease any more, its entry deleted and its claim (claims.ts) ended. */
+/** The job is finished: its status, no lease any more, and its entry deleted. */
 export function planJobFinish(
   tx: TransactionBuilder,
   lease: Lease,
   status: 'DONE' | 'FAILED',
-  progress: { done?: number; record?: Record<string, unknown>; claim?: Claim } = {},
+  progress: { done?: number; record?: Record<string, unknown> } = {},
 ): void {
-  const { done = 0, record = {}, claim } = progress;
-  if (claim) planUnclaim(tx, claim);
+  const { done = 0, record = {} } = progress;
   tx.update(
     jobKey(lease.jobId),
     { set: { ...record, status }, add: { done }, remove: ['leaseToken', 'leaseExpiresAt'] },
@@ -222,6 +246,12 @@ export function planTakeOver(tx: TransactionBuilder, seen: JobRecord, lease: Lea
 /** Gives a lease up at once (after a failure), so that a sweep takes the job over soon. */
 export function planGiveUpLease(tx: TransactionBuilder, lease: Lease): void {
   tx.update(jobKey(lease.jobId), { set: { leaseExpiresAt: 0 } }, ...holds(lease));
+}
+
+/** A claiming job given up by the process that started it: no record of it stays, nor its entry. */
+export function planJobForget(tx: TransactionBuilder, lease: Lease): void {
+  tx.delete(jobKey(lease.jobId), ...holds(lease));
+  planEntryClose(tx, lease.jobId);
 }
 
 const holds = (lease: Lease): Condition[] => [{ exists: true }, { equals: ['leaseToken', lease.token] }];

@@ -24,6 +24,7 @@ import { runMoveJob } from './moveJob.js';
 import { runDeleteJob } from './deleteJob.js';
 import { runReindexJob } from './reindexJob.js';
 import { runImportJob } from './importJob.js';
+import { abandonClaiming } from './claimSubtree.js';
 import type { EngineContext } from '../core/engineContext.js';
 import {
   jobFromItem,
@@ -49,7 +50,8 @@ export async function runLeased(ctx: EngineContext, job: JobRecord, lease: Lease
   ctx.onJob?.({ event: 'started', job: about });
   try {
     await Promise.all([listTenant(ctx), keepActive(ctx)]);
-    if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
+    if (job.claiming) await abandonClaiming(ctx, job, lease);
+    else if (job.kind === 'DELETE') await runDeleteJob(ctx, job, lease);
     else if (job.kind === 'MOVE') await runMoveJob(ctx, job, lease);
     else if (job.kind === 'REINDEX') await runReindexJob(ctx, job, lease);
     else if (job.kind === 'IMPORT') await runImportJob(ctx, job, lease);
@@ -86,6 +88,13 @@ export const newLease = (ctx: EngineContext, jobId: string): Lease => ({
  */
 export const startingLease = (ctx: EngineContext, jobId: string): Lease =>
   ctx.runsJobs ? newLease(ctx, jobId) : { jobId, token: randomUUID(), durationMs: 0 };
+
+/**
+ * The lease a claiming job is accepted with (claimSubtree.ts): its starter's, which claimed the
+ * subtree, when this process runs jobs; otherwise expired on acceptance (see startingLease).
+ */
+export const acceptingLease = (ctx: EngineContext, lease: Lease): Lease =>
+  ctx.runsJobs ? lease : { ...lease, durationMs: 0 };
 
 /** Runs a job that this process just started, in its background, when this process runs jobs. */
 export function runStarted(ctx: EngineContext, job: JobRecord, lease: Lease): void {

@@ -12,6 +12,7 @@ import {
   projectionSteps,
 } from '../core/projectionPlans.js';
 import { readChildren, readStored } from '../core/reads.js';
+import { planReleaseNode } from '../core/claims.js';
 
 /**
  * Rewrites the projection of a subtree whose move committed the truth (the moved node's parent,
@@ -19,10 +20,11 @@ import { readChildren, readStored } from '../core/reads.js';
  * moved node down, level by level. Run under the job's lease by the process that started it, or
  * by any process that took it over; every transaction is fenced by the lease (commitChunk).
  *
- * Each node's rewrite is conditioned on its kept path being the one read, so it is idempotent
- * (a node already at its new place is skipped) and refused for a node that moved or was deleted
- * meanwhile (the walk then starts again). A level is rewritten before its children are read: a
- * child added after its parent's rewrite took the new path from it, one added before is read.
+ * The job claimed the subtree before it was accepted (claims.ts): each node's rewrite releases
+ * its claim, in the same transaction, and is conditioned on its kept path being the one read,
+ * so it is idempotent (a node already at its new place is skipped) and refused for a node that
+ * changed meanwhile (the walk then starts again). A level is rewritten before its children are
+ * read: a child added under a node once it is released took the new path from it, and is read.
  * Until the job is done, reads translate kept paths through the job's entry (openJobs.ts).
  */
 
@@ -56,12 +58,16 @@ async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Leas
   const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
   let tx = new TransactionBuilder(ctx.table);
   let nodes = 0;
+  const release = (tx: TransactionBuilder, stored: StoredNode) => {
+    if (stored.claim === lease.jobId) planReleaseNode(tx, stored.node.id, lease.jobId);
+  };
   for (const { stored, newPlace } of level) {
     const place = placeOf(ctx.strategy, stored);
-    if (samePlace(place, newPlace)) continue;
+    if (samePlace(place, newPlace) && stored.claim !== lease.jobId) continue;
     const moved: MovedNode[] = [{ stored, place, newPlace }];
     const alone = new TransactionBuilder(ctx.table);
     planProjectionRewrite(alone, ctx.strategy, moved);
+    release(alone, stored);
     if (nodes > 0 && tx.size + alone.size > chunk) {
       await commitChunk(ctx, tx, lease, { done: nodes });
       tx = new TransactionBuilder(ctx.table);
@@ -72,6 +78,7 @@ async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Leas
       continue;
     }
     planProjectionRewrite(tx, ctx.strategy, moved);
+    release(tx, stored);
     nodes++;
   }
   if (nodes > 0) await commitChunk(ctx, tx, lease, { done: nodes });
@@ -79,7 +86,7 @@ async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Leas
 
 /**
  * A node whose rewrite alone exceeds a transaction: its item writes in slices, each on the
- * condition that the node still keeps its old place, then its place fields.
+ * condition that the node still keeps its old place, then its place fields and its release.
  */
 async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Lease): Promise<void> {
   const steps = projectionSteps(ctx.strategy, moved);
@@ -92,6 +99,7 @@ async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Leas
   }
   const last = new TransactionBuilder(ctx.table);
   planPlaceFields(last, ctx.strategy, moved);
+  if (moved.stored.claim === lease.jobId) planReleaseNode(last, moved.stored.node.id, lease.jobId);
   await commitChunk(ctx, last, lease, { done: 1 });
 }
 

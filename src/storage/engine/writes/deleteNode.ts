@@ -4,27 +4,30 @@ import type { StoredNode } from '../../strategy.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkVersion, copiesIn, guardNodeUnclaimed, readNodeTree, settledPlace } from './guardedPlace.js';
+import { checkVersion, copiesIn, readNodeTree, settledPlace } from './guardedPlace.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { live } from '../core/items.js';
-import { newJob, planJobStart, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
-import { NO_OPEN_JOBS, overlappingMove } from '../core/openJobs.js';
+import { newJob, planJobAccept, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
+import { NO_OPEN_JOBS, overlappingMove, type OpenJobs } from '../core/openJobs.js';
 import { announceJob } from '../jobs/announceJob.js';
-import { runLeased, startingLease } from '../jobs/jobRunner.js';
+import { acceptingLease, newLease, runLeased } from '../jobs/jobRunner.js';
+import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
+import { otherClaim, planNodeUnclaimed } from '../core/claims.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
-import { pollJob, waitForOverlappingJob } from '../jobs/overlapWait.js';
-import { keptFields, placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
+import { claimingOrWaiting, pollJob, waitForOverlappingJob } from './overlapWait.js';
+import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
 
 /**
- * Deletes a node and its subtree: one transaction when it fits; otherwise one transaction
- * detaches the subtree (from then on no read returns any of it) and records a job, which this
- * process then runs under the job's lease, outside the re-planning loop: once the detach has
- * committed the delete is applied, whatever happens to the job (any live process finishes it).
- * The subtree is read only as far as it may fit one transaction; a job counts it while it marks
- * it (the record's `total`), and the answer's deletedCount is that count.
+ * Deletes a node and its subtree: one transaction when it fits; otherwise a job claims the
+ * subtree (claims.ts), counting it, and its accepting transaction detaches it (from then on no
+ * read returns any of it); this process then runs the job under its lease, outside the
+ * re-planning loop: once the detach has committed the delete is applied, whatever happens to
+ * the job (any live process finishes it). The subtree is read only as far as it may fit one
+ * transaction; the answer's deletedCount is the job's count. No node deleted is claimed by
+ * another job.
  */
 export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Promise<DeleteResult> {
   checkId(args.id);
@@ -34,8 +37,8 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     const root = live(await readVisible(ctx, [args.id], scope), args.id);
     const open = scope.open ?? NO_OPEN_JOBS;
     checkVersion(root, args.expectedVersion);
-    const overlap = overlappingMove(open, args.id, settledPlace(ctx, open, root));
-    if (overlap) await waitForOverlappingJob(ctx, overlap.id, `deleting "${args.id}"`);
+    const overlap = overlappingMove(open, args.id, settledPlace(ctx, open, root))?.id ?? otherClaim(root);
+    if (overlap) await waitForOverlappingJob(ctx, overlap, `deleting "${args.id}"`);
     const guardTree = await readNodeTree(ctx, root);
     const parentId = root.node.parentId;
     // Each node deleted takes at least two items (its node and its edge).
@@ -45,29 +48,20 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     const copies = copiesIn(ctx, open);
+    const claimed = levels?.flat().find((s) => otherClaim(s));
+    if (claimed) await waitForOverlappingJob(ctx, claimed.claim!, `deleting "${args.id}"`);
     if (levels) {
       const tx = new TransactionBuilder(ctx.table);
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies });
       planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
-      guardNodeUnclaimed(ctx, tx, root);
+      planNodeUnclaimed(tx, [root, ...levels.flat()]);
       guardTree(tx);
       if (tx.size <= ctx.transactionItems) {
         await transactWrite(ctx.doc, tx.build());
         return { deletedCount: levels.flat().length + 1 };
       }
     }
-    const job = newJob('DELETE', root.node.id, null);
-    const lease = startingLease(ctx, job.id);
-    // The job claims the subtree in its tree's claims (claims.ts): the ancestors name the tree.
-    const ancestors = await ancestorsOf(ctx, root);
-    const announced = await announceJob(ctx, open);
-    const detach = new TransactionBuilder(ctx.table);
-    planDetachForDelete(detach, { root, parent, jobId: job.id, copies });
-    guardNodeUnclaimed(ctx, detach, root, ancestors);
-    planJobStart(detach, job, lease, Date.now(), announced, { ...job, from: ancestors });
-    guardTree(detach);
-    await transactWrite(ctx.doc, detach.build());
-    return { job, lease };
+    return startDeleteJob(ctx, { root, parent, open, guardTree });
   });
   if (!('lease' in started)) return started;
   // Run here, so that the answer counts the nodes deleted; or counted by the worker.
@@ -76,10 +70,33 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
   return { deletedCount: counted.total!, job: publicJob(counted) };
 }
 
-/** The ancestors of a node, root first: its kept path, or else its chain walked. */
-async function ancestorsOf(ctx: EngineContext, stored: StoredNode): Promise<string[]> {
-  if (keptFields(ctx.strategy).path) return [...placeOf(ctx.strategy, stored).path];
-  return (await ctx.strategy.readChain(ctx, stored)).slice(0, -1).map((c) => c.node.id);
+/**
+ * A delete too big for one transaction: the job claims the subtree, counting it, then its
+ * accepting transaction detaches the root (planDetachForDelete) and records the count.
+ */
+async function startDeleteJob(
+  ctx: EngineContext,
+  about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; guardTree: (tx: TransactionBuilder) => void },
+): Promise<{ job: JobRecord; lease: Lease }> {
+  const { root, parent } = about;
+  const job = newJob('DELETE', root.node.id, null);
+  const lease = newLease(ctx, job.id);
+  const announced = await announceJob(ctx, about.open);
+  const doing = `deleting "${root.node.id}"`;
+  const levels = await claimingOrWaiting(ctx, startClaiming(ctx, { job, lease, root, announced }), doing);
+  const total = levels.flat().length;
+  try {
+    const detach = new TransactionBuilder(ctx.table);
+    planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, about.open) });
+    planNodeUnclaimed(detach, [root], job.id);
+    planJobAccept(detach, acceptingLease(ctx, lease), Date.now(), job, { total });
+    about.guardTree(detach);
+    await transactWrite(ctx.doc, detach.build());
+  } catch (error) {
+    await forgetClaiming(ctx, lease, root.node.id);
+    throw error;
+  }
+  return { job: { ...job, total }, lease };
 }
 
 /** How long at least a delete waits for its job's count when another process runs the job. */

@@ -16,7 +16,7 @@ const p = stored(node('p', 'r', { path: ['r'] }), 4);
 const child = node('c', 'p');
 
 describe('a place under a parent', () => {
-  it('guards every commit: the chain, the parent not being respaced, nothing of the tenant', () => {
+  it('guards every commit: the chain, the parent unclaimed and not being respaced, nothing of the tenant', () => {
     const steps = plan((tx) => {
       planCreate(tx, { node: child, chain: [r, p], slot: { position: 'a0', neighbours: [] }, copies: NO_COPIES });
       planPlaceGuards(tx, { strategy: adjacency, chain: [r, p], now: 1000 });
@@ -30,8 +30,9 @@ describe('a place under a parent', () => {
     expect(conditions['N#p NODE']).toContain('parentId = "r"');
     // The parent, whose childCount the create updates, is not being respaced.
     expect(conditions['N#p NODE']).toContain('(attribute_not_exists(respacing) OR respacing < 1000)');
-    // No item outside the place and its chain: adjacency has no move job, and a subtree being
-    // deleted has its root marked, which the chain guard checks (attribute_not_exists(deleting)).
+    // The parent claimed by no job (claims.ts).
+    expect(conditions['N#p NODE']).toContain('attribute_not_exists(claim)');
+    // No item outside the place and its chain.
     expect(Object.keys(conditions).sort()).toEqual(['N#c NODE', 'N#p E#a0#c', 'N#p NODE', 'N#r E#a0#p', 'N#r NODE']);
   });
 
@@ -45,21 +46,13 @@ describe('a place under a parent', () => {
     expect(parent.condition).toContain('respacing = 5000');
   });
 
-  it('names the claims of its tree, and only them, under a strategy that keeps paths', () => {
+  it('names the parent and nothing above it under a strategy that keeps paths', () => {
     const steps = plan((tx) => planPlaceGuards(tx, { strategy: path, chain: [r, p], now: 1000 })).steps;
-    const claims = steps.filter((s) => s.key.startsWith('C#'));
-    // No node of the chain is claimed by a job: a move job above the parent, started since the
-    // chain was read, fails the write (its stored path is stale).
-    expect(claims).toEqual([
-      {
-        kind: 'ConditionCheck',
-        key: 'C#r CLAIMS',
-        condition: 'attribute_not_exists(claim:r) AND attribute_not_exists(claim:p)',
-      },
-    ]);
-    // No root count, and nothing of the tenant's.
-    expect(steps.find((s) => s.key === 'N#r NODE')).toBeUndefined();
-    expect(steps.filter((s) => s.key.startsWith('JOBS'))).toEqual([]);
+    // The parent still keeps the path read, and no job claims it (claims.ts): a move job above
+    // it claims it before it starts, so a write that read its path before fails here.
+    expect(steps.map((s) => s.key)).toEqual(['N#p NODE']);
+    expect(steps[0]!.condition).toContain('path = ["r"]');
+    expect(steps[0]!.condition).toContain('attribute_not_exists(claim)');
   });
 
   it("is the only way to a structural write's transaction", () => {

@@ -6,10 +6,10 @@ import type { EngineContext, TableContext } from '../core/engineContext.js';
 import { live } from '../core/items.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
-import { waitForOverlappingJob } from '../jobs/overlapWait.js';
+import { waitForOverlappingJob } from './overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
 import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../core/writePlans.js';
-import { planChainUnclaimed, planNodeUnclaimed } from '../core/claims.js';
+import { otherClaim, planParentUnclaimed } from '../core/claims.js';
 
 /**
  * A place under a parent: the one way a structural write (createNode, createNodes and its
@@ -22,18 +22,20 @@ import { planChainUnclaimed, planNodeUnclaimed } from '../core/claims.js';
  * 2. the parent's chain (the strategy's readChain: NOT_FOUND when the parent or an ancestor is
  *    missing or being deleted);
  * 3. a parent whose children are being respaced: CONFLICT (but for the respacing's own steps);
- * 4. an open move job whose subtree holds the parent (or the moving node, or lies below it):
- *    waits for it, then the write re-plans (Replan), or CONFLICT when it stalls (overlapWait.ts);
+ * 4. a job claiming the parent or the moving node (claims.ts), or an open move job whose subtree
+ *    holds the parent (or the moving node, or lies below it): waits for it, then the write
+ *    re-plans (Replan), or CONFLICT when it stalls (overlapWait.ts);
  * 5. the caller's grant on the parent's tree (EngineContext.treeAccess), on the chain read here:
  *    NOT_FOUND as if the parent did not exist, or FORBIDDEN where the caller may only read.
  *
  * Its transactions (`transaction`) carry every guard the place needs at commit: the strategy's
  * guard on the chain (so the parent is still in the tree and the place the write read: a move
- * of the parent or of an ancestor, into another tree too, fails the write), no node of the chain
- * claimed by a job (claims.ts), and the parent not being respaced (or, for a respacing's step,
- * its hold renewed). No item outside the place, its chain and its tree's claims: writes in
- * different trees share none. A structural write's transaction can only be had from a place
- * (GuardedTransaction), and is committed with `commitGuarded`.
+ * of the parent or of an ancestor, into another tree too, fails the write: under adjacency every
+ * node of the chain, elsewhere the parent's kept path), the parent claimed by no job (claims.ts),
+ * and the parent not being respaced (or, for a respacing's step, its hold renewed). No item
+ * outside the place and what the strategy's chain guard names: under a strategy that keeps
+ * paths, writes under different parents share none. A structural write's transaction can only
+ * be had from a place (GuardedTransaction), and is committed with `commitGuarded`.
  */
 export interface PlaceRequest {
   /** The new parent; null: the roots. */
@@ -104,7 +106,8 @@ export class GuardedPlace {
     const overlap: OpenMove | undefined =
       (moving && overlappingMove(open, moving.node.id, settledPlace(ctx, open, moving))) ??
       (parent ? moveOf(open, parent.node.id, settledPlace(ctx, open, parent)) : undefined);
-    if (overlap) await waitForOverlappingJob(ctx, overlap.id, request.doing);
+    const claim = overlap?.id ?? otherClaim(parent) ?? otherClaim(moving);
+    if (claim) await waitForOverlappingJob(ctx, claim, request.doing);
     if (parentId !== null) requireWrite(ctx, chain[0]!.node.id, request.parentLabel, parentId);
     return new GuardedPlace(ctx, known, chain, open, copiesIn(ctx, open), request.respacing);
   }
@@ -136,10 +139,9 @@ export class GuardedPlace {
 
 /**
  * Pure. The guards of a place at commit: the strategy's guard on the chain (root first, the
- * parent last), no node of the chain claimed by a job (for a strategy that keeps places; under
- * adjacency, which has no move job, the chain guard refuses a chain with a node being deleted),
- * and the parent's children not being respaced (a respacing's own step passes its hold, a hold
- * being below any instant after it, and renews it).
+ * parent last), the parent claimed by no job (claims.ts), and the parent's children not being
+ * respaced (a respacing's own step passes its hold, a hold being below any instant after it,
+ * and renews it).
  */
 export function planPlaceGuards(
   tx: TransactionBuilder,
@@ -153,33 +155,13 @@ export function planPlaceGuards(
   const { chain, respacing, now } = guards;
   const parent = chain[chain.length - 1] ?? null;
   guards.strategy.guardChain(tx, chain, now, CHAIN_GUARDS);
-  if (guards.strategy.keeps !== 'nothing')
-    planChainUnclaimed(
-      tx,
-      chain.map((c) => c.node.id),
-    );
+  planParentUnclaimed(tx, parent);
   if (respacing && parent) {
     planNotRespacing(tx, parent, respacing.until + 1);
     planRenewHold(tx, parent, respacing.until, respacing.renewed, 'respacing');
   } else {
     planNotRespacing(tx, parent, now);
   }
-}
-
-/**
- * The node a write moves or deletes is in no subtree a job claims, and no claimed subtree lies
- * below it (claims.ts): by its kept path, or by its `ancestors` (root first) under a strategy
- * that keeps none, whose writes check claims only where they walked the chain (a move to another
- * parent: a delete job's claim keeps the node from leaving the subtree being deleted).
- */
-export function guardNodeUnclaimed(
-  ctx: EngineContext,
-  tx: TransactionBuilder,
-  stored: StoredNode,
-  ancestors?: readonly string[],
-): void {
-  if (ctx.strategy.keeps !== 'nothing') planNodeUnclaimed(tx, stored.node.id, placeOf(ctx.strategy, stored).path);
-  else if (ancestors) planNodeUnclaimed(tx, stored.node.id, ancestors);
 }
 
 /** A guarded transaction with more of the write's actions (a copy: `tx` stays as it is). */

@@ -6,7 +6,6 @@ import { commitInChunks } from '../jobs/importJob.js';
 import type { JobRecord, Lease } from '../jobs/jobRecord.js';
 import type { NewNode } from './newNodes.js';
 import { planEntryJoin } from '../core/openJobs.js';
-import { claimOf, planClaim } from '../core/claims.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
 
@@ -32,11 +31,14 @@ export interface ImportPlan {
  * Step 1: the nodes, marked, and what of their items no read can reach yet. The last top node
  * first, alone: from then on a create placed last among the parent's children goes after all
  * of them (its slot is read from the edges, marked ones included), as if after the import.
+ * Below a parent, nodes whose projection step 3 writes are claimed by the job (core/claims.ts)
+ * until it is written: no write moves, deletes or adds below one of them meanwhile.
  */
 export async function writePending(ctx: EngineContext, plan: ImportPlan): Promise<void> {
   const roots = plan.place.parent === null;
+  const claimed = plan.projected && !roots;
   const batches: Array<(tx: TransactionBuilder) => void> = plan.nodes.map(({ node, place, top }) => (tx) => {
-    planPendingNode(tx, node, plan.job.id, top);
+    planPendingNode(tx, node, plan.job.id, top, claimed);
     if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
   });
   const last = plan.nodes.filter((n) => n.top).length - 1; // parents first: the top nodes lead
@@ -51,14 +53,12 @@ export async function writePending(ctx: EngineContext, plan: ImportPlan): Promis
 export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> {
   const { place, job } = plan;
   const { parent } = place;
-  // Committed long after the read, with the guard on the parent's chain, and its claims.
+  // Committed long after the read, with every guard of the parent's place.
   const tx = place.transaction((joining) => {
     planJoin(joining, { parent, count: plan.nodes.filter((n) => n.top).length, copies: place.copies });
     if (plan.projected && parent) {
       const ancestors = place.chain.slice(0, -1).map((c) => c.node.id);
       planEntryJoin(joining, job.id, { nodeId: parent.node.id, ancestors });
-      const entry = { id: job.id, kind: job.kind, nodeId: parent.node.id, from: ancestors, to: ancestors };
-      planClaim(joining, claimOf(entry)!);
     } else {
       planEntryJoin(joining, job.id, undefined);
     }

@@ -6,10 +6,10 @@ import { checkId } from '../../validation.js';
 import { placed } from './createNode.js';
 import type { EngineContext } from '../core/engineContext.js';
 import {
+  checkDepth,
   checkVersion,
   commitGuarded,
   extended,
-  guardNodeUnclaimed,
   readNodeTree,
   readPlace,
   type GuardedPlace,
@@ -17,14 +17,17 @@ import {
   type RespacingHold,
 } from './guardedPlace.js';
 import { live, withPath } from '../core/items.js';
-import { newJob, planJobStart, type JobRecord, type Lease } from '../jobs/jobRecord.js';
-import { runStarted, startingLease } from '../jobs/jobRunner.js';
+import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRecord.js';
+import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
 import { announceJob } from '../jobs/announceJob.js';
+import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
+import { otherClaim, planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth, releaseHold } from './moveDepth.js';
 import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
+import { claimingOrWaiting, waitForOverlappingJob } from './overlapWait.js';
 import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
 
 /**
@@ -37,8 +40,12 @@ import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/w
  * - **held move**: a strategy that keeps no path (nothing below the node to rewrite) holds the
  *   node while it checks the subtree's height, when the move goes deeper (moveDepth.ts);
  * - **one-transaction move**: the truth and the rewritten projection of the whole subtree;
- * - **move job**: a subtree whose projection does not fit one transaction: the truth and the
- *   job record now, the projection by the job (moveJob.ts), which this process starts.
+ * - **move job**: a subtree whose projection does not fit one transaction: the job claims the
+ *   subtree (claims.ts), then commits the truth as it accepts the move; the projection is
+ *   rewritten by the job (moveJob.ts), which this process starts.
+ *
+ * The node moved, and under a strategy that keeps paths every node of a subtree moved in one
+ * transaction, is claimed by no job (claims.ts): a claimed subtree neither moves nor loses a node.
  *
  * A respacing moves a child to a position it chose, while it holds the parent: `placeChild`.
  */
@@ -82,7 +89,7 @@ interface PlannedMove {
   slot: Slot;
   oldPlace: Place;
   newPlace: Place;
-  /** The transaction of the truth (and of every guard), built once. */
+  /** The transaction of the truth (and of every guard but the moving node's claim), built once. */
   truth: GuardedTransaction;
   /** The moved node's fields after the move. */
   moved: TreeNode;
@@ -140,7 +147,6 @@ async function planMoveOf(
   const truth = place.transaction((tx) => {
     const now = new Date().toISOString();
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
-    guardNodeUnclaimed(ctx, tx, moving, oldAncestors);
     guardTree(tx);
   });
   return {
@@ -158,7 +164,7 @@ async function planMoveOf(
 /**
  * What a move reads of the place the node leaves: its parent (found in the new chain when it is
  * there), and, under a strategy that keeps no path, its ancestors when it leaves its parent, for
- * its depth (moveDepth.ts) and its claims (a subtree being deleted keeps it: guardNodeUnclaimed).
+ * its depth (moveDepth.ts).
  */
 async function readOldPlace(
   ctx: EngineContext,
@@ -179,7 +185,10 @@ async function readOldPlace(
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
 async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
-  const tx = extended(move.truth, (plan) => planMovedCopies(plan, move.moving, move.moved, move.place.copies));
+  const tx = extended(move.truth, (plan) => {
+    planMovedCopies(plan, move.moving, move.moved, move.place.copies);
+    planNodeUnclaimed(plan, [move.moving]);
+  });
   await commitGuarded(ctx, tx);
   return answer(move);
 }
@@ -190,7 +199,10 @@ async function moveHeld(ctx: EngineContext, move: PlannedMove): Promise<TreeNode
     hold: true,
     oldAncestors: move.oldAncestors,
   });
-  const tx = held ? extended(move.truth, (plan) => planReleaseHold(plan, move.moving, held)) : move.truth;
+  const tx = extended(move.truth, (plan) => {
+    if (held) planReleaseHold(plan, move.moving, held);
+    planNodeUnclaimed(plan, [move.moving]);
+  });
   try {
     await commitGuarded(ctx, tx);
   } catch (error) {
@@ -210,13 +222,21 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
   const parents = new Set([place.parent?.node.id, moving.node.parentId]);
   if (below?.some((level) => level.some((s) => parents.has(s.node.id))))
     throw new Replan('a parent of the move lies below the moving node');
+  const claimed = below?.flat().find((s) => otherClaim(s));
+  if (claimed) await waitForOverlappingJob(ctx, claimed.claim!, `moving "${moving.node.id}"`);
   if (below) {
     const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
       ...p,
       newPlace: rebased(p.place, oldPlace, newPlace),
       ...(p.stored === moving ? { moved: move.moved } : {}),
     }));
-    const tx = extended(move.truth, (plan) => planProjectionMove(plan, ctx.strategy, levels));
+    const tx = extended(move.truth, (plan) => {
+      planProjectionMove(plan, ctx.strategy, levels);
+      planNodeUnclaimed(
+        plan,
+        levels.map((l) => l.stored),
+      );
+    });
     if (tx.size <= ctx.transactionItems) {
       Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
       await commitGuarded(ctx, tx);
@@ -227,8 +247,9 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
 }
 
 /**
- * Too big for one transaction: the truth and the job record now, the projection by the job,
- * once the strategy has checked that the job can place every node of the subtree.
+ * Too big for one transaction, once the strategy has checked that a job can place every node of
+ * the subtree: the job claims the subtree (claims.ts), then its accepting transaction commits
+ * the truth, checked again against the claimed subtree's height; the job rewrites the projection.
  */
 async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Moved> {
   const { moving, oldPlace, newPlace, place } = move;
@@ -238,13 +259,23 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
     to: [...newPlace.path],
     toLineage: [...newPlace.lineage],
   });
-  const lease = startingLease(ctx, job.id);
+  const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, place.open);
-  const tx = extended(move.truth, (plan: TransactionBuilder) => {
-    planMovedCopies(plan, moving, move.moved, place.copies);
-    planJobStart(plan, job, lease, Date.now(), announced);
-  });
-  await commitGuarded(ctx, tx);
+  const doing = `moving "${moving.node.id}"`;
+  const levels = await claimingOrWaiting(ctx, startClaiming(ctx, { job, lease, root: moving, announced }), doing);
+  try {
+    // Closed by the claims: no node can be added below any more.
+    checkDepth(ctx, newPlace.path.length + levels.length - 1);
+    const tx = extended(move.truth, (plan: TransactionBuilder) => {
+      planMovedCopies(plan, moving, move.moved, place.copies);
+      planNodeUnclaimed(plan, [moving], job.id);
+      planJobAccept(plan, acceptingLease(ctx, lease), Date.now(), job);
+    });
+    await commitGuarded(ctx, tx);
+  } catch (error) {
+    await forgetClaiming(ctx, lease, moving.node.id);
+    throw error;
+  }
   return { node: withPath(move.moved, [...newPlace.path]), job, lease };
 }
 

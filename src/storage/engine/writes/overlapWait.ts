@@ -2,7 +2,8 @@ import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { sleep } from '../../../dynamodb/backoff.js';
 import { TreeError } from '../../../errors.js';
 import type { TableContext } from '../core/engineContext.js';
-import { jobFromItem, jobKey, type JobRecord } from './jobRecord.js';
+import { jobFromItem, jobKey, type JobRecord } from '../jobs/jobRecord.js';
+import { ClaimedByOther } from '../jobs/claimSubtree.js';
 import { Replan } from '../core/replan.js';
 
 /**
@@ -35,7 +36,7 @@ export async function waitForOverlappingJob(ctx: TableContext, jobId: string, do
       : `which made no progress for ${OVERLAP_STALL_MS / 1000} s`;
   throw new TreeError(
     'CONFLICT',
-    `${doing} overlaps the subtree that job ${jobId} is moving, ${why}; ` +
+    `${doing} overlaps the subtree that job ${jobId} is moving or deleting, ${why}; ` +
       'nothing was applied: try again once the job is done',
     { jobId },
   );
@@ -55,5 +56,18 @@ export async function pollJob(
     if (done(job)) return job;
     if (Date.now() > deadline) return 'timeout';
     await sleep(100);
+  }
+}
+
+/**
+ * A job's claiming (claimSubtree.ts, startClaiming), or, when it met another job's claim (the job
+ * was given up), the wait for that job (then Replan, or CONFLICT).
+ */
+export async function claimingOrWaiting<T>(ctx: TableContext, claiming: Promise<T>, doing: string): Promise<T> {
+  try {
+    return await claiming;
+  } catch (error) {
+    if (error instanceof ClaimedByOther) await waitForOverlappingJob(ctx, error.jobId, doing);
+    throw error;
   }
 }
