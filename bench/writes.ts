@@ -13,7 +13,8 @@
  * (TransactionCanceledException, reason TransactionConflict). Every tree is built through
  * GraphQL, so any version can be measured. Each cell runs twice: emulation off, then on.
  *
- * - creates: createNode under one parent, by 1 and by 25 concurrent clients;
+ * - creates: createNode under one parent, by 1 and by 25 concurrent clients; and by 25 clients in
+ *   one tree, each under a parent of its own;
  * - moves, one tree: 16 clients, each moving a subtree of its own (10 or 100 nodes, fan-out 3)
  *   from parent A to parent B and back in one request (two aliased reparents); all 16 subtrees
  *   under the same A;
@@ -252,6 +253,15 @@ function workloads(): Workload[] {
     operation: (_: number, emulation: Emulation) =>
       `mutation { createNode(input: { parentId: "${createParent(clients, emulation)}", name: "n" }) { id } }`,
   }));
+  // The same in one tree, each client under a parent of its own: under a strategy that keeps
+  // paths, they share no item; under adjacency, the root's item (its chain guard).
+  const wide = {
+    kind: 'creates' as const,
+    variant: `${WIDE} clients, ${WIDE} parents`,
+    clients: WIDE,
+    operation: (client: number, emulation: Emulation) =>
+      `mutation { createNode(input: { parentId: "${wideParent(client, emulation)}", name: "n" }) { id } }`,
+  };
   const moves = (['one', 'many'] as const).flatMap((trees) =>
     SUBTREE_SIZES.map((size) => ({
       kind: trees === 'one' ? ('moves, one tree' as const) : ('moves, 16 trees' as const),
@@ -260,7 +270,7 @@ function workloads(): Workload[] {
       operation: (client: number) => moveThereAndBack(treeOf(trees, size, client), client),
     })),
   );
-  return [...creates, ...moves];
+  return [...creates, wide, ...moves];
 }
 
 /** One request: the client's subtree moved from A to B, and back. */
@@ -274,6 +284,11 @@ function moveThereAndBack(tree: string, client: number): string {
 
 /** The parent of one creates cell (a root of its own). */
 const createParent = (clients: number, emulation: Emulation) => `create-${clients}-${emulation}`;
+/** Clients, and parents, of the creates cell in one tree under many parents. */
+const WIDE = 25;
+/** The tree of that cell, and the parent of its client `client` (a child of its root). */
+const wideRoot = (emulation: Emulation) => `wide-${emulation}`;
+const wideParent = (client: number, emulation: Emulation) => `${wideRoot(emulation)}-${client}`;
 /** The tree client `client` moves its subtree in: one for all, or one each. */
 const treeOf = (trees: 'one' | 'many', size: number, client: number) =>
   trees === 'one' ? `one${size}` : `many${size}-${client}`;
@@ -303,6 +318,11 @@ function moveTrees(): MoveTree[] {
 async function buildTrees(url: string): Promise<void> {
   for (const clients of CREATE_CONCURRENCY) {
     for (const emulation of ['off', 'on'] as const) await createRoot(url, createParent(clients, emulation));
+  }
+  for (const emulation of ['off', 'on'] as const) {
+    await createRoot(url, wideRoot(emulation));
+    const parents = Array.from({ length: WIDE }, (_, client) => ({ id: wideParent(client, emulation), name: 'p' }));
+    await createNodes(url, wideRoot(emulation), parents);
   }
   for (const { id, size, clients } of moveTrees()) {
     await createRoot(url, id);

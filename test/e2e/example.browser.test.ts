@@ -125,10 +125,12 @@ describe('the tree explorer example in a browser', () => {
 });
 
 /**
- * Under path, with transactions of at most 10 items, moving a subtree of 13 nodes is a job: the
- * mutation (here from a drop) answers at once and the job rewrites the paths in the background. A fault middleware
- * holds the job's first transaction (the move's own is the first one after arm()), so that the
- * progress display can be seen; once released, the job finishes and the display goes away.
+ * Under path, with transactions of at most 10 items, moving a subtree of 13 nodes is a job: it
+ * claims the subtree (3 transactions: the moved node, then its 12 children 9 at a time), commits
+ * the move as it accepts it (the 4th), and the mutation (here from a drop) answers; the job
+ * rewrites the paths in the background. A fault middleware holds the job's first rewrite (the 5th
+ * transaction after arm()), so that the progress display can be seen; once released, the job
+ * finishes and the display goes away.
  */
 const SEEDLINGS = Array.from({ length: 12 }, (_, i) => `seedling-${i + 1}`);
 const NURSERY: ExampleTree = [
@@ -139,7 +141,7 @@ const NURSERY: ExampleTree = [
 ];
 
 describe('the tree explorer example while a move runs as a job', () => {
-  const pause = pauseTransaction(2);
+  const pause = pauseTransaction(5);
   let example: Example;
   let browser: HeadlessBrowser;
   let page: Page;

@@ -240,6 +240,23 @@ describe.each(['adjacency', 'path', 'closure'] as const)('verifyItems, %s', (str
     expect(check(table, strategy)).toEqual([]);
   });
 
+  it('skips the subtree of a running delete job, whose root alone is marked', () => {
+    const table = healthy(strategy);
+    table.get('N#a', 'NODE').deleting = 'job-1';
+    for (const id of ['a', 'a1', 'a11', 'a2']) table.get(`N#${id}`, 'NODE').claim = 'job-1';
+    table.remove('N#a11', 'NODE');
+    table.remove('N#r', edgeSkOf('a'));
+    for (const copy of copiesOf(table, 'r')) copy.childCount = 1;
+    table.items.push({ pk: 'JOBS', sk: 'JOB#job-1', id: 'job-1', kind: 'DELETE', status: 'RUNNING', nodeId: 'a' });
+    expect(check(table, strategy)).toEqual([]);
+  });
+
+  it('reports a node claimed by a job that is not running', () => {
+    const table = healthy(strategy);
+    table.get('N#a1', 'NODE').claim = 'job-9';
+    expect(check(table, strategy)).toEqual([{ nodeId: 'a1', problem: 'claimed by job job-9, which is not running' }]);
+  });
+
   it('reports a live node under a node that is being deleted', () => {
     const table = healthy(strategy);
     table.get('N#a1', 'NODE').deleting = 'job-1';

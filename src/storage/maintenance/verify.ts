@@ -13,7 +13,8 @@ import type { TreeStrategy } from '../strategy.js';
  * forest (no cycle, no orphan, depth within the limit) with exactly one matching edge copy per
  * node and childCount equal to the edges below it; the strategy's projections must equal what
  * the truth implies (its nodeFields and itemsFor for each node's chain). Nodes of an unfinished
- * delete job are skipped, and so are those of an import job that has not joined them to the tree.
+ * delete job are skipped, and so are those of an import job that has not joined them to the tree;
+ * a node claimed by a job that is not running is reported (writes there would wait for nothing).
  */
 export interface Problem {
   nodeId: string;
@@ -61,7 +62,12 @@ interface TableIndex {
   facts: ReturnType<typeof chainsOf>;
   /** Whether a job is unfinished: only unfinished work leaves strays. */
   unfinishedJobs: boolean;
+  /** The unfinished jobs' ids: only they may claim nodes. */
+  running: Set<string>;
+  /** A node being deleted: marked, or below the root of a running delete job (which marks only it). */
   deleting: (id: string) => boolean;
+  /** A node marked as being deleted. */
+  marked: (id: string) => boolean;
   /** A node of an import that has not joined it to the tree: not in it yet. */
   hidden: (id: string) => boolean;
   expected: Set<string>;
@@ -92,15 +98,21 @@ function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth:
     if (kindOf(item) === 'edge' && !importing.has(String(item[PENDING])))
       edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
+  const facts = chainsOf(nodes, maxTreeDepth);
+  const running = new Set(jobs.map((job) => String(job.id)));
+  const marked = (id: string) => typeof nodes.get(id)?.deleting === 'string';
+  const deletedBy = (id: string) => running.has(String(nodes.get(id)?.deleting));
   return {
     strategy,
     maxTreeDepth,
     nodes,
     byKey,
     edgesUnder,
-    facts: chainsOf(nodes, maxTreeDepth),
+    facts,
     unfinishedJobs: jobs.length > 0,
-    deleting: (id) => typeof nodes.get(id)?.deleting === 'string',
+    running,
+    deleting: (id) => marked(id) || (facts.get(id)?.chain ?? []).some(deletedBy),
+    marked,
     hidden: (id) => importing.has(String(nodes.get(id)?.[PENDING])),
     expected: new Set<string>(),
   };
@@ -118,8 +130,10 @@ function verifyNode(
   if (fact.problem) return void report(id, fact.problem);
   const chain = fact.chain!;
   const place = placeOfChain(table.nodes, chain, item);
-  if (chain.some(table.deleting)) report(id, 'lives under a node that is being deleted');
+  if (chain.some(table.marked)) report(id, 'lives under a node that is being deleted');
   if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
+  if (typeof item.claim === 'string' && !table.running.has(item.claim))
+    report(id, `claimed by job ${item.claim}, which is not running`);
   const node = nodeFromItem(item);
   const edge = byKey.get(keyString(edgeKey(node)));
   expected.add(keyString(edgeKey(node)));

@@ -89,8 +89,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
 
   it('fences a runner paused past its lease: another finishes the job, it writes nothing more', async () => {
     const table = uniqueTable();
-    // The 1st transaction after arming is the detach; the 2nd, the first mark, is held.
-    const pause = pauseTransaction(2);
+    // The job claims the subtree in 4 transactions after arming (its root, then 3 levels), the
+    // 5th accepts the delete (the detach); the 6th, the first deletion, is held.
+    const pause = pauseTransaction(6);
     const paused = await startTestServer({ strategy, table, middleware: pause.middleware, env: SHORT_LEASE });
     servers.push(paused);
     await buildTree(paused, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
@@ -124,8 +125,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
 
   it('hides the whole subtree from every read of another process while the delete job runs', async () => {
     const table = uniqueTable();
-    // Detach, then the mark of the first level; the mark of the second level is held.
-    const pause = pauseTransaction(3);
+    // The claims (4 transactions), then the detach; the first deletion is held.
+    const pause = pauseTransaction(6);
     const deleting = await startTestServer({ strategy, table, middleware: pause.middleware });
     servers.push(deleting);
     await buildTree(deleting, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });

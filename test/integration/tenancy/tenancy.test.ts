@@ -249,7 +249,8 @@ describe.each(STRATEGIES_UNDER_TEST)("%s: a tenant's jobs", (strategy) => {
   it("are taken over by another process's sweep when their runner stops", async () => {
     const table = uniqueTable();
     const env = { ...ENV, TRANSACTION_ITEMS: '10', JOB_LEASE_SECONDS: '1' };
-    const pause = pauseTransaction(2);
+    // The job's 5th transaction: its first deletion, once it claimed the subtree (3) and was accepted (1).
+    const pause = pauseTransaction(5);
     const writer = await startTestServer({ strategy, table, env, middleware: pause.middleware, verifyOnClose: false });
     const other = await startTestServer({ strategy, table, env });
     try {

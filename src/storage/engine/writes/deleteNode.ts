@@ -14,7 +14,7 @@ import { acceptingLease, newLease, runLeased } from '../jobs/jobRunner.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
 import { otherClaim, planNodeUnclaimed } from '../core/claims.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
-import { claimingOrWaiting, pollJob, waitForOverlappingJob } from './overlapWait.js';
+import { claimingOrWaiting, committedUnlessClaimed, pollJob, waitForOverlappingJob } from './overlapWait.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
@@ -48,8 +48,6 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     const copies = copiesIn(ctx, open);
-    const claimed = levels?.flat().find((s) => otherClaim(s));
-    if (claimed) await waitForOverlappingJob(ctx, claimed.claim!, `deleting "${args.id}"`);
     if (levels) {
       const tx = new TransactionBuilder(ctx.table);
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies });
@@ -57,7 +55,9 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       planNodeUnclaimed(tx, [root, ...levels.flat()]);
       guardTree(tx);
       if (tx.size <= ctx.transactionItems) {
-        await transactWrite(ctx.doc, tx.build());
+        await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
+          transactWrite(ctx.doc, tx.build()),
+        );
         return { deletedCount: levels.flat().length + 1 };
       }
     }

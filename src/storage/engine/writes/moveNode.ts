@@ -21,13 +21,13 @@ import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRe
 import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
-import { otherClaim, planNodeUnclaimed } from '../core/claims.js';
+import { planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth, releaseHold } from './moveDepth.js';
 import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
-import { claimingOrWaiting, waitForOverlappingJob } from './overlapWait.js';
+import { claimingOrWaiting, committedUnlessClaimed } from './overlapWait.js';
 import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
 
 /**
@@ -222,8 +222,6 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
   const parents = new Set([place.parent?.node.id, moving.node.parentId]);
   if (below?.some((level) => level.some((s) => parents.has(s.node.id))))
     throw new Replan('a parent of the move lies below the moving node');
-  const claimed = below?.flat().find((s) => otherClaim(s));
-  if (claimed) await waitForOverlappingJob(ctx, claimed.claim!, `moving "${moving.node.id}"`);
   if (below) {
     const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
       ...p,
@@ -239,7 +237,8 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
     });
     if (tx.size <= ctx.transactionItems) {
       Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
-      await commitGuarded(ctx, tx);
+      const doing = `moving "${moving.node.id}"`;
+      await committedUnlessClaimed(ctx, below.flat(), doing, () => commitGuarded(ctx, tx));
       return { node: answer(move) };
     }
   }

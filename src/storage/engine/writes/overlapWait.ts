@@ -4,6 +4,10 @@ import { TreeError } from '../../../errors.js';
 import type { TableContext } from '../core/engineContext.js';
 import { jobFromItem, jobKey, type JobRecord } from '../jobs/jobRecord.js';
 import { ClaimedByOther } from '../jobs/claimSubtree.js';
+import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { otherClaim } from '../core/claims.js';
+import { readStored } from '../core/reads.js';
+import type { StoredNode } from '../../strategy.js';
 import { Replan } from '../core/replan.js';
 
 /**
@@ -68,6 +72,32 @@ export async function claimingOrWaiting<T>(ctx: TableContext, claiming: Promise<
     return await claiming;
   } catch (error) {
     if (error instanceof ClaimedByOther) await waitForOverlappingJob(ctx, error.jobId, doing);
+    throw error;
+  }
+}
+
+/**
+ * Commits a write that takes a subtree along (read from edge copies, which carry no claim): when
+ * a condition fails, the write reads the subtree's node items, and a node claimed by a job makes
+ * it wait for that job (then Replan, or CONFLICT) rather than plan again into the same claim.
+ */
+export async function committedUnlessClaimed(
+  ctx: TableContext,
+  nodes: readonly StoredNode[],
+  doing: string,
+  commit: () => Promise<void>,
+): Promise<void> {
+  try {
+    await commit();
+  } catch (error) {
+    if (error instanceof ConditionFailed) {
+      const stored = await readStored(
+        ctx,
+        nodes.map((s) => s.node.id),
+      );
+      const claim = [...stored.values()].map((s) => otherClaim(s)).find((c) => c !== undefined);
+      if (claim) await waitForOverlappingJob(ctx, claim, doing);
+    }
     throw error;
   }
 }
