@@ -377,15 +377,19 @@ describe.each(STRATEGIES_UNDER_TEST)('DynamoDB faults inside the SDK retry loop 
           if (a.command === 'TransactWriteItemsCommand') throw transactionConflict(a.transactItems);
         },
       });
-      for (const [label, query, variables] of [
+      // Side by side: each waits its bounded contention time (transactWrite.ts) on its own.
+      const writes = [
         ['reparent', REPARENT, { id: id('a1'), newParentId: id('c') }],
         ['createNode', CREATE, { input: { id: id('n'), parentId: id('c'), name: 'n' } }],
         ['deleteNode', DELETE, { id: id('a') }],
-      ] as const) {
-        const started = Date.now();
-        expectCode(await server.gql(query, variables), 'CONFLICT', label);
-        expect(Date.now() - started, `${label} gave up in bounded time`).toBeLessThan(20_000);
-      }
+      ] as const;
+      await Promise.all(
+        writes.map(async ([label, query, variables]) => {
+          const started = Date.now();
+          expectCode(await server.gql(query, variables), 'CONFLICT', label);
+          expect(Date.now() - started, `${label} gave up in bounded time`).toBeLessThan(20_000);
+        }),
+      );
       expect(injector.perCommand.get('TransactWriteItemsCommand') ?? 0, 'transactions were attempted').toBeGreaterThan(
         0,
       );
