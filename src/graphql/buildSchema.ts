@@ -16,6 +16,10 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
     resolvers: [QueryResolver, MutationResolver, NodeResolver],
     validate: false,
   });
+  // type-graphql describes no root type: GraphiQL's Docs pane would show its generic blurb.
+  schema.getQueryType()!.description = 'Reads: nodes by id, the roots of the trees, the jobs.';
+  schema.getMutationType()!.description =
+    'Writes: each is all or nothing, and every read answers as if every accepted write were complete.';
   return options.federation ? toSubgraphSchema(schema) : schema;
 }
 

@@ -2,33 +2,36 @@ import { Field, ObjectType } from 'type-graphql';
 import type { Page, TreeNode } from '../storage/treeStore.js';
 import { Node } from './node.type.js';
 
-@ObjectType('PageInfo')
+@ObjectType('PageInfo', { description: 'Where a page of a connection stands in the whole list.' })
 export class PageInfo {
   @Field(() => Boolean, { description: 'Exact: false on the last page.' })
   hasNextPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "The last edge's cursor: pass it as `after` for the next page; null on an empty page.",
+  })
   endCursor!: string | null;
 }
 
-@ObjectType('NodeEdge')
+@ObjectType('NodeEdge', { description: 'A node of a page, with its cursor.' })
 export class NodeEdge {
-  @Field(() => String)
+  @Field(() => String, { description: 'Opaque, signed: pass it as `after` to read the nodes after this one.' })
   cursor!: string;
 
-  @Field(() => Node)
+  @Field(() => Node, { description: 'The node.' })
   node!: TreeNode;
 }
 
-@ObjectType('NodeConnection')
+@ObjectType('NodeConnection', { description: 'A page of nodes (Relay cursor connection).' })
 export class NodeConnection {
-  @Field(() => [NodeEdge])
+  @Field(() => [NodeEdge], { description: "The page's nodes with their cursors." })
   edges!: NodeEdge[];
 
-  @Field(() => [Node])
+  @Field(() => [Node], { description: "The page's nodes, as in `edges`, without cursors." })
   nodes!: TreeNode[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: 'Whether more nodes follow, and the cursor to read them from.' })
   pageInfo!: PageInfo;
 }
 

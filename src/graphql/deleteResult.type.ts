@@ -2,9 +2,9 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import type { Job as StoredJob } from '../storage/treeStore.js';
 import { Job } from './job.type.js';
 
-@ObjectType('DeleteResult')
+@ObjectType('DeleteResult', { description: 'What deleteNode deleted.' })
 export class DeleteResult {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The nodes deleted, the node itself included.' })
   deletedCount!: number;
 
   @Field(() => Job, {

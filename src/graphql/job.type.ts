@@ -8,20 +8,37 @@ const JobKind = { MOVE: 'MOVE', DELETE: 'DELETE', REINDEX: 'REINDEX', IMPORT: 'I
   Kind
 >;
 const JobStatus = { RUNNING: 'RUNNING', DONE: 'DONE', FAILED: 'FAILED' } as const satisfies Record<Status, Status>;
-registerEnumType(JobKind, { name: 'JobKind' });
-registerEnumType(JobStatus, { name: 'JobStatus' });
+registerEnumType(JobKind, {
+  name: 'JobKind',
+  description: 'What a job does.',
+  valuesConfig: {
+    MOVE: { description: 'Rewrites the stored places of a moved subtree too big for one transaction.' },
+    DELETE: { description: 'Removes a subtree too big for one transaction.' },
+    REINDEX: { description: "Rebuilds the table's projection for another storage strategy (tree reindex)." },
+    IMPORT: { description: 'Writes the nodes of a createNodes list too big for one transaction.' },
+  },
+});
+registerEnumType(JobStatus, {
+  name: 'JobStatus',
+  description: 'Where a job stands.',
+  valuesConfig: {
+    RUNNING: { description: 'Under way: some live process runs it, or takes it over.' },
+    DONE: { description: 'Finished.' },
+    FAILED: { description: 'Given up; nothing of it stays applied.' },
+  },
+});
 
 @ObjectType('Job', {
   description: 'Long work that any live process finishes: a big move or delete, a reindex, an import.',
 })
 export class Job {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Sortable by creation time.' })
   id!: string;
 
-  @Field(() => JobKind)
+  @Field(() => JobKind, { description: 'What the job does.' })
   kind!: Kind;
 
-  @Field(() => JobStatus)
+  @Field(() => JobStatus, { description: 'Where it stands.' })
   status!: Status;
 
   @Field(() => Int, { description: 'Nodes done so far.' })
@@ -30,7 +47,7 @@ export class Job {
   @Field(() => Int, { nullable: true, description: 'Nodes in all, when known.' })
   total!: number | null;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the job started.' })
   startedAt!: string;
 
   @Field(() => ID, {
@@ -41,23 +58,23 @@ export class Job {
   nodeId!: string | null;
 }
 
-@ObjectType('JobEdge')
+@ObjectType('JobEdge', { description: 'A job of a page, with its cursor.' })
 export class JobEdge {
-  @Field(() => String)
+  @Field(() => String, { description: 'Opaque, signed: pass it as `after` to read the jobs after this one.' })
   cursor!: string;
 
-  @Field(() => Job)
+  @Field(() => Job, { description: 'The job.' })
   node!: StoredJob;
 }
 
-@ObjectType('JobConnection')
+@ObjectType('JobConnection', { description: 'A page of jobs (Relay cursor connection).' })
 export class JobConnection {
-  @Field(() => [JobEdge])
+  @Field(() => [JobEdge], { description: "The page's jobs with their cursors." })
   edges!: JobEdge[];
 
-  @Field(() => [Job])
+  @Field(() => [Job], { description: "The page's jobs, as in `edges`, without cursors." })
   nodes!: StoredJob[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: 'Whether more jobs follow, and the cursor to read them from.' })
   pageInfo!: PageInfo;
 }

@@ -14,9 +14,12 @@ import { Node } from './node.type.js';
  */
 @Resolver()
 export class MutationResolver {
-  @Mutation(() => Node)
+  @Mutation(() => Node, {
+    description:
+      'Creates a node under a parent (or as a root), among its siblings where before/after say (default: last).',
+  })
   async createNode(
-    @Arg('input', () => CreateNodeInput) input: CreateNodeInput,
+    @Arg('input', () => CreateNodeInput, { description: 'The node, and where it goes.' }) input: CreateNodeInput,
     @Ctx() ctx: Context,
   ): Promise<TreeNode> {
     if (input.parentId == null) ctx.access.requireWriteAll('creating a root');
@@ -31,7 +34,8 @@ export class MutationResolver {
       'mutation waits for; no read sees any of them before all are there.',
   })
   async createNodes(
-    @Arg('input', () => CreateNodesInput) input: CreateNodesInput,
+    @Arg('input', () => CreateNodesInput, { description: 'The nodes, and the parent they go under.' })
+    input: CreateNodesInput,
     @Ctx() ctx: Context,
   ): Promise<CreateNodesResult> {
     if (input.parentId == null) ctx.access.requireWriteAll('creating roots');
@@ -42,7 +46,7 @@ export class MutationResolver {
     return result;
   }
 
-  @Mutation(() => Node)
+  @Mutation(() => Node, { description: 'Renames a node and/or sets its data; its place in the tree stays.' })
   async updateNode(@Args(() => UpdateNodeArgs) args: UpdateNodeArgs, @Ctx() ctx: Context): Promise<TreeNode> {
     await ctx.access.requireWrite(checkId(args.id), 'node');
     return settle(ctx, await ctx.store.updateNode(args));

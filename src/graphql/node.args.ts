@@ -5,16 +5,20 @@ import { JSONObjectScalar } from './scalars.js';
 @ArgsType()
 export class PageArgs {
   // Nullable with a default, as in the contract: `first: Int = 100` (an explicit null means 100).
-  @Field(() => Int, { nullable: true, defaultValue: 100 })
+  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'The page size: 1 to 1,000.' })
   first!: number;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: "A cursor of this list (an edge's `cursor`, or `pageInfo.endCursor`): the page starts after it.",
+  })
   after?: string | null;
 }
 
 const DescendantsOrder = { BY_DEPTH: 'BY_DEPTH', PREORDER: 'PREORDER' } as const satisfies Record<Order, Order>;
 registerEnumType(DescendantsOrder, {
   name: 'DescendantsOrder',
+  description: 'The order of a page of descendants.',
   valuesConfig: {
     BY_DEPTH: {
       description: 'By depth ascending; within one depth in a stable order that the storage strategy defines.',
@@ -29,17 +33,21 @@ registerEnumType(DescendantsOrder, {
 
 @ArgsType()
 export class DescendantsArgs extends PageArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1 })
+  @Field(() => Int, {
+    nullable: true,
+    defaultValue: 1,
+    description: 'The shallowest depth, relative to this node: 0 includes the node itself.',
+  })
   minDepth!: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'The deepest depth, relative to this node; null: no bound.' })
   maxDepth?: number | null;
 
-  @Field(() => DescendantsOrder, { nullable: true, defaultValue: 'BY_DEPTH' })
+  @Field(() => DescendantsOrder, { nullable: true, defaultValue: 'BY_DEPTH', description: 'The order of the nodes.' })
   order!: Order;
 }
 
-@InputType('CreateNodeInput')
+@InputType('CreateNodeInput', { description: 'A new node, and where it goes.' })
 export class CreateNodeInput {
   @Field(() => ID, { nullable: true, description: 'Generated when absent.' })
   id?: string | null;
@@ -47,10 +55,10 @@ export class CreateNodeInput {
   @Field(() => ID, { nullable: true, description: 'Absent or null: a new root.' })
   parentId?: string | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The display name: 1 to 256 characters, not blank, no control characters.' })
   name!: string;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: "Data of the caller's, a JSON object (optional)." })
   data?: JsonObject | null;
 
   @Field(() => ID, { nullable: true, description: 'Sibling to insert before.' })
@@ -60,45 +68,54 @@ export class CreateNodeInput {
   after?: string | null;
 }
 
+/** The optimistic check every change of a node may carry. */
+const EXPECTED_VERSION = {
+  nullable: true,
+  description: "The node's version as the caller last read it: VERSION_CONFLICT, with nothing changed, if it moved on.",
+};
+
 @ArgsType()
 export class UpdateNodeArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The node to change.' })
   id!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Its new name; absent or null: unchanged.' })
   name?: string | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, {
+    nullable: true,
+    description: 'Its new data, replacing the old whole; absent: unchanged; null: removed.',
+  })
   data?: JsonObject | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, EXPECTED_VERSION)
   expectedVersion?: number | null;
 }
 
 @ArgsType()
 export class ReparentArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The node to move, with its whole subtree.' })
   id!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Its new parent; absent or null: it becomes a root.' })
   newParentId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The sibling under the new parent to put it before.' })
   before?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The sibling under the new parent to put it after (default: last).' })
   after?: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, EXPECTED_VERSION)
   expectedVersion?: number | null;
 }
 
 @ArgsType()
 export class DeleteNodeArgs {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The node to delete, with its whole subtree.' })
   id!: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, EXPECTED_VERSION)
   expectedVersion?: number | null;
 }
 
@@ -116,14 +133,14 @@ export class NewNodeInput {
   })
   parentId?: string | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The display name: 1 to 256 characters, not blank, no control characters.' })
   name!: string;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: "Data of the caller's, a JSON object (optional)." })
   data?: JsonObject | null;
 }
 
-@InputType('CreateNodesInput')
+@InputType('CreateNodesInput', { description: 'A list of new nodes, and the parent they go under.' })
 export class CreateNodesInput {
   @Field(() => ID, {
     nullable: true,

@@ -12,7 +12,7 @@ import { Node } from './node.type.js';
 /** The tree fields of Node: thin, over the request's loaders and the storage interface. */
 @Resolver(() => Node)
 export class NodeResolver {
-  @FieldResolver(() => Node, { nullable: true })
+  @FieldResolver(() => Node, { nullable: true, description: 'Its parent; null for a root.' })
   async parent(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<TreeNode | null> {
     return node.parentId === null ? null : loaders.nodeById.load(node.parentId);
   }

@@ -9,10 +9,10 @@ import { DateTimeScalar, JSONObjectScalar } from './scalars.js';
 @Directive('@key(fields: "id")')
 @ObjectType('Node', { description: 'A node of a tree.' })
 export class Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique in its tenant; given at creation, or generated.' })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The display name: 1 to 256 characters, not blank, no control characters.' })
   name!: string;
 
   @Field(() => ID, { nullable: true, description: 'null for a root' })
@@ -21,18 +21,21 @@ export class Node {
   @Field(() => String, { description: 'Opaque sibling order key; children are ordered by it.' })
   position!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many children it has (exact, from the stored tree).' })
   childCount!: number;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, {
+    nullable: true,
+    description: "The caller's own data, a JSON object; null when none.",
+  })
   data!: JsonObject | null;
 
   @Field(() => Int, { description: 'Bumps on every change of this node (rename, data, move).' })
   version!: number;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the node was created.' })
   createdAt!: string;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the node last changed (rename, data, move).' })
   updatedAt!: string;
 }

@@ -11,13 +11,16 @@ import { Node } from './node.type.js';
 @Resolver()
 export class QueryResolver {
   @Query(() => Node, { nullable: true, description: 'null when there is no such node' })
-  async node(@Arg('id', () => ID) id: string, @Ctx() { loaders, access }: Context): Promise<TreeNode | null> {
+  async node(
+    @Arg('id', () => ID, { description: "The node's id." }) id: string,
+    @Ctx() { loaders, access }: Context,
+  ): Promise<TreeNode | null> {
     return access.visible(await loaders.nodeById.load(checkId(id)));
   }
 
   @Query(() => [Node], { nullable: 'items', description: 'Same order as ids, null where missing.' })
   async nodes(
-    @Arg('ids', () => [ID]) ids: string[],
+    @Arg('ids', () => [ID], { description: 'The ids of the nodes, up to 1,000.' }) ids: string[],
     @Ctx() { loaders, access }: Context,
   ): Promise<Array<TreeNode | null>> {
     if (ids.length > MAX_PAGE_SIZE) throw badInput(`ids may hold at most ${MAX_PAGE_SIZE} ids, got ${ids.length}`);
@@ -29,7 +32,10 @@ export class QueryResolver {
     nullable: true,
     description: 'A running job, or one finished in the last 24 hours; null otherwise.',
   })
-  async job(@Arg('id', () => ID) id: string, @Ctx() { store, loaders, access }: Context): Promise<StoredJob | null> {
+  async job(
+    @Arg('id', () => ID, { description: "The job's id." }) id: string,
+    @Ctx() { store, loaders, access }: Context,
+  ): Promise<StoredJob | null> {
     const job = (await store.getJobs([checkId(id)])).get(id) ?? null;
     if (!job || access.grants.all !== null) return job;
     // A caller limited to some trees sees the jobs of nodes it may read, and only those.

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import {
   buildSchema,
+  isEnumType,
   isInputObjectType,
   isInterfaceType,
   isObjectType,
@@ -12,7 +13,7 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { printTreeSchema } from '../../src/graphql/buildSchema.js';
+import { buildTreeSchema, printTreeSchema } from '../../src/graphql/buildSchema.js';
 
 /**
  * The core schema of the public contract (docs/contract.md), verbatim. Names may be added to it; none may
@@ -170,5 +171,31 @@ describe('schema/schema.graphql', () => {
       }
     }
     expect(required).toEqual([]);
+  });
+
+  it('describes every type, field, argument, input field and enum value (the Docs pane of GraphiQL)', () => {
+    const builtIn = ['String', 'Int', 'Boolean', 'ID', 'Float'];
+    const missing: string[] = [];
+    const need = (path: string, description: string | null | undefined) => {
+      if (!description?.trim()) missing.push(path);
+    };
+    for (const schema of [buildTreeSchema(), buildTreeSchema({ federation: true })]) {
+      for (const type of Object.values(schema.getTypeMap())) {
+        // Built-in types, and the federation specification's own (_Service, _Any, link__Purpose).
+        if (type.name.startsWith('_') || builtIn.includes(type.name) || type.name.includes('__')) continue;
+        need(type.name, type.description);
+        if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+          for (const field of Object.values(type.getFields())) {
+            if (field.name.startsWith('_')) continue; // _service, _entities
+            need(`${type.name}.${field.name}`, field.description);
+            for (const arg of 'args' in field ? field.args : [])
+              need(`${type.name}.${field.name}(${arg.name})`, arg.description);
+          }
+        }
+        if (isEnumType(type))
+          for (const value of type.getValues()) need(`${type.name}.${value.name}`, value.description);
+      }
+    }
+    expect([...new Set(missing)]).toEqual([]);
   });
 });
