@@ -11,7 +11,10 @@ import { TreeError } from '../../../errors.js';
 export class Replan extends Error {
   constructor(
     reason: string,
-    /** The write waited for a job that is now done: it read nothing wrong, it is early. */
+    /**
+     * The write waited for a job that is now done, or lost its place among siblings to a write
+     * that committed first: it read nothing wrong, others went first.
+     */
     readonly waited = false,
   ) {
     super(`the write must read again: ${reason}`);

@@ -53,7 +53,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       planCreate(plan, { node, chain: [...chain], slot, copies: place.copies });
       planProjectionCreate(plan, ctx.strategy, node, at);
     });
-    await commitGuarded(ctx, tx);
+    await commitGuarded(ctx, tx, slot);
     return placed(node, chain.length, chain[0]?.node.id);
   });
 }

@@ -1,14 +1,16 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { keyString } from '../../../dynamodb/keys.js';
+import { Replan } from '../core/replan.js';
 import { notFound, TreeError } from '../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { EngineContext, TableContext } from '../core/engineContext.js';
-import { live } from '../core/items.js';
+import { edgeKey, live } from '../core/items.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
 import { copyKeys, placeOf } from '../core/projectionPlans.js';
-import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../core/writePlans.js';
+import { planNotRespacing, planRenewHold, type CopiesOf, type Slot, CHAIN_GUARDS } from '../core/writePlans.js';
 import { otherClaim, planParentUnclaimed } from '../core/claims.js';
 
 /**
@@ -175,9 +177,24 @@ export function extended(tx: GuardedTransaction, plan: (tx: TransactionBuilder) 
 export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> =>
   GuardedPlace.read(ctx, request);
 
-/** Commits a structural write's transaction. */
-export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction): Promise<void> {
-  await transactWrite(ctx.doc, tx.builder.build());
+/**
+ * Commits a structural write's transaction. `slot`: the siblings its position was computed
+ * between (writePlans.ts, Slot). When only their guard failed, another write placed or took a
+ * sibling there and committed first: the write plans again (Replan) without counting it among
+ * the re-plans of a tree that keeps changing under it, as after a wait for a job
+ * (replan.ts, MAX_WAITS): writes crowding one parent take turns instead of answering CONFLICT.
+ */
+export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction, slot?: Slot): Promise<void> {
+  const keys = tx.builder.keys();
+  try {
+    await transactWrite(ctx.doc, tx.builder.build());
+  } catch (error) {
+    const siblings = new Set(slot?.neighbours.map((node) => keyString(edgeKey(node))));
+    const failed = error instanceof ConditionFailed ? error.failedIndexes.map((i) => keyString(keys[i]!)) : [];
+    if (failed.length > 0 && failed.every((key) => siblings.has(key)))
+      throw new Replan('a sibling beside its place moved', true);
+    throw error;
+  }
 }
 
 /**

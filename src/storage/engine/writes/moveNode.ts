@@ -189,7 +189,7 @@ async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<Tr
     planMovedCopies(plan, move.moving, move.moved, move.place.copies);
     planNodeUnclaimed(plan, [move.moving]);
   });
-  await commitGuarded(ctx, tx);
+  await commitGuarded(ctx, tx, move.slot);
   return answer(move);
 }
 
@@ -204,7 +204,7 @@ async function moveHeld(ctx: EngineContext, move: PlannedMove): Promise<TreeNode
     planNodeUnclaimed(plan, [move.moving]);
   });
   try {
-    await commitGuarded(ctx, tx);
+    await commitGuarded(ctx, tx, move.slot);
   } catch (error) {
     if (held) await releaseHold(ctx, move.moving, held);
     throw error;
@@ -238,7 +238,7 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
     if (tx.size <= ctx.transactionItems) {
       Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
       const doing = `moving "${moving.node.id}"`;
-      await committedUnlessClaimed(ctx, below.flat(), doing, () => commitGuarded(ctx, tx));
+      await committedUnlessClaimed(ctx, below.flat(), doing, () => commitGuarded(ctx, tx, move.slot));
       return { node: answer(move) };
     }
   }
@@ -270,7 +270,7 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
       planNodeUnclaimed(plan, [moving], job.id);
       planJobAccept(plan, acceptingLease(ctx, lease), Date.now(), job);
     });
-    await commitGuarded(ctx, tx);
+    await commitGuarded(ctx, tx, move.slot);
   } catch (error) {
     await forgetClaiming(ctx, lease, moving.node.id);
     throw error;
