@@ -1,11 +1,27 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Directive, Field, ObjectType } from 'type-graphql';
 import type { Page, TreeNode } from '../storage/treeStore.js';
 import { Node } from './node.type.js';
 
+// Relay's shape, which other subgraphs of a supergraph define too: shareable (the subgraph SDL
+// alone prints the directive, see federation.ts).
+@Directive('@shareable')
 @ObjectType('PageInfo', { description: 'Where a page of a connection stands in the whole list.' })
 export class PageInfo {
   @Field(() => Boolean, { description: 'Exact: false on the last page.' })
   hasNextPage!: boolean;
+
+  @Field(() => Boolean, {
+    description:
+      'Paging forward (Relay cursor connections): true when the page starts after a cursor (`after`), ' +
+      'false on the first page.',
+  })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The first edge's cursor; null on an empty page.",
+  })
+  startCursor!: string | null;
 
   @Field(() => String, {
     nullable: true,
@@ -37,8 +53,14 @@ export class NodeConnection {
 
 export const EMPTY_PAGE: Page = { edges: [], hasNextPage: false };
 
-/** A page of the storage interface (of nodes, or of jobs) as a GraphQL connection. */
-export function toConnection<T>(page: { edges: Array<{ cursor: string; node: T }>; hasNextPage: boolean }) {
+/**
+ * A page of the storage interface (of nodes, or of jobs) as a GraphQL connection; `after`: the
+ * cursor it was read after, if any.
+ */
+export function toConnection<T>(
+  page: { edges: Array<{ cursor: string; node: T }>; hasNextPage: boolean },
+  after?: string | null,
+) {
   return {
     edges: page.edges,
     get nodes() {
@@ -46,7 +68,11 @@ export function toConnection<T>(page: { edges: Array<{ cursor: string; node: T }
     },
     pageInfo: {
       hasNextPage: page.hasNextPage,
+      hasPreviousPage: after != null,
       // Signed only when selected, like the edges' cursors.
+      get startCursor() {
+        return page.edges[0]?.cursor ?? null;
+      },
       get endCursor() {
         return page.edges.at(-1)?.cursor ?? null;
       },

@@ -9,7 +9,8 @@ import type { Context } from './context.js';
 type Resolvers = NonNullable<Extract<Parameters<typeof buildSubgraphSchema>[0], { resolvers?: unknown }>['resolvers']>;
 
 /** The federation 2 features the subgraph uses. */
-export const FEDERATION_LINK = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])';
+export const FEDERATION_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])';
 
 /**
  * Turns the type-graphql schema into an Apollo Federation 2 subgraph, the way type-graphql

@@ -42,7 +42,8 @@ export class NodeResolver {
       checkPage({ first });
       return toConnection(EMPTY_PAGE);
     }
-    return toConnection(await loaders.children(node, { first, after: args.after }, () => nestedChildren(info)));
+    const page = await loaders.children(node, { first, after: args.after }, () => nestedChildren(info));
+    return toConnection(page, args.after);
   }
 
   @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })
@@ -78,6 +79,6 @@ export class NodeResolver {
       page: { first: args.first ?? 100, after: args.after },
       order: args.order ?? 'BY_DEPTH',
     });
-    return toConnection(page);
+    return toConnection(page, args.after);
   }
 }

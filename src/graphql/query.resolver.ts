@@ -46,15 +46,15 @@ export class QueryResolver {
   async jobs(@Args(() => PageArgs) args: PageArgs, @Ctx() { store, access }: Context) {
     // The table's job list is for callers who may read every tree; others use job(id).
     if (access.grants.all === null) return toConnection({ edges: [], hasNextPage: false });
-    return toConnection(await store.listJobs({ first: args.first ?? 100, after: args.after }));
+    return toConnection(await store.listJobs({ first: args.first ?? 100, after: args.after }), args.after);
   }
 
   @Query(() => NodeConnection, { description: 'The roots of every tree, in order.' })
   async roots(@Args(() => PageArgs) args: PageArgs, @Ctx() { store, loaders, access }: Context) {
     const page = { first: args.first ?? 100, after: args.after };
     if (access.grants.all !== null)
-      return toConnection(await loaders.childrenByParent.load({ parentId: null, ...page }));
+      return toConnection(await loaders.childrenByParent.load({ parentId: null, ...page }), args.after);
     // A caller limited to some trees sees the roots of its grants, and nothing of the others.
-    return toConnection(await store.rootsAmong([...access.grants.trees.keys()], page));
+    return toConnection(await store.rootsAmong([...access.grants.trees.keys()], page), args.after);
   }
 }

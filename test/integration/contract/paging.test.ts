@@ -107,6 +107,36 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: children and roots paging', (strategy)
     expect(middle.pageInfo.hasNextPage).toBe(true);
   });
 
+  it('answers startCursor and hasPreviousPage as Relay cursor connections do when paging forward', async () => {
+    const INFO = 'edges { cursor } pageInfo { hasPreviousPage hasNextPage startCursor endCursor }';
+    const children = async (after: string | null) =>
+      okData(
+        await server.gql(
+          `query($after: String) { node(id: "few") { children(first: 3, after: $after) { ${INFO} } } }`,
+          {
+            after,
+          },
+        ),
+      ).node.children;
+    const first = await children(null);
+    expect(first.pageInfo).toEqual({
+      hasPreviousPage: false,
+      hasNextPage: true,
+      startCursor: first.edges[0].cursor,
+      endCursor: first.edges[2].cursor,
+    });
+    const next = await children(first.pageInfo.endCursor);
+    expect(next.pageInfo).toMatchObject({ hasPreviousPage: true, startCursor: next.edges[0].cursor });
+    // The same on descendants and roots; an empty page has no cursors.
+    const descendants = okData(await server.gql(`{ node(id: "few") { descendants(first: 2) { ${INFO} } } }`)).node
+      .descendants;
+    expect(descendants.pageInfo).toMatchObject({ hasPreviousPage: false, startCursor: descendants.edges[0].cursor });
+    const roots = okData(await server.gql(`{ roots(first: 1) { ${INFO} } }`)).roots;
+    expect(roots.pageInfo).toMatchObject({ hasPreviousPage: false, startCursor: roots.edges[0].cursor });
+    const leaf = okData(await server.gql(`{ node(id: "few-0") { children { ${INFO} } } }`)).node.children;
+    expect(leaf.pageInfo).toEqual({ hasPreviousPage: false, hasNextPage: false, startCursor: null, endCursor: null });
+  });
+
   it('refuses first outside 1..1000 with BAD_USER_INPUT', async () => {
     for (const first of [0, -1, 1001]) {
       expectError(await server.gql(CHILDREN, { id: 'many', first }), 'BAD_USER_INPUT', firstRefusal(first));
