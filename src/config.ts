@@ -47,6 +47,8 @@ export interface Config {
   corsOrigins: string[];
   /** Serve the schema as an Apollo Federation 2 subgraph (Node is an entity keyed by id). */
   federation: boolean;
+  /** SCHEMA_PREFIX: the prefix of the schema's type names and root fields ('' for none). */
+  schemaPrefix: string;
   /** INTROSPECTION: schema introspection and field suggestions in errors (default: off in production). */
   introspection: boolean;
   /** GRAPHIQL: GraphiQL's page on GET /graphql for browsers (default: off in production). */
@@ -204,6 +206,11 @@ const SCHEMA = z.object({
   CURSOR_SECRET: z.string().default(BUILT_IN_CURSOR_SECRET),
   CORS_ORIGINS: z.string().default(''),
   FEDERATION: flag(false),
+  SCHEMA_PREFIX: z
+    .string()
+    .regex(/^([A-Z][A-Za-z0-9]{0,31})?$/)
+    .default('')
+    .describe('empty, or a capital letter then up to 31 letters and digits (Tree: TreeNode, treeRoots)'),
   INTROSPECTION: optionalFlag(),
   GRAPHIQL: optionalFlag(),
   TRUSTED_DOCUMENTS: z.string().optional(),
@@ -276,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
       .map((origin) => origin.trim())
       .filter((origin) => origin.length > 0),
     federation: v.FEDERATION,
+    schemaPrefix: v.SCHEMA_PREFIX,
     introspection: v.INTROSPECTION ?? v.NODE_ENV !== 'production',
     graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
     trustedDocuments: v.TRUSTED_DOCUMENTS,

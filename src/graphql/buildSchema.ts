@@ -5,10 +5,13 @@ import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
 import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
+import { prefixSchema, schemaNames, type SchemaNames } from './schemaPrefix.js';
 
 export interface SchemaOptions {
   /** Build an Apollo Federation 2 subgraph schema (Node an entity keyed by id). */
   federation?: boolean;
+  /** SCHEMA_PREFIX: the types and root fields renamed (schemaPrefix.ts). */
+  names?: SchemaNames;
 }
 
 export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
@@ -20,7 +23,9 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
   schema.getQueryType()!.description = 'Reads: nodes by id, the roots of the trees, the jobs.';
   schema.getMutationType()!.description =
     'Writes: each is all or nothing, and every read answers as if every accepted write were complete.';
-  return options.federation ? toSubgraphSchema(schema) : schema;
+  const names = options.names ?? schemaNames();
+  const named = prefixSchema(schema, names);
+  return options.federation ? toSubgraphSchema(named, names) : named;
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so that diffs show real changes. */

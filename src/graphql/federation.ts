@@ -4,6 +4,7 @@ import { createResolversMap } from 'type-graphql';
 import type { TreeNode } from '../storage/treeStore.js';
 import { checkId } from '../storage/validation.js';
 import type { Context } from './context.js';
+import { schemaNames, type SchemaNames } from './schemaPrefix.js';
 
 /** The resolver map buildSubgraphSchema takes (its type is not exported by name). */
 type Resolvers = NonNullable<Extract<Parameters<typeof buildSubgraphSchema>[0], { resolvers?: unknown }>['resolvers']>;
@@ -19,10 +20,11 @@ export const FEDERATION_LINK =
  * plus Node's reference resolver. References go through the request's `nodeById` loader, so
  * the `_entities` of one gateway fetch cost one BatchGet wave (up to 100 ids per BatchGet).
  */
-export function toSubgraphSchema(schema: GraphQLSchema): GraphQLSchema {
+export function toSubgraphSchema(schema: GraphQLSchema, names: SchemaNames = schemaNames()): GraphQLSchema {
   const resolvers = createResolversMap(schema) as Resolvers;
-  resolvers.Node = {
-    ...(resolvers.Node as Record<string, never>),
+  const node = names.type('Node');
+  resolvers[node] = {
+    ...(resolvers[node] as Record<string, never>),
     __resolveReference: async (reference: { id: string }, { loaders, access }: Context): Promise<TreeNode | null> =>
       access.visible(await loaders.nodeById.load(checkId(reference.id))),
   };

@@ -23,7 +23,8 @@ const DEFAULT_FIRST = 100;
  * where a `children` field has an `after` (a page of its own, read per parent).
  */
 export function nestedChildren(info: GraphQLResolveInfo): number[][] {
-  const node = info.schema.getType('Node');
+  // The node type whose `children` is being resolved (Node, or its name under SCHEMA_PREFIX).
+  const node = info.parentType;
   const field = isObjectType(node) ? node.getFields().children : undefined;
   if (!field) return [];
   const levels: number[][] = [];

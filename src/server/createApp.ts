@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { createAccess } from '../graphql/access.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
+import { schemaNames } from '../graphql/schemaPrefix.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
@@ -47,14 +48,16 @@ export async function createApp(
   observe: { logger: Logger; metrics: Metrics },
 ) {
   const formatError = createFormatError(config.production);
+  const names = schemaNames(config.schemaPrefix);
   const apollo = new ApolloServer<RequestContext>({
-    schema: buildTreeSchema({ federation: config.federation }),
+    schema: buildTreeSchema({ federation: config.federation, names }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(
         DEFAULT_LIMITS,
         { requests: config.maxOperationRequests, itemsRead: config.maxOperationItemsRead },
         config.maxTreeDepth,
+        names.canonicalRootField,
       ),
       createCostPlugin(),
       createObservePlugin(observe.logger, observe.metrics),
@@ -128,7 +131,7 @@ export async function createApp(
   app.use('/graphql', graphql.prepare);
   // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
   if (config.graphiql) {
-    const graphiql = graphiqlRouter(config.auth.mode !== 'none');
+    const graphiql = graphiqlRouter(config.auth.mode !== 'none', names);
     app.use((req: Request, res: Response, next: NextFunction) =>
       req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next(),
     );

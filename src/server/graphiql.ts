@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response, type NextFunction } from 'express';
+import { renameRootFields, schemaNames, type SchemaNames } from '../graphql/schemaPrefix.js';
 
 /**
  * GraphiQL served by the server itself, so that it works on a machine with no internet: the
@@ -140,9 +141,15 @@ export const CREDENTIALS_HEADERS = '{\n  "Authorization": "Bearer <your token or
  * Authorization header to fill in (the Headers tab under the query), kept in the browser's
  * storage from one visit to the next.
  */
-export function graphiqlPage(assets: Assets, basePath: string, credentials = false): string {
+export function graphiqlPage(
+  assets: Assets,
+  basePath: string,
+  credentials = false,
+  names: SchemaNames = schemaNames(),
+): string {
   const url = (asset: Asset) => `${basePath}${GRAPHIQL_ASSET_PREFIX}${asset.urlPath}`;
-  const tabs = credentials ? EXAMPLE_TABS.map((tab) => ({ ...tab, headers: CREDENTIALS_HEADERS })) : EXAMPLE_TABS;
+  const named = EXAMPLE_TABS.map((tab) => ({ ...tab, query: renameRootFields(tab.query, names) }));
+  const tabs = credentials ? named.map((tab) => ({ ...tab, headers: CREDENTIALS_HEADERS })) : named;
   const defaultHeaders = credentials ? `\n            defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},` : '';
   return `<!doctype html>
 <html lang="en">
@@ -187,7 +194,7 @@ function prefersHtml(req: Request): boolean {
 }
 
 /** GraphiQL's page and assets; `credentials`: the server asks for them (AUTH is not `none`). */
-export function graphiqlRouter(credentials = false): express.Router {
+export function graphiqlRouter(credentials = false, names: SchemaNames = schemaNames()): express.Router {
   const assets = resolveAssets();
   const router = express.Router();
 
@@ -213,7 +220,7 @@ export function graphiqlRouter(credentials = false): express.Router {
       .status(200)
       .type('html')
       .set('cache-control', 'no-cache')
-      .send(graphiqlPage(assets, req.baseUrl, credentials));
+      .send(graphiqlPage(assets, req.baseUrl, credentials, names));
   });
 
   return router;

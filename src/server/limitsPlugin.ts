@@ -110,7 +110,8 @@ function variablesWithDefaults(
  * depth, aliases and nodes per enclosing node), however many times it is spread, so that
  * fragments spreading fragments twice over cannot make the walk exponential. Variables count
  * with the defaults of their definitions. `ancestors` (the tree's depth limit) is the length of
- * an `ancestors` list.
+ * an `ancestors` list. `rootField`: the root field a name stands for (under SCHEMA_PREFIX,
+ * `treeRoots` is `roots`).
  */
 export function measureOperation(
   operation: OperationDefinitionNode,
@@ -118,11 +119,12 @@ export function measureOperation(
   variables: Record<string, unknown> = {},
   maxNodes = Number.POSITIVE_INFINITY,
   ancestors = DEFAULT_ANCESTORS,
+  rootField: (name: string) => string = (name) => name,
 ): OperationMeasure {
   const values = variablesWithDefaults(operation, variables);
   /** The nodes a field lists per node it sits under; null for a field that is not a list. */
   const listSize = (field: FieldNode, top: boolean): number | null => {
-    const name = field.name.value;
+    const name = top ? rootField(field.name.value) : field.name.value;
     if (name === 'ancestors') return ancestors;
     // Query.nodes(ids:) and a gateway's _entities(representations:) are lists of the given
     // length; a connection's `nodes` is the page already counted.
@@ -237,6 +239,7 @@ export function createLimitsPlugin(
   limits: OperationLimits,
   budget: ReadBudget,
   maxTreeDepth: number,
+  rootField?: (name: string) => string,
 ): ApolloServerPlugin<{ cost?: DynamoCost }> {
   return {
     async requestDidStart() {
@@ -262,6 +265,7 @@ export function createLimitsPlugin(
             request.variables ?? {},
             limits.maxNodes,
             maxTreeDepth,
+            rootField,
           );
           // Nesting, aliases and directives were checked while Apollo validated (armorRules.ts).
           const { nodes } = measure;
