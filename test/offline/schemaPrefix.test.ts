@@ -7,6 +7,7 @@ import {
   isObjectType,
   isSpecifiedScalarType,
   parse,
+  type GraphQLArgument,
   type GraphQLNamedType,
   type GraphQLSchema,
   type GraphQLType,
@@ -42,7 +43,9 @@ function lines(
         const fieldName = ROOTS.has(type.name) ? rename.rootField(field.name) : field.name;
         return [
           `${name}.${fieldName}: ${typeRef(field.type)}`,
-          ...('args' in field ? field.args : []).map((a) => `${name}.${fieldName}(${a.name}): ${typeRef(a.type)}`),
+          ...('args' in field ? field.args : []).map(
+            (a: GraphQLArgument) => `${name}.${fieldName}(${a.name}): ${typeRef(a.type)}`,
+          ),
         ];
       });
     })
