@@ -74,6 +74,21 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     servers = [];
   });
 
+  /**
+   * A process that will die after `allowed` transactions, on a table holding the subtree, armed;
+   * with `alreadyUp`, a second process already running on the table.
+   */
+  async function dyingAfter(allowed: number, alreadyUp: boolean) {
+    const table = uniqueTable();
+    const crash = crashAfter(allowed);
+    const env = SHORT_LEASE;
+    const dying = await startTestServer({ strategy, table, middleware: crash.middleware, verifyOnClose: false, env });
+    await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+    if (alreadyUp) servers.push(await startTestServer({ strategy, table, env }));
+    crash.arm();
+    return { table, crash, dying };
+  }
+
   // Claims: 1 transaction for the record and the root, then one per level below (3, 12, 48
   // nodes); the 5th accepts the delete (the detach); the deletions follow.
   it.each([
@@ -82,19 +97,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
   ])(
     'gives the delete up when the process dies after %i transactions, before it was accepted: %s',
     async (allowed, finisher) => {
-      const table = uniqueTable();
-      const crash = crashAfter(allowed);
-      const dying = await startTestServer({
-        strategy,
-        table,
-        middleware: crash.middleware,
-        verifyOnClose: false,
-        env: SHORT_LEASE,
-      });
-      await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
-      if (finisher === 'a process that was already running')
-        servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
-      crash.arm();
+      const { table, crash, dying } = await dyingAfter(allowed, finisher === 'a process that was already running');
 
       // The process dies while the job claims the subtree: the delete is not applied (its
       // caller gets no answer but an error), and every read still finds the whole subtree.
@@ -126,19 +129,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     [5, 'a process started later'],
     [7, 'a process that was already running'],
   ])('leaves no orphan and nothing reachable after %i transactions, and %s finishes it', async (allowed, finisher) => {
-    const table = uniqueTable();
-    const crash = crashAfter(allowed);
-    const dying = await startTestServer({
-      strategy,
-      table,
-      middleware: crash.middleware,
-      verifyOnClose: false,
-      env: SHORT_LEASE,
-    });
-    await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
     const alreadyUp = finisher === 'a process that was already running';
-    if (alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
-    crash.arm();
+    const { table, crash, dying } = await dyingAfter(allowed, alreadyUp);
 
     // The detach committed: the delete is applied, with its count; its job is left running.
     const response = dying.gql('mutation { deleteNode(id: "big") { deletedCount job { kind total } } }');

@@ -125,7 +125,7 @@ export const PROJECTION = 'projection';
 
 /**
  * A job's entry: what reads need of it. A move's (and a joined import's) `from` and `to`; a
- * delete's `from`, the ancestors of the subtree it deletes (its claim's tree).
+ * delete's root (`nodeId`).
  */
 export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
   from?: string[];

@@ -9,7 +9,7 @@ import {
   CHAIN_GUARDS,
   guardChainNode,
   planCreate,
-  planDeleteMarked,
+  planDeleteClaimed,
   planDeleteSubtree,
   planDetachForDelete,
   planHold,
@@ -337,7 +337,7 @@ describe('the delete job plans', () => {
   });
 
   it("deletes the nodes the job claims and their edges, except the root's edge (already gone)", () => {
-    const { steps } = plan((tx) => planDeleteMarked(tx, { nodes: [s1, p], jobId: 'job-1', rootId: 'p' }));
+    const { steps } = plan((tx) => planDeleteClaimed(tx, { nodes: [s1, p], jobId: 'job-1', rootId: 'p' }));
     expect(steps).toEqual([
       { kind: 'Delete', key: 'N#s1 NODE', condition: 'claim = "job-1"' },
       { kind: 'Delete', key: 'N#p E#a0#s1' },

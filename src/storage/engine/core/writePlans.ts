@@ -295,7 +295,7 @@ export function planDetachForDelete(
 }
 
 /** Deletes nodes a delete job claims (children before parents, so no orphan ever exists). */
-export function planDeleteMarked(
+export function planDeleteClaimed(
   tx: TransactionBuilder,
   args: { nodes: StoredNode[]; jobId: string; rootId: string },
 ): void {

@@ -5,7 +5,7 @@ import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
-import { planDeleteMarked } from '../core/writePlans.js';
+import { planDeleteClaimed } from '../core/writePlans.js';
 import { claimSubtree } from './claimSubtree.js';
 
 /**
@@ -24,10 +24,10 @@ import { claimSubtree } from './claimSubtree.js';
  */
 export async function runDeleteJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   // The subtree changed while it was read: read it again.
-  await passWhileChanging(job.id, () => deleteMarkedSubtree(ctx, job, lease));
+  await passWhileChanging(job.id, () => deleteClaimedSubtree(ctx, job, lease));
 }
 
-async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
+async function deleteClaimedSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const rootId = job.nodeId!;
   const root = (await readStored(ctx, [rootId])).get(rootId);
   if (!root || root.deleting !== job.id) {
@@ -39,10 +39,10 @@ async function deleteMarkedSubtree(ctx: EngineContext, job: JobRecord, lease: Le
     subtreePlaces(root, placeOf(ctx.strategy, root), levels.slice(1)).map((p) => [p.stored.node.id, p]),
   );
   const deleteActions = (tx: TransactionBuilder, stored: StoredNode) => {
-    planDeleteMarked(tx, { nodes: [stored], jobId: job.id, rootId });
+    planDeleteClaimed(tx, { nodes: [stored], jobId: job.id, rootId });
     planProjectionDelete(tx, ctx.strategy, [placed.get(stored.node.id)!]);
   };
-  // The subtree is marked whole: the first deletion records its size, unless a runner before
+  // The subtree is claimed whole: the first deletion records its size, unless a runner before
   // this one did (it then deleted some of it already).
   let record: Record<string, unknown> = job.total === null ? { total: placed.size } : {};
   const commit = async (tx: TransactionBuilder, done: number, finish?: 'DONE') => {

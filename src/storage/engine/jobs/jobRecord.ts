@@ -178,7 +178,7 @@ export function planJobStart(
 /**
  * A claiming job is accepted (core/claims.ts), in the transaction that applies its change: its
  * record no longer claiming (on its lease, renewed, with `record` set), its entry now what reads
- * see through (`entry`: a move's `from` and `to`, a delete's `from`).
+ * see through (`entry`: a move's `from` and `to`).
  */
 export function planJobAccept(
   tx: TransactionBuilder,

@@ -11,7 +11,8 @@ import {
   planProjectionRewrite,
   projectionSteps,
 } from '../core/projectionPlans.js';
-import { readChildren, readStored } from '../core/reads.js';
+import { readStored } from '../core/reads.js';
+import { liveChildren } from './claimSubtree.js';
 import { planReleaseNode } from '../core/claims.js';
 
 /**
@@ -105,18 +106,15 @@ async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Leas
 
 /** The live children of the level's nodes (node items: they carry the kept path), placed. */
 async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<MovingNode[]> {
-  const parents = level.filter((p) => p.stored.node.childCount > 0);
-  const edges = (await Promise.all(parents.map((p) => readChildren(ctx, p.stored.node.id)))).flat();
-  const stored = await readStored(
+  const placeOfParent = new Map(level.map((p) => [p.stored.node.id, p.newPlace]));
+  const children = await liveChildren(
     ctx,
-    edges.map((e) => e.node.id),
+    level.map((p) => p.stored),
   );
-  const placeOfParent = new Map(parents.map((p) => [p.stored.node.id, p.newPlace]));
-  return edges.flatMap((edge) => {
-    const child = stored.get(edge.node.id);
-    const parentId = edge.node.parentId;
-    // Moved away since the edge was read, or being deleted (its delete job owns it).
-    if (!child || parentId === null || child.node.parentId !== parentId || child.deleting !== undefined) return [];
+  return children.flatMap((child) => {
+    const parentId = child.node.parentId!;
+    // Being deleted: its delete job owns it.
+    if (child.deleting !== undefined) return [];
     return [{ stored: child, newPlace: childPlace(placeOfParent.get(parentId)!, parentId, child.node.position) }];
   });
 }

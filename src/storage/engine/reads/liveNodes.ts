@@ -19,7 +19,7 @@ import { readOpenEntries, readStored } from '../core/reads.js';
 /**
  * Nodes by id as every read must see them: present, not written by an import that has not
  * joined them to the tree yet, not marked deleting, not inside a subtree
- * that an open delete job is removing (even where the job has not marked them yet), and, inside
+ * that an open delete job is removing (only its root is marked), and, inside
  * a subtree that an open move job is rewriting, with the path they have once it is done
  * (openJobs.ts). The summary of the open jobs (OPEN_JOBS_KEY) comes in the same BatchGet as the
  * nodes, one more key, read once per request (ReadScope); only while it is active (jobs ran
