@@ -45,6 +45,39 @@ export async function queryItems(
 }
 
 /**
+ * Upper bound on 1 MB pages one count may read: a count returns no items, so it may go through a
+ * range far bigger than a read of items (a thousand pages, about 2.5 million nodes of 400 bytes);
+ * a query's runtime budget (MAX_OPERATION_REQUESTS) usually stops it first.
+ */
+export const MAX_COUNT_PAGES = 1024;
+
+/**
+ * How many items `input`'s key range holds (those its FilterExpression keeps, when it has one):
+ * a `Select: 'COUNT'` Query, following LastEvaluatedKey through the range's 1 MB pages, for at
+ * most MAX_COUNT_PAGES pages; past that it fails rather than answer a part of the count.
+ */
+export async function countItems(doc: DynamoDBDocumentClient, input: QueryCommandInput): Promise<number> {
+  let count = 0;
+  let startKey = input.ExclusiveStartKey;
+  for (let page = 0; page < MAX_COUNT_PAGES; page++) {
+    const out = await callDynamo(() =>
+      doc.send(
+        new QueryCommand({
+          ...input,
+          Select: 'COUNT',
+          ConsistentRead: input.IndexName ? undefined : true,
+          ExclusiveStartKey: startKey,
+        }),
+      ),
+    );
+    count += out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+    if (!startKey) return count;
+  }
+  throw new TreeError('SERVICE_UNAVAILABLE', `count needed more than ${MAX_COUNT_PAGES} pages`);
+}
+
+/**
  * lib-dynamodb's paginators (paginateQuery) would do what these loops do, but they refuse any
  * client that is not a DynamoDBDocumentClient instance (`Invalid client`), and every client here
  * is a wrapped one (the request's cost meter, the tenant's keys): the loops stay, each bounded.

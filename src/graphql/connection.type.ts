@@ -7,19 +7,23 @@ import { Node } from './node.type.js';
 @Directive('@shareable')
 @ObjectType('PageInfo', { description: 'Where a page of a connection stands in the whole list.' })
 export class PageInfo {
-  @Field(() => Boolean, { description: 'Exact: false on the last page.' })
+  @Field(() => Boolean, {
+    description:
+      'Paging forward: exact, false on the last page. Paging backward (Relay cursor connections): true when ' +
+      'the page ends before a cursor (`before`).',
+  })
   hasNextPage!: boolean;
 
   @Field(() => Boolean, {
     description:
-      'Paging forward (Relay cursor connections): true when the page starts after a cursor (`after`), ' +
-      'false on the first page.',
+      'Paging backward: exact, false on the first page. Paging forward (Relay cursor connections): true when ' +
+      'the page starts after a cursor (`after`).',
   })
   hasPreviousPage!: boolean;
 
   @Field(() => String, {
     nullable: true,
-    description: "The first edge's cursor; null on an empty page.",
+    description: "The first edge's cursor: pass it as `before` for the page before; null on an empty page.",
   })
   startCursor!: string | null;
 
@@ -32,7 +36,9 @@ export class PageInfo {
 
 @ObjectType('NodeEdge', { description: 'A node of a page, with its cursor.' })
 export class NodeEdge {
-  @Field(() => String, { description: 'Opaque, signed: pass it as `after` to read the nodes after this one.' })
+  @Field(() => String, {
+    description: 'Opaque, signed: pass it as `after` to read the nodes after this one, as `before` for those before.',
+  })
   cursor!: string;
 
   @Field(() => Node, { description: 'The node.' })
@@ -54,27 +60,29 @@ export class NodeConnection {
 export const EMPTY_PAGE: Page = { edges: [], hasNextPage: false };
 
 /**
- * A page of the storage interface (of nodes, or of jobs) as a GraphQL connection; `after`: the
- * cursor it was read after, if any.
+ * A page of the storage interface (of nodes, or of jobs) as a GraphQL connection, in list order;
+ * `read`: how it was read (relayPage.ts), if from a cursor or backwards.
  */
 export function toConnection<T>(
   page: { edges: Array<{ cursor: string; node: T }>; hasNextPage: boolean },
-  after?: string | null,
+  read: { after?: string | null; backwards?: boolean } = {},
 ) {
+  const edges = read.backwards ? [...page.edges].reverse() : page.edges;
+  const fromCursor = read.after != null;
   return {
-    edges: page.edges,
+    edges,
     get nodes() {
-      return page.edges.map((edge) => edge.node);
+      return edges.map((edge) => edge.node);
     },
     pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: after != null,
+      hasNextPage: read.backwards ? fromCursor : page.hasNextPage,
+      hasPreviousPage: read.backwards ? page.hasNextPage : fromCursor,
       // Signed only when selected, like the edges' cursors.
       get startCursor() {
-        return page.edges[0]?.cursor ?? null;
+        return edges[0]?.cursor ?? null;
       },
       get endCursor() {
-        return page.edges.at(-1)?.cursor ?? null;
+        return edges.at(-1)?.cursor ?? null;
       },
     },
   };

@@ -20,7 +20,8 @@ const DEFAULT_FIRST = 100;
  * on the nodes of this page (through `nodes` or `edges { node }`), level 1 those selected on
  * their nodes, and so on. Aliases asking for several sizes give several; fragments, inline
  * fragments and @skip/@include are honoured as execution honours them. It stops at a level
- * where a `children` field has an `after` (a page of its own, read per parent).
+ * where a `children` field has an `after`, a `before` or a `last` (a page of its own, read per
+ * parent).
  */
 export function nestedChildren(info: GraphQLResolveInfo): number[][] {
   // The node type whose `children` is being resolved (Node, or its name under SCHEMA_PREFIX).
@@ -39,7 +40,8 @@ export function nestedChildren(info: GraphQLResolveInfo): number[][] {
     const args = children.map((child) =>
       getArgumentValues(field as GraphQLField<unknown, unknown>, child, info.variableValues),
     );
-    if (args.some((a) => a.after != null)) return levels;
+    // A page from a cursor, or read backwards, is read on its own.
+    if (args.some((a) => a.after != null || a.before != null || a.last != null)) return levels;
     levels.push([...new Set(args.map((a) => (typeof a.first === 'number' ? a.first : DEFAULT_FIRST)))]);
     connections = children;
   }

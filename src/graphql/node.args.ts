@@ -2,17 +2,42 @@ import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-grap
 import type { DescendantsOrder as Order, JsonObject } from '../storage/treeStore.js';
 import { JSONObjectScalar } from './scalars.js';
 
+/**
+ * Relay's connection arguments: forward with `first`/`after`, backward with `last`/`before`
+ * (relayPage.ts turns them into the storage's page).
+ */
 @ArgsType()
 export class PageArgs {
   // Nullable with a default, as in the contract: `first: Int = 100` (an explicit null means 100).
-  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'The page size: 1 to 1,000.' })
+  @Field(() => Int, {
+    nullable: true,
+    defaultValue: 100,
+    description: 'Paging forward: the page size, 1 to 1,000 (100 unless `last` is given).',
+  })
   first!: number;
 
   @Field(() => String, {
     nullable: true,
-    description: "A cursor of this list (an edge's `cursor`, or `pageInfo.endCursor`): the page starts after it.",
+    description:
+      "Paging forward: a cursor of this list (an edge's `cursor`, or `pageInfo.endCursor`): the page starts after it.",
   })
   after?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Paging backward: the page size, 1 to 1,000; the page holds the nodes just before `before` (without it, ' +
+      "the list's last nodes), in list order. Not with `first` or `after`.",
+  })
+  last?: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Paging backward: a cursor of this list (an edge's `cursor`, or `pageInfo.startCursor`): the page ends " +
+      'before it (100 nodes unless `last` says).',
+  })
+  before?: string | null;
 }
 
 const DescendantsOrder = { BY_DEPTH: 'BY_DEPTH', PREORDER: 'PREORDER' } as const satisfies Record<Order, Order>;

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Args, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Job, TreeNode } from '../storage/treeStore.js';
 import { Job as JobType } from './job.type.js';
 import { checkPage } from '../storage/validation.js';
@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import { nestedChildren } from './lookahead.js';
 import { DescendantsArgs, PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
+import { relayPage } from './relayPage.js';
 
 /** The tree fields of Node: thin, over the request's loaders and the storage interface. */
 @Resolver(() => Node)
@@ -37,13 +38,12 @@ export class NodeResolver {
     @Ctx() { loaders }: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const first = args.first ?? 100;
-    if (node.childCount === 0 && args.after == null) {
-      checkPage({ first });
+    const read = relayPage(args, info);
+    if (node.childCount === 0 && read.after == null) {
+      checkPage(read);
       return toConnection(EMPTY_PAGE);
     }
-    const page = await loaders.children(node, { first, after: args.after }, () => nestedChildren(info));
-    return toConnection(page, args.after);
+    return toConnection(await loaders.children(node, read, () => nestedChildren(info)), read);
   }
 
   @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })
@@ -72,13 +72,33 @@ export class NodeResolver {
     @Root() node: TreeNode,
     @Args(() => DescendantsArgs) args: DescendantsArgs,
     @Ctx() { loaders }: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
+    const read = relayPage(args, info);
     const page = await loaders.descendants.load({
       node,
       window: { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
-      page: { first: args.first ?? 100, after: args.after },
+      page: read,
       order: args.order ?? 'BY_DEPTH',
     });
-    return toConnection(page, args.after);
+    return toConnection(page, read);
+  }
+
+  @FieldResolver(() => Int, {
+    description:
+      'How many nodes lie 1 to maxDepth levels below this one (maxDepth null: its whole subtree; 0: none; ' +
+      '1: its childCount; a bound past MAX_TREE_DEPTH counts as it). Exact, and as every read answers: ' +
+      'as if every accepted change were complete, even while a job moves or deletes a subtree.',
+  })
+  async descendantCount(
+    @Root() node: TreeNode,
+    @Arg('maxDepth', () => Int, {
+      nullable: true,
+      description: 'The deepest depth counted, relative to this node: at least 0; null: no bound.',
+    })
+    maxDepth: number | null | undefined,
+    @Ctx() { loaders }: Context,
+  ): Promise<number> {
+    return loaders.descendantCount.load({ node, maxDepth: maxDepth ?? null });
   }
 }

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
 import { badInput } from '../errors.js';
 import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
 import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
@@ -7,6 +8,7 @@ import type { Context } from './context.js';
 import { Job, JobConnection } from './job.type.js';
 import { PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
+import { relayPage } from './relayPage.js';
 
 @Resolver()
 export class QueryResolver {
@@ -43,18 +45,27 @@ export class QueryResolver {
   }
 
   @Query(() => JobConnection, { description: 'Running jobs and those finished in the last 24 hours, oldest first.' })
-  async jobs(@Args(() => PageArgs) args: PageArgs, @Ctx() { store, access }: Context) {
+  async jobs(
+    @Args(() => PageArgs) args: PageArgs,
+    @Ctx() { store, access }: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const read = relayPage(args, info);
     // The table's job list is for callers who may read every tree; others use job(id).
     if (access.grants.all === null) return toConnection({ edges: [], hasNextPage: false });
-    return toConnection(await store.listJobs({ first: args.first ?? 100, after: args.after }), args.after);
+    return toConnection(await store.listJobs(read), read);
   }
 
   @Query(() => NodeConnection, { description: 'The roots of every tree, in order.' })
-  async roots(@Args(() => PageArgs) args: PageArgs, @Ctx() { store, loaders, access }: Context) {
-    const page = { first: args.first ?? 100, after: args.after };
+  async roots(
+    @Args(() => PageArgs) args: PageArgs,
+    @Ctx() { store, loaders, access }: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const read = relayPage(args, info);
     if (access.grants.all !== null)
-      return toConnection(await loaders.childrenByParent.load({ parentId: null, ...page }), args.after);
+      return toConnection(await loaders.childrenByParent.load({ parentId: null, ...read }), read);
     // A caller limited to some trees sees the roots of its grants, and nothing of the others.
-    return toConnection(await store.rootsAmong([...access.grants.trees.keys()], page), args.after);
+    return toConnection(await store.rootsAmong([...access.grants.trees.keys()], read), read);
   }
 }

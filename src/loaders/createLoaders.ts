@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type {
   ChildrenPages,
   ChildrenTreeRequest,
+  DescendantCountRequest,
   DescendantsRequest,
   Job,
   Page,
@@ -23,6 +24,8 @@ export interface Loaders {
   childrenByParent: DataLoader<ChildrenKey, Page, string>;
   /** The descendants pages asked for in one tick (a list's nodes) read together. */
   descendants: DataLoader<DescendantsRequest, Page, string>;
+  /** The descendant counts asked for in one tick (a list's nodes) counted together, their reads at once. */
+  descendantCount: DataLoader<DescendantCountRequest, number, string>;
   /**
    * A page of a parent's children. With `nested` (the page sizes the query asks of the
    * children's children, level by level: graphql/lookahead.ts, called only when needed), the
@@ -72,7 +75,8 @@ export function createLoaders(store: TreeStore): Loaders {
   );
   // Children pages known before they are asked for (read in bulk by childrenTree).
   const primed = new Set<string>();
-  const childrenKey = (key: ChildrenKey) => JSON.stringify([key.parentId, key.first, key.after ?? null]);
+  const childrenKey = (key: ChildrenKey) =>
+    JSON.stringify([key.parentId, key.first, key.after ?? null, key.backwards === true]);
   const childrenByParent = new DataLoader<ChildrenKey, Page, string>(
     async (keys) =>
       Promise.all(
@@ -122,8 +126,8 @@ export function createLoaders(store: TreeStore): Loaders {
     { cacheKeyFn: ({ parent, levels }) => JSON.stringify([parent.id, levels]) },
   );
   const children = async (parent: TreeNode, page: PageArgs, nested: () => number[][]): Promise<Page> => {
-    const key = { parentId: parent.id, first: page.first, after: page.after };
-    if (page.after == null && !primed.has(childrenKey(key))) {
+    const key = { parentId: parent.id, ...page };
+    if (page.after == null && !page.backwards && !primed.has(childrenKey(key))) {
       const levels = nested();
       if (levels.length > 0) await childrenTree.load({ parent, levels: [[page.first], ...levels] });
     }
@@ -144,9 +148,14 @@ export function createLoaders(store: TreeStore): Loaders {
           window.maxDepth,
           page.first,
           page.after ?? null,
+          page.backwards === true,
           order ?? 'BY_DEPTH',
         ]),
     },
+  );
+  const descendantCount = new DataLoader<DescendantCountRequest, number, string>(
+    (requests) => store.descendantCounts(requests),
+    { cacheKeyFn: ({ node, maxDepth }) => JSON.stringify([node.id, maxDepth]) },
   );
   const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
     cacheKeyFn: (node) => node.id,
@@ -156,6 +165,7 @@ export function createLoaders(store: TreeStore): Loaders {
     ancestors,
     childrenByParent,
     descendants,
+    descendantCount,
     children,
     pendingJob,
     prime,
@@ -167,6 +177,7 @@ export function createLoaders(store: TreeStore): Loaders {
       childrenTree.clearAll();
       primed.clear();
       descendants.clearAll();
+      descendantCount.clearAll();
       pendingJob.clearAll();
     },
   };

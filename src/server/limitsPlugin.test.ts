@@ -94,6 +94,10 @@ describe('measureOperation', () => {
         .nodes,
     ).toBe(50 + 50_000);
     expect(measure('{ nodes(ids: ["a", "b", "c"]) { children(first: 5) { nodes { id } } } }').nodes).toBe(3 + 15);
+    // Read backwards, a list holds its `last`.
+    expect(measure('{ roots(last: 10) { nodes { children(last: 1000, before: "c") { nodes { id } } } } }').nodes).toBe(
+      10 + 10_000,
+    );
     const entities =
       'query($r: [_Any!]!) { _entities(representations: $r) { ' +
       '... on Node { children(first: 1000) { nodes { id } } } } }';

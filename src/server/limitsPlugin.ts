@@ -21,8 +21,8 @@ import { badRequest, tooComplex, type TreeError } from '../errors.js';
  * document costs no parse (tokenLimitRefusal, checked by the HTTP handler: Apollo answers an
  * error thrown by a plugin before parsing as a 500); nodes is an estimate of how
  * many nodes an operation may return: each list field (roots, children, descendants, jobs,
- * ancestors, nodes) multiplies by its `first` (the number of ids; MAX_TREE_DEPTH for ancestors)
- * the count of the list it sits in.
+ * ancestors, nodes) multiplies by its `first` (its `last` read backwards; the number of ids;
+ * MAX_TREE_DEPTH for ancestors) the count of the list it sits in.
  */
 export interface OperationLimits {
   maxTokens: number;
@@ -129,7 +129,10 @@ export function measureOperation(
     // Query.nodes(ids:) and a gateway's _entities(representations:) are lists of the given
     // length; a connection's `nodes` is the page already counted.
     const listArg = top ? ({ nodes: 'ids', _entities: 'representations' } as Record<string, string>)[name] : undefined;
-    const argName = listArg ?? (LIST_FIELDS.has(name) ? 'first' : null);
+    const paged = LIST_FIELDS.has(name) ? 'first' : null;
+    // A connection read backwards holds its `last`.
+    const backwards = paged && field.arguments?.some((a) => a.name.value === 'last') ? 'last' : paged;
+    const argName = listArg ?? backwards;
     if (argName === null) return null;
     const arg = field.arguments?.find((a) => a.name.value === argName)?.value;
     const value = arg === undefined ? undefined : valueFromASTUntyped(arg, values);

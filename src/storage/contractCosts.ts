@@ -11,6 +11,8 @@ export interface ContractCosts {
   requests: RequestCosts;
   lookahead: LookaheadCosts;
   preorder: PreorderCosts;
+  counts: CountCosts;
+  backward: BackwardCosts;
 }
 
 /** contract/costs.test.ts: requests, read units and items written of single operations. */
@@ -63,6 +65,44 @@ export interface PreorderCosts {
   firstFive: number;
   /** The whole subtree of doc.1 (12 nodes, 3 of them parents). */
   branch: number;
+}
+
+/**
+ * contract/descendantCount.test.ts: requests of `descendantCount` on `c` (fan-out 3, 2, 2: 21
+ * descendants, depth 3), its lookup included.
+ */
+export interface CountCosts {
+  /** No bound: the whole subtree of the root. */
+  whole: number;
+  /** `maxDepth: 1`: the node's childCount, nothing read but the lookup. */
+  depthOne: number;
+  /** `maxDepth: 2`. */
+  depthTwo: number;
+  /** `maxDepth: 3`. */
+  depthThree: number;
+  /** The whole subtree of c.1, a node of depth 1 (6 descendants: 2 children, of 2 children each). */
+  branch: number;
+  /** `nodes(ids: c.0, c.1, c.2) { descendantCount }`: three branches, counted together. */
+  listOfThree: number;
+}
+
+/**
+ * contract/backwardPaging.test.ts: requests of pages read backwards (`last`/`before`), lookup
+ * included, on `bw` (fan-out 4, 3, 2: 40 descendants, depth 3) and `wide` (23 children).
+ */
+export interface BackwardCosts {
+  /** `children(last: 5)` of `wide`. */
+  childrenLast: number;
+  /** `descendants(maxDepth: 3, last: 10)` of `bw`. */
+  descendantsLastBounded: number;
+  /** `descendants(last: 10)` of `bw`: the window has no bound. */
+  descendantsLast: number;
+  /** `descendants(last: 5, before:)` the cursor of the 8th (depth 2). */
+  descendantsBefore: number;
+  /** `descendants(order: PREORDER, last: 5)` of `bw`. */
+  preorderLast: number;
+  /** `descendants(order: PREORDER, last: 5, before:)` the cursor of the 20th. */
+  preorderBefore: number;
 }
 
 /**

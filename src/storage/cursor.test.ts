@@ -20,7 +20,7 @@ function rejection(cursor: string): TreeError {
   expect(thrown, `decode accepted ${JSON.stringify(cursor)}`).toBeInstanceOf(TreeError);
   const error = thrown as TreeError;
   expect(error.code).toBe('BAD_USER_INPUT');
-  expect(error.message).toBe(`"after" is not a cursor issued by this list (got "${cursor.slice(0, 40)}")`);
+  expect(error.message).toBe(`the cursor is not one issued by this list (got "${cursor.slice(0, 40)}")`);
   return error;
 }
 

@@ -30,7 +30,7 @@ export function createCursorCodec(secret: string, tenant?: string): CursorCodec 
       return `${body}.${sign(body).toString('base64url')}`;
     },
     decode(cursor) {
-      const invalid = badInput(`"after" is not a cursor issued by this list (got "${cursor.slice(0, 40)}")`);
+      const invalid = badInput(`the cursor is not one issued by this list (got "${cursor.slice(0, 40)}")`);
       if (cursor.length > MAX_CURSOR_LENGTH) throw invalid;
       const [body, mac, extra] = cursor.split('.');
       if (!body || !mac || extra !== undefined) throw invalid;
@@ -102,7 +102,7 @@ export function decodeWindowCursor(
     c.w[0] === window.minDepth &&
     c.w[1] === window.maxDepth &&
     validPosition(c);
-  if (!valid) throw badInput('"after" is not a cursor of this list of descendants');
+  if (!valid) throw badInput('the cursor is not one of this list of descendants');
   return c;
 }
 

@@ -181,6 +181,18 @@ export interface StrategyMembers<Name extends string = string> {
    * are read per parent.
    */
   subtreeItems?(ctx: StrategyContext, node: TreeNode, depth: number, limit: number): Promise<SubtreeItems | null>;
+
+  /**
+   * Optional: how many nodes lie 1 to `maxDepth` levels below `node`, exactly, counted from the
+   * projection (`descendantCount`); null when the strategy counts that window no better than the
+   * engine, which walks the truth's edges level by level and sums their childCounts. `node` is a
+   * node item with its kept place and children; `maxDepth` is at least 2, and null for the whole
+   * subtree (a bound that reaches MAX_TREE_DEPTH is passed as null). Called only while no open job
+   * makes the projection wrong to count from (a subtree being deleted, a move in or out of the
+   * node's subtree or through it, another strategy's projection in the table); without it, or on
+   * null, the engine walks the truth.
+   */
+  countDescendants?(ctx: StrategyContext, node: TreeNode, maxDepth: number | null): Promise<number | null>;
 }
 
 /** Where a node is, as the engine hands it to a strategy's pure members. */
@@ -273,7 +285,10 @@ export interface StrategyContext {
    * A parent's edge items in sibling order, after edge sort key `after`, up to `limit`: what a
    * page of children reads (without the edges of an import not joined to the tree yet).
    */
-  queryChildren: (parentId: string, options: { after?: string; limit?: number }) => Promise<QueryResult>;
+  queryChildren: (
+    parentId: string,
+    options: { after?: string; limit?: number; backwards?: boolean },
+  ) => Promise<QueryResult>;
   /**
    * The live nodes of projection items, by id: from the copies they carry (carriesNode), with
    * no read, while no open job makes copies unsafe to answer from (a subtree being deleted or

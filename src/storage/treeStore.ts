@@ -44,14 +44,22 @@ export interface TreeNode {
   lineage?: string[];
 }
 
+/**
+ * A page of a list: `first` nodes after the cursor `after` (from the start without one). With
+ * `backwards`, the list is read the other way (Relay's `last`/`before`): the `first` nodes before
+ * the cursor `after` (from the end without one), nearest first, and the page's `hasNextPage`
+ * says whether more come before them. Cursors are the same both ways: a position in the list.
+ */
 export interface PageArgs {
   first: number;
   after?: string | null;
+  backwards?: boolean;
 }
 
 export interface Page {
+  /** In the order read (PageArgs.backwards: last first). */
   edges: Array<{ cursor: string; node: TreeNode }>;
-  /** Exact: false on the last page. */
+  /** Exact: false on the last page (the first, read backwards). */
   hasNextPage: boolean;
   /** Other nodes read on the way (the request's loaders keep them). */
   related?: TreeNode[];
@@ -75,6 +83,12 @@ export interface DescendantsRequest {
   page: PageArgs;
   /** BY_DEPTH when absent. */
   order?: DescendantsOrder;
+}
+
+/** How many nodes lie 1 to `maxDepth` levels below `node` (null: its whole subtree). */
+export interface DescendantCountRequest {
+  node: TreeNode;
+  maxDepth: number | null;
 }
 
 /**
@@ -250,6 +264,13 @@ export interface TreeStore {
    * fails (a bad cursor) gives its Error without failing the others.
    */
   descendantsOfMany(requests: readonly DescendantsRequest[]): Promise<Array<Page | Error>>;
+  /**
+   * For each request, the exact number of nodes 1 to `maxDepth` levels below its node (0 for
+   * `maxDepth` 0, the node's childCount for 1, a bound past MAX_TREE_DEPTH read as it), as every
+   * read answers: as if every accepted write were complete. Their reads in one wave per level.
+   * In order; a request that fails (a negative `maxDepth`) gives its Error without failing the others.
+   */
+  descendantCounts(requests: readonly DescendantCountRequest[]): Promise<Array<number | Error>>;
   createNode(args: CreateNodeArgs): Promise<TreeNode>;
   /**
    * Creates up to 1,000 nodes (engine/createNodes.ts): in one transaction when they fit, otherwise

@@ -90,7 +90,8 @@ export function checkData(data: JsonObject | null | undefined): void {
 
 export function checkPage(page: PageArgs): void {
   if (!Number.isInteger(page.first) || page.first < 1 || page.first > MAX_PAGE_SIZE) {
-    throw badInput(`first must be in 1..${MAX_PAGE_SIZE}, got ${page.first}`, { field: 'first' });
+    const field = page.backwards ? 'last' : 'first';
+    throw badInput(`${field} must be in 1..${MAX_PAGE_SIZE}, got ${page.first}`, { field });
   }
 }
 
@@ -102,5 +103,12 @@ export function checkWindow(window: DepthWindow): void {
     throw badInput(`maxDepth must be >= minDepth (${window.minDepth}), got ${window.maxDepth}`, {
       field: 'maxDepth',
     });
+  }
+}
+
+/** The depth bound of a count of descendants: null (no bound) or at least 0. */
+export function checkCountDepth(maxDepth: number | null): void {
+  if (maxDepth !== null && (!Number.isInteger(maxDepth) || maxDepth < 0)) {
+    throw badInput(`maxDepth must be >= 0, got ${maxDepth}`, { field: 'maxDepth' });
   }
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
@@ -212,9 +212,18 @@ describe('the tree explorer example while a move runs as a job', () => {
   });
 
   it('deletes the subtree as a job too, after a confirmation naming its size, and selects the parent', async () => {
+    // The size comes from the server's count, one request, not from paging through the subtree.
+    const operations: string[] = [];
+    const record = (request: Request) => {
+      const body = request.method() === 'POST' ? request.postData() : null;
+      if (body?.includes('"operationName"')) operations.push(String(JSON.parse(body).operationName));
+    };
+    page.on('request', record);
     await page.getByRole('button', { name: 'Delete…' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete Nursery' });
     await confirm.getByText('Delete Nursery and its 12 descendants?').waitFor();
+    page.off('request', record);
+    expect(operations.filter((name) => name.startsWith('Descendant'))).toEqual(['DescendantCount']);
     await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.waitFor({ state: 'detached' });
     await waitForBreadcrumbs(page, ['Greenhouse', 'Bench']);

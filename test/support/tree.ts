@@ -247,7 +247,7 @@ export async function snapshot(server: TestServer, roots: string[]): Promise<Tre
 /** Cursors that no server issued: garbage, plausible-looking JSON, and a tampered real one. */
 /** How a page refuses a cursor it did not issue (one of `forgedCursors`). */
 export function forgedCursorRefusal(after: string): ExpectedError {
-  return { message: `"after" is not a cursor issued by this list (got "${after.slice(0, 40)}")`, details: {} };
+  return { message: `the cursor is not one issued by this list (got "${after.slice(0, 40)}")`, details: {} };
 }
 
 /** How a page refuses a `first` outside 1..1000. */

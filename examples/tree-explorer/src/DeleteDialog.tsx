@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApolloClient } from '@apollo/client/react';
-import { countDescendants, type DescendantCount } from './countDescendants.ts';
+import { countDescendants } from './countDescendants.ts';
 import type { DeleteTarget } from './explorer.ts';
 import { explainFailure, type Failure } from './failure.ts';
 import { DELETE_NODE, type JobInfo } from './operations.ts';
@@ -10,12 +10,10 @@ import { useEscape } from './useEscape.ts';
 const format = new Intl.NumberFormat();
 
 /** "Delete Oaks and its 2 descendants?", once they are counted. */
-export function deleteQuestion(name: string, counted: DescendantCount | null): string {
+export function deleteQuestion(name: string, counted: number | null): string {
   if (counted === null) return `Delete ${name} and its whole subtree? Counting its descendants…`;
-  const { count, complete } = counted;
-  if (count === 0) return `Delete ${name}? It has no descendants.`;
-  const noun = count === 1 && complete ? 'descendant' : 'descendants';
-  return `Delete ${name} and its ${complete ? '' : 'more than '}${format.format(count)} ${noun}?`;
+  if (counted === 0) return `Delete ${name}? It has no descendants.`;
+  return `Delete ${name} and its ${format.format(counted)} ${counted === 1 ? 'descendant' : 'descendants'}?`;
 }
 
 /**
@@ -35,9 +33,7 @@ export function DeleteDialog({
 }) {
   const client = useApolloClient();
   const { node } = target;
-  const [counted, setCounted] = useState<DescendantCount | null>(
-    node.childCount === 0 ? { count: 0, complete: true } : null,
-  );
+  const [counted, setCounted] = useState<number | null>(node.childCount === 0 ? 0 : null);
   const [countFailure, setCountFailure] = useState<Failure | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);

@@ -172,30 +172,18 @@ export const RENAME_NODE: TypedDocumentNode<
   ${TREE_NODE}
 `;
 
-/** Descendants are counted this many at a time (the API's largest page). */
-export const COUNT_PAGE_SIZE = 1000;
-
 /**
- * One page of a node's descendants, ids only: the API has no total, so the delete dialog counts
- * the subtree page by page.
+ * How many nodes a delete takes with the node: its descendants, counted by the server
+ * (`descendantCount`, the whole subtree), whatever their number, in one request.
  */
-export const DESCENDANT_IDS: TypedDocumentNode<
-  {
-    node: {
-      __typename?: 'Node';
-      id: string;
-      descendants: { nodes: Array<{ id: string }>; pageInfo: NodePage['pageInfo'] };
-    } | null;
-  },
-  { id: string; first: number; after?: string | null }
+export const DESCENDANT_COUNT: TypedDocumentNode<
+  { node: { __typename?: 'Node'; id: string; descendantCount: number } | null },
+  { id: string }
 > = gql`
-  query DescendantIds($id: ID!, $first: Int!, $after: String) {
+  query DescendantCount($id: ID!) {
     node(id: $id) {
       id
-      descendants(first: $first, after: $after) {
-        nodes { id }
-        pageInfo { hasNextPage endCursor }
-      }
+      descendantCount
     }
   }
 `;

@@ -51,7 +51,7 @@ export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: R
     strategy,
     readStored: (ids: readonly string[]) => readStored(options, ids),
     readChildren: (parentId: string) => readChildren(options, parentId),
-    queryChildren: (parentId: string, query: { after?: string; limit?: number }) =>
+    queryChildren: (parentId: string, query: { after?: string; limit?: number; backwards?: boolean }) =>
       queryChildren(options, parentId, query),
     getNodes,
     nodesOf: nodesOfWith(strategy, options, scope, getNodes),

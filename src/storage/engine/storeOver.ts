@@ -6,6 +6,7 @@ import { contextOf, getJobs, nodesOfWith, type EngineParts } from './engineParts
 import { jobsPage } from './jobs/jobsPage.js';
 import { childrenPage, rootsAmong } from './reads/childrenPage.js';
 import { childrenTree } from './reads/childrenTrees.js';
+import { descendantCounts } from './reads/descendantCounts.js';
 import { descendantsPage } from './reads/descendantsPage.js';
 import { readOpenJobs, type ReadScope } from './reads/liveNodes.js';
 import { readBarrier } from './reads/readBarrier.js';
@@ -50,6 +51,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
       return found!;
     },
     descendantsOfMany,
+    descendantCounts: (requests) => descendantCounts(ctx, scope, requests),
     createNode: mutating(createNode),
     createNodes: (args, createOptions) => mutating((c, a: CreateNodesArgs) => createNodes(c, a, createOptions))(args),
     updateNode: mutating(updateNode),

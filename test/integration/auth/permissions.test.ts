@@ -73,6 +73,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
     expect(
       (await reader('query($after: String) { roots(after: $after) { nodes { id } } }', { after: afterA })).body.data,
     ).toEqual({ roots: { nodes: [{ id: 'c' }] } });
+    // Backwards (last/before) likewise: the granted roots only, from the end or before a place.
+    const back =
+      'query($before: String) { roots(last: 1, before: $before) { nodes { id } pageInfo { hasPreviousPage } } }';
+    expect((await reader(back)).body.data.roots).toEqual({ nodes: [{ id: 'c' }], pageInfo: { hasPreviousPage: true } });
+    const beforeB = (await admin('{ roots(last: 2) { pageInfo { startCursor } } }')).body.data.roots.pageInfo
+      .startCursor;
+    expect((await reader(back, { before: beforeB })).body.data.roots).toEqual({
+      nodes: [{ id: 'a' }],
+      pageInfo: { hasPreviousPage: false },
+    });
     expect((await reader('{ jobs { nodes { id } } }')).body.data).toEqual({ jobs: { nodes: [] } });
   });
 

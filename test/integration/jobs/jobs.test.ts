@@ -78,6 +78,19 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
       ),
     ).jobs;
     expect(second).toEqual({ nodes: [{ nodeId: 'b1' }], pageInfo: { hasNextPage: false } });
+    // Backwards (Relay's last/before): the newest first read, the same list.
+    const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor }';
+    const last = okData(await server.gql(`{ jobs(last: 1) { nodes { nodeId } ${PAGE_INFO} } }`)).jobs;
+    expect(last).toMatchObject({ nodes: [{ nodeId: 'b1' }], pageInfo: { hasNextPage: false, hasPreviousPage: true } });
+    const before = okData(
+      await server.gql(`query($before: String) { jobs(last: 5, before: $before) { nodes { nodeId } ${PAGE_INFO} } }`, {
+        before: last.pageInfo.startCursor,
+      }),
+    ).jobs;
+    expect(before).toMatchObject({
+      nodes: [{ nodeId: 'a1' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: false },
+    });
     const children = okData(await server.gql('{ node(id: "a") { children(first: 1) { pageInfo { endCursor } } } }'));
     const foreign = await server.gql('query($after: String) { jobs(after: $after) { nodes { id } } }', {
       after: children.node.children.pageInfo.endCursor ?? 'garbage',

@@ -8,11 +8,12 @@ import { collectionPk } from './items.js';
  */
 
 /** A parent's children (edge items) in sibling order, optionally resumed after an edge. */
-export function childrenQuery(parentId: string | null, afterSk?: string): KeyQuery {
+export function childrenQuery(parentId: string | null, afterSk?: string, backwards = false): KeyQuery {
   return {
     pk: collectionPk(parentId),
     sk: { beginsWith: EDGE_SK_PREFIX },
     ...(afterSk === undefined ? {} : { after: afterSk }),
+    ...(backwards ? { backwards } : {}),
   };
 }
 
@@ -34,6 +35,11 @@ export const openJobsQuery = (): KeyQuery => ({ pk: JOBS_PK });
 export const openEntriesQuery = (): KeyQuery => ({ pk: JOBS_PK, sk: { beginsWith: OPEN_ENTRY_SK_PREFIX } });
 
 /** A page of job records in id order (oldest first), optionally after a record. */
-export function jobsQuery(afterSk?: string): KeyQuery {
-  return { pk: JOBS_PK, sk: { beginsWith: JOB_SK_PREFIX }, ...(afterSk === undefined ? {} : { after: afterSk }) };
+export function jobsQuery(afterSk?: string, backwards = false): KeyQuery {
+  return {
+    pk: JOBS_PK,
+    sk: { beginsWith: JOB_SK_PREFIX },
+    ...(afterSk === undefined ? {} : { after: afterSk }),
+    ...(backwards ? { backwards } : {}),
+  };
 }

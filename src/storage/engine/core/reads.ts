@@ -54,21 +54,21 @@ export async function readSummaryItem(ctx: TableContext): Promise<Item | undefin
 }
 
 /**
- * A parent's edge items in sibling order, after edge sort key `after`, up to `limit` (all
- * without one), leaving out the top nodes of an IMPORT job that has not joined them to the tree
- * yet: their edges are written before the join, marked with the job's id (items.ts PENDING), and
- * the join makes them children in one transaction, however many they are (importJob.ts). The
- * entries of the open jobs are read (one more request) only when an edge read carries the mark; the query
- * goes on past the edges left out until it has `limit` (the marked edges of one import are at
- * most MAX_CREATE_NODES, so a few Queries).
+ * A parent's edge items in sibling order (`backwards`: the reverse), after edge sort key
+ * `after`, up to `limit` (all without one), leaving out the top nodes of an IMPORT job that has
+ * not joined them to the tree yet: their edges are written before the join, marked with the
+ * job's id (items.ts PENDING), and the join makes them children in one transaction, however
+ * many they are (importJob.ts). The entries of the open jobs are read (one more request) only
+ * when an edge read carries the mark; the query goes on past the edges left out until it has
+ * `limit` (the marked edges of one import are at most MAX_CREATE_NODES, so a few Queries).
  */
 export async function queryChildren(
   ctx: TableContext,
   parentId: string | null,
-  options: { after?: string; limit?: number } = {},
+  options: { after?: string; limit?: number; backwards?: boolean } = {},
 ): Promise<QueryResult> {
-  const { limit } = options;
-  let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after)), limit);
+  const { limit, backwards } = options;
+  let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after, backwards)), limit);
   if (!read.items.some(isMarked)) return read;
   const importing = openJobsOf(undefined, await readOpenEntries(ctx)).importing;
   const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
@@ -81,7 +81,8 @@ export async function queryChildren(
       );
     // Past marked edges, more of them may follow: read on in big steps, and cut.
     const step = Math.max(limit - items.length, READ_ON_STEP);
-    read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, String(read.lastKey.sk))), step);
+    const next = childrenQuery(parentId, String(read.lastKey.sk), backwards);
+    read = await queryItems(ctx.doc, keyQuery(ctx.table, next), step);
     items.push(...read.items.filter(joined));
   }
   if (limit === undefined || items.length <= limit) return { items, lastKey: read.lastKey };

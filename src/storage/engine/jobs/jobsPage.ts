@@ -9,18 +9,21 @@ import type { EngineContext } from '../core/engineContext.js';
 import { jobFromItem, publicJob } from './jobRecord.js';
 import { jobsQuery } from '../core/readPlans.js';
 
-/** A page of jobs, oldest first: one Query of the JOBS collection; the cursor names a record. */
+/**
+ * A page of jobs, oldest first (newest first, read backwards): one Query of the JOBS
+ * collection; the cursor names a record.
+ */
 export async function jobsPage(ctx: EngineContext, page: PageArgs): Promise<JobPage> {
   checkPage(page);
   let afterSk: string | undefined;
   if (page.after != null) {
     const cursor = ctx.cursors.decode(page.after);
     if (cursor.t !== 'j' || typeof cursor.s !== 'string' || !cursor.s.startsWith(JOB_SK_PREFIX)) {
-      throw badInput('"after" is not a cursor of the list of jobs');
+      throw badInput('the cursor is not one of the list of jobs');
     }
     afterSk = cursor.s;
   }
-  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, jobsQuery(afterSk)), page.first + 1);
+  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, jobsQuery(afterSk, page.backwards)), page.first + 1);
   return {
     edges: items
       .slice(0, page.first)

@@ -9,14 +9,19 @@ import { queryChildren } from '../core/reads.js';
 
 /**
  * A page of a parent's children (or of the roots): one strongly consistent Query of the edge
- * items, already in sibling order. It asks for one item more than the page, so hasNextPage is
- * exact. The cursor names the last edge's sort key, so it keeps its place whatever changes.
+ * items, already in sibling order (in reverse, read backwards). It asks for one item more than
+ * the page, so hasNextPage is exact. The cursor names the edge's sort key, so it keeps its
+ * place whatever changes, and serves both ways.
  */
 export async function childrenPage(ctx: EngineContext, parentId: string | null, page: PageArgs): Promise<Page> {
   checkPage(page);
   const pk = collectionPk(parentId);
   const startSk = afterSk(ctx, pk, page.after);
-  const { items } = await queryChildren(ctx, parentId, { after: startSk, limit: page.first + 1 });
+  const { items } = await queryChildren(ctx, parentId, {
+    after: startSk,
+    limit: page.first + 1,
+    backwards: page.backwards,
+  });
   return {
     edges: items
       .slice(0, page.first)
@@ -30,7 +35,7 @@ function afterSk(ctx: EngineContext, pk: string, after: string | null | undefine
   if (after == null) return undefined;
   const cursor = ctx.cursors.decode(after);
   if (cursor.t !== 'c' || cursor.p !== pk || typeof cursor.s !== 'string' || !cursor.s.startsWith(EDGE_SK_PREFIX)) {
-    throw badInput('"after" is not a cursor of this list of children');
+    throw badInput('the cursor is not one of this list of children');
   }
   return cursor.s;
 }
@@ -44,11 +49,12 @@ export async function rootsAmong(ctx: EngineContext, ids: readonly string[], pag
   checkPage(page);
   const pk = collectionPk(null);
   const startSk = afterSk(ctx, pk, page.after);
+  const order = page.backwards ? -1 : 1;
   const roots = [...(await ctx.getNodes(ids)).values()]
     .filter((node) => node.parentId === null)
     .map((node) => ({ node, sk: edgeSk(node.position, node.id) }))
-    .filter(({ sk }) => startSk === undefined || sk > startSk)
-    .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
+    .filter(({ sk }) => startSk === undefined || (page.backwards ? sk < startSk : sk > startSk))
+    .sort((a, b) => (a.sk < b.sk ? -order : a.sk > b.sk ? order : 0));
   return {
     edges: roots
       .slice(0, page.first)

@@ -11,7 +11,7 @@ import { readChildren } from '../core/reads.js';
  * this way the descendants that an open move job touches (the origin is in the moving subtree,
  * or above its old or new place): the projection is then half rewritten, the truth never is.
  * A depth is read whole before it is sorted, so this costs more than the strategy's own read;
- * it lasts only as long as the job.
+ * it lasts only as long as the job. Read backwards, the levels down to the cursor's are read.
  */
 interface Entry {
   depth: number;
@@ -32,16 +32,21 @@ export async function descendantsFromTruth(
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page> {
-  const after = page.after == null ? null : decodeAfter(ctx, page.after, origin.id, window);
-  const isAfter = (e: Entry) =>
-    after === null || e.depth > after.depth || (e.depth === after.depth && e.sort > after.sort);
+  const cursor = page.after == null ? null : decodeAfter(ctx, page.after, origin.id, window);
+  const inPage = (e: Entry) => cursor === null || (page.backwards ? follows(cursor, e) : follows(e, cursor));
   const entries: Entry[] = [];
-  if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sort: '', id: origin.id });
-  const deepest = window.maxDepth ?? ctx.maxTreeDepth + 1;
+  const self = { depth: 0, sort: '', id: origin.id };
+  if (window.minDepth === 0 && inPage(self)) entries.push(self);
+  // Read backwards, no level deeper than the cursor's holds a node of the page.
+  const deepest = Math.min(
+    window.maxDepth ?? ctx.maxTreeDepth + 1,
+    page.backwards ? (cursor?.depth ?? Infinity) : Infinity,
+  );
+  const more = () => page.backwards || entries.length <= page.first;
   let level: Placed[] = [
     { id: origin.id, place: { path: origin.path, lineage: origin.lineage ?? [] }, childCount: origin.childCount },
   ];
-  for (let depth = 1; depth <= deepest && level.length > 0 && entries.length <= page.first; depth++) {
+  for (let depth = 1; depth <= deepest && level.length > 0 && more(); depth++) {
     const parents = level.filter((p) => p.childCount > 0);
     const children = await Promise.all(
       parents.map(async (parent) =>
@@ -54,9 +59,10 @@ export async function descendantsFromTruth(
     );
     level = children.flat();
     if (depth < window.minDepth) continue;
-    const found = level.map((p) => ({ depth, sort: sortKey(p.place, p.id, depth), id: p.id })).filter(isAfter);
+    const found = level.map((p) => ({ depth, sort: sortKey(p.place, p.id, depth), id: p.id })).filter(inPage);
     entries.push(...found.sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0)));
   }
+  if (page.backwards) entries.reverse();
   const pageEntries = entries.slice(0, page.first);
   const nodes = await ctx.getNodes(pageEntries.filter((e) => e.depth > 0).map((e) => e.id));
   return {
@@ -68,6 +74,10 @@ export async function descendantsFromTruth(
     hasNextPage: entries.length > page.first,
   };
 }
+
+/** Whether `a` comes after `b` in the order of the strategy's read (by depth, then sort key). */
+const follows = (a: Pick<Entry, 'depth' | 'sort'>, b: Pick<Entry, 'depth' | 'sort'>): boolean =>
+  a.depth > b.depth || (a.depth === b.depth && a.sort > b.sort);
 
 function decodeAfter(ctx: EngineContext, raw: string, originId: string, window: DepthWindow) {
   const c = decodeWindowCursor(

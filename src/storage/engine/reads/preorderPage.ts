@@ -19,7 +19,8 @@ import { queryChildren } from '../core/reads.js';
  *
  * The cursor names the chain of edge sort keys from the origin down to the page's last node
  * (`c`), so the next page resumes below it, then after it among its siblings, then after each
- * ancestor in turn; like every cursor, a position, not a snapshot.
+ * ancestor in turn; like every cursor, a position, not a snapshot. Read backwards (walkBackwards),
+ * one Query per parent the page goes through too.
  */
 export async function preorderPage(
   ctx: EngineContext,
@@ -31,7 +32,8 @@ export async function preorderPage(
     page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
   const deepest = Math.min(window.maxDepth ?? ctx.maxTreeDepth, ctx.maxTreeDepth);
   const walk = new Walk(ctx, window.minDepth, deepest, page.first + 1);
-  if (after === null) {
+  if (page.backwards) await walkBackwards(ctx, walk, origin, after);
+  else if (after === null) {
     if (window.minDepth === 0) walk.emit(origin, []);
     if (deepest > 0 && origin.childCount > 0) await walk.children(origin.id, [], undefined);
   } else {
@@ -56,6 +58,33 @@ export async function preorderPage(
   };
 }
 
+/**
+ * Document order backwards. From the end: the origin's subtree backwards, then the origin. Before
+ * the cursor's node: its earlier siblings' subtrees backwards, then its parent, and so on up to
+ * the origin. A subtree backwards is its root's children from the last, each after its own
+ * subtree. The ancestors the page reaches are read by id, in one wave, once it reaches one.
+ */
+async function walkBackwards(ctx: EngineContext, walk: Walk, origin: TreeNode, after: string[] | null): Promise<void> {
+  if (after === null) {
+    if (walk.deepest > 0 && origin.childCount > 0) await walk.childrenBackwards(origin.id, [], undefined);
+    if (!walk.full()) walk.emit(origin, []);
+    return;
+  }
+  const ids = [origin.id, ...after.map(idOfEdgeSk)];
+  let ancestors: Promise<Map<string, TreeNode>> | undefined;
+  for (let level = after.length; level >= 1 && !walk.full(); level--) {
+    const chain = after.slice(0, level - 1);
+    await walk.childrenBackwards(ids[level - 1]!, chain, after[level - 1]);
+    if (walk.full() || level === 1) {
+      if (level === 1 && !walk.full()) walk.emit(origin, []);
+      return;
+    }
+    const parent = (await (ancestors ??= ctx.getNodes(ids.slice(1, -1)))).get(ids[level - 1]!);
+    // An ancestor no longer there (deleted, or moved elsewhere) is not in the page.
+    if (parent && parent.parentId === ids[level - 2]) walk.emit(parent, chain);
+  }
+}
+
 interface Child {
   node: TreeNode;
   sk: string;
@@ -75,7 +104,7 @@ class Walk {
   constructor(
     private readonly ctx: EngineContext,
     private readonly minDepth: number,
-    private readonly deepest: number,
+    readonly deepest: number,
     private readonly want: number,
   ) {}
 
@@ -105,6 +134,25 @@ class Walk {
       }
       if (!batch.more || batch.children.length === 0) return;
       start = batch.children[batch.children.length - 1]!.sk;
+    }
+  }
+
+  /** The children of `parentId` (at chain `chain`) before edge `beforeSk`, from the last, each after its subtree. */
+  async childrenBackwards(parentId: string, chain: string[], beforeSk: string | undefined): Promise<void> {
+    const depth = chain.length + 1;
+    for (let start = beforeSk; !this.full();) {
+      const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, this.want - this.found.length));
+      const { items, lastKey } = await queryChildren(this.ctx, parentId, { after: start, limit, backwards: true });
+      for (const item of items) {
+        const node = nodeFromItem(item);
+        const below = [...chain, String(item.sk)];
+        if (depth < this.deepest && node.childCount > 0) await this.childrenBackwards(node.id, below, undefined);
+        if (this.full()) return;
+        this.emit(node, below);
+        if (this.full()) return;
+      }
+      if (lastKey === undefined || items.length === 0) return;
+      start = String(items[items.length - 1]!.sk);
     }
   }
 

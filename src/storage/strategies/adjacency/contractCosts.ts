@@ -26,4 +26,17 @@ export const contractCosts: ContractCosts = {
   lookahead: { nestedThree: 1 + 1 + 10 + 100, rootsNested: 1 + 2 + 5, ancestorsOfFive: 1 + 3 },
   // And, below doc.1, the walk of its parent pointer for the depths (adjacency keeps no path).
   preorder: { ...WALK_PREORDER, branch: WALK_PREORDER.branch + 1 },
+  // The truth's walk: the childCounts of a level give the next level's size, so a bound of k
+  // reads levels 1 to k - 1, a Query per node that has children. c: 1 + 3 + 6 parents; c.1: 1 + 2.
+  counts: { whole: 1 + 10, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 1 + 3, branch: 1 + 3, listOfThree: 1 + 3 * 3 },
+  // Back from the end: every level of the window (a Query per parent, level by level): 1 + 4 + 12
+  // parents; from a cursor at depth 2, the levels down to it. PREORDER: the walk, a Query per parent.
+  backward: {
+    childrenLast: 1 + 1,
+    descendantsLastBounded: 1 + 1 + 4 + 12,
+    descendantsLast: 1 + 1 + 4 + 12,
+    descendantsBefore: 1 + 1 + 4,
+    preorderLast: 1 + 4,
+    preorderBefore: 1 + 5,
+  },
 };

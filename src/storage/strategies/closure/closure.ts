@@ -1,6 +1,7 @@
 import type { TreeStrategy } from '../../strategy.js';
 import { storedPath } from '../parts/storedPath.js';
 import { carriesNode, CLOSURE_SK_PREFIX, closureRows, closureSk, isClosureRow } from './closureKeys.js';
+import { countByRows } from './countByRows.js';
 import { descendantsByRows } from './descendantsByRows.js';
 import { subtreeByRows } from './subtreeByRows.js';
 
@@ -8,12 +9,12 @@ import { subtreeByRows } from './subtreeByRows.js';
  * Closure table: a row per (ancestor, descendant, distance), plus the path on each node item
  * (storedPath: ancestors and depth are one BatchGet, and a create guards one item, not its
  * chain). Descendants: one Query of the node's rows with the distance range in the key
- * condition. Rows up to COPY_DISTANCE (3) carry a copy of their node (carriesNode), so the
- * descendants of the nearest levels, and children three levels deep, cost that one Query and no
- * read by id; a rename, a data update or a child added or removed also writes the node's rows
- * at distances 1 to 3 (up to 3 items more than the truth). A move rewrites only the rows that
- * link the subtree to the ancestors it leaves and
- * joins (the engine writes the difference of closureRows); rows inside the subtree stay.
+ * condition; their count, the same range counted (`Select: 'COUNT'`). Rows up to COPY_DISTANCE
+ * (3) carry a copy of their node (carriesNode), so the descendants of the nearest levels, and
+ * children three levels deep, cost that one Query and no read by id; a rename, a data update or
+ * a child added or removed also writes the node's rows at distances 1 to 3 (up to 3 items more
+ * than the truth). A move rewrites only the rows that link the subtree to the ancestors it leaves
+ * and joins (the engine writes the difference of closureRows); rows inside the subtree stay.
  */
 export const closure: TreeStrategy<'closure'> = {
   name: 'closure',
@@ -28,5 +29,6 @@ export const closure: TreeStrategy<'closure'> = {
   itemName: 'closure',
   descendants: descendantsByRows,
   subtreeItems: subtreeByRows,
+  countDescendants: countByRows,
   descendantSortKey: (_path, id, depth) => closureSk(depth, id),
 };

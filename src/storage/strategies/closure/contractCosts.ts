@@ -24,4 +24,15 @@ export const contractCosts: ContractCosts = {
   // The lookup, then one Query of the closure rows at distances 1 to 3, which carry their nodes.
   lookahead: { nestedThree: 1 + 1, rootsNested: 1 + 1 + 2, ancestorsOfFive: 1 + 1 },
   preorder: WALK_PREORDER,
+  // One count Query of the closure rows in the distance range, whatever the window.
+  counts: { whole: 1 + 1, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 1, branch: 1 + 1, listOfThree: 1 + 3 },
+  // One Query of the closure rows in descending key order. PREORDER: the walk.
+  backward: {
+    childrenLast: 1 + 1,
+    descendantsLastBounded: 1 + 1,
+    descendantsLast: 1 + 1,
+    descendantsBefore: 1 + 1,
+    preorderLast: 1 + 4,
+    preorderBefore: 1 + 5,
+  },
 };

@@ -9,6 +9,7 @@ import { CLOSURE_SK_PREFIX, closureRange, distanceOf } from './closureKeys.js';
  * Descendants from closure rows: one Query of the node's rows with the distance range in the
  * key condition (exact, paged by DynamoDB). Rows up to COPY_DISTANCE carry their node; the
  * page's farther nodes are read by one BatchGet. Within one depth, descendants come in id order.
+ * Backwards, the same Query in descending key order.
  */
 export async function descendantsByRows(
   ctx: StrategyContext,
@@ -19,14 +20,15 @@ export async function descendantsByRows(
   const after = page.after == null ? undefined : decodeCursor(ctx, page.after, node, window);
   const edgeAt = (s: string, d: number, found: TreeNode) => windowEdge(ctx.cursors, node.id, window, { d, s }, found);
   const edges: Page['edges'] = [];
-  if (window.minDepth === 0 && after === undefined) edges.push(edgeAt('', 0, node));
+  // The node itself (minDepth 0) comes before its rows: first forwards, last backwards.
+  const self = window.minDepth === 0 && (page.backwards ? after !== null : after === undefined);
+  if (self && !page.backwards) edges.push(edgeAt('', 0, node));
   const wanted = page.first + 1 - edges.length;
-  const rows =
-    window.maxDepth === 0
-      ? []
-      : (await queryItems(ctx.doc, keyQuery(ctx.table, closureRange(node.id, window, after ?? undefined)), wanted))
-          .items;
-  const total = edges.length + rows.length;
+  // Backwards from the node itself: no row comes before it.
+  const noRows = window.maxDepth === 0 || (page.backwards && after === null);
+  const range = { ...closureRange(node.id, window, after ?? undefined), backwards: page.backwards };
+  const rows = noRows ? [] : (await queryItems(ctx.doc, keyQuery(ctx.table, range), wanted)).items;
+  const total = edges.length + rows.length + (self && page.backwards ? 1 : 0);
   const pageRows = rows.slice(0, page.first - edges.length);
   const nodes = await ctx.nodesOf(pageRows);
   for (const row of pageRows) {
@@ -34,6 +36,7 @@ export async function descendantsByRows(
     const distance = distanceOf(String(row.sk));
     if (found) edges.push(edgeAt(String(row.sk), distance, placedBelow(node, found, distance)));
   }
+  if (self && page.backwards && rows.length < page.first) edges.push(edgeAt('', 0, node));
   return { edges, hasNextPage: total > page.first };
 }
 

@@ -33,4 +33,17 @@ export const contractCosts: ContractCosts = {
     // One Query of doc.1's range.
     branch: 1 + 1,
   },
+  // A whole subtree: one count Query of its range; below the root, its edges and one count per
+  // child with children (c: 3). A depth bound: the truth's walk of the levels above it, as adjacency.
+  counts: { whole: 1 + 1 + 3, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 1 + 3, branch: 1 + 1, listOfThree: 1 + 3 },
+  // Back from the end: every level of the window (a Query per parent, level by level): 1 + 4 + 12
+  // parents; from a cursor at depth 2, the levels down to it. PREORDER backwards: the walk.
+  backward: {
+    childrenLast: 1 + 1,
+    descendantsLastBounded: 1 + 1 + 4 + 12,
+    descendantsLast: 1 + 1 + 4 + 12,
+    descendantsBefore: 1 + 1 + 4,
+    preorderLast: 1 + 4,
+    preorderBefore: 1 + 5,
+  },
 };

@@ -3,6 +3,7 @@ import type { TreeStrategy } from '../../strategy.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 import { storedPath } from '../parts/storedPath.js';
 import { checkKeyRoom } from './checkKeyRoom.js';
+import { countByRange } from './countByRange.js';
 import { preorderByRange } from './preorderByRange.js';
 import { RANGE_PK_PREFIX, rangeItems } from './rangeKeys.js';
 import { reachesDepth } from './reachesDepth.js';
@@ -19,7 +20,9 @@ import { reachesDepth } from './reachesDepth.js';
  *
  * Reads: children from the truth's edges (one Query); ancestors one BatchGet of the kept path;
  * descendants in document order one Query of the range per page (preorderByRange.ts); by depth,
- * one wave of child Queries per level, as under adjacency (a range holds every depth).
+ * one wave of child Queries per level, as under adjacency (a range holds every depth). The count
+ * of a whole subtree is one `Select: 'COUNT'` Query of its range (countByRange.ts); of a window
+ * with a depth bound, the engine's walk of the levels above it.
  */
 export const nestedSet: TreeStrategy<'nested-set'> = {
   name: 'nested-set',
@@ -49,4 +52,5 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
   preorder: preorderByRange,
   checkMoveJob: checkKeyRoom,
   reaches: reachesDepth,
+  countDescendants: countByRange,
 };

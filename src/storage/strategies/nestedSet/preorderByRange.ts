@@ -15,7 +15,8 @@ import { documentKey, documentStep, keyOfChain, rangePk, subtreeRange } from './
  * collection: one Query per page, whatever the page spans. Below a root, its children come from
  * its edges (one Query), each followed by the range of its branch: one Query more per child
  * that has children. A window with a depth bound, or that starts below the children, is left to
- * the walk (null): a range holds every depth, and would be read through to skip them.
+ * the walk (null): a range holds every depth, and would be read through to skip them. So is a
+ * page read backwards.
  */
 interface Found {
   node: TreeNode;
@@ -28,7 +29,7 @@ export async function preorderByRange(
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page | null> {
-  if (window.maxDepth !== null || window.minDepth > 1) return null;
+  if (page.backwards || window.maxDepth !== null || window.minDepth > 1) return null;
   const origin = node.path && node.lineage ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin?.path || !origin.lineage) return null;
   const place: Place = { path: origin.path, lineage: origin.lineage };

@@ -10,7 +10,9 @@ import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
  *
  * Order: by relative depth, then by the path of edge sort keys from the origin, which is the
  * breadth-first order. The cursor holds that (depth, path) of the last node: a position, so a
- * later request resumes after it even if the tree changed meanwhile.
+ * later request resumes after it even if the tree changed meanwhile. Read backwards, the levels
+ * are read down to the cursor's (to the window's end without one), and the page is the nodes
+ * nearest before it.
  */
 interface Entry {
   node: TreeNode;
@@ -24,7 +26,9 @@ export async function descendantsByLevels(
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page & { related: TreeNode[] }> {
-  const after = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
+  const cursor = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
+  const inPage = (entry: Entry) =>
+    cursor === null || (page.backwards ? follows(cursor, entry) : follows(entry, cursor));
   const out: Entry[] = [];
   const related: TreeNode[] = [];
   const inWindow = (depth: number) =>
@@ -32,10 +36,11 @@ export async function descendantsByLevels(
   let level: Entry[] = [{ node: origin, depth: 0, path: [] }];
   for (let depth = 0; level.length > 0; depth++) {
     if (inWindow(depth)) {
-      out.push(...level.filter((entry) => after === null || isAfter(entry, after)));
-      if (out.length > page.first) break;
+      out.push(...level.filter(inPage));
+      if (!page.backwards && out.length > page.first) break;
     }
     if (window.maxDepth !== null && depth >= window.maxDepth) break;
+    if (page.backwards && cursor !== null && depth >= cursor.depth) break;
     if (depth > walkLimit(ctx)) throw new Error('subtree deeper than the depth limit allows');
     const parents = level.filter((entry) => entry.node.childCount > 0);
     const children = await Promise.all(parents.map((entry) => ctx.readChildren(entry.node.id)));
@@ -48,6 +53,7 @@ export async function descendantsByLevels(
     );
     related.push(...level.map((entry) => entry.node));
   }
+  if (page.backwards) out.reverse();
   return {
     edges: out
       .slice(0, page.first)
@@ -68,12 +74,13 @@ function placed(origin: TreeNode, { node, depth }: Entry): TreeNode {
   return Object.assign({}, node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
 }
 
-function isAfter(entry: Entry, cursor: { depth: number; path: string[] }): boolean {
-  if (entry.depth !== cursor.depth) return entry.depth > cursor.depth;
-  for (let i = 0; i < entry.path.length; i++) {
-    const a = entry.path[i]!;
-    const b = cursor.path[i]!;
-    if (a !== b) return a > b;
+/** Whether `a` comes after `b` in breadth-first order. */
+function follows(a: { depth: number; path: string[] }, b: { depth: number; path: string[] }): boolean {
+  if (a.depth !== b.depth) return a.depth > b.depth;
+  for (let i = 0; i < a.path.length; i++) {
+    const x = a.path[i]!;
+    const y = b.path[i]!;
+    if (x !== y) return x > y;
   }
   return false;
 }

@@ -25,4 +25,17 @@ export const contractCosts: ContractCosts = {
   // their page, the list of open jobs (no node was read before), 2 levels of lr0 and lr1.
   lookahead: { nestedThree: 1 + 3, rootsNested: 1 + 1 + 2 * 2, ancestorsOfFive: 1 + 1 },
   preorder: WALK_PREORDER,
+  // A count Query per depth past the first (the childCount), LEVELS_PER_WAVE (8) depths a wave, the
+  // wave that meets an empty depth the last: an open window counts 8 depths below the first.
+  counts: { whole: 1 + 8, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 2, branch: 1 + 8, listOfThree: 1 + 3 * 8 },
+  // The depth Queries in descending key order, in one wave: 3 depths when bounded, a wave of 8 to
+  // find the last depth when not, the 2 depths up from a cursor at depth 2. PREORDER: the walk.
+  backward: {
+    childrenLast: 1 + 1,
+    descendantsLastBounded: 1 + 3,
+    descendantsLast: 1 + 8,
+    descendantsBefore: 1 + 2,
+    preorderLast: 1 + 4,
+    preorderBefore: 1 + 5,
+  },
 };

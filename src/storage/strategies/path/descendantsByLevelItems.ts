@@ -10,7 +10,8 @@ import { levelQuery } from './levelKeys.js';
  * Descendants from level items: one exact Query per depth of the window, all in one parallel
  * wave (an empty depth ends the tree, so an open window is read in waves of LEVELS_PER_WAVE
  * depths); the items carry the page's nodes (no read by id). Within one depth, descendants
- * come in the order of their encoded paths.
+ * come in the order of their encoded paths. Backwards, the same Queries in descending key
+ * order, from the cursor's depth up.
  */
 const LEVELS_PER_WAVE = 8;
 
@@ -27,33 +28,8 @@ export async function descendantsByLevelItems(
   page: PageArgs,
 ): Promise<Page> {
   const origin = node.path ? node : ((await ctx.getNodes([node.id])).get(node.id) ?? node);
-  const path = origin.path ?? [];
-  const after = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
-  const deepest = Math.min(window.maxDepth ?? Number.POSITIVE_INFINITY, ctx.maxTreeDepth - path.length);
-  const entries: Entry[] = [];
-  if (window.minDepth === 0 && after === null) entries.push({ depth: 0, sk: '', item: { id: origin.id } });
-  let depth = Math.max(1, window.minDepth, after?.depth ?? 0);
-  let treeEnds = false;
-  while (entries.length <= page.first && !treeEnds && depth <= deepest) {
-    const wave = [];
-    for (let d = depth; d <= Math.min(deepest, depth + LEVELS_PER_WAVE - 1); d++) wave.push(d);
-    const results = await Promise.all(
-      wave.map(async (d) => {
-        const start = after && after.depth === d && after.sk ? after.sk : undefined;
-        const query = keyQuery(ctx.table, levelQuery(path, origin.id, d, start));
-        const { items } = await queryItems(ctx.doc, query, page.first + 1);
-        return { d, items, fromStart: start === undefined };
-      }),
-    );
-    for (const { d, items, fromStart } of results) {
-      if (treeEnds) break;
-      const inside = items.filter((item) => isBelow(item.path, path, origin.id));
-      entries.push(...inside.map((item) => ({ depth: d, sk: String(item.sk), item })));
-      // No node at this depth: none deeper either.
-      if (fromStart && items.length === 0) treeEnds = true;
-    }
-    depth = (wave.at(-1) ?? depth) + 1;
-  }
+  const levels = new Levels(ctx, origin, window, page);
+  const entries = page.backwards ? await levels.backwards() : await levels.forwards();
   const pageEntries = entries.slice(0, page.first);
   const nodes = await ctx.nodesOf(pageEntries.filter((e) => e.depth > 0).map((e) => e.item));
   return {
@@ -66,6 +42,97 @@ export async function descendantsByLevelItems(
   };
 }
 
+/** The level Queries of one page, and the entries they found, in the order of the page. */
+class Levels {
+  private readonly path: string[];
+  private readonly cursor: { depth: number; sk: string } | null;
+  /** The deepest depth of the window that the tree's depth limit allows. */
+  private readonly deepest: number;
+  private readonly self: Entry;
+
+  constructor(
+    private readonly ctx: StrategyContext,
+    private readonly origin: TreeNode,
+    private readonly window: DepthWindow,
+    private readonly page: PageArgs,
+  ) {
+    this.path = origin.path ?? [];
+    this.cursor = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
+    this.deepest = Math.min(window.maxDepth ?? Number.POSITIVE_INFINITY, ctx.maxTreeDepth - this.path.length);
+    this.self = { depth: 0, sk: '', item: { id: origin.id } };
+  }
+
+  /** Depth by depth from the cursor's (the window's first), a wave of depths at a time, until the page is full. */
+  async forwards(): Promise<Entry[]> {
+    const { cursor, window, page } = this;
+    const entries: Entry[] = window.minDepth === 0 && cursor === null ? [this.self] : [];
+    let depth = Math.max(1, window.minDepth, cursor?.depth ?? 0);
+    for (let ended = false; entries.length <= page.first && !ended && depth <= this.deepest;) {
+      const wave = depths(depth, Math.min(this.deepest, depth + LEVELS_PER_WAVE - 1));
+      for (const level of await Promise.all(wave.map((d) => this.level(d)))) {
+        entries.push(...level.entries);
+        // No node at this depth: none deeper either.
+        if (level.empty) ended = true;
+        if (ended) break;
+      }
+      depth = (wave.at(-1) ?? depth) + 1;
+    }
+    return entries;
+  }
+
+  /**
+   * Depth by depth up from the cursor's (from the window's last: found first when it has no
+   * bound, reading down in waves until a depth is empty), each in descending key order.
+   */
+  async backwards(): Promise<Entry[]> {
+    const { cursor, window, page } = this;
+    const first = Math.max(1, window.minDepth);
+    const levels: Level[] = [];
+    if (cursor === null && window.maxDepth === null) {
+      for (let depth = first; depth <= this.deepest && !levels.some((l) => l.empty); depth += LEVELS_PER_WAVE) {
+        const wave = depths(depth, Math.min(this.deepest, depth + LEVELS_PER_WAVE - 1));
+        levels.push(...(await Promise.all(wave.map((d) => this.level(d)))));
+      }
+    } else if (cursor === null || cursor.depth > 0) {
+      const count = () => levels.reduce((n, level) => n + level.entries.length, 0);
+      for (
+        let depth = Math.min(cursor?.depth ?? this.deepest, this.deepest);
+        depth >= first && count() <= page.first;
+      ) {
+        const wave = depths(Math.max(first, depth - LEVELS_PER_WAVE + 1), depth);
+        levels.push(...(await Promise.all(wave.map((d) => this.level(d)))));
+        depth -= LEVELS_PER_WAVE;
+      }
+    }
+    const entries = levels.sort((a, b) => b.depth - a.depth).flatMap((level) => level.entries);
+    if (window.minDepth === 0 && (cursor === null || cursor.depth > 0)) entries.push(this.self);
+    return entries;
+  }
+
+  /** One depth's items below the origin, from (after, or backwards before) the cursor when it is at that depth. */
+  private async level(depth: number): Promise<Level> {
+    const { cursor, page, origin } = this;
+    const start = cursor && cursor.depth === depth && cursor.sk ? cursor.sk : undefined;
+    const query = { ...levelQuery(this.path, origin.id, depth, start), backwards: page.backwards };
+    const { items } = await queryItems(this.ctx.doc, keyQuery(this.ctx.table, query), page.first + 1);
+    const inside = items.filter((item) => isBelow(item.path, this.path, origin.id));
+    return {
+      depth,
+      entries: inside.map((item) => ({ depth, sk: String(item.sk), item })),
+      empty: start === undefined && items.length === 0,
+    };
+  }
+}
+
+interface Level {
+  depth: number;
+  entries: Entry[];
+  /** Read from its start and found empty: the tree ends above it. */
+  empty: boolean;
+}
+
+const depths = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
   const c = decodeWindowCursor(
     ctx.cursors,
@@ -74,8 +141,7 @@ function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, windo
     window,
     (p) => Number.isInteger(p.d) && (p.d as number) >= 0 && typeof p.s === 'string',
   );
-  // The cursor of the node itself (depth 0) resumes at depth 1.
-  return c.d === 0 ? { depth: 1, sk: '' } : { depth: c.d as number, sk: c.s as string };
+  return { depth: c.d as number, sk: c.s as string };
 }
 
 /** The item's path runs through the origin (guards against an encoded-path collision). */
