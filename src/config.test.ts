@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       corsOrigins: [],
       federation: false,
       schemaPrefix: '',
+      relayNode: false,
       introspection: true,
       graphiql: true,
       trustedDocuments: undefined,
@@ -77,6 +78,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       FEDERATION: 'true',
       SCHEMA_PREFIX: 'Tree',
+      RELAY_NODE: 'true',
       INTROSPECTION: 'true',
       GRAPHIQL: 'yes',
       TRUSTED_DOCUMENTS: 'dist/persisted-query-manifest.json',
@@ -119,6 +121,7 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       federation: true,
       schemaPrefix: 'Tree',
+      relayNode: true,
       introspection: true,
       graphiql: true,
       trustedDocuments: 'dist/persisted-query-manifest.json',
@@ -256,6 +259,18 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({ TREE_STRATEGY: 'closure', MAX_TREE_DEPTH: '87' }).maxTreeDepth).toBe(87);
     expect(loadConfig({ TREE_STRATEGY: 'path', MAX_TREE_DEPTH: '90' }).maxTreeDepth).toBe(90);
+  });
+
+  it("refuses RELAY_NODE without SCHEMA_PREFIX: the tree's Node would take the name of Relay's interface", () => {
+    expect(() => loadConfig({ RELAY_NODE: 'true' })).toThrow(
+      new ConfigError([
+        "RELAY_NODE=true needs SCHEMA_PREFIX (e.g. Tree): the tree's node type is named Node without a prefix, " +
+          "the name of Relay's interface",
+      ]),
+    );
+    expect(loadConfig({ RELAY_NODE: 'true', SCHEMA_PREFIX: 'Tree' })).toMatchObject({ relayNode: true });
+    expect(loadConfig({ RELAY_NODE: 'false' })).toMatchObject({ relayNode: false, schemaPrefix: '' });
+    expect(() => loadConfig({ RELAY_NODE: 'relay' })).toThrow('RELAY_NODE must be true or false, got "relay"');
   });
 
   it('reports every invalid variable at once, one line each', () => {

@@ -49,6 +49,8 @@ export interface Config {
   federation: boolean;
   /** SCHEMA_PREFIX: the prefix of the schema's type names and root fields ('' for none). */
   schemaPrefix: string;
+  /** RELAY_NODE: the tree node implements Relay's `interface Node`, with global ids (needs SCHEMA_PREFIX). */
+  relayNode: boolean;
   /** INTROSPECTION: schema introspection and field suggestions in errors (default: off in production). */
   introspection: boolean;
   /** GRAPHIQL: GraphiQL's page on GET /graphql for browsers (default: off in production). */
@@ -118,6 +120,11 @@ export type JobRunner = (typeof JOB_RUNNERS)[number];
 /** The levels LOG_LEVEL accepts (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** RELAY_NODE's interface is named Node: the tree's own node type must have another name. */
+const RELAY_NODE_WITHOUT_PREFIX =
+  "RELAY_NODE=true needs SCHEMA_PREFIX (e.g. Tree): the tree's node type is named Node without a prefix, " +
+  "the name of Relay's interface";
 
 /** Every problem of a configuration, one line each, for an operator to fix at once. */
 export class ConfigError extends Error {
@@ -211,6 +218,7 @@ const SCHEMA = z.object({
     .regex(/^([A-Z][A-Za-z0-9]{0,31})?$/)
     .default('')
     .describe('empty, or a capital letter then up to 31 letters and digits (Tree: TreeNode, treeRoots)'),
+  RELAY_NODE: flag(false),
   INTROSPECTION: optionalFlag(),
   GRAPHIQL: optionalFlag(),
   TRUSTED_DOCUMENTS: z.string().optional(),
@@ -261,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
         `(a create at that depth must fit one transaction of 100 actions), got "${raw.MAX_TREE_DEPTH}"`,
     ]);
   }
+  if (v.RELAY_NODE && !v.SCHEMA_PREFIX) throw new ConfigError([RELAY_NODE_WITHOUT_PREFIX]);
   const auth = authConfig(v);
   if (typeof auth === 'string') throw new ConfigError([auth]);
   return {
@@ -284,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
       .filter((origin) => origin.length > 0),
     federation: v.FEDERATION,
     schemaPrefix: v.SCHEMA_PREFIX,
+    relayNode: v.RELAY_NODE,
     introspection: v.INTROSPECTION ?? v.NODE_ENV !== 'production',
     graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
     trustedDocuments: v.TRUSTED_DOCUMENTS,

@@ -5,6 +5,7 @@ import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
 import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
+import { relayNodeIds, relayNodeSchema } from './relayNode.js';
 import { prefixSchema, schemaNames, type SchemaNames } from './schemaPrefix.js';
 
 export interface SchemaOptions {
@@ -12,6 +13,8 @@ export interface SchemaOptions {
   federation?: boolean;
   /** SCHEMA_PREFIX: the types and root fields renamed (schemaPrefix.ts). */
   names?: SchemaNames;
+  /** RELAY_NODE: the tree node implements Relay's `interface Node`, with global ids (relayNode.ts). */
+  relayNode?: boolean;
 }
 
 export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
@@ -25,7 +28,11 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
     'Writes: each is all or nothing, and every read answers as if every accepted write were complete.';
   const names = options.names ?? schemaNames();
   const named = prefixSchema(schema, names);
-  return options.federation ? toSubgraphSchema(named, names) : named;
+  if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : named;
+  const relay = relayNodeSchema(named, names, options.federation);
+  if (!options.federation) return relay;
+  const ids = relayNodeIds(names);
+  return toSubgraphSchema(relay, names, (id) => ids.decode(id, 'id', 'null'));
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so that diffs show real changes. */

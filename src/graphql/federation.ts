@@ -9,6 +9,12 @@ import { schemaNames, type SchemaNames } from './schemaPrefix.js';
 /** The resolver map buildSubgraphSchema takes (its type is not exported by name). */
 type Resolvers = NonNullable<Extract<Parameters<typeof buildSubgraphSchema>[0], { resolvers?: unknown }>['resolvers']>;
 
+/**
+ * The raw id of a reference's key (refused when malformed); null for a key that names no tree
+ * node (under RELAY_NODE, the global id of another type).
+ */
+export type ReferenceId = (id: string) => string | null;
+
 /** The federation 2 features the subgraph uses. */
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])';
@@ -20,13 +26,19 @@ export const FEDERATION_LINK =
  * plus Node's reference resolver. References go through the request's `nodeById` loader, so
  * the `_entities` of one gateway fetch cost one BatchGet wave (up to 100 ids per BatchGet).
  */
-export function toSubgraphSchema(schema: GraphQLSchema, names: SchemaNames = schemaNames()): GraphQLSchema {
+export function toSubgraphSchema(
+  schema: GraphQLSchema,
+  names: SchemaNames = schemaNames(),
+  referenceId: ReferenceId = (id) => checkId(id),
+): GraphQLSchema {
   const resolvers = createResolversMap(schema) as Resolvers;
   const node = names.type('Node');
   resolvers[node] = {
     ...(resolvers[node] as Record<string, never>),
-    __resolveReference: async (reference: { id: string }, { loaders, access }: Context): Promise<TreeNode | null> =>
-      access.visible(await loaders.nodeById.load(checkId(reference.id))),
+    __resolveReference: async (reference: { id: string }, { loaders, access }: Context): Promise<TreeNode | null> => {
+      const id = referenceId(reference.id);
+      return id === null ? null : access.visible(await loaders.nodeById.load(id));
+    },
   };
   return buildSubgraphSchema({
     typeDefs: parse(`${FEDERATION_LINK}\n\n${printWithAppliedDirectives(schema)}`),

@@ -13,6 +13,7 @@ import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { createAccess } from '../graphql/access.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
+import { relayNodeIds } from '../graphql/relayNode.js';
 import { schemaNames } from '../graphql/schemaPrefix.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
@@ -50,7 +51,7 @@ export async function createApp(
   const formatError = createFormatError(config.production);
   const names = schemaNames(config.schemaPrefix);
   const apollo = new ApolloServer<RequestContext>({
-    schema: buildTreeSchema({ federation: config.federation, names }),
+    schema: buildTreeSchema({ federation: config.federation, names, relayNode: config.relayNode }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(
@@ -88,6 +89,8 @@ export async function createApp(
     // A backstop for a request shape the token limit in front of Apollo does not see: the same
     // limit, enforced by the parser (as GRAPHQL_PARSE_FAILED).
     parseOptions: { maxTokens: DEFAULT_LIMITS.maxTokens },
+    // Apollo's own messages (a subgraph's "Enabling inline tracing ...") go to the server's log.
+    logger: observe.logger,
   });
   await apollo.start();
 
@@ -131,7 +134,9 @@ export async function createApp(
   app.use('/graphql', graphql.prepare);
   // GraphiQL's page and assets are all GETs: a POST skips its routes without matching them.
   if (config.graphiql) {
-    const graphiql = graphiqlRouter(config.auth.mode !== 'none', names);
+    const relayIds = config.relayNode ? relayNodeIds(names) : undefined;
+    const nodeId = relayIds && ((id: string) => relayIds.encode(id));
+    const graphiql = graphiqlRouter(config.auth.mode !== 'none', names, nodeId);
     app.use((req: Request, res: Response, next: NextFunction) =>
       req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next(),
     );

@@ -125,6 +125,19 @@ mutation Reorder($id: ID!, $parentId: ID, $before: ID) {
   },
 ];
 
+/**
+ * An example's variables under RELAY_NODE: each names a node of the demo tree, given by its
+ * global id (`nodeId`), as the API then takes it.
+ */
+function globalVariables(variables: string, nodeId: (id: string) => string): string {
+  const values = JSON.parse(variables) as Record<string, unknown>;
+  const global = Object.entries(values).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? nodeId(value) : value,
+  ]);
+  return JSON.stringify(Object.fromEntries(global), null, 2);
+}
+
 /** JSON that is safe inside a <script> element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value)
@@ -146,9 +159,14 @@ export function graphiqlPage(
   basePath: string,
   credentials = false,
   names: SchemaNames = schemaNames(),
+  nodeId?: (id: string) => string,
 ): string {
   const url = (asset: Asset) => `${basePath}${GRAPHIQL_ASSET_PREFIX}${asset.urlPath}`;
-  const named = EXAMPLE_TABS.map((tab) => ({ ...tab, query: renameRootFields(tab.query, names) }));
+  const named = EXAMPLE_TABS.map((tab) => ({
+    ...tab,
+    query: renameRootFields(tab.query, names),
+    ...(tab.variables && nodeId ? { variables: globalVariables(tab.variables, nodeId) } : {}),
+  }));
   const tabs = credentials ? named.map((tab) => ({ ...tab, headers: CREDENTIALS_HEADERS })) : named;
   const defaultHeaders = credentials ? `\n            defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},` : '';
   return `<!doctype html>
@@ -193,8 +211,15 @@ function prefersHtml(req: Request): boolean {
   return req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
 }
 
-/** GraphiQL's page and assets; `credentials`: the server asks for them (AUTH is not `none`). */
-export function graphiqlRouter(credentials = false, names: SchemaNames = schemaNames()): express.Router {
+/**
+ * GraphiQL's page and assets; `credentials`: the server asks for them (AUTH is not `none`);
+ * `nodeId`: the global id of a node (RELAY_NODE), for the examples' variables.
+ */
+export function graphiqlRouter(
+  credentials = false,
+  names: SchemaNames = schemaNames(),
+  nodeId?: (id: string) => string,
+): express.Router {
   const assets = resolveAssets();
   const router = express.Router();
 
@@ -220,7 +245,7 @@ export function graphiqlRouter(credentials = false, names: SchemaNames = schemaN
       .status(200)
       .type('html')
       .set('cache-control', 'no-cache')
-      .send(graphiqlPage(assets, req.baseUrl, credentials, names));
+      .send(graphiqlPage(assets, req.baseUrl, credentials, names, nodeId));
   });
 
   return router;

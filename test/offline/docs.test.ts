@@ -9,7 +9,13 @@ import { describe, expect, it } from 'vitest';
  * its docs along. Generated files (.gitignore) are left out.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DOCS = ['README.md', ...readdirSync(posix.join(ROOT, 'docs')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(posix.join(ROOT, 'docs')).map((name) => `docs/${name}`),
+  // The example README that names files from the repository's root (the tree explorer's names
+  // them from its own folder).
+  'examples/supergraph/README.md',
+];
 const IGNORED = readFileSync(posix.join(ROOT, '.gitignore'), 'utf8').split('\n').filter(Boolean);
 
 /** Every repository path a document names in code spans, with its line. */
