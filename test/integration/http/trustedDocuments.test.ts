@@ -50,7 +50,7 @@ describe('TRUSTED_DOCUMENTS', () => {
       'Children',
       'CreateNode',
       'DeleteNode',
-      'DescendantIds',
+      'DescendantCount',
       'Job',
       'NodeDetails',
       'RenameNode',

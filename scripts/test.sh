@@ -1,0 +1,16 @@
+#!/bin/sh
+# `npm test`: the static checks (scripts/checks.sh: type checks and lint) beside every test
+# (vitest). The tests leave a core idle while they wait on jobs' leases, processes and timers;
+# the checks fill it. Both run to their end; fails if either fails. Arguments go to vitest.
+set -u
+log=$(mktemp)
+sh scripts/checks.sh > "$log" 2>&1 &
+checks=$!
+vitest run "$@"
+tested=$?
+wait "$checks"
+checked=$?
+cat "$log"
+rm -f "$log"
+if [ "$checked" -ne 0 ]; then echo "npm test: the type checks or the lint failed (above)" >&2; fi
+[ "$tested" -eq 0 ] && [ "$checked" -eq 0 ]
