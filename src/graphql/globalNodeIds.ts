@@ -68,6 +68,8 @@ export function globalNodeIds(schema: GraphQLSchema, ids: GlobalIds, positions: 
       }
     };
     // A subscription's field takes its arguments when it subscribes, as well as per event.
+    // The field's description says its ids are global.
+    const described = encodes ? { description: `${config.description ?? ''} A Relay global id.`.trim() } : {};
     const { subscribe } = config;
     if (subscribe) {
       const decodedSubscribe: GraphQLFieldResolver<unknown, unknown> = (
@@ -75,9 +77,9 @@ export function globalNodeIds(schema: GraphQLSchema, ids: GlobalIds, positions: 
         given: Record<string, unknown>,
         ...rest
       ) => subscribe(source, decodeArgs(given), ...rest);
-      return { ...config, resolve: wrapped, subscribe: decodedSubscribe };
+      return { ...config, ...described, resolve: wrapped, subscribe: decodedSubscribe };
     }
-    return { ...config, resolve: wrapped };
+    return { ...config, ...described, resolve: wrapped };
   };
 }
 
