@@ -1,6 +1,6 @@
 /**
  * How many items the embedded DynamoDB Local writes per second on this machine, whatever writes
- * them: the ceiling of every write benchmark run on it (docs/benchmark.md, Concurrent writes).
+ * them: the ceiling of every write benchmark run on it (bench/README.md, Concurrent writes).
  *
  *   npm run bench:ceiling                  # 16 writers, 100 items each, 3 rounds per way
  *   npm run bench:ceiling -- --writers 4

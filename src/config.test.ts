@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       maxOperationRequests: 1000,
       maxOperationItemsRead: 20_000,
       logLevel: 'info',
+      logFormat: 'auto',
       tracing: 'none',
       serviceName: 'canopy',
     });
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
       MAX_OPERATION_REQUESTS: '50',
       MAX_OPERATION_ITEMS_READ: '500',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
       OTEL_TRACES_EXPORTER: 'console',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces',
@@ -131,6 +133,7 @@ describe('loadConfig', () => {
       maxOperationRequests: 50,
       maxOperationItemsRead: 500,
       logLevel: 'warn',
+      logFormat: 'json',
       tracing: 'console',
       serviceName: 'trees',
     });
@@ -296,6 +299,47 @@ describe('loadConfig', () => {
       'SEED_DEMO must be true or false, got "nope"',
     ]);
     expect((error as Error).message).toMatch(/^invalid configuration:\n {2}- PORT/);
+  });
+
+  it('reads CORS_ORIGINS as the origins browsers send: default ports dropped, no trailing slash', () => {
+    expect(loadConfig({ CORS_ORIGINS: ' https://App.example:443/ ,http://localhost:5173,, ' }).corsOrigins).toEqual([
+      'https://app.example',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it.each([
+    ['app.example.com', '"app.example.com" has no http:// or https:// scheme'],
+    ['ftp://files.example', '"ftp://files.example" has no http:// or https:// scheme'],
+    [
+      'https://app.example/app',
+      '"https://app.example/app" has a path, query or fragment (an origin ends after the host and port)',
+    ],
+    ['https://app.example?x=1', '"https://app.example?x=1" has a path, query or fragment'],
+    ['https://me:secret@app.example', '"https://me:secret@app.example" has a user name or password'],
+  ])('refuses CORS_ORIGINS=%s, saying what is wrong with the entry', (raw, detail) => {
+    expect(() => loadConfig({ CORS_ORIGINS: raw })).toThrow(
+      `CORS_ORIGINS must be comma-separated origins scheme://host[:port] (e.g. https://app.example.com), ` +
+        `got "${raw}": ${detail}`,
+    );
+  });
+
+  it('names every bad CORS_ORIGINS entry in one line, beside the other problems', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://ok.example,nope,https://a.example/x', PORT: 'x' })).toThrow(
+      new ConfigError([
+        'PORT must be an integer in 0..65535, got "x"',
+        'CORS_ORIGINS must be comma-separated origins scheme://host[:port] (e.g. https://app.example.com), ' +
+          'got "https://ok.example,nope,https://a.example/x": "nope" has no http:// or https:// scheme; ' +
+          '"https://a.example/x" has a path, query or fragment (an origin ends after the host and port)',
+      ]),
+    );
+  });
+
+  it('reads LOG_FORMAT: auto by default, pretty or json when forced', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'text' })).toThrow(
+      'LOG_FORMAT must be one of auto, pretty, json, got "text"',
+    );
   });
 
   it('traces over OTLP when an OTLP endpoint is set, unless told otherwise', () => {

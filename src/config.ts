@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, strategyNamed, type StrategyName } from './storage/strategies/strategies.js';
+import { unknownVariables } from './unknownVariables.js';
 
 /**
  * Turns off, unless the environment says otherwise, the AWS SDK's warning (once per process, when
@@ -15,7 +16,8 @@ function quietSdkNodeWarning(): void {
 /**
  * Configuration is read here, once, from the environment, and passed down. Nothing else in the
  * project reads process.env, and this file reads only the variables of configVariables.ts, each
- * documented in the README (and sets one of the AWS SDK's: quietSdkNodeWarning).
+ * documented in the README (and sets one of the AWS SDK's: quietSdkNodeWarning; and looks at the
+ * names of the others for typos: configWarnings).
  */
 export interface Config {
   port: number;
@@ -80,6 +82,11 @@ export interface Config {
   /** LOG_LEVEL: the least severe level logged (pino's levels; `silent` logs nothing). */
   logLevel: LogLevel;
   /**
+   * LOG_FORMAT: `json` (one JSON object a line), `pretty` (a readable line per event), or
+   * `auto`: pretty at a terminal outside production, JSON otherwise (logger.ts, logFormatFor).
+   */
+  logFormat: LogFormat;
+  /**
    * Where spans go (the standard OTEL variables): `none` (the default), `otlp` when
    * OTEL_TRACES_EXPORTER says so or an OTLP endpoint is set, `console` when asked.
    */
@@ -120,6 +127,10 @@ export type JobRunner = (typeof JOB_RUNNERS)[number];
 /** The levels LOG_LEVEL accepts (pino's). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The values LOG_FORMAT accepts. */
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** RELAY_NODE's interface is named Node: the tree's own node type must have another name. */
 const RELAY_NODE_WITHOUT_PREFIX =
@@ -211,7 +222,11 @@ const SCHEMA = z.object({
   SEED_DEMO: flag(true),
   NODE_ENV: z.string().optional(),
   CURSOR_SECRET: z.string().default(BUILT_IN_CURSOR_SECRET),
-  CORS_ORIGINS: z.string().default(''),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform(corsOrigins)
+    .describe('comma-separated origins scheme://host[:port] (e.g. https://app.example.com)'),
   FEDERATION: flag(false),
   SCHEMA_PREFIX: z
     .string()
@@ -234,6 +249,10 @@ const SCHEMA = z.object({
     .enum(LOG_LEVELS)
     .default('info')
     .describe(`one of ${LOG_LEVELS.join(', ')}`),
+  LOG_FORMAT: z
+    .enum(LOG_FORMATS)
+    .default('auto')
+    .describe(`one of ${LOG_FORMATS.join(', ')}`),
   OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional().describe('one of otlp, console, none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url({ protocol: /^https?$/ })
@@ -257,8 +276,18 @@ export function loadConfig(env: Env = process.env): Config {
   const parsed = SCHEMA.safeParse(raw);
   if (!parsed.success) {
     const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] as ConfigVariable[];
+    // A refinement's own message says what is wrong within the value (CORS_ORIGINS).
+    const detail = (name: ConfigVariable) =>
+      parsed.error.issues
+        .filter((issue) => issue.path[0] === name && issue.code === 'custom')
+        .map((issue) => issue.message)
+        .join('; ');
     throw new ConfigError(
-      names.map((name) => `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"`),
+      names.map(
+        (name) =>
+          `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"` +
+          (detail(name) ? `: ${detail(name)}` : ''),
+      ),
     );
   }
   const v = parsed.data;
@@ -288,9 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: v.SEED_DEMO,
     production: v.NODE_ENV === 'production',
     cursorSecret: v.CURSOR_SECRET,
-    corsOrigins: v.CORS_ORIGINS.split(',')
-      .map((origin) => origin.trim())
-      .filter((origin) => origin.length > 0),
+    corsOrigins: v.CORS_ORIGINS,
     federation: v.FEDERATION,
     schemaPrefix: v.SCHEMA_PREFIX,
     relayNode: v.RELAY_NODE,
@@ -303,12 +330,53 @@ export function loadConfig(env: Env = process.env): Config {
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,
     maxOperationItemsRead: v.MAX_OPERATION_ITEMS_READ,
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     tracing: v.OTEL_SDK_DISABLED
       ? 'none'
       : (v.OTEL_TRACES_EXPORTER ??
         (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')),
     serviceName: v.OTEL_SERVICE_NAME,
   };
+}
+
+/**
+ * CORS_ORIGINS as browsers send origins (scheme://host[:port], default port dropped), or an
+ * issue per entry that is none: such an entry could never match a request's `Origin`, and would
+ * lock a browser app out without a word (server/cors.ts).
+ */
+function corsOrigins(value: string, context: z.RefinementCtx): string[] {
+  const entries = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin.length > 0);
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    const problem = !/^https?:\/\//i.test(entry)
+      ? 'has no http:// or https:// scheme'
+      : !url || url.hostname === ''
+        ? 'is no URL'
+        : url.username || url.password
+          ? 'has a user name or password'
+          : url.pathname !== '/' || url.search || url.hash || /[?#]/.test(entry)
+            ? 'has a path, query or fragment (an origin ends after the host and port)'
+            : undefined;
+    if (problem) context.addIssue({ code: 'custom', message: `"${entry}" ${problem}` });
+    return url?.origin ?? entry;
+  });
+}
+
+/**
+ * Warnings about the environment's names (not its values): variables that look meant for
+ * Canopy but that it does not read, a typo most often (unknownVariables.ts). Printed at start;
+ * they stop nothing.
+ */
+export function configWarnings(env: Env = process.env): string[] {
+  return unknownVariables(Object.keys(env));
 }
 
 /** The authentication the variables describe, or what is wrong with them. */

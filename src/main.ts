@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, productionProblems, type Config } from './config.js';
-import { startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
-import { createLogger } from './server/logger.js';
-import { startTracing } from './server/tracing.js';
-import { startServer, type RunningServer } from './server/startServer.js';
+import { ConfigError, configWarnings, loadConfig, type Config } from './config.js';
+import { quickStartCacheDir, startDynamoLocal, type DynamoLocal } from './dynamodb/dynamoLocal.js';
+import { checkBeforeStart } from './server/checkBeforeStart.js';
+import { failedStart } from './server/failedStart.js';
+import { processLogger } from './server/logger.js';
+import type { RunningServer, startServer } from './server/startServer.js';
 import { VERSION } from './version.js';
 
 /**
@@ -11,9 +12,12 @@ import { VERSION } from './version.js';
  * SIGINT/SIGTERM stop accepting requests, finish the ones in flight and stop DynamoDB Local,
  * also when they arrive while starting.
  */
-const config = configOrExit();
-const logger = createLogger(config.logLevel);
-const stopTracing = startTracing(config);
+const config = await configOrExit();
+const logger = processLogger(config);
+for (const warning of configWarnings()) logger.warn(warning);
+let stopTracing = async (): Promise<void> => {};
+/** When the server's modules were loaded, in ms since the process started (startupMs). */
+let serverModulesLoaded = NaN;
 let local: DynamoLocal | undefined;
 let server: RunningServer | undefined;
 let stopping = false;
@@ -34,23 +38,10 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 async function main(): Promise<void> {
-  let endpoint = config.dynamodbEndpoint;
-  if (endpoint === undefined) {
-    local = await startDynamoLocal({
-      port: config.dynamodbLocalPort,
-      host: config.host,
-      dataDir: config.dataDir,
-      // Without its database the server can only fail: say why, and stop (a supervisor restarts it).
-      onUnexpectedExit: (code, output) => {
-        logger.error({ code, output }, `DynamoDB Local exited unexpectedly (code ${code}); stopping`);
-        void shutdown('DynamoDB Local exit', 1);
-      },
-    });
-    endpoint = local.endpoint;
-    if (local.warning) logger.warn(local.warning);
-  }
+  // Java takes the longest: it starts first, and the server's modules load while it does.
+  const [endpoint, start] = await Promise.all([config.dynamodbEndpoint ?? startLocal(), loadServer()]);
   if (stopping) return;
-  server = await startServer({ ...config, dynamodbEndpoint: endpoint }, { logger });
+  server = await start({ ...config, dynamodbEndpoint: endpoint }, { logger });
   if (stopping) {
     await server.close();
     return;
@@ -59,27 +50,82 @@ async function main(): Promise<void> {
     ? `the embedded DynamoDB Local at ${new URL(local.endpoint).host}, files in ${config.dataDir}`
     : endpoint;
   logger.info(
-    { version: VERSION, url: `${server.url}/graphql`, strategy: config.strategy, seeded: server.seeded },
+    {
+      version: VERSION,
+      url: `${server.url}/graphql`,
+      strategy: config.strategy,
+      seeded: server.seeded,
+      startupMs: startupMs(local, server),
+    },
     startLine(config, server, data),
   );
 }
 
+/** The embedded DynamoDB Local, started quickly (dynamoLocal.ts, quickStart); answers its endpoint. */
+async function startLocal(): Promise<string> {
+  local = await startDynamoLocal({
+    port: config.dynamodbLocalPort,
+    host: config.host,
+    dataDir: config.dataDir,
+    quickStart: { cacheDir: quickStartCacheDir() },
+    // Without its database the server can only fail: say why, and stop (a supervisor restarts it).
+    onUnexpectedExit: (code, output) => {
+      // Ctrl-C signals the terminal's whole process group (and `npm run dev` the whole process
+      // tree): DynamoDB Local ending while the server shuts down is expected.
+      if (stopping) return;
+      logger.error({ code, output }, `DynamoDB Local exited unexpectedly (code ${code}); stopping`);
+      void shutdown('DynamoDB Local exit', 1);
+    },
+  });
+  if (local.warning) logger.warn(local.warning);
+  return local.endpoint;
+}
+
+/**
+ * The server's modules (Apollo, type-graphql, the AWS SDK, OpenTelemetry: a second or two of the
+ * start), imported while DynamoDB Local's Java starts; tracing starts with them.
+ */
+async function loadServer(): Promise<typeof startServer> {
+  const [server, tracing] = await Promise.all([import('./server/startServer.js'), import('./server/tracing.js')]);
+  stopTracing = tracing.startTracing(config);
+  serverModulesLoaded = Math.round(performance.now());
+  return server.startServer;
+}
+
+/** Where the start's time went, in ms since the process started (docs/operations.md, How long a start takes). */
+function startupMs(started: DynamoLocal | undefined, running: RunningServer): Record<string, number> {
+  return {
+    ...(started && {
+      dynamodbLocalSpawned: started.timings.spawned,
+      javaUp: started.timings.javaUp,
+      dynamodbLocalAnswered: started.timings.answered,
+    }),
+    serverModulesLoaded,
+    ...running.timings,
+    ready: Math.round(performance.now()),
+  };
+}
+
 main().catch(async (error) => {
-  logger.fatal({ error: error instanceof Error ? error.message : String(error) }, 'failed to start');
+  const code = failedStart(error, logger);
   await local?.stop();
-  process.exit(1);
+  process.exit(code);
 });
 
-/** The configuration, or every problem with it on stderr (no stack) and exit code 2. */
-function configOrExit(): Config {
+/**
+ * The configuration, checked before anything starts (checkBeforeStart: production's refusals,
+ * the ports); or every problem with it on stderr (no stack), the warnings about the
+ * environment's names after them (a typo often explains a problem), and exit code 2.
+ */
+async function configOrExit(): Promise<Config> {
   try {
     const config = loadConfig();
-    const problems = productionProblems(config);
-    if (problems.length > 0) throw new ConfigError(problems);
+    await checkBeforeStart(config);
     return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
+    for (const warning of configWarnings()) console.error(`warning: ${warning}`);
     process.exit(2);
   }
 }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { isTreeError } from '../errors.js';
 import type { TreeStore } from '../storage/treeStore.js';
-import { storeFor } from '../storeFor.js';
+import { checkedAdmin } from './checkedAdmin.js';
 import { CSV_HEADER, exportedNodes, writeExport, type ExportFormat } from './exportTree.js';
 import { COMMON } from './help.js';
 import { formatOption, tenantOption } from './options.js';
@@ -44,9 +44,10 @@ export function exportCommand(tree: Command): void {
       const format = formatOption(options.format) ?? 'json';
       const tenant = tenantOption(options.tenant);
       const config = loadConfig();
-      process.exitCode = await withTable(config, (dynamo) =>
-        exportTrees(storeFor(config, dynamo).forTenant(tenant).store, options.root ?? null, format, options.out),
-      );
+      process.exitCode = await withTable(config, async (dynamo) => {
+        const admin = await checkedAdmin(config, dynamo);
+        return exportTrees(admin.forTenant(tenant).store, options.root ?? null, format, options.out);
+      });
     });
 }
 

@@ -1,5 +1,6 @@
 import { TreeError } from '../errors.js';
 import { checkData, checkId, checkName } from '../storage/validation.js';
+import type { ImportProblem } from './importProblems.js';
 
 /** One node to import, with where it was read (for the problems reported). */
 export interface ImportRecord {
@@ -11,68 +12,53 @@ export interface ImportRecord {
   position: string | null;
   /** `line 12` (CSV) or `record 7` (JSON, counted depth-first from 1). */
   at: string;
+  /** The number in `at`: problems are listed in its order. */
+  place: number;
 }
 
-/** What is wrong with a file, each problem with its line or record. */
-export class ImportProblems extends Error {
-  constructor(readonly problems: string[]) {
-    super(
-      `the file has ${problems.length} problem(s); nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-    );
-    this.name = 'ImportProblems';
-  }
+/**
+ * What a file holds. `records` are those whose id and parent could be read, each id once: the
+ * shape of the tree is checked on them (checkImport.ts) even when some of their names or data
+ * are wrong, so that one pass finds every problem. They may be written only when there are no
+ * problems at all (importTree.ts refuses otherwise).
+ */
+export interface ParsedImport {
+  records: ImportRecord[];
+  /** The problems of the records themselves (fields, duplicate ids) and of the file's syntax. */
+  problems: ImportProblem[];
+  /**
+   * Ids of records whose parent could not be read (a bad parentId, or their own id): they are
+   * in the file, so their children's parent is not missing, but their place is unknown.
+   */
+  unplaced: ReadonlySet<string>;
 }
-
-/** The most problems listed (the file is refused whole either way). */
-const MAX_LISTED = 50;
 
 /**
  * Pure. The records of an import file: JSON (an array of records `{id, parentId, name, data,
  * position}`, or of nested records `{id, name, data, children: [...]}`) or CSV (a header naming
  * `id`, `parentId` and `name`, and optionally `position` and `data`, the latter as JSON; RFC 4180
- * quoting). Every record is checked as the API checks a create: its id, name and data; the file
- * as a whole for duplicate ids and cycles of parents (the parents it names that are not in it,
- * and the depths, are checked in the table: importTree.ts). Throws ImportProblems listing every
- * problem, or returns the records.
+ * quoting). Every record is checked as the API checks a create: its id, name and data; and each
+ * id is used once. The shape of the tree (cycles, parents, depths, ids taken in the table) is
+ * checked by checkImport.ts. Never throws: the problems come with the records.
  */
-export function parseImport(text: string, format: 'json' | 'csv'): ImportRecord[] {
-  const problems: string[] = [];
-  const records = format === 'csv' ? csvRecords(text, problems) : jsonRecords(text, problems);
-  const byId = new Map<string, ImportRecord>();
-  for (const record of records) {
-    const earlier = byId.get(record.id);
-    if (earlier) problems.push(`${record.at}: id "${record.id}" already used at ${earlier.at}`);
-    else byId.set(record.id, record);
-  }
-  // Parent pointers inside the file must end at a root or outside it, never loop.
-  const settled = new Set<string>();
-  for (const record of records) {
-    const chain = new Set<ImportRecord>();
-    for (
-      let at: ImportRecord | undefined = record;
-      at && !settled.has(at.id);
-      at = at.parentId === null ? undefined : byId.get(at.parentId)
-    ) {
-      if (chain.has(at)) {
-        problems.push(
-          `${record.at}: "${record.id}" is in a cycle of parents: ${[...chain, at].map((r) => r.id).join(' -> ')}`,
-        );
-        break;
-      }
-      chain.add(at);
-    }
-    for (const r of chain) settled.add(r.id);
-  }
-  if (problems.length > 0)
-    throw new ImportProblems(
-      problems
-        .slice(0, MAX_LISTED)
-        .concat(problems.length > MAX_LISTED ? [`... and ${problems.length - MAX_LISTED} more`] : []),
-    );
-  return records;
+export function parseImport(text: string, format: 'json' | 'csv'): ParsedImport {
+  const parsed: Reading = { records: [], problems: [], unplaced: new Set(), seen: new Map() };
+  if (format === 'csv') csvRecords(text, parsed);
+  else jsonRecords(text, parsed);
+  const { records, problems, unplaced } = parsed;
+  return { records, problems, unplaced };
 }
 
-/** Pure. The records in parent-first order with their depth in the file (0: its parent is outside it or none). */
+/** A parse under way: what ParsedImport holds, and where each id was first seen. */
+interface Reading extends ParsedImport {
+  unplaced: Set<string>;
+  seen: Map<string, string>;
+}
+
+/**
+ * Pure. The records in parent-first order with their depth in the file (0: its parent is outside
+ * it or none). For records without a cycle of parents: those checkImport.ts found no problem in.
+ */
 export function inParentOrder(records: readonly ImportRecord[]): Array<{ record: ImportRecord; depth: number }> {
   const byId = new Map(records.map((r) => [r.id, r]));
   const depth = new Map<string, number>();
@@ -90,64 +76,86 @@ export function inParentOrder(records: readonly ImportRecord[]): Array<{ record:
   return records.map((record) => ({ record, depth: depth.get(record.id)! })).sort((a, b) => a.depth - b.depth);
 }
 
-/** Checks one record's fields as a create would; a problem is reported with its place. */
-function checked(
+/**
+ * The parent given to the children of a nested record whose own id cannot be read: they are
+ * unplaced, with no problem of their own.
+ */
+const UNREADABLE = Symbol('unreadable parent');
+
+/**
+ * Checks one record's fields as a create would, each problem reported with its place, and adds it
+ * to the reading: to the records when its id and parent could be read and its id is new, else
+ * its id to the unplaced ones (a duplicate is only a problem). Answers its id, when readable.
+ */
+function add(
   raw: { id: unknown; parentId: unknown; name: unknown; data: unknown; position: unknown },
-  at: string,
-  problems: string[],
-): ImportRecord | null {
-  const before = problems.length;
-  const attempt = (check: () => void) => {
+  { at, place }: { at: string; place: number },
+  reading: Reading,
+): string | null {
+  const problem = (message: string) => reading.problems.push({ place, message: `${at}: ${message}` });
+  const fails = (check: () => void): boolean => {
     try {
       check();
+      return false;
     } catch (error) {
-      problems.push(`${at}: ${error instanceof TreeError ? error.message : String(error)}`);
+      problem(error instanceof TreeError ? error.message : String(error));
+      return true;
     }
   };
   const text = (value: unknown) =>
     typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
   const id = text(raw.id);
+  const unreadableParent = raw.parentId === UNREADABLE;
   const parentId =
-    raw.parentId === null || raw.parentId === undefined || raw.parentId === '' ? null : text(raw.parentId);
+    raw.parentId === null || raw.parentId === undefined || raw.parentId === '' || unreadableParent
+      ? null
+      : text(raw.parentId);
   const name = text(raw.name);
-  attempt(() => checkId(id));
-  if (parentId !== null) attempt(() => checkId(parentId, 'parentId'));
-  if (parentId === id) problems.push(`${at}: "${id}" names itself as its parent`);
-  attempt(() => checkName(name));
-  const data = raw.data === undefined || raw.data === null || raw.data === '' ? null : raw.data;
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data)))
-    problems.push(`${at}: data must be a JSON object`);
-  else attempt(() => checkData(data as Record<string, unknown> | null));
-  const position =
-    raw.position === undefined || raw.position === null || raw.position === '' ? null : text(raw.position);
-  if (position !== null && !/^[0-9A-Za-z]{1,200}$/.test(position))
-    problems.push(`${at}: position must be a sort key of letters and digits, got "${position.slice(0, 40)}"`);
-  if (problems.length > before) return null;
-  return { id, parentId, name, data: data as Record<string, unknown> | null, position, at };
+  const badId = fails(() => checkId(id));
+  const badParent = unreadableParent || (parentId !== null && fails(() => checkId(parentId, 'parentId')));
+  if (parentId === id) problem(`"${id}" names itself as its parent`);
+  fails(() => checkName(name));
+  let data = raw.data === undefined || raw.data === null || raw.data === '' ? null : raw.data;
+  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) {
+    problem('data must be a JSON object');
+    data = null;
+  } else fails(() => checkData(data as Record<string, unknown> | null));
+  let position = raw.position === undefined || raw.position === null || raw.position === '' ? null : text(raw.position);
+  if (position !== null && !/^[0-9A-Za-z]{1,200}$/.test(position)) {
+    problem(`position must be a sort key of letters and digits, got "${position.slice(0, 40)}"`);
+    position = null;
+  }
+  if (badId) return null;
+  const earlier = reading.seen.get(id);
+  if (earlier !== undefined) problem(`id "${id}" already used at ${earlier}`);
+  else if (badParent || parentId === id) reading.unplaced.add(id);
+  else reading.records.push({ id, parentId, name, data: data as Record<string, unknown> | null, position, at, place });
+  reading.seen.set(id, earlier ?? at);
+  return id;
 }
 
-function jsonRecords(text: string, problems: string[]): ImportRecord[] {
+function jsonRecords(text: string, reading: Reading): void {
+  const fileProblem = (message: string) => reading.problems.push({ place: 0, message });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    problems.push(`the file is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
+    // A JSON import is an array: text that does not start as one may be a CSV file read as JSON.
+    const csv = /^[[{]/.test(text.trimStart())
+      ? ''
+      : '; for a CSV file, give --format csv (its header names id,parentId,name)';
+    return void fileProblem(`the file is not JSON: ${jsonSyntaxError(error, text)}${csv}`);
   }
-  if (!Array.isArray(parsed)) {
-    problems.push('the file must hold a JSON array of records');
-    return [];
-  }
-  const records: ImportRecord[] = [];
+  if (!Array.isArray(parsed)) return void fileProblem('the file must hold a JSON array of records');
   let count = 0;
-  const visit = (raw: unknown, parentId: string | null | undefined) => {
-    const at = `record ${++count}`;
+  const visit = (raw: unknown, parentId: string | typeof UNREADABLE | undefined) => {
+    const where = { at: `record ${++count}`, place: count };
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      problems.push(`${at}: a record must be an object`);
+      reading.problems.push({ ...where, message: `${where.at}: a record must be an object` });
       return;
     }
     const fields = raw as Record<string, unknown>;
-    const record = checked(
+    const id = add(
       {
         id: fields.id,
         parentId: parentId === undefined ? fields.parentId : parentId,
@@ -155,61 +163,69 @@ function jsonRecords(text: string, problems: string[]): ImportRecord[] {
         data: fields.data,
         position: fields.position,
       },
-      at,
-      problems,
+      where,
+      reading,
     );
-    if (record) records.push(record);
     if (fields.children === undefined) return;
     if (!Array.isArray(fields.children)) {
-      problems.push(`${at}: children must be an array`);
+      reading.problems.push({ ...where, message: `${where.at}: children must be an array` });
       return;
     }
-    for (const child of fields.children) visit(child, record?.id ?? String(fields.id));
+    for (const child of fields.children) visit(child, id ?? UNREADABLE);
   };
   for (const raw of parsed) visit(raw, undefined);
-  return records;
 }
 
-function csvRecords(text: string, problems: string[]): ImportRecord[] {
-  const rows = csvRows(text, problems);
+/** JSON.parse's message on one line (it may quote the text), with the line of the position it names. */
+function jsonSyntaxError(error: unknown, text: string): string {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\r?\n/g, '\\n');
+  const position = /at position (\d+)/.exec(message);
+  if (!position || /\(line \d+ column \d+\)/.test(message)) return message;
+  return `${message} (line ${text.slice(0, Number(position[1])).split('\n').length})`;
+}
+
+function csvRecords(text: string, reading: Reading): void {
+  const rows = csvRows(text, reading.problems);
   const [header, ...body] = rows;
   if (!header) {
-    problems.push('the file is empty: it needs a header (id,parentId,name[,position][,data])');
-    return [];
+    reading.problems.push({
+      place: 0,
+      message: 'the file is empty: it needs a header (id,parentId,name[,position][,data])',
+    });
+    return;
   }
   const column = new Map(header.fields.map((name, i) => [name.trim(), i]));
   const missing = ['id', 'parentId', 'name'].filter((name) => !column.has(name));
   if (missing.length > 0) {
-    problems.push(
-      `line ${header.line}: the header must name ${missing.join(', ')} (id,parentId,name[,position][,data])`,
-    );
-    return [];
+    reading.problems.push({
+      place: header.line,
+      message: `line ${header.line}: the header must name ${missing.join(', ')} (id,parentId,name[,position][,data])`,
+    });
+    return;
   }
-  const records: ImportRecord[] = [];
   for (const { fields, line } of body) {
     if (fields.length === 1 && fields[0] === '') continue;
+    const where = { at: `line ${line}`, place: line };
     const get = (name: string) => (column.has(name) ? fields[column.get(name)!] : undefined);
     let data: unknown = get('data');
     if (typeof data === 'string' && data !== '') {
       try {
         data = JSON.parse(data);
       } catch {
-        problems.push(`line ${line}: data is not JSON`);
-        continue;
+        reading.problems.push({ ...where, message: `${where.at}: data is not JSON` });
+        data = null;
       }
     }
-    const record = checked(
+    add(
       { id: get('id'), parentId: get('parentId'), name: get('name'), data, position: get('position') },
-      `line ${line}`,
-      problems,
+      where,
+      reading,
     );
-    if (record) records.push(record);
   }
-  return records;
 }
 
 /** RFC 4180 rows, each with the line it starts on (a quoted field may hold line breaks). */
-function csvRows(text: string, problems: string[]): Array<{ fields: string[]; line: number }> {
+function csvRows(text: string, problems: ImportProblem[]): Array<{ fields: string[]; line: number }> {
   const rows: Array<{ fields: string[]; line: number }> = [];
   let fields: string[] = [];
   let field = '';
@@ -244,7 +260,7 @@ function csvRows(text: string, problems: string[]): Array<{ fields: string[]; li
       start = line;
     } else field += c;
   }
-  if (quoted) problems.push(`line ${start}: a quoted field is not closed`);
+  if (quoted) problems.push({ place: start, message: `line ${start}: a quoted field is not closed` });
   if (field !== '' || fields.length > 0) end();
   return rows;
 }

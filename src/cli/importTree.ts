@@ -1,7 +1,9 @@
 import { backoffDelay, sleep } from '../dynamodb/backoff.js';
 import { isTreeError } from '../errors.js';
 import { TooManyItems, type TreeNode, type TreeStore } from '../storage/treeStore.js';
-import { ImportProblems, inParentOrder, type ImportRecord } from './importRecords.js';
+import { checkImport, type TableFacts } from './checkImport.js';
+import { ImportProblems } from './importProblems.js';
+import { inParentOrder, type ImportRecord, type ParsedImport } from './importRecords.js';
 import { inParallel } from '../inParallel.js';
 
 export interface ImportOptions {
@@ -23,10 +25,11 @@ export interface ImportResult {
 const READ_CHUNK = 5000;
 
 /**
- * Imports records (importRecords.ts) into the store. First it checks them against the table,
- * writing nothing if any fails: every parent the file names but does not hold exists, no record
- * would lie deeper than MAX_TREE_DEPTH, and no id is taken by a node elsewhere (an id taken by a
- * node under the same parent is a record imported already, skipped). Then it creates the nodes
+ * Imports a parsed file (importRecords.ts) into the store. First it reads what the table holds of
+ * the file's ids and parents, and checks the whole file against it in one pass (checkImport.ts:
+ * the file's own problems, cycles, unknown parents, depths past MAX_TREE_DEPTH, ids taken by a
+ * node elsewhere; an id taken by a node under the same parent is a record imported already,
+ * skipped), writing nothing if anything is wrong: ImportProblems. Then it creates the nodes
  * through the store's own createNodes, so that every one is a complete, consistent node the
  * moment it exists, under every strategy: level by level, the children of `concurrency` parents
  * at a time, each parent's children in their order (their positions when given, else the
@@ -38,52 +41,13 @@ const READ_CHUNK = 5000;
  */
 export async function importTree(
   store: TreeStore,
-  records: readonly ImportRecord[],
+  parsed: ParsedImport,
   options: ImportOptions,
 ): Promise<ImportResult> {
-  const inFile = new Map(records.map((r) => [r.id, r]));
-  const existing = await readAll(
-    store,
-    records.map((r) => r.id),
-  );
-  const outsideIds = [
-    ...new Set(records.flatMap((r) => (r.parentId !== null && !inFile.has(r.parentId) ? [r.parentId] : []))),
-  ];
-  const outside = await readAll(store, outsideIds);
-  const outsideDepth = new Map<string, number>();
-  const found = [...outside.values()];
-  const chains =
-    found.length > 0 ? await store.ancestors(found, async (ids) => [...(await readAll(store, ids)).values()]) : [];
-  found.forEach((node, i) => outsideDepth.set(node.id, node.depth ?? chains[i]!.length));
-
-  const problems: string[] = [];
-  const ordered = inParentOrder(records);
-  for (const { record } of ordered) {
-    const there = existing.get(record.id);
-    if (there && there.parentId !== record.parentId) {
-      const where = there.parentId === null ? 'that is a root' : `under "${there.parentId}"`;
-      problems.push(`${record.at}: id "${record.id}" is taken by a node ${where}`);
-    }
-    if (record.parentId !== null && !inFile.has(record.parentId) && !outside.has(record.parentId)) {
-      problems.push(`${record.at}: parent "${record.parentId}" is neither in the file nor in the table`);
-    }
-  }
-  // A top record (its parent outside the file, or none) lies one below its parent in the table.
-  const tops = new Map(
-    ordered
-      .filter((o) => o.depth === 0)
-      .map(({ record }) => [record.id, record.parentId === null ? 0 : (outsideDepth.get(record.parentId) ?? 0) + 1]),
-  );
-  const topOf = topsOf(inFile, ordered);
-  for (const { record, depth } of ordered) {
-    const absolute = (tops.get(topOf.get(record.id)!) ?? 0) + depth;
-    if (absolute > options.maxTreeDepth) {
-      problems.push(
-        `${record.at}: "${record.id}" would lie at depth ${absolute}, past MAX_TREE_DEPTH (${options.maxTreeDepth})`,
-      );
-    }
-  }
+  const { existing, facts } = await readTable(store, parsed);
+  const problems = checkImport(parsed, facts, options.maxTreeDepth);
   if (problems.length > 0) throw new ImportProblems(problems);
+  const ordered = inParentOrder(parsed.records);
 
   const result: ImportResult = { created: 0, skipped: 0 };
   const levels = new Map<number, ImportRecord[]>();
@@ -182,17 +146,27 @@ const inSiblingOrder = (siblings: ImportRecord[]): ImportRecord[] =>
     ? [...siblings].sort((a, b) => (a.position! < b.position! ? -1 : a.position! > b.position! ? 1 : 0))
     : siblings;
 
-/** Each record's top record (itself, or its ancestor in the file whose parent is not in it), parents first. */
-function topsOf(
-  inFile: Map<string, ImportRecord>,
-  ordered: ReadonlyArray<{ record: ImportRecord; depth: number }>,
-): Map<string, string> {
-  const top = new Map<string, string>();
-  for (const { record } of ordered) {
-    const parent = record.parentId === null ? undefined : inFile.get(record.parentId);
-    top.set(record.id, parent ? top.get(parent.id)! : record.id);
+/** The nodes of the table with the file's ids, and what the checks need to know of the table (TableFacts). */
+async function readTable(
+  store: TreeStore,
+  parsed: ParsedImport,
+): Promise<{ existing: Map<string, TreeNode>; facts: TableFacts }> {
+  const inFile = new Set(parsed.records.map((r) => r.id));
+  const existing = await readAll(store, [...inFile]);
+  const outsideIds = new Set<string>();
+  for (const { parentId } of parsed.records) {
+    if (parentId !== null && !inFile.has(parentId) && !parsed.unplaced.has(parentId)) outsideIds.add(parentId);
   }
-  return top;
+  const outside = [...(await readAll(store, [...outsideIds])).values()];
+  const chains =
+    outside.length > 0 ? await store.ancestors(outside, async (ids) => [...(await readAll(store, ids)).values()]) : [];
+  return {
+    existing,
+    facts: {
+      parentOf: new Map([...existing].map(([id, node]) => [id, node.parentId])),
+      depthOf: new Map(outside.map((node, i) => [node.id, node.depth ?? chains[i]!.length])),
+    },
+  };
 }
 
 /** Live nodes by id, read a chunk at a time. */

@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { STRATEGY_NAMES } from '../storage/strategies/strategies.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
 import { storeFor } from '../storeFor.js';
+import { checkedAdmin } from './checkedAdmin.js';
 import { COMMON } from './help.js';
 import { longerThanOption, strategyArg, tenantOption } from './options.js';
 import { DEFAULT_LONGER_THAN, respaceTree } from './respaceTree.js';
@@ -53,7 +54,8 @@ export function reindexCommand(tree: Command): void {
 async function reindex(to: string | undefined, longerThan: number | undefined, tenant: string | null): Promise<number> {
   const config = loadConfig();
   return withTable(config, async (dynamo) => {
-    const root = storeFor(config, dynamo);
+    // Respacing reorders children under TREE_STRATEGY; the reindex itself works for its target.
+    const root = longerThan === undefined ? storeFor(config, dynamo) : await checkedAdmin(config, dynamo);
     const admin = root.forTenant(tenant);
     const target = strategyArg(to);
     const jobs = root.startJobs();

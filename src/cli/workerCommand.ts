@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config.js';
 import { createStreamsClient, type Dynamo } from '../dynamodb/client.js';
 import { ensureTable } from '../dynamodb/table.js';
-import { createLogger } from '../server/logger.js';
-import { storeFor } from '../storeFor.js';
+import { processLogger } from '../server/logger.js';
+import { checkedAdmin } from './checkedAdmin.js';
 import { VERSION } from '../version.js';
 import { startStreamWorker } from '../worker/streamWorker.js';
 import { COMMON } from './help.js';
@@ -35,15 +35,15 @@ export function workerCommand(tree: Command): void {
 }
 
 async function worker(config: Config, dynamo: Dynamo, endpoint: string): Promise<number> {
-  const logger = createLogger(config.logLevel);
-  const streams = createStreamsClient(endpoint, config.region);
+  const logger = processLogger(config);
   await ensureTable(dynamo.client, config.table, { stream: true });
-  const admin = storeFor(config, dynamo, ({ event, job, error }) =>
+  const admin = await checkedAdmin(config, dynamo, ({ event, job, error }) =>
     logger[event === 'stopped' ? 'warn' : 'info'](
       { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
       `job ${event}`,
     ),
   );
+  const streams = createStreamsClient(endpoint, config.region);
   const running = await startStreamWorker({
     dynamo,
     streams,

@@ -9,7 +9,7 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 /**
  * DynamoDB Local listening on one address. Its jar has no option for that (its Jetty server
  * listens on every interface), so this builds the server from the usual command line and sets
- * the host of its connector before it starts.
+ * the host of its connector before it starts, and says when it listens.
  *
  * Usage: java -cp DIR:DynamoDBLocal.jar BoundDynamoDBLocal HOST [DynamoDB Local's options...]
  */
@@ -23,5 +23,8 @@ public class BoundDynamoDBLocal {
       ((ServerConnector) connector).setHost(host);
     }
     proxy.start();
+    // Its port is bound: the line the starting process waits for (compileLauncher.ts, LAUNCHER_LISTENING).
+    System.out.println("BoundDynamoDBLocal: listening");
+    System.out.flush();
   }
 }

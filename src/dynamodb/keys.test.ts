@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as keys from './keys.js';
 import { STRATEGIES } from '../storage/strategies/strategies.js';
 import {
+  DEFAULT_TENANT_SK,
   EDGE_SK_END,
   EDGE_SK_PREFIX,
   JOB_SK_PREFIX,
@@ -25,6 +26,8 @@ const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) =>
 const SORT_KEYS_BY_COLLECTION = {
   node: [NODE_SK, EDGE_SK_PREFIX, ...strategyPrefixes('sk')],
   jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, OPEN_ENTRY_SK_PREFIX, LEGACY_DELETE_SK_PREFIX],
+  // Beside the tenants' names, which cannot collide with it (TENANT_PATTERN).
+  strategies: [DEFAULT_TENANT_SK],
 };
 
 const collide = (values: string[]) =>
@@ -43,6 +46,11 @@ describe('the key layout', () => {
     // A sort key or prefix added to keys.ts must be placed in its collection above.
     const placed = new Set(Object.values(SORT_KEYS_BY_COLLECTION).flat());
     expect(constants('_SK', '_SK_PREFIX').filter(([, value]) => !placed.has(value))).toEqual([]);
+  });
+
+  it("names the default tenant's strategy record with no tenant's name", () => {
+    expect(keys.TENANT_PATTERN.test(DEFAULT_TENANT_SK)).toBe(false);
+    expect(keys.GLOBAL_PKS.has(keys.STRATEGIES_PK)).toBe(true);
   });
 
   it('bounds every edge sort key from above', () => {

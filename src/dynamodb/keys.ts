@@ -17,7 +17,9 @@
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
  *   TENANTS                <tenant>                a tenant with open jobs           the engine
- *   T#<tenant>#<pk above>  <sk above>              a tenant's items (all but the two   tenantDoc.ts
+ *   STRATEGIES             <tenant> / (default)    the strategy a tenant's trees     first start,
+ *                                                  are built for                     reindex
+ *   T#<tenant>#<pk above>  <sk above>              a tenant's items (all but the three tenantDoc.ts
  *                                                  above, which are global)
  *
  * docs/design.md explains each kind. A strategy declares the prefixes of its own items in its
@@ -64,6 +66,14 @@ export const API_KEYS_PK = 'APIKEYS';
 export const TENANT_PK_PREFIX = 'T#';
 /** pk of the tenants with open jobs (one item per tenant, sk its name), for the job sweep. */
 export const TENANTS_PK = 'TENANTS';
+/**
+ * pk of the records of the strategy each tenant's trees are built for (strategyRecord.ts), sk
+ * the tenant's name (DEFAULT_TENANT_SK for the default tenant). Global, so that a start reads
+ * every tenant's in one Query.
+ */
+export const STRATEGIES_PK = 'STRATEGIES';
+/** sk of the default tenant's record in STRATEGIES: no tenant is so named (TENANT_PATTERN has no parentheses). */
+export const DEFAULT_TENANT_SK = '(default)';
 /** The key of a node's item (the truth). */
 export const nodeKey = (id: string): Key => ({ pk: `${NODE_PK_PREFIX}${id}`, sk: NODE_SK });
 /** The pk of a parent's item collection, where its children's edges are (null: the roots'). */
@@ -73,6 +83,6 @@ export const collectionPk = (parentId: string | null): string =>
 export const edgeSk = (position: string, id: string): string => `${EDGE_SK_PREFIX}${position}#${id}`;
 
 /** The pks no tenant prefix applies to: what the server reads before it knows a tenant, or across tenants. */
-export const GLOBAL_PKS: ReadonlySet<string> = new Set([API_KEYS_PK, TENANTS_PK]);
+export const GLOBAL_PKS: ReadonlySet<string> = new Set([API_KEYS_PK, TENANTS_PK, STRATEGIES_PK]);
 /** What a tenant's name may be: it becomes part of every key of the tenant. */
 export const TENANT_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;

@@ -14,15 +14,17 @@ import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { createAccess } from '../graphql/access.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import { relayNodeIds } from '../graphql/relayNode.js';
-import { schemaNames } from '../graphql/schemaPrefix.js';
+import { renameRootFields, schemaNames } from '../graphql/schemaPrefix.js';
 import type { Context } from '../graphql/context.js';
 import { createLoaders } from '../loaders/createLoaders.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
+import { VERSION } from '../version.js';
 import { createCostPlugin } from './costPlugin.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
 import { createGraphqlHandler } from './graphqlHandler.js';
 import { armorRules } from './armorRules.js';
+import { landingRoute } from './landing.js';
 import { createLimitsPlugin, DEFAULT_LIMITS } from './limitsPlugin.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -30,8 +32,9 @@ import { createObservePlugin } from './observePlugin.js';
 import type { TrustedDocuments } from './trustedDocuments.js';
 
 /**
- * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz and
- * /readyz. Cross-cutting concerns are Apollo plugins, listed in order in one place.
+ * The HTTP surface: /graphql (GraphiQL for browsers, GraphQL for everything else), /healthz,
+ * /readyz, /metrics, and a landing at / that lists them. Cross-cutting concerns are Apollo
+ * plugins, listed in order in one place.
  *
  * Browser conventions on /graphql: CORS for the origins of CORS_ORIGINS only; queries over GET
  * as well as POST (mutations only over POST); automatic persisted queries; CSRF prevention; and
@@ -77,7 +80,9 @@ export async function createApp(
     persistedQueries: { ttl: null },
     // A GET, or a POST of a type a plain HTML form can send (text/plain, form encodings), must
     // carry `apollo-require-preflight` or `x-apollo-operation-name`; otherwise HTTP 400 before
-    // anything runs. A cross-site page cannot add those headers without a CORS preflight.
+    // anything runs. A cross-site page cannot add those headers without a CORS preflight. The
+    // GraphQL handler refuses such requests first, saying which header to send (csrfRefusal.ts);
+    // Apollo's check stays on behind it.
     csrfPrevention: true,
     // Nesting, aliases and directives: graphql-armor's rules, while the document is validated.
     validationRules: armorRules(DEFAULT_LIMITS),
@@ -125,6 +130,16 @@ export async function createApp(
   app.get('/metrics', async (_req, res) => {
     res.set('content-type', observe.metrics.registry.contentType).send(await observe.metrics.registry.metrics());
   });
+  app.get(
+    '/',
+    landingRoute({
+      name: 'Canopy',
+      version: config.production ? null : VERSION,
+      graphiql: config.graphiql,
+      auth: config.auth.mode,
+      exampleQuery: renameRootFields('{ roots { nodes { id name } } }', names),
+    }),
+  );
   app.get('/readyz', async (_req, res) => {
     const ready = await admin.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
@@ -136,7 +151,7 @@ export async function createApp(
   if (config.graphiql) {
     const relayIds = config.relayNode ? relayNodeIds(names) : undefined;
     const nodeId = relayIds && ((id: string) => relayIds.encode(id));
-    const graphiql = graphiqlRouter(config.auth.mode !== 'none', names, nodeId);
+    const graphiql = graphiqlRouter(config.auth.mode, names, nodeId);
     app.use((req: Request, res: Response, next: NextFunction) =>
       req.method === 'GET' || req.method === 'HEAD' ? graphiql(req, res, next) : next(),
     );

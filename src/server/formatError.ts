@@ -1,3 +1,4 @@
+import { ApolloServerValidationErrorCode } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { isTreeError, type TreeError } from '../errors.js';
@@ -10,7 +11,10 @@ import { isTreeError, type TreeError } from '../errors.js';
  *   persisted queries); one of them carries an HTTP status but no code (a persisted query whose
  *   hash does not match its text) and is BAD_REQUEST;
  * - anything else is a bug: logged, and masked as INTERNAL_SERVER_ERROR.
- * Production never shows a stack.
+ * A typed error or a request error is an answer, not a failure of the server: it never carries a
+ * stack. An unexpected error shows its stack outside production, never in production.
+ * Apollo's refusal of introspection (its validation code INTROSPECTION_DISABLED) names the
+ * setting that allows it.
  */
 const PASS_THROUGH = new Set([
   'GRAPHQL_PARSE_FAILED',
@@ -21,6 +25,9 @@ const PASS_THROUGH = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
 ]);
+
+/** What a refused introspection answers, in every mode (Apollo's own text names its API). */
+export const INTROSPECTION_OFF = 'introspection is off: set INTROSPECTION=true to allow it';
 
 /** The TreeError behind an error, through the GraphQLErrors that wrap it. */
 function treeErrorOf(error: unknown): TreeError | undefined {
@@ -40,11 +47,6 @@ const isUncodedRequestError = (error: unknown): boolean => {
 
 export function createFormatError(production: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const strip = (extensions: Record<string, unknown> | undefined) => {
-      if (!production || !extensions) return extensions;
-      const { stacktrace: _stack, ...rest } = extensions;
-      return rest;
-    };
     const treeError = treeErrorOf(error);
     if (treeError) {
       // A runtime refusal names the field it stopped at.
@@ -53,11 +55,7 @@ export function createFormatError(production: boolean) {
         message: `${treeError.message}${at}`,
         locations: formatted.locations,
         path: formatted.path,
-        extensions: {
-          ...(treeError.details ?? {}),
-          code: treeError.code,
-          ...strip({ stacktrace: formatted.extensions?.stacktrace }),
-        },
+        extensions: { ...(treeError.details ?? {}), code: treeError.code },
       };
     }
     if (isUncodedRequestError(error)) {
@@ -65,7 +63,10 @@ export function createFormatError(production: boolean) {
     }
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && PASS_THROUGH.has(code)) {
-      return { ...formatted, extensions: strip(formatted.extensions) };
+      const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+      const introspectionOff =
+        extensions.validationErrorCode === ApolloServerValidationErrorCode.INTROSPECTION_DISABLED;
+      return { ...formatted, message: introspectionOff ? INTROSPECTION_OFF : formatted.message, extensions };
     }
     console.error('unexpected error:', error instanceof GraphQLError ? (error.originalError ?? error) : error);
     return {
@@ -74,7 +75,7 @@ export function createFormatError(production: boolean) {
       path: formatted.path,
       extensions: {
         code: 'INTERNAL_SERVER_ERROR',
-        ...strip(production ? {} : { stacktrace: formatted.extensions?.stacktrace }),
+        ...(production ? {} : { stacktrace: formatted.extensions?.stacktrace }),
       },
     };
   };

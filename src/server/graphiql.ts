@@ -3,6 +3,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { renameRootFields, schemaNames, type SchemaNames } from '../graphql/schemaPrefix.js';
+import {
+  CREDENTIALS_GUARD,
+  CREDENTIALS_HEADERS,
+  CREDENTIALS_STYLE,
+  credentialsBanner,
+  credentialsNote,
+  type CredentialMode,
+} from './graphiqlCredentials.js';
 
 /**
  * GraphiQL served by the server itself, so that it works on a machine with no internet: the
@@ -146,18 +154,21 @@ function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** What the headers editor of each example tab holds when the server asks for credentials. */
-export const CREDENTIALS_HEADERS = '{\n  "Authorization": "Bearer <your token or API key>"\n}';
+/** The headers a new tab opens with, when the server asks for credentials: the placeholder. */
+const DEFAULT_HEADERS = `\n          defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},`;
+
+/** Who may call the API (AUTH): `none`, or the kind of credential GraphiQL must send. */
+export type GraphiqlAuth = 'none' | CredentialMode;
 
 /**
- * The page. With `credentials` (AUTH is not `none`), every example tab opens with an
- * Authorization header to fill in (the Headers tab under the query), kept in the browser's
- * storage from one visit to the next.
+ * The page. With credentials (AUTH is not `none`), every example tab opens with an Authorization
+ * header to fill in (the Headers tab under the query), kept in the browser's storage from one
+ * visit to the next, and nothing is sent until it holds one (graphiqlCredentials.ts).
  */
 export function graphiqlPage(
   assets: Assets,
   basePath: string,
-  credentials = false,
+  auth: GraphiqlAuth = 'none',
   names: SchemaNames = schemaNames(),
   nodeId?: (id: string) => string,
 ): string {
@@ -167,8 +178,8 @@ export function graphiqlPage(
     query: renameRootFields(tab.query, names),
     ...(tab.variables && nodeId ? { variables: globalVariables(tab.variables, nodeId) } : {}),
   }));
+  const credentials = auth !== 'none';
   const tabs = credentials ? named.map((tab) => ({ ...tab, headers: CREDENTIALS_HEADERS })) : named;
-  const defaultHeaders = credentials ? `\n            defaultHeaders: ${scriptJson(CREDENTIALS_HEADERS)},` : '';
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -176,34 +187,49 @@ export function graphiqlPage(
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Canopy GraphiQL</title>
     <style>
-      html, body, #graphiql { height: 100%; margin: 0; }
+      html, body { height: 100%; margin: 0; }
+      body { display: flex; flex-direction: column; }
+      #graphiql { flex: 1; min-height: 0; }
+      ${credentials ? CREDENTIALS_STYLE : ''}
     </style>
     <link rel="stylesheet" href="${url(assets.graphiqlCss)}" />
   </head>
   <body>
+    ${credentials ? credentialsBanner(auth) : ''}
     <div id="graphiql">Loading GraphiQL...</div>
     <script src="${url(assets.react)}"></script>
     <script src="${url(assets.reactDom)}"></script>
     <script src="${url(assets.graphiqlJs)}"></script>
-    <script>
+    <script>${credentials ? CREDENTIALS_GUARD : ''}
       (function () {
-        var tabs = ${scriptJson(tabs)};
+        var props = {
+          defaultTabs: ${scriptJson(tabs)},
+          defaultEditorToolsVisibility: ${credentials ? "'headers'" : 'true'},
+          shouldPersistHeaders: ${credentials},${credentials ? DEFAULT_HEADERS : ''}
+        };
         // The page is served at the GraphQL endpoint itself, so the endpoint is this path.
         var fetcher = GraphiQL.createFetcher({ url: window.location.pathname });
         var root = ReactDOM.createRoot(document.getElementById('graphiql'));
-        root.render(
-          React.createElement(GraphiQL, {
-            fetcher: fetcher,
-            defaultTabs: tabs,
-            defaultEditorToolsVisibility: ${credentials ? "'headers'" : 'true'},
-            shouldPersistHeaders: ${credentials},${defaultHeaders}
-          }),
-        );
+        function render(current) {
+          root.render(React.createElement(GraphiQL, Object.assign({ fetcher: current }, props)));
+        }
+        ${credentials ? credentialsStart(auth) : 'render(fetcher);'}
       })();
     </script>
   </body>
 </html>
 `;
+}
+
+/** The page script's start when the server asks for credentials: GraphiQL behind the guard. */
+function credentialsStart(auth: CredentialMode): string {
+  return `var banner = document.getElementById('credentials');
+        var note = ${scriptJson(credentialsNote(auth))};
+        var guard = canopyCredentialGuard(fetcher, banner, note, function () {
+          render(guard.fetcher());
+        });
+        props.onEditHeaders = guard.onEditHeaders;
+        render(guard.fetcher());`;
 }
 
 /** Browsers send `text/html` first; API clients send JSON types or nothing (`*\/*`). */
@@ -212,11 +238,11 @@ function prefersHtml(req: Request): boolean {
 }
 
 /**
- * GraphiQL's page and assets; `credentials`: the server asks for them (AUTH is not `none`);
+ * GraphiQL's page and assets; `auth`: the credentials the server asks for (AUTH);
  * `nodeId`: the global id of a node (RELAY_NODE), for the examples' variables.
  */
 export function graphiqlRouter(
-  credentials = false,
+  auth: GraphiqlAuth = 'none',
   names: SchemaNames = schemaNames(),
   nodeId?: (id: string) => string,
 ): express.Router {
@@ -245,7 +271,7 @@ export function graphiqlRouter(
       .status(200)
       .type('html')
       .set('cache-control', 'no-cache')
-      .send(graphiqlPage(assets, req.baseUrl, credentials, names, nodeId));
+      .send(graphiqlPage(assets, req.baseUrl, auth, names, nodeId));
   });
 
   return router;

@@ -6,6 +6,7 @@ import type { Authenticate } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { badRequest, isTreeError, rateLimited } from '../errors.js';
 import { graphqlCors } from './cors.js';
+import { csrfRefusal } from './csrfRefusal.js';
 import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
 import { createRateLimiter, type RateLimitSettings } from './rateLimit.js';
 import { trustedQuery, type TrustedDocuments } from './trustedDocuments.js';
@@ -40,9 +41,10 @@ export const MAX_BODY = '1mb';
  * - `prepare`: CORS (preflights answered here with 204), `Vary: Accept` (GET /graphql answers
  *   GraphiQL's page or JSON depending on Accept) and `cache-control: no-store` on every answer,
  *   refusals before any operation included;
- * - `execute`: authentication (HTTP 401 UNAUTHENTICATED, with `WWW-Authenticate`, before the
- *   body is read), the caller's rate limit (HTTP 429 RATE_LIMITED, with `Retry-After`), the JSON
- *   body (at most MAX_BODY), trusted documents when configured, the token limit, the operation's
+ * - `execute`: CSRF prevention (HTTP 400 BAD_REQUEST naming the header to send; csrfRefusal.ts),
+ *   authentication (HTTP 401 UNAUTHENTICATED, with `WWW-Authenticate`, before the body is read),
+ *   the caller's rate limit (HTTP 429 RATE_LIMITED, with `Retry-After`), the JSON body (at most
+ *   MAX_BODY), trusted documents when configured, the token limit, the operation's
  *   span, Apollo. Malformed or oversized bodies answer JSON errors, never an HTML page.
  * `handle` runs both, for the server's fast path.
  */
@@ -128,6 +130,8 @@ export function createGraphqlHandler<TContext extends BaseContext>(
   const execute = (req: ParsedRequest, res: ServerResponse): void => {
     const blocked = limiter?.blocked(addressOf(req)) ?? null;
     if (blocked !== null) return tooMany(res, blocked);
+    const forgeable = csrfRefusal(req.method, req.headers);
+    if (forgeable) return refuse(res, 400, forgeable);
     options.authenticate(req.headers).then(
       (caller) => {
         const retryAfter =

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config.js';
+import pretty from 'pino-pretty';
+import type { Config, LogFormat, LogLevel } from '../config.js';
 
 export type { Logger };
 
@@ -21,4 +22,36 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   const stdout = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   setInterval(() => stdout.flush(), LOG_FLUSH_MS).unref();
   return pino(options, stdout);
+}
+
+/**
+ * LOG_FORMAT resolved for where the lines go: `auto` is pretty for a person at a terminal
+ * (stdout a TTY, NODE_ENV not production), JSON for a log pipeline otherwise.
+ */
+export function logFormatFor(format: LogFormat, where: { isTTY: boolean; production: boolean }): 'pretty' | 'json' {
+  if (format !== 'auto') return format;
+  return where.isTTY && !where.production ? 'pretty' : 'json';
+}
+
+/**
+ * One readable line per event (pino-pretty): the time, the level, the message, then the event's
+ * fields as JSON. Written synchronously, in this thread (no worker transport): a process that
+ * exits right after a line (a refused start, a fatal error) has written it.
+ */
+export function prettyStream(destination: number | NodeJS.WritableStream = 1, colorize = false): DestinationStream {
+  return pretty({
+    sync: true,
+    destination,
+    colorize,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+  });
+}
+
+/** The logger of a process on its stdout (the server, the worker): LOG_LEVEL, in the format LOG_FORMAT resolves to. */
+export function processLogger(config: Pick<Config, 'logLevel' | 'logFormat' | 'production'>): Logger {
+  const isTTY = process.stdout.isTTY === true;
+  const format = logFormatFor(config.logFormat, { isTTY, production: config.production });
+  return createLogger(config.logLevel, format === 'pretty' ? prettyStream(1, isTTY) : undefined);
 }

@@ -1,6 +1,7 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthenticator } from '../auth/authenticate.js';
+import { checkBuiltStrategy } from '../checkBuiltStrategy.js';
 import type { Config } from '../config.js';
 import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
 import { toServiceError } from '../dynamodb/serviceErrors.js';
@@ -22,6 +23,8 @@ export interface RunningServer {
   port: number;
   /** Nodes of the demo tree this start seeded (0: not asked, or the table had a tree already). */
   seeded: number;
+  /** When the table was ready, the checks and the seed done, the port listening: ms since the process started. */
+  timings: { tableReady: number; seeded: number; listening: number };
   /** Stops accepting requests, finishes the ones in flight, and releases the client. */
   close(): Promise<void>;
 }
@@ -60,13 +63,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   // JOB_RUNNER=worker: the worker reads the table's stream.
   await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
+  const tableReady = Math.round(performance.now());
   admin = storeFor(config, dynamo, ({ event, job, error }) =>
     logger[event === 'stopped' ? 'warn' : 'info'](
       { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
       `job ${event}`,
     ),
   );
+  await refuseOtherStrategy(config, admin, logger, () => dynamo.client.destroy());
   const seeded = config.seedDemo ? await seedDemoTree(admin.store) : 0;
+  const seededAt = Math.round(performance.now());
   // JOB_RUNNER=worker: the stream worker runs the jobs, and sweeps for them.
   const jobs = config.jobRunner === 'process' ? admin.startJobs() : { stop: async () => {} };
 
@@ -76,23 +82,46 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     metrics,
   });
-  httpServer.on('request', listener);
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.port, config.host, resolve);
-  });
-  const port = (httpServer.address() as AddressInfo).port;
+  const port = await listenOn(httpServer, listener, config);
   return {
     logger,
     url: `http://${urlHost(config.host)}:${port}`,
     port,
     seeded,
+    timings: { tableReady, seeded: seededAt, listening: Math.round(performance.now()) },
     async close() {
       await apollo.stop();
       await jobs.stop();
       dynamo.client.destroy();
     },
   };
+}
+
+/**
+ * Before anything is served or seeded: the table's trees must be built for TREE_STRATEGY
+ * (checkBuiltStrategy.ts; a ConfigError otherwise, after `release`), its warnings logged.
+ */
+async function refuseOtherStrategy(config: Config, admin: TreeAdmin, logger: Logger, release: () => void) {
+  try {
+    for (const warning of await checkBuiltStrategy(config, admin)) logger.warn(warning);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Serves `listener` on PORT and HOST; answers the port (the system's choice for PORT=0). */
+async function listenOn(
+  httpServer: Server,
+  listener: RequestListener,
+  config: Pick<Config, 'port' | 'host'>,
+): Promise<number> {
+  httpServer.on('request', listener);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, resolve);
+  });
+  return (httpServer.address() as AddressInfo).port;
 }
 
 /** How a client on this machine reaches an address the server listens on. */

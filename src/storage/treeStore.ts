@@ -337,4 +337,23 @@ export interface TreeAdmin {
   sweepJobs(): Promise<number>;
   /** True once the table answers. */
   ready(): Promise<boolean>;
+  /**
+   * The strategy the trees of each tenant with a record in the table are built for, the default
+   * tenant's first (it stands for every tenant without a record of its own), each with the
+   * reindex running in its tenant, if one; whatever this admin's tenant. When the default tenant
+   * has no record it gets one first: this store's strategy on a table without trees; on a table
+   * with trees (written by an earlier version), the strategy its items show, else this store's.
+   */
+  builtStrategies(): Promise<BuiltStrategy[]>;
+}
+
+/** The strategy a tenant's trees are built for, as the table records it (TreeAdmin.builtStrategies). */
+export interface BuiltStrategy {
+  /** null: the default tenant. */
+  tenant: string | null;
+  strategy: string;
+  /** How it was recorded: at the first start, found in the items of an earlier version's table, or by a reindex. */
+  by: 'start' | 'found' | 'reindex';
+  /** The reindex running in the tenant: to `target`, `done` of `total` nodes placed so far. */
+  reindex?: { jobId: string; target: string; done: number; total: number | null };
 }

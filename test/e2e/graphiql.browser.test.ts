@@ -143,7 +143,7 @@ describe('GraphiQL in a browser, with AUTH=jwt', () => {
     await server?.close();
   });
 
-  it('opens the headers editor with an Authorization header to fill in, and sends it', async () => {
+  it('sends nothing until a token replaces the placeholder, says how to get one, then loads the schema', async () => {
     const token = await new SignJWT({ sub: 'explorer', exp: Math.floor(Date.now() / 1000) + 300 })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(new TextEncoder().encode(secret));
@@ -154,14 +154,30 @@ describe('GraphiQL in a browser, with AUTH=jwt', () => {
     );
     expect(created.body.data).toEqual({ createNode: { id: 'vault' } });
     const page = await browser.newPage();
+    // The Authorization header of every request GraphiQL sends to the API.
+    const sent: Array<string | null> = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().startsWith(`${server.url}/graphql`)) {
+        sent.push(request.headers().authorization ?? null);
+      }
+    });
     await page.goto(`${server.url}/graphql`);
     await waitForEditorText(page, '.graphiql-query-editor', ['query Roots']);
+    const note = page.locator('#credentials');
+    expect(await note.textContent()).toContain('npm run -s tree -- token');
+    expect(await note.isVisible()).toBe(true);
     // The headers editor is the one that holds the placeholder; the token goes in its place.
     await page.waitForFunction(() =>
       [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')].some((e: any) =>
-        e.CodeMirror.getValue().includes('Authorization'),
+        e.CodeMirror.getValue().includes('<your token or API key>'),
       ),
     );
+    // Run before the token: the page answers with the note itself; nothing reached the server.
+    await page.locator('.graphiql-execute-button').click();
+    await waitForEditorText(page, '.graphiql-response', ['npm run -s tree -- token']);
+    expect(sent).toEqual([]);
+    await saveScreenshot(page, 'graphiql-auth.png');
+
     await page.evaluate(
       (value) => {
         const editors = [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')];
@@ -169,14 +185,16 @@ describe('GraphiQL in a browser, with AUTH=jwt', () => {
       },
       JSON.stringify({ Authorization: `Bearer ${token}` }),
     );
-    // Before the token, the schema fetch was refused: only 401s from /graphql, nothing else.
-    expect(browser.problems.filter((problem) => !/\b401\b.*\/graphql/.test(problem))).toEqual([]);
-    const refusedBefore = browser.problems.length;
+    // With the token typed in, the schema is fetched: the docs explorer lists the root types.
+    await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+    await page.locator('.graphiql-doc-explorer').getByText('Root Types').waitFor();
+    await note.waitFor({ state: 'hidden' });
     await page.locator('.graphiql-execute-button').click();
     const result = await waitForEditorText(page, '.graphiql-response', ['"vault"']);
     expect(JSON.parse(result).data.roots.nodes.map((node: { id: string }) => node.id)).toEqual(['vault']);
-    // GraphiQL may still have been refetching the schema with the old headers as they changed:
-    // such a 401 may land late; nothing else may.
-    expect(browser.problems.slice(refusedBefore).filter((problem) => !/\b401\b.*\/graphql/.test(problem))).toEqual([]);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sent)).toEqual(new Set([`Bearer ${token}`]));
+    // Not one 401, nor any other error, from the first load on.
+    expect(browser.problems).toEqual([]);
   });
 });

@@ -278,9 +278,11 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
 
   afterAll(() => killLeftovers((started) => started === server));
 
-  it('refuses an invalid configuration with every problem, no stack, and exit code 2', async () => {
+  it('refuses an invalid configuration with every problem, no stack, and exit code 2; warns of typos', async () => {
     const env = {
       ...process.env,
+      // A typo: read by no one, named after the problems.
+      AUHT: 'jwt',
       TREE_STRATEGY: 'foo',
       PORT: 'abc',
       MAX_TREE_DEPTH: '200',
@@ -300,6 +302,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       expect(stderr).toMatch(new RegExp(`^  - ${name} must be `, 'm'));
     }
     expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).toMatch(/^warning: unknown variable AUHT: did you mean AUTH\?$/m);
   });
 
   it('refuses to start in production without AUTH, or with the built-in cursor secret', async () => {
@@ -382,14 +385,14 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     }
   });
 
-  it('refuses to start when the DynamoDB Local port is taken, instead of using what answers there', async () => {
+  it('refuses to start when the DynamoDB Local port is taken, before starting it, with exit code 2', async () => {
     const squatter = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     try {
       const started = await spawnStart(freshDataDir(), (squatter.address() as AddressInfo).port);
       const { code } = await started.exited;
-      expect(code).toBe(1);
-      expect(started.output()).toMatch(/port \d+ is already in use/);
+      expect(code).toBe(2);
+      expect(started.output()).toMatch(/^ {2}- DYNAMODB_LOCAL_PORT: port \d+ is already in use/m);
     } finally {
       squatter.close();
     }

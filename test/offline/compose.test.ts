@@ -39,9 +39,10 @@ const dynamodb = compose.services.dynamodb;
 const server = Object.values(compose.services).find((service) => service.build !== undefined);
 
 describe('docker-compose.yml', () => {
-  it('runs Amazon DynamoDB Local with its files on a volume', () => {
+  it('runs Amazon DynamoDB Local, a pinned release, with its files on a volume', () => {
     expect(dynamodb).toBeDefined();
-    expect(dynamodb?.image).toMatch(/^amazon\/dynamodb-local(:|$)/);
+    // A version tag, never `latest` or none: the same DynamoDB Local on every machine.
+    expect(dynamodb?.image).toMatch(/^amazon\/dynamodb-local:\d+\.\d+\.\d+$/);
     const command = Array.isArray(dynamodb?.command) ? dynamodb.command.join(' ') : (dynamodb?.command ?? '');
     expect(command).toContain('-sharedDb');
     expect(command).toContain('-dbPath');
@@ -58,6 +59,14 @@ describe('docker-compose.yml', () => {
     const names = Object.keys(environmentOf(server ?? {}));
     expect(names.filter((name) => !allowed.has(name))).toEqual([]);
     for (const name of AWS_CREDENTIALS) expect(names).toContain(name);
+  });
+
+  it('serves a GraphiQL that can load the schema, although the image runs in production', () => {
+    // NODE_ENV=production (the Dockerfile) turns both off by default; GraphiQL without
+    // introspection opens with no schema and no docs.
+    const environment = environmentOf(server ?? {});
+    expect(environment.GRAPHIQL).toBe('true');
+    expect(environment.INTROSPECTION).toBe('true');
   });
 
   it('points the server at the dynamodb service by its compose name and port', () => {

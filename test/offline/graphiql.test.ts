@@ -115,3 +115,44 @@ describe('requests for the API fall through to the next handler', () => {
     expect(fellThrough).toEqual([{ method: 'POST', accept: BROWSER_ACCEPT }]);
   });
 });
+
+describe('GraphiQL page when the server asks for credentials', () => {
+  /** The page a browser gets from a router for this AUTH mode. */
+  async function pageFor(auth: 'jwt' | 'apikey'): Promise<string> {
+    const app = express();
+    app.use(graphiqlRouter(auth));
+    const listening = await new Promise<Server>((resolve) => {
+      const started = app.listen(0, '127.0.0.1', () => resolve(started));
+    });
+    try {
+      const port = (listening.address() as AddressInfo).port;
+      const response = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: BROWSER_ACCEPT } });
+      return await response.text();
+    } finally {
+      await new Promise<void>((resolve) => listening.close(() => resolve()));
+    }
+  }
+
+  it('says where the credential goes and how to get one', async () => {
+    const jwt = await pageFor('jwt');
+    expect(jwt).toContain('<p id="credentials" class="credentials" role="note">This server asks for a token');
+    expect(jwt).toContain('<code>npm run -s tree -- token</code>');
+    const apikey = await pageFor('apikey');
+    expect(apikey).toContain('This server asks for an API key');
+    expect(apikey).toContain('<code>npm run tree -- keys create --name NAME</code>');
+  });
+
+  it('opens the headers editor on a placeholder, and sends through a guard that holds it back', async () => {
+    const html = await pageFor('jwt');
+    expect(html).toContain('Bearer \\u003cyour token or API key>');
+    expect(html).toContain("defaultEditorToolsVisibility: 'headers'");
+    expect(html).toContain('canopyCredentialGuard(fetcher, banner, note,');
+    expect(html).toContain('onEditHeaders');
+  });
+
+  it('shows no note without AUTH', async () => {
+    const { html } = await page();
+    expect(html).not.toContain('id="credentials"');
+    expect(html).not.toContain('canopyCredentialGuard');
+  });
+});

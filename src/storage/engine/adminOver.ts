@@ -1,6 +1,7 @@
 import { tableAnswers } from '../../dynamodb/table.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { TreeAdmin } from '../treeStore.js';
+import { builtStrategies } from './builtStrategies.js';
 import { contextOf, type EngineParts } from './engineParts.js';
 import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobs/jobRunner.js';
 import { startReindex } from './jobs/startReindex.js';
@@ -38,5 +39,6 @@ export function adminOver(strategy: TreeStrategy, options: EngineParts): TreeAdm
       };
     },
     ready: () => tableAnswers(options.doc, options.table),
+    builtStrategies: () => builtStrategies((tenant) => contextOf(strategy, options.forTenant(tenant), undefined)),
   };
 }

@@ -199,6 +199,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
       const introspection = await server.gql('{ __schema { queryType { name } } }');
       expect(introspection.status).toBe(400);
       expect(introspection.body.errors?.map((e) => e.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      expect(introspection.body.errors?.[0]?.message).toBe('introspection is off: set INTROSPECTION=true to allow it');
       const typo = await server.gql('{ node(id: "p") { nam } }');
       expect(typo.body.errors?.[0]?.message).not.toMatch(/Did you mean/);
       const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });

@@ -5,7 +5,7 @@
  * products, and `accounts` that reference tree nodes and products. Per strategy, one Apollo
  * Gateway (IntrospectAndCompose) and one stitched schema (@graphql-tools/stitch, Canopy over
  * HTTP) run queries that cross the subgraphs both ways: the same answers, at Canopy's DynamoDB
- * cost of COSTS, the table README's federation section shows (checked here).
+ * cost of COSTS, the table docs/clients.md shows (The example supergraph; checked here).
  *
  * The gateway drops the subgraphs' extensions, so its Canopy calls are counted by a middleware
  * on Canopy's SDK client; the stitched schema's are read from Canopy's HTTP responses.
@@ -29,7 +29,7 @@ import { CallCounter } from '../../support/callCounter.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 
 const NAMES = Object.keys(QUERIES) as QueryName[];
-/** A query's name in README's table and in the tests' titles: `(a) products, ...`. */
+/** A query's name in the docs' table and in the tests' titles: `(a) products, ...`. */
 const LABELS = NAMES.map((name) => [`(${name}) ${QUERIES[name].title}`, name] as const);
 
 /**
@@ -214,12 +214,12 @@ describe('Canopy in a supergraph (SCHEMA_PREFIX=Tree)', () => {
     await served?.stop();
   });
 
-  it("README's federation section shows the costs asserted here", () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('docs/clients.md shows the costs asserted here', () => {
+    const docs = readFileSync(new URL('../../../docs/clients.md', import.meta.url), 'utf8');
     const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-    expect(readme).toContain(row(['gateway query', ...STRATEGY_NAMES]));
+    expect(docs).toContain(row(['gateway query', ...STRATEGY_NAMES]));
     for (const [label, name] of LABELS) {
-      expect(readme).toContain(row([label, ...STRATEGY_NAMES.map((strategy) => COSTS[name][strategy])]));
+      expect(docs).toContain(row([label, ...STRATEGY_NAMES.map((strategy) => COSTS[name][strategy])]));
     }
   });
 

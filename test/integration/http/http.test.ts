@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeOrigins } from '../../../src/server/cors.js';
+import { VERSION } from '../../../src/version.js';
 import { outsideAddress, reaches } from '../../support/network.js';
 import { startTestServer, type GraphQLResponse, type TestServer } from '../../support/server.js';
 
 /**
  * The HTTP conventions a browser app relies on, through the real server: CORS, queries over GET,
- * automatic persisted queries, CSRF prevention and uncacheable responses.
+ * automatic persisted queries, CSRF prevention and uncacheable responses; and the landing at /.
  */
 
 const APP = 'https://app.example';
@@ -280,6 +281,17 @@ describe('HTTP conventions for browsers', () => {
   describe('CSRF prevention', () => {
     const mutation = (id: string) =>
       JSON.stringify({ query: `mutation { createNode(input: { id: "${id}", name: "x" }) { id } }` });
+    /** The whole answer to a POST a form could have sent: short, the header to add, no stack. */
+    const POST_REFUSAL = {
+      errors: [
+        {
+          message:
+            'send the body as JSON with the header content-type: application/json ' +
+            '(a form post could come from another site)',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    };
 
     it('refuses a text/plain POST (what a cross-site form can send) with 400, and nothing is written', async () => {
       const response = await send(`${server.url}/graphql`, {
@@ -288,9 +300,7 @@ describe('HTTP conventions for browsers', () => {
         body: mutation('csrf-text'),
       });
       expect(response.status).toBe(400);
-      expect(codes(response)).toEqual(['BAD_REQUEST']);
-      expect(response.body.errors?.[0]?.message).toMatch(/Cross-Site Request Forgery/);
-      expect(response.body.extensions?.dynamodb).toBeUndefined();
+      expect(response.body).toEqual(POST_REFUSAL);
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(await nodeById(server, 'csrf-text')).toBeNull();
     });
@@ -303,17 +313,42 @@ describe('HTTP conventions for browsers', () => {
           body: mutation('csrf-form'),
         });
         expect(response.status, contentType).toBe(400);
-        expect(codes(response)).toEqual(['BAD_REQUEST']);
+        expect(response.body, contentType).toEqual(POST_REFUSAL);
       }
       expect(await nodeById(server, 'csrf-form')).toBeNull();
+    });
+
+    it('tells `curl -d` (a form type) and a POST without a content type which header to add', async () => {
+      // curl -d '{"query":"..."}' sends application/x-www-form-urlencoded; a byte body, no type.
+      const curl = await send(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: '*/*' },
+        body: '{"query":"{ roots { nodes { id } } }"}',
+      });
+      const untyped = await send(`${server.url}/graphql`, {
+        method: 'POST',
+        body: new TextEncoder().encode('{"query":"{ roots { nodes { id } } }"}'),
+      });
+      for (const response of [curl, untyped]) {
+        expect(response.status).toBe(400);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(response.body).toEqual(POST_REFUSAL);
+      }
     });
 
     it('refuses a GET without a preflight header with 400 before anything runs', async () => {
       const response = await get(server, { query: '{ roots { nodes { id } } }' }, {});
       expect(response.status).toBe(400);
-      expect(codes(response)).toEqual(['BAD_REQUEST']);
-      expect(response.body.data).toBeUndefined();
-      expect(response.body.extensions?.dynamodb).toBeUndefined();
+      expect(response.body).toEqual({
+        errors: [
+          {
+            message:
+              'add the header apollo-require-preflight: true to a GET, or POST the query as JSON with the ' +
+              'header content-type: application/json (a plain link could come from another site)',
+            extensions: { code: 'BAD_REQUEST' },
+          },
+        ],
+      });
 
       const withOperationName = await get(
         server,
@@ -359,6 +394,27 @@ describe('without CORS_ORIGINS', () => {
     const response = await get(server, { query: '{ roots { nodes { id } } }' });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ roots: { nodes: [] } });
+  });
+
+  it('answers GET / with a landing page for browsers, and its facts as JSON for the rest', async () => {
+    const page = await fetch(`${server.url}/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(list(page.headers.get('vary'))).toContain('accept');
+    const html = await page.text();
+    expect(html).toContain(`<title>Canopy ${VERSION}</title>`);
+    for (const path of ['/graphql', '/healthz', '/readyz', '/metrics'])
+      expect(html).toContain(`href="${server.url}${path}"`);
+    expect(html).toContain(`curl -s ${server.url}/graphql -H &#39;content-type: application/json&#39;`);
+    expect(html).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/);
+
+    const curl = await fetch(`${server.url}/`);
+    expect(curl.status).toBe(200);
+    const facts = (await curl.json()) as Record<string, unknown>;
+    expect(facts).toMatchObject({ name: 'Canopy', version: VERSION, graphiql: `${server.url}/graphql` });
+    // The example runs as it is shown.
+    const example = JSON.parse(/-d '(.*)'$/.exec(String(facts.curl))?.[1] ?? 'null') as { query: string };
+    expect((await postJson(server, example)).body.data).toEqual({ roots: { nodes: [] } });
   });
 });
 

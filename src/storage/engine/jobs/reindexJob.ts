@@ -1,5 +1,6 @@
 import { keyString, REINDEX_PK, type Item, type Key } from '../../../dynamodb/keys.js';
 import { scanTable } from '../../../dynamodb/scan.js';
+import { strategyRecordItem } from '../../../dynamodb/strategyRecord.js';
 import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
@@ -67,7 +68,11 @@ async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promis
   const expected = new Set(scan.ids.flatMap((id) => target.itemsFor(id, placeOfId(id))).map((item) => keyString(item)));
   const strays = scan.items.filter((i) => target.owns(i) && !expected.has(keyString(i)));
   await removeStrays(run, strays, (id) => (scan.nodes.has(id) ? placeOfId(id) : null));
-  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+  // The tenant's trees are built for the target now: starts under it are let through, under
+  // any other refused (dynamodb/strategyRecord.ts). Recorded by the job's last transaction, so
+  // with its end and under its fence: a runner that lost its lease records nothing.
+  const record = strategyRecordItem({ tenant: ctx.tenant, strategy: target.name, by: 'reindex' });
+  await commitChunk(ctx, new TransactionBuilder(ctx.table).put(record), lease, { finish: 'DONE' });
 }
 
 /** The table as one scan read it: its items, the nodes in the tree, their ids in order, and their places. */
