@@ -47,7 +47,7 @@ export default defineConfig({
           env: {
             TEST_TRANSACTION_ITEMS: '10',
             TEST_TRANSACTION_CONFLICTS: 'true',
-            MODEL_RUNS: '4',
+            MODEL_RUNS: '3',
             CONCURRENCY_ROUNDS: '1',
           },
         },

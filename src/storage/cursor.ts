@@ -111,7 +111,7 @@ export const idOfEdgeSk = (sk: string): string => sk.slice(sk.lastIndexOf('#') +
 
 /**
  * The chain of edge sort keys a PREORDER cursor of this origin and window names: the engine's
- * walk of the truth (engine/preorderPage.ts) and a strategy's own document order read
+ * walk of the truth (engine/reads/preorderPage.ts) and a strategy's own document order read
  * (TreeStrategy.preorder) issue and take the same cursors.
  */
 export function decodePreorderCursor(

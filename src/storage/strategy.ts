@@ -166,7 +166,7 @@ export interface StrategyMembers<Name extends string = string> {
 
   /**
    * Optional: one page of descendants in document order (PREORDER) from the projection, with
-   * the cursors of the engine's walk of the truth (storage/engine/preorderPage.ts), or null when
+   * the cursors of the engine's walk of the truth (storage/engine/reads/preorderPage.ts), or null when
    * the strategy reads this window no better than the walk. Called only while no open job
    * touches the table's projection; without it, or on null, the engine walks the truth's edges.
    */
