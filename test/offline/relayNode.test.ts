@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTreeSchema, printSubgraphSdl } from '../../src/graphql/buildSchema.js';
 import { nodeIdPositions } from '../../src/graphql/relayNode.js';
 import { schemaNames } from '../../src/graphql/schemaPrefix.js';
+import { RELAY_SUBGRAPH_SDL } from '../support/relaySubgraph.js';
 
 const TREE = schemaNames('Tree');
 const relay = buildTreeSchema({ names: TREE, relayNode: true });
@@ -125,41 +126,10 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
   });
 });
 
-/** A Relay-style subgraph: its own objects, and the supergraph's node and nodes for every type. */
-const RELAY_SUBGRAPH = /* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])
-
-  interface Node {
-    id: ID!
-  }
-
-  type PageInfo @shareable {
-    hasNextPage: Boolean!
-    hasPreviousPage: Boolean!
-    startCursor: String
-    endCursor: String
-  }
-
-  type User implements Node @key(fields: "id") {
-    id: ID!
-    name: String!
-    favourite: TreeNode
-  }
-
-  type TreeNode implements Node @key(fields: "id", resolvable: false) {
-    id: ID!
-  }
-
-  type Query {
-    node(id: ID!): Node
-    nodes(ids: [ID!]!): [Node]!
-  }
-`;
-
 const compose = (canopy: string) =>
   composeServices([
     { name: 'canopy', typeDefs: parse(canopy), url: 'http://canopy.invalid/graphql' },
-    { name: 'relay', typeDefs: parse(RELAY_SUBGRAPH), url: 'http://relay.invalid/graphql' },
+    { name: 'relay', typeDefs: parse(RELAY_SUBGRAPH_SDL), url: 'http://relay.invalid/graphql' },
   ]);
 
 describe('the RELAY_NODE subgraph beside a Relay-style one', () => {

@@ -15,6 +15,7 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
 import { expectError, okData } from '../../support/tree.js';
+import { RELAY_SUBGRAPH_SDL } from '../../support/relaySubgraph.js';
 
 /** A global id, by hand: Relay's convention. */
 const g = (id: string, type = 'TreeNode') => Buffer.from(`${type}:${id}`, 'utf8').toString('base64');
@@ -203,36 +204,6 @@ describe('RELAY_NODE=true', () => {
 /** The Relay subgraph: users, and the supergraph's node and nodes for users and tree nodes alike. */
 const USERS = [{ id: 'alice', name: 'Alice', favourite: 'laptops' }];
 
-const RELAY_SDL = /* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable"])
-
-  interface Node {
-    id: ID!
-  }
-
-  type PageInfo @shareable {
-    hasNextPage: Boolean!
-    hasPreviousPage: Boolean!
-    startCursor: String
-    endCursor: String
-  }
-
-  type User implements Node @key(fields: "id") {
-    id: ID!
-    name: String!
-    favourite: TreeNode
-  }
-
-  type TreeNode implements Node @key(fields: "id", resolvable: false) {
-    id: ID!
-  }
-
-  type Query {
-    node(id: ID!): Node
-    nodes(ids: [ID!]!): [Node]!
-  }
-`;
-
 /** What a Relay subgraph's node(id:) answers: its own objects, a reference for the others it knows. */
 function objectOf(globalId: string) {
   const text = Buffer.from(globalId, 'base64').toString('utf8');
@@ -243,7 +214,7 @@ function objectOf(globalId: string) {
 }
 
 const relaySchema = buildSubgraphSchema({
-  typeDefs: parse(RELAY_SDL),
+  typeDefs: parse(RELAY_SUBGRAPH_SDL),
   resolvers: {
     Query: {
       node: (_: unknown, { id }: { id: string }) => objectOf(id),
