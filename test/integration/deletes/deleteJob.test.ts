@@ -8,6 +8,8 @@ import { eventually } from '../../support/eventually.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, expectError, fullTree, okData, specIds } from '../../support/tree.js';
 import { pauseTransaction } from '../../support/pause.js';
+import { loadTree } from '../../support/loadTree.js';
+import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
 
 /**
  * A delete too big for one transaction runs as a job: it claims the subtree level by level (the
@@ -60,6 +62,16 @@ async function tableState(table: string) {
   }
 }
 
+/** The tree every case starts from, written straight to the table (loadTree.ts). */
+async function loadFixture(table: string, strategy: StrategyName): Promise<void> {
+  const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+  try {
+    await loadTree(doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
+  } finally {
+    client.destroy();
+  }
+}
+
 /** Waits, a bounded time, until no job of the table is running. */
 const untilJobsDone = (table: string) =>
   eventually(
@@ -87,7 +99,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
     // job over first, and the crash would never come.
     const env = DYING_LEASE;
     const dying = await startTestServer({ strategy, table, middleware: crash.middleware, verifyOnClose: false, env });
-    await buildTree(dying, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+    await loadFixture(table, strategy);
     if (alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
     crash.arm();
     return { table, crash, dying };
@@ -132,42 +144,39 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
   it.each([
     [5, 'a process started later'],
     [7, 'a process that was already running'],
-  ])(
-    'leaves no orphan and nothing reachable after %i transactions, and %s finishes it',
-    async (allowed, finisher) => {
-      const alreadyUp = finisher === 'a process that was already running';
-      const { table, crash, dying } = await dyingAfter(allowed, alreadyUp);
+  ])('leaves no orphan and nothing reachable after %i transactions, and %s finishes it', async (allowed, finisher) => {
+    const alreadyUp = finisher === 'a process that was already running';
+    const { table, crash, dying } = await dyingAfter(allowed, alreadyUp);
 
-      // The detach committed: the delete is applied, with its count; its job is left running.
-      const response = dying.gql('mutation { deleteNode(id: "big") { deletedCount job { kind total } } }');
-      await crash.crashed;
+    // The detach committed: the delete is applied, with its count; its job is left running.
+    const response = dying.gql('mutation { deleteNode(id: "big") { deletedCount job { kind total } } }');
+    await crash.crashed;
 
-      // The instant of the crash: no cycle, no orphan; the subtree is out of the tree, with a job
-      // to finish it.
-      const crashed = await tableState(table);
-      for (const fact of crashed.facts.values()) expect(fact.problem, fact.id).toBeUndefined();
-      const big = crashed.nodes.get('big');
-      expect(big?.deleting, 'the subtree root is marked for deletion').toEqual(expect.any(String));
-      expect(crashed.edges).not.toContain('big');
-      expect(crashed.jobs).toHaveLength(1);
+    // The instant of the crash: no cycle, no orphan; the subtree is out of the tree, with a job
+    // to finish it.
+    const crashed = await tableState(table);
+    for (const fact of crashed.facts.values()) expect(fact.problem, fact.id).toBeUndefined();
+    const big = crashed.nodes.get('big');
+    expect(big?.deleting, 'the subtree root is marked for deletion').toEqual(expect.any(String));
+    expect(crashed.edges).not.toContain('big');
+    expect(crashed.jobs).toHaveLength(1);
 
-      // Another process takes the job over once the dead runner's lease expires.
-      if (!alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
-      const next = servers[0]!;
-      expect(okData(await response)).toEqual({ deleteNode: { deletedCount: 64, job: { kind: 'DELETE', total: 64 } } });
-      await dying.close();
-      const after = await untilJobsDone(table);
-      expect([...after.nodes.keys()].sort()).toEqual(['keep', 'keep.sibling']);
-      expect(after.jobs.map((job) => [job.status, job.total])).toEqual([['DONE', 64]]);
-      expect(okData(await next.gql('{ node(id: "keep") { childCount children { nodes { id } } } }'))).toEqual({
-        node: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } },
-      });
-      const gone = specIds(SUBTREE);
-      expect(okData(await next.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
-        gone.map(() => null),
-      );
-    },
-  );
+    // Another process takes the job over once the dead runner's lease expires.
+    if (!alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));
+    const next = servers[0]!;
+    expect(okData(await response)).toEqual({ deleteNode: { deletedCount: 64, job: { kind: 'DELETE', total: 64 } } });
+    await dying.close();
+    const after = await untilJobsDone(table);
+    expect([...after.nodes.keys()].sort()).toEqual(['keep', 'keep.sibling']);
+    expect(after.jobs.map((job) => [job.status, job.total])).toEqual([['DONE', 64]]);
+    expect(okData(await next.gql('{ node(id: "keep") { childCount children { nodes { id } } } }'))).toEqual({
+      node: { childCount: 1, children: { nodes: [{ id: 'keep.sibling' }] } },
+    });
+    const gone = specIds(SUBTREE);
+    expect(okData(await next.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: gone })).nodes).toEqual(
+      gone.map(() => null),
+    );
+  });
 });
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job started', (strategy) => {
