@@ -26,8 +26,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       {
-        // The contract suites of moves and deletes, the model and the concurrency suites again,
-        // with transactions of at most 10 items: moves and deletes of a few nodes then run as jobs,
+        // The contract suites of moves and deletes and the model suite again (the concurrency suite
+        // emulates AWS's conflicts in the main project), with transactions of at most 10 items:
+        // moves and deletes of a few nodes then run as jobs,
         // under every strategy. Reads, creates and updates do not depend on the transaction size;
         // depth limits are checked before a move chooses a transaction or a job; the exact costs
         // are those of the default budget: those suites run once.
@@ -40,7 +41,6 @@ export default defineConfig({
             'test/integration/contract/delete.test.ts',
             'test/integration/contract/processes.test.ts',
             'test/integration/robustness/model.test.ts',
-            'test/integration/robustness/concurrency.test.ts',
           ],
           // And with AWS's transaction conflicts (test/support/transactionConflicts.ts): a
           // transaction naming an item that another in flight names is cancelled, and retried.
@@ -48,7 +48,6 @@ export default defineConfig({
             TEST_TRANSACTION_ITEMS: '10',
             TEST_TRANSACTION_CONFLICTS: 'true',
             MODEL_RUNS: '3',
-            CONCURRENCY_ROUNDS: '1',
           },
         },
       },

@@ -61,6 +61,16 @@ export interface Config {
   trustedDocuments: string | undefined;
   /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
   jobLeaseSeconds: number;
+  /** CHANGE_RETENTION_HOURS: how long a tree's changes stay in its log (live updates resume within it). */
+  changeRetentionHours: number;
+  /** LIVE_MAX_CONNECTIONS: GraphQL over WebSocket connections this process accepts at once. */
+  liveMaxConnections: number;
+  /** LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: live subscriptions one caller holds at once, per process. */
+  liveMaxSubscriptionsPerCaller: number;
+  /** LIVE_QUEUE_LIMIT: changes waiting to be sent to one subscriber before it is closed (SLOW_CONSUMER). */
+  liveQueueLimit: number;
+  /** PUBSUB_URL: the Redis or Valkey server that wakes the subscribers of every process; unset: this process alone. */
+  pubsubUrl: string | undefined;
   /**
    * JOB_RUNNER: `process` (the process that starts a job runs it, and every server sweeps for
    * jobs whose runner stopped) or `worker` (servers only record jobs; the stream worker, `npm run
@@ -238,6 +248,15 @@ const SCHEMA = z.object({
   GRAPHIQL: optionalFlag(),
   TRUSTED_DOCUMENTS: z.string().optional(),
   JOB_LEASE_SECONDS: integer(5, 1, 300),
+  CHANGE_RETENTION_HOURS: integer(24, 1, 24 * 365),
+  LIVE_MAX_CONNECTIONS: integer(10_000, 1, 1_000_000),
+  LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: integer(100, 1, 100_000),
+  LIVE_QUEUE_LIMIT: integer(1000, 1, 1_000_000),
+  PUBSUB_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/)
+    .optional()
+    .describe('a redis:// or rediss:// URL of a Redis or Valkey server'),
   JOB_RUNNER: z
     .enum(JOB_RUNNERS)
     .default('process')
@@ -325,6 +344,11 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
     trustedDocuments: v.TRUSTED_DOCUMENTS,
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
+    changeRetentionHours: v.CHANGE_RETENTION_HOURS,
+    liveMaxConnections: v.LIVE_MAX_CONNECTIONS,
+    liveMaxSubscriptionsPerCaller: v.LIVE_MAX_SUBSCRIPTIONS_PER_CALLER,
+    liveQueueLimit: v.LIVE_QUEUE_LIMIT,
+    pubsubUrl: v.PUBSUB_URL,
     jobRunner: v.JOB_RUNNER,
     transactionItems: v.TRANSACTION_ITEMS,
     maxOperationRequests: v.MAX_OPERATION_REQUESTS,

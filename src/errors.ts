@@ -20,6 +20,9 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'FORBIDDEN',
   'PERSISTED_QUERY_NOT_IN_LIST',
+  'RESYNC_REQUIRED',
+  'SLOW_CONSUMER',
+  'LIMIT_EXCEEDED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -50,6 +53,12 @@ export interface ErrorDetails {
   /** `id`: the node whose tree the caller may read but not change. */
   FORBIDDEN: { id?: string };
   PERSISTED_QUERY_NOT_IN_LIST: Record<string, never>;
+  /** A treeChanges cursor older than CHANGE_RETENTION_HOURS: read the subtree again, then subscribe afresh. */
+  RESYNC_REQUIRED: { retentionHours: number };
+  /** A subscriber that fell `queued` events behind: closed; it resumes from its last cursor. */
+  SLOW_CONSUMER: { queued: number };
+  /** Over a per-process or per-caller limit of live subscriptions (`limit`). */
+  LIMIT_EXCEEDED: { limit: number };
 }
 
 export class TreeError<C extends ErrorCode = ErrorCode> extends Error {

@@ -7,7 +7,12 @@ import type { TreeAdmin } from './storage/treeStore.js';
  * The store the configuration describes (its admin, whose `store` the resolvers use), over a
  * DynamoDB client (the server's, or the CLI's).
  */
-export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>, onJob?: StoreOptions['onJob']): TreeAdmin {
+export function storeFor(
+  config: Config,
+  { doc }: Pick<Dynamo, 'doc'>,
+  onJob?: StoreOptions['onJob'],
+  onChanged?: StoreOptions['onChanged'],
+): TreeAdmin {
   return createStore({
     doc,
     table: config.table,
@@ -15,8 +20,10 @@ export function storeFor(config: Config, { doc }: Pick<Dynamo, 'doc'>, onJob?: S
     maxTreeDepth: config.maxTreeDepth,
     cursorSecret: config.cursorSecret,
     jobLeaseMs: config.jobLeaseSeconds * 1000,
+    changeRetentionMs: config.changeRetentionHours * 3600 * 1000,
     transactionItems: config.transactionItems,
     runsJobs: config.jobRunner === 'process',
     ...(onJob ? { onJob } : {}),
+    ...(onChanged ? { onChanged } : {}),
   });
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import * as keys from './keys.js';
 import { STRATEGIES } from '../storage/strategies/strategies.js';
 import {
+  CHANGE_HEAD_SK,
+  CHANGE_SK_PREFIX,
   DEFAULT_TENANT_SK,
   EDGE_SK_END,
   EDGE_SK_PREFIX,
@@ -26,6 +28,7 @@ const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) =>
 const SORT_KEYS_BY_COLLECTION = {
   node: [NODE_SK, EDGE_SK_PREFIX, ...strategyPrefixes('sk')],
   jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, OPEN_ENTRY_SK_PREFIX, LEGACY_DELETE_SK_PREFIX],
+  changes: [CHANGE_HEAD_SK, CHANGE_SK_PREFIX],
   // Beside the tenants' names, which cannot collide with it (TENANT_PATTERN).
   strategies: [DEFAULT_TENANT_SK],
 };

@@ -17,6 +17,8 @@
  *   REINDEX                <strategy>              a reindex checkpoint              maintenance
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
  *   TENANTS                <tenant>                a tenant with open jobs           the engine
+ *   C#<rootId>             HEAD                    a tree's change sequence          the engine
+ *   C#<rootId>             S#<seq>                 a change (live updates, history)  the engine
  *   STRATEGIES             <tenant> / (default)    the strategy a tenant's trees     first start,
  *                                                  are built for                     reindex
  *   T#<tenant>#<pk above>  <sk above>              a tenant's items (all but the three tenantDoc.ts
@@ -55,6 +57,12 @@ export const OPEN_JOBS_SK = 'OPEN';
 export const OPEN_ENTRY_SK_PREFIX = 'ENTRY#';
 /** sk prefix of an open delete's record as earlier versions wrote it (adopted by the sweep). */
 export const LEGACY_DELETE_SK_PREFIX = 'DELETE#';
+/** pk prefix of a tree's change log (engine/changes/changeRecord.ts), the tree's root id after it. */
+export const CHANGES_PK_PREFIX = 'C#';
+/** sk of a tree's change sequence: the last number handed out. */
+export const CHANGE_HEAD_SK = 'HEAD';
+/** sk prefix of a change, its sequence number after it. */
+export const CHANGE_SK_PREFIX = 'S#';
 /** pk of the reindex checkpoints. */
 export const REINDEX_PK = 'REINDEX';
 /** pk of the API keys (AUTH=apikey), one item per key, sk its id. */

@@ -1,11 +1,14 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   ResourceInUseException,
   ResourceNotFoundException,
   UpdateTableCommand,
+  UpdateTimeToLiveCommand,
   waitUntilTableExists,
   type CreateTableCommandInput,
+  type TimeToLiveSpecification,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -17,14 +20,29 @@ import { callDynamo } from './serviceErrors.js';
  * (StreamSpecification) only when asked: the job worker of JOB_RUNNER=worker reads it.
  */
 export function tableInput(table: string, { stream = false } = {}): CreateTableCommandInput {
-  const { StreamSpecification, ...base } = tableDefinition as CreateTableCommandInput;
+  const { StreamSpecification, TimeToLiveSpecification: _ttl, ...base } = tableDefinition as TableDefinition;
   return { ...base, TableName: table, ...(stream ? { StreamSpecification } : {}) };
 }
 
+type TableDefinition = CreateTableCommandInput & { TimeToLiveSpecification: TimeToLiveSpecification };
+
 /**
- * Creates the table when it is missing and waits until it is active. With `stream`, the table
- * has its stream (schema/table.json's StreamSpecification), enabled on an existing table that
- * has none.
+ * The table's time to live (schema/table.json's TimeToLiveSpecification): DynamoDB removes the
+ * items whose `expiresAt` (epoch seconds) passed, the changes past CHANGE_RETENTION_HOURS.
+ * Enabled when it is not.
+ */
+async function ensureTimeToLive(client: DynamoDBClient, table: string): Promise<void> {
+  const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: table }));
+  if (TimeToLiveDescription?.TimeToLiveStatus === 'ENABLED' || TimeToLiveDescription?.TimeToLiveStatus === 'ENABLING')
+    return;
+  const { TimeToLiveSpecification } = tableDefinition as TableDefinition;
+  await client.send(new UpdateTimeToLiveCommand({ TableName: table, TimeToLiveSpecification }));
+}
+
+/**
+ * Creates the table when it is missing and waits until it is active, with its time to live.
+ * With `stream`, the table has its stream (schema/table.json's StreamSpecification), enabled on
+ * an existing table that has none.
  */
 export async function ensureTable(client: DynamoDBClient, table: string, { stream = false } = {}): Promise<void> {
   const wanted = tableInput(table, { stream });
@@ -34,6 +52,7 @@ export async function ensureTable(client: DynamoDBClient, table: string, { strea
       await client.send(new UpdateTableCommand({ TableName: table, StreamSpecification: wanted.StreamSpecification }));
       await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: table });
     }
+    await ensureTimeToLive(client, table);
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -45,6 +64,7 @@ export async function ensureTable(client: DynamoDBClient, table: string, { strea
     if (!(error instanceof ResourceInUseException)) throw error;
   }
   await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: table });
+  await ensureTimeToLive(client, table);
 }
 
 /** How long the readiness probe waits for DynamoDB, retries included, before it says "not ready". */

@@ -4,6 +4,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
+import type { Key } from './keys.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { callDynamo } from './serviceErrors.js';
 
@@ -24,11 +25,21 @@ const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
 
 /** The transaction was refused because one of its conditions failed: the caller re-plans. */
 export class ConditionFailed extends Error {
-  constructor(readonly failedIndexes: number[]) {
+  constructor(
+    readonly failedIndexes: number[],
+    /** The keys of the actions whose condition failed, as the transaction named them. */
+    readonly failedKeys: Key[] = [],
+  ) {
     super(`transaction condition failed at ${failedIndexes.join(', ')}`);
     this.name = 'ConditionFailed';
   }
 }
+
+/** The key of a transaction's action. */
+const keyOfAction = (item: TransactItem): Key => {
+  const key = item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key ?? {};
+  return { pk: String(key.pk), sk: String(key.sk) };
+};
 
 interface CancellationReason {
   Code?: string;
@@ -61,7 +72,11 @@ export async function transactWrite(doc: DynamoDBDocumentClient, items: Transact
         const failed = (e.CancellationReasons ?? [])
           .map((r, i) => (r.Code === 'ConditionalCheckFailed' ? i : -1))
           .filter((i) => i >= 0);
-        if (failed.length > 0) throw new ConditionFailed(failed);
+        if (failed.length > 0)
+          throw new ConditionFailed(
+            failed,
+            failed.map((i) => keyOfAction(items[i]!)),
+          );
       }
       if (!contention) throw error;
       const delay = backoffDelay(attempt, CONTENTION_BACKOFF.baseMs, CONTENTION_BACKOFF.capMs);

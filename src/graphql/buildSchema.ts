@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
 import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
 import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
+import { SubscriptionResolver } from './subscription.resolver.js';
 import { relayNodeIds, relayNodeSchema } from './relayNode.js';
 import { prefixSchema, schemaNames, type SchemaNames } from './schemaPrefix.js';
 
@@ -19,13 +21,18 @@ export interface SchemaOptions {
 
 export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
   const schema = buildSchemaSync({
-    resolvers: [QueryResolver, MutationResolver, NodeResolver],
+    resolvers: [QueryResolver, MutationResolver, NodeResolver, SubscriptionResolver],
     validate: false,
+    // type-graphql wants a pubsub once there is a subscription; treeChanges brings its own
+    // stream (live/treeChanges.ts) and publishes nothing here.
+    pubSub: createPubSub(),
   });
   // type-graphql describes no root type: GraphiQL's Docs pane would show its generic blurb.
   schema.getQueryType()!.description = 'Reads: nodes by id, the roots of the trees, the jobs.';
   schema.getMutationType()!.description =
     'Writes: each is all or nothing, and every read answers as if every accepted write were complete.';
+  schema.getSubscriptionType()!.description =
+    'Live changes, over GraphQL over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql.';
   const names = options.names ?? schemaNames();
   const named = prefixSchema(schema, names);
   if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : named;

@@ -1,10 +1,25 @@
 import type { Loaders } from '../loaders/createLoaders.js';
 import type { Access } from './access.js';
 import type { TreeStore } from '../storage/treeStore.js';
+import type { ChangeHub } from '../live/changeHub.js';
 
 export interface Context {
   store: TreeStore;
   loaders: Loaders;
   /** What the caller may read and write. */
   access: Access;
+  /** A subscription's (GraphQL over WebSocket or Server-Sent Events): the change hub and its limits. */
+  live?: LiveContext;
+}
+
+/** What a subscription needs of the server besides the request's context. */
+export interface LiveContext {
+  hub: ChangeHub;
+  tenant: string | null;
+  /** CHANGE_RETENTION_HOURS, in ms. */
+  retentionMs: number;
+  /** LIVE_QUEUE_LIMIT. */
+  queueLimit: number;
+  /** Told of each change sent (when it committed) and of each subscriber closed for being slow (metrics). */
+  observe?: { delivered(at: string): void; dropped(): void };
 }

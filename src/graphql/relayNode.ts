@@ -45,13 +45,13 @@ export function relayNodeSchema(schema: GraphQLSchema, names: SchemaNames, feder
 export const relayNodeIds = (names: SchemaNames): GlobalIds => globalIds(names.type('Node'));
 
 /**
- * The IDs that name no tree node (a job's), and those read leniently (Relay's `node`, `nodes`):
+ * The IDs that name no tree node (a job's, a change's), and those read leniently (Relay's `node`, `nodes`):
  * every other ID is a node's. A new ID field or argument that names something else goes here
  * (test/offline/relayNode.test.ts lists every ID of the schema).
  */
 export function nodeIdPositions(names: SchemaNames): NodeIdPositions {
   return {
-    raw: new Set([`${names.type('Job')}.id`, `Query.${names.rootField('job')}(id)`]),
+    raw: new Set([`${names.type('Job')}.id`, `Query.${names.rootField('job')}(id)`, `${names.type('TreeChange')}.id`]),
     lenient: new Set(['Query.node(id)', 'Query.nodes(ids)']),
   };
 }

@@ -20,6 +20,8 @@ import { createLoaders } from '../loaders/createLoaders.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
 import { VERSION } from '../version.js';
 import { createCostPlugin } from './costPlugin.js';
+import type { ChangeHub } from '../live/changeHub.js';
+import { clientError, createLiveTransports } from './liveTransports.js';
 import { createFormatError } from './formatError.js';
 import { graphiqlRouter } from './graphiql.js';
 import { createGraphqlHandler } from './graphqlHandler.js';
@@ -47,14 +49,53 @@ type RequestContext = Context & { cost: DynamoCost; caller: Caller };
 export async function createApp(
   config: Config,
   admin: TreeAdmin,
-  http: { authenticate: Authenticate; trusted: TrustedDocuments | null },
+  http: { authenticate: Authenticate; trusted: TrustedDocuments | null; hub: ChangeHub },
   httpServer: Server,
   observe: { logger: Logger; metrics: Metrics },
 ) {
   const formatError = createFormatError(config.production);
   const names = schemaNames(config.schemaPrefix);
+  const schema = buildTreeSchema({ federation: config.federation, names, relayNode: config.relayNode });
+  // Every request gets its own store (its caller's tenant), loaders and DynamoDB cost meter.
+  const contextFor = async (caller: Caller): Promise<RequestContext> => {
+    const cost = newCost();
+    // A caller who may write only some trees: every write checks and guards its tree (the
+    // resolvers' check is made before the write reads; the tree may change in between).
+    const { grants } = caller;
+    const access =
+      grants.all === 'write'
+        ? undefined
+        : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
+    const scoped = admin.store.scoped(cost, caller.tenant, access, caller.subject ?? undefined);
+    const loaders = createLoaders(scoped);
+    return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
+  };
+  const live = createLiveTransports(httpServer, {
+    schema,
+    authenticate: http.authenticate,
+    trusted: http.trusted,
+    contextFor: async (caller) => ({
+      ...(await contextFor(caller)),
+      live: {
+        hub: http.hub,
+        tenant: caller.tenant,
+        retentionMs: config.changeRetentionHours * 3_600_000,
+        queueLimit: config.liveQueueLimit,
+        observe: {
+          delivered: (at) => {
+            observe.metrics.liveEvents.inc();
+            observe.metrics.liveLag.observe(Math.max(0, Date.now() - Date.parse(at)) / 1000);
+          },
+          dropped: () => observe.metrics.liveDropped.inc(),
+        },
+      },
+    }),
+    formatError: (error) => clientError(formatError(error.toJSON(), error)),
+    limits: { connections: config.liveMaxConnections, perCaller: config.liveMaxSubscriptionsPerCaller },
+    metrics: observe.metrics,
+  });
   const apollo = new ApolloServer<RequestContext>({
-    schema: buildTreeSchema({ federation: config.federation, names, relayNode: config.relayNode }),
+    schema,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       createLimitsPlugin(
@@ -106,20 +147,7 @@ export async function createApp(
     authenticate: http.authenticate,
     rateLimit: config.rateLimit,
     trusted: http.trusted,
-    // Every request gets its own store (its caller's tenant), loaders and DynamoDB cost meter.
-    context: async (caller): Promise<RequestContext> => {
-      const cost = newCost();
-      // A caller who may write only some trees: every write checks and guards its tree (the
-      // resolvers' check is made before the write reads; the tree may change in between).
-      const { grants } = caller;
-      const access =
-        grants.all === 'write'
-          ? undefined
-          : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
-      const scoped = admin.store.scoped(cost, caller.tenant, access);
-      const loaders = createLoaders(scoped);
-      return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
-    },
+    context: contextFor,
   });
 
   const app = express();
@@ -164,8 +192,10 @@ export async function createApp(
    * paths) through the Express app, which ends in the same handler.
    */
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.method === 'POST' && (req.url === '/graphql' || req.url?.startsWith('/graphql?'))) graphql.handle(req, res);
+    const graphqlPath = req.url === '/graphql' || req.url?.startsWith('/graphql?');
+    if (graphqlPath && live.wantsEvents(req)) live.serveEvents(req, res);
+    else if (req.method === 'POST' && graphqlPath) graphql.handle(req, res);
     else app(req, res);
   };
-  return { listener, apollo };
+  return { listener, apollo, live };
 }

@@ -249,10 +249,11 @@ export function createLimitsPlugin(
       return {
         async didResolveOperation({ operation, document, request, contextValue }) {
           if (!operation) return;
-          // graphql-js would fail it as a server error: the schema has no Subscription type.
+          // Apollo answers one result per request: a subscription needs a stream (liveTransports.ts).
           if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
             throw badRequest(
-              'subscriptions are not supported (the schema has no Subscription type); poll with a query',
+              'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql, ' +
+                'not as a plain POST',
             );
           }
           // A query has a runtime budget; a mutation's work is bounded by its own design.

@@ -11,6 +11,12 @@ export interface Metrics {
   latency: Histogram<'operation' | 'type'>;
   dynamodbCalls: Counter<'command' | 'outcome'>;
   errors: Counter<'code'>;
+  /** Live subscriptions: WebSocket connections, subscriptions held, events sent, their lag, consumers closed. */
+  liveConnections: Gauge;
+  liveSubscriptions: Gauge;
+  liveEvents: Counter;
+  liveLag: Histogram;
+  liveDropped: Counter;
 }
 
 /**
@@ -68,6 +74,32 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
       name: 'canopy_graphql_errors_total',
       help: 'Errors in GraphQL answers, by code (NOT_FOUND, CONFLICT, SERVICE_UNAVAILABLE, ...)',
       labelNames: ['code'],
+      registers: [own],
+    }),
+    liveConnections: new Gauge({
+      name: 'canopy_live_connections',
+      help: 'GraphQL over WebSocket connections open',
+      registers: [own],
+    }),
+    liveSubscriptions: new Gauge({
+      name: 'canopy_live_subscriptions',
+      help: 'treeChanges subscriptions held (WebSocket and Server-Sent Events)',
+      registers: [own],
+    }),
+    liveEvents: new Counter({
+      name: 'canopy_live_events_total',
+      help: 'Changes sent to subscribers',
+      registers: [own],
+    }),
+    liveLag: new Histogram({
+      name: 'canopy_live_delivery_lag_seconds',
+      help: 'Time from a change committing to its being sent to a subscriber',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [own],
+    }),
+    liveDropped: new Counter({
+      name: 'canopy_live_dropped_consumers_total',
+      help: 'Subscribers closed for reading too slowly (SLOW_CONSUMER)',
       registers: [own],
     }),
   };

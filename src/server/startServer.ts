@@ -16,6 +16,13 @@ import { childCache, createMetrics } from './metrics.js';
 import { traceDynamoCall } from './tracing.js';
 import { loadTrustedDocuments } from './trustedDocuments.js';
 import { USER_AGENT } from '../version.js';
+import { ChangeHub } from '../live/changeHub.js';
+import { localWaker, redisWaker } from '../live/waker.js';
+
+/** How often a tree with live subscribers here is read without a wake-up (a lost one costs at most this). */
+const LIVE_POLL_MS = 1000;
+/** How long a tree's reader waits for a change number not written yet before giving it up. */
+const LIVE_PATIENCE_MS = 2000;
 
 export interface RunningServer {
   logger: Logger;
@@ -33,6 +40,8 @@ export interface StartOptions {
   middleware?: DynamoOptions['middleware'];
   /** The server's logger (default: JSON lines on stdout at LOG_LEVEL). */
   logger?: Logger;
+  /** Drops the pub/sub wake-up it answers true for (tests: a lost one must lose no change). */
+  dropWakeUp?: () => boolean;
 }
 
 /** Table, store, demo seed, the job sweeper (never waited for), then the HTTP server. */
@@ -64,12 +73,35 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // JOB_RUNNER=worker: the worker reads the table's stream.
   await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
   const tableReady = Math.round(performance.now());
-  admin = storeFor(config, dynamo, ({ event, job, error }) =>
-    logger[event === 'stopped' ? 'warn' : 'info'](
-      { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
-      `job ${event}`,
-    ),
+  // Live updates: the changes committed here wake this process's subscribers, and, with
+  // PUBSUB_URL, every other process's through Redis or Valkey.
+  const waker = config.pubsubUrl
+    ? await redisWaker({
+        url: config.pubsubUrl,
+        channel: `canopy:changes:${config.table}`,
+        ...(options.dropWakeUp ? { drop: options.dropWakeUp } : {}),
+        onError: (error) => logger.warn({ error: error.message }, 'pub/sub connection failed; subscribers poll'),
+      })
+    : localWaker();
+  const store = storeFor(
+    config,
+    dynamo,
+    ({ event, job, error }) =>
+      logger[event === 'stopped' ? 'warn' : 'info'](
+        { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
+        `job ${event}`,
+      ),
+    (tenant, changes) => {
+      for (const rootId of new Set(changes.map((change) => change.rootId))) waker.notify(tenant, rootId);
+    },
   );
+  admin = store;
+  const hub = new ChangeHub({
+    storeOf: (tenant) => store.forTenant(tenant).store,
+    waker,
+    pollMs: LIVE_POLL_MS,
+    patienceMs: LIVE_PATIENCE_MS,
+  });
   await refuseOtherStrategy(config, admin, logger, () => dynamo.client.destroy());
   const seeded = config.seedDemo ? await seedDemoTree(admin.store) : 0;
   const seededAt = Math.round(performance.now());
@@ -78,7 +110,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const httpServer = createServer();
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
-  const { listener, apollo } = await createApp(config, admin, { authenticate, trusted }, httpServer, {
+  const { listener, apollo, live } = await createApp(config, admin, { authenticate, trusted, hub }, httpServer, {
     logger,
     metrics,
   });
@@ -90,8 +122,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     seeded,
     timings: { tableReady, seeded: seededAt, listening: Math.round(performance.now()) },
     async close() {
+      // Subscribers first (told to reconnect elsewhere), then the HTTP server's drain.
+      live.stopping();
       await apollo.stop();
+      await live.close();
+      hub.close();
       await jobs.stop();
+      await waker.close();
       dynamo.client.destroy();
     },
   };

@@ -1,4 +1,10 @@
 /**
+ * What every change writes besides its own items, in each tree it changes: its record in the
+ * tree's change log, in its transaction, and the tree's sequence, counted on (engine/changes/).
+ */
+export const CHANGE_ITEMS = 2;
+
+/**
  * The exact DynamoDB cost of the contract suite's operations under a strategy (upper bounds where
  * batching may do better), declared beside the strategy (`strategies/<folder>/contractCosts.ts`):
  * part of what a strategy promises, as its descriptor is. The suite
@@ -39,9 +45,12 @@ export interface RequestCosts {
    * included (exact): the five pages read their nodes in one BatchGet wave.
    */
   descendantsOfAListOfFive: number;
-  /** Items written by a move of a 5-node subtree from depth 1 to depth 2 (exact). */
+  /**
+   * Items written by a move of a 5-node subtree from depth 1 to depth 2, into another tree
+   * (exact): with CHANGE_ITEMS in each of the two trees.
+   */
   itemsWrittenByMove: number;
-  /** Items written by a reorder of a 5-node subtree at depth 1 among its siblings (exact). */
+  /** Items written by a reorder of a 5-node subtree at depth 1 among its siblings (exact), CHANGE_ITEMS included. */
   itemsWrittenByReorder: number;
 }
 

@@ -230,15 +230,26 @@ export interface TreeStore {
    * With `tenant`, the store of that tenant: its own keys (dynamodb/tenantDoc.ts) and cursors.
    * With `treeAccess`, the store of a caller who may write only some trees (what it may do with
    * the tree of a root: 'write', 'read', or null): every write checks the tree it lands in when
-   * it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits.
+   * it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits. With `by`, who the
+   * caller is (its subject, or its API key's name), for the records of its changes.
    */
   scoped(
     cost?: OperationCost,
     tenant?: string | null,
     treeAccess?: (rootId: string) => 'write' | 'read' | null,
+    by?: string,
   ): TreeStore;
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
+  /**
+   * The changes of the tree of `rootId` after number `after`, in order, at most `limit`,
+   * stopping before a number not written yet (engine/changes/changeLog.ts).
+   */
+  changesAfter(rootId: string, after: number, limit: number): Promise<ChangesRead>;
+  /** The last number of the tree's change log that a record holds; 0 when none. */
+  lastChange(rootId: string): Promise<number>;
+  /** Gives up number `seq` of the tree's log when no change holds it: true when given up. */
+  giveUpChange(rootId: string, seq: number): Promise<boolean>;
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs): Promise<Page>;
   /**
@@ -356,4 +367,56 @@ export interface BuiltStrategy {
   by: 'start' | 'found' | 'reindex';
   /** The reindex running in the tenant: to `target`, `done` of `total` nodes placed so far. */
   reindex?: { jobId: string; target: string; done: number; total: number | null };
+}
+
+/**
+ * The records of changes, as the store answers them (engine/changes/ writes and reads them):
+ * each in the change log of the tree it happened in, at its number in that tree's sequence.
+ */
+export type ChangeKind = 'CREATED' | 'UPDATED' | 'MOVED' | 'DELETED' | 'JOB_PROGRESS' | 'JOB_DONE';
+
+/** Where a node is: its parent (null: a root) and its ancestors' ids, root first, the parent last. */
+export interface ChangePlace {
+  parentId: string | null;
+  path: readonly string[];
+}
+
+/** What a change is, as its write knows it. */
+export interface ChangeFacts {
+  kind: ChangeKind;
+  nodeId: string;
+  /** The node's fields after the change (none after a delete). */
+  node?: TreeNode;
+  /** Where the node was (updates, moves, deletes, jobs). */
+  from?: ChangePlace;
+  /** Where the node is now (creates, updates, moves). */
+  to?: ChangePlace;
+  /** Nodes the change touched: a delete's, a created or moved subtree's, when known. */
+  count?: number;
+  job?: { id: string; kind: string; status: string; done: number; total: number | null };
+}
+
+/** A change as recorded: its facts, its tree, its number there, when, and by whom. */
+export interface ChangeRecord extends ChangeFacts {
+  rootId: string;
+  seq: number;
+  at: string;
+  by: string | null;
+  /** The same change in another tree's log (a move between trees): that tree and its number there. */
+  other?: { rootId: string; seq: number };
+}
+
+/** The changes of a tree read after a number, in order, up to the first number not written yet. */
+export interface ChangesRead {
+  /** The changes read, in sequence order (numbers given up are left out). */
+  changes: ChangeRecord[];
+  /** The last number read (given up or not): where the next read starts. */
+  last: number;
+  /** Whether the read stopped at its limit: more may follow at once. */
+  more: boolean;
+  /**
+   * A number not written yet, with later ones written: its write is in flight, or its writer
+   * died. The reader waits for it, and gives it up past its patience (TreeStore.giveUpChange).
+   */
+  missing?: number;
 }

@@ -78,7 +78,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
     expect(lines(relay)).toEqual([...prefixed, ...added].sort());
   });
 
-  it('makes every ID global but those of jobs, read leniently by node and nodes only', () => {
+  it('makes every ID global but those of jobs and changes, read leniently by node and nodes only', () => {
     // A new ID of the schema fails this test: relayNode.ts's nodeIdPositions says whether it names a node.
     expect(idPositions(relay)).toEqual([
       'Mutation.treeDeleteNode(id)',
@@ -93,6 +93,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'Query.treeJob(id)',
       'Query.treeNode(id)',
       'Query.treeNodes(ids)',
+      'Subscription.treeTreeChanges(nodeId)',
       'TreeCreateNodeInput.after',
       'TreeCreateNodeInput.before',
       'TreeCreateNodeInput.id',
@@ -105,9 +106,13 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'TreeNode.id',
       'TreeNode.parentId',
       'TreeNode.rootId',
+      'TreeTreeChange.id',
+      'TreeTreeChange.newParentId',
+      'TreeTreeChange.nodeId',
+      'TreeTreeChange.oldParentId',
     ]);
     const positions = nodeIdPositions(TREE);
-    expect([...positions.raw].sort()).toEqual(['Query.treeJob(id)', 'TreeJob.id']);
+    expect([...positions.raw].sort()).toEqual(['Query.treeJob(id)', 'TreeJob.id', 'TreeTreeChange.id']);
     expect([...positions.lenient].sort()).toEqual(['Query.node(id)', 'Query.nodes(ids)']);
   });
 

@@ -17,7 +17,7 @@ import { buildTreeSchema, printSubgraphSdl } from '../../src/graphql/buildSchema
 import { renameRootFields, schemaNames } from '../../src/graphql/schemaPrefix.js';
 
 const TREE = schemaNames('Tree');
-const ROOTS = new Set(['Query', 'Mutation']);
+const ROOTS = new Set(['Query', 'Mutation', 'Subscription']);
 
 /**
  * Every type, field and argument of a schema as lines, with the names written as `rename` says

@@ -51,6 +51,10 @@ export interface TestServerOptions {
   verifyOnClose?: boolean;
   /** The server's logger (default: none, LOG_LEVEL=silent). */
   logger?: Logger;
+  /** Drops the pub/sub wake-ups it answers true for (PUBSUB_URL). */
+  dropWakeUp?: () => boolean;
+  /** Cancel transactions that meet another in flight, as AWS does (default: TEST_TRANSACTION_CONFLICTS). */
+  emulateConflicts?: boolean;
 }
 
 export const uniqueTable = (): string => `t_${randomUUID().slice(0, 12)}`;
@@ -82,8 +86,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const running: RunningServer = await startServer(config, {
     // The `conflicts` project cancels transactions that name an item of another in flight, as AWS does.
-    middleware: emulatesConflicts() ? conflictMiddleware(IN_FLIGHT, options.middleware) : options.middleware,
+    middleware:
+      (options.emulateConflicts ?? emulatesConflicts())
+        ? conflictMiddleware(IN_FLIGHT, options.middleware)
+        : options.middleware,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.dropWakeUp ? { dropWakeUp: options.dropWakeUp } : {}),
   });
   const verify = async () => {
     const { doc, client } = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });

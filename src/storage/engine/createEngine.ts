@@ -36,10 +36,11 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     settle,
     forTenant,
   };
-  function forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess): EngineParts {
+  function forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess, by?: string): EngineParts {
     const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
     const cursors = tenant === null ? options.cursors : options.cursors.forTenant(tenant);
-    return Object.assign({}, root, { doc: tenantDoc(doc, tenant), tenant, cursors }, treeAccess ? { treeAccess } : {});
+    const scope = Object.assign({ doc: tenantDoc(doc, tenant), tenant, cursors }, treeAccess ? { treeAccess } : {});
+    return Object.assign({}, root, scope, by === undefined ? {} : { by });
   }
   return adminOver(strategy, root);
 }

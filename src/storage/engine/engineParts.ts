@@ -22,14 +22,21 @@ export interface EngineOptions {
   onJob?: (event: JobEvent) => void;
   /** Whether this process runs the jobs it starts (default); false: a worker runs them (JOB_RUNNER=worker). */
   runsJobs?: boolean;
+  /** How long a tree's changes stay in its log (CHANGE_RETENTION_HOURS). */
+  changeRetentionMs: number;
+  /** Told of the changes this process committed (the live subscribers' wake-up). */
+  onChanged?: EngineContext['onChanged'];
 }
 
 /** What the stores of one engine share, for one tenant: the options and the jobs run in the background. */
 export type EngineParts = EngineOptions &
-  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess'> & {
+  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess' | 'by'> & {
     settle(): Promise<void>;
-    /** The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when given. */
-    forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess): EngineParts;
+    /**
+     * The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when
+     * given, for a caller (`by`) who may write only some trees when `treeAccess` is given.
+     */
+    forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess, by?: string): EngineParts;
   };
 
 export const nodesOfWith =

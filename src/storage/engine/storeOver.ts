@@ -1,3 +1,5 @@
+import { lastChange, readChangesAfter } from './changes/changeLog.js';
+import { giveUp } from './changes/recordChanges.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { CreateNodesArgs, Page, TreeNode, TreeStore } from '../treeStore.js';
 import type { EngineContext } from './core/engineContext.js';
@@ -35,8 +37,12 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
   const descendantsOfMany = descendantsOfManyOver(ctx, options, scope);
   return {
     strategy: strategy.name,
-    scoped: (cost, tenant = null, treeAccess) => storeOver(strategy, options.forTenant(tenant, cost, treeAccess), {}),
+    scoped: (cost, tenant = null, treeAccess, by) =>
+      storeOver(strategy, options.forTenant(tenant, cost, treeAccess, by), {}),
     getNodes: ctx.getNodes,
+    changesAfter: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
+    lastChange: (rootId) => lastChange(ctx, rootId),
+    giveUpChange: (rootId, seq) => giveUp(ctx, rootId, seq),
     children: (parentId, page) => childrenPage(ctx, parentId, page),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
     async childrenTrees(requests) {

@@ -1,17 +1,26 @@
-import { EDGE_SK_PREFIX, JOBS_PK, NODE_PK_PREFIX, REINDEX_PK, ROOTS_PK, type Key } from '../../dynamodb/keys.js';
+import {
+  CHANGES_PK_PREFIX,
+  EDGE_SK_PREFIX,
+  JOBS_PK,
+  NODE_PK_PREFIX,
+  REINDEX_PK,
+  ROOTS_PK,
+  type Key,
+} from '../../dynamodb/keys.js';
 import { isNodeKey } from '../engine/core/items.js';
 import { STRATEGIES, type StrategyName } from '../strategies/strategies.js';
 
 /**
  * Pure: how the items of a table sort into the truth, the strategies' projections and job
- * records. Used by `tree verify`.
+ * records, and the trees' change logs. Used by `tree verify`.
  */
-export type ItemKind = 'node' | 'edge' | 'job' | StrategyName | 'other';
+export type ItemKind = 'node' | 'edge' | 'job' | 'change' | StrategyName | 'other';
 
 /** A table item's kind: a truth item, a job record, or the projection item of a strategy. */
 export function kindOf(item: Key): ItemKind {
   if (isNodeKey(item)) return 'node';
   if (item.sk.startsWith(EDGE_SK_PREFIX) && (item.pk === ROOTS_PK || item.pk.startsWith(NODE_PK_PREFIX))) return 'edge';
   if (item.pk === JOBS_PK || item.pk === REINDEX_PK) return 'job';
+  if (item.pk.startsWith(CHANGES_PK_PREFIX)) return 'change';
   return STRATEGIES.find((strategy) => strategy.owns(item))?.name ?? 'other';
 }

@@ -17,6 +17,10 @@ export interface StoreOptions {
   transactionItems: number;
   /** Told of the jobs this process runs. */
   onJob?: EngineOptions['onJob'];
+  /** How long a tree's changes stay in its log (default 24 hours). */
+  changeRetentionMs?: number;
+  /** Told of the changes this process committed (the live subscribers' wake-up). */
+  onChanged?: EngineOptions['onChanged'];
   /** Whether this process runs the jobs it starts (default true; JOB_RUNNER). */
   runsJobs?: boolean;
 }
@@ -31,7 +35,9 @@ export function createStore(options: StoreOptions): TreeAdmin {
     jobLeaseMs: options.jobLeaseMs,
     transactionItems: options.transactionItems,
     strategies: STRATEGIES,
+    changeRetentionMs: options.changeRetentionMs ?? 24 * 3600 * 1000,
     ...(options.onJob ? { onJob: options.onJob } : {}),
+    ...(options.onChanged ? { onChanged: options.onChanged } : {}),
     ...(options.runsJobs === undefined ? {} : { runsJobs: options.runsJobs }),
   });
 }

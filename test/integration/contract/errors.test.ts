@@ -178,7 +178,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: errors and HTTP', (strategy) => {
     });
 
     it('answers client mistakes with client codes: a subscription, an unknown persisted version', async () => {
-      const subscription = await server.gql('subscription { roots { nodes { id } } }');
+      // A subscription needs a stream: WebSocket or Server-Sent Events, not a plain POST.
+      const subscription = await server.gql('subscription { treeChanges(nodeId: "a") { kind } }');
       expect(subscription.status).toBe(400);
       expect(subscription.body.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_REQUEST']);
       expect(subscription.body.extensions?.dynamodb?.requests).toBe(0);

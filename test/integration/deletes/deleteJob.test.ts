@@ -25,6 +25,8 @@ import type { StrategyName } from '../../../src/storage/strategies/strategies.js
 const SUBTREE = fullTree('big', [3, 4, 4]); // 1 + 3 + 12 + 48 = 64 nodes: more than one transaction holds
 const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
 const DYING_LEASE = { JOB_LEASE_SECONDS: '3' };
+/** The transaction that accepts the delete (the detach): 1 claims the root, 3 more the levels below. */
+const ACCEPTED_AT = 5;
 
 /** Lets `allowed` TransactWriteItems through, then fails every write, like a dead process. */
 function crashAfter(allowed: number) {
@@ -94,10 +96,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a big delete interrupted by a crash', 
   async function dyingAfter(allowed: number, alreadyUp: boolean) {
     const table = uniqueTable();
     const crash = crashAfter(allowed);
-    // The dying process's lease outlasts its slowest transaction on a loaded machine (100 items
-    // under path): a lease that expired before the crash would let the other process take the
-    // job over first, and the crash would never come.
-    const env = DYING_LEASE;
+    // Once the delete is accepted, the dying process's lease outlasts its slowest transaction on
+    // a loaded machine (100 items under path): a lease that expired before the crash would let
+    // the other process take the job over first, and the crash would never come. (Before, a
+    // runner that lost its lease still writes: it releases its claims.)
+    const env = allowed >= ACCEPTED_AT ? DYING_LEASE : SHORT_LEASE;
     const dying = await startTestServer({ strategy, table, middleware: crash.middleware, verifyOnClose: false, env });
     await loadFixture(table, strategy);
     if (alreadyUp) servers.push(await startTestServer({ strategy, table, env: SHORT_LEASE }));

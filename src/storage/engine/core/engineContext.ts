@@ -40,6 +40,12 @@ export interface EngineContext extends StrategyContext {
   treeAccess?: TreeAccess;
   /** Told of the jobs this process runs (EngineOptions.onJob). */
   onJob?: (event: JobEvent) => void;
+  /** Who makes this request's changes (the caller's subject or API key name), for their records. */
+  by?: string;
+  /** How long a tree's changes stay in its log (CHANGE_RETENTION_HOURS). */
+  changeRetentionMs: number;
+  /** Told of the changes this process committed, once committed: the wake-up of live subscribers. */
+  onChanged?: (tenant: string | null, changes: ReadonlyArray<{ rootId: string; seq: number }>) => void;
 }
 
 /** What a caller may do with the tree of a root: write it, only read it, or nothing (null). */

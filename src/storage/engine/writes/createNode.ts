@@ -3,7 +3,8 @@ import { TreeError } from '../../../errors.js';
 import type { CreateNodeArgs, TreeNode } from '../../treeStore.js';
 import { checkData, checkId, checkName } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { commitGuarded, readPlace } from './guardedPlace.js';
+import { commitGuarded, extended, readPlace } from './guardedPlace.js';
+import { draft, recorded } from '../changes/recordChanges.js';
 import { planProjectionCreate } from '../core/projectionPlans.js';
 import { replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
@@ -11,9 +12,9 @@ import { planCreate } from '../core/writePlans.js';
 
 /**
  * createNode: one node under a parent (or a root), in one transaction: its node item, its edge,
- * the parent's childCount, the guard on the neighbours of its slot, its projection items, and
- * the guards of its place (guardedPlace.ts). A condition that fails means the tree changed
- * under it: read and plan again (replanning).
+ * the parent's childCount, the guard on the neighbours of its slot, its projection items, the
+ * guards of its place (guardedPlace.ts), and its record in its tree's change log (changes/). A
+ * condition that fails means the tree changed under it: read and plan again (replanning).
  */
 export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Promise<TreeNode> {
   const id = args.id == null ? randomUUID() : checkId(args.id);
@@ -53,7 +54,14 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       planCreate(plan, { node, chain: [...chain], slot, copies: place.copies });
       planProjectionCreate(plan, ctx.strategy, node, at);
     });
-    await commitGuarded(ctx, tx, slot);
+    const change = draft(chain[0]?.node.id ?? id, {
+      kind: 'CREATED',
+      nodeId: id,
+      node,
+      to: { parentId, path: chain.map((c) => c.node.id) },
+      count: 1,
+    });
+    await recorded(ctx, [change], (planRecords) => commitGuarded(ctx, extended(tx, planRecords), slot));
     return placed(node, chain.length, chain[0]?.node.id);
   });
 }

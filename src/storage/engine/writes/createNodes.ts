@@ -12,7 +12,9 @@ import {
 import { checkId } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { chainPlace, commitGuarded, readPlace, type GuardedPlace } from './guardedPlace.js';
+import { chainPlace, commitGuarded, extended, readPlace, type GuardedPlace } from './guardedPlace.js';
+import { draft, recorded } from '../changes/recordChanges.js';
+import type { ChangeDraft } from '../changes/changeRecord.js';
 import { undoImport } from '../jobs/importJob.js';
 import { join, writePending, type ImportPlan } from './importNodes.js';
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
@@ -72,8 +74,9 @@ async function writeOrStartImport(
     const children = nodes.filter((n) => n.top).map((n) => n.node);
     planAdopt(plan, { parent: place.parent, children, slot: { position: '', neighbours: [] }, copies: place.copies });
   });
-  if (tx.size <= ctx.transactionItems) {
-    await commitGuarded(ctx, tx);
+  const changes = createdChanges(place, nodes);
+  if (tx.size + changes.length <= ctx.transactionItems) {
+    await recorded(ctx, changes, (planRecords) => commitGuarded(ctx, extended(tx, planRecords)));
     return { nodes };
   }
   if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
@@ -85,6 +88,22 @@ async function writeOrStartImport(
   const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), announced));
   await commitGuarded(ctx, start);
   return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
+}
+
+/** The records of a list created in one transaction: each top node, with the size of its subtree. */
+function createdChanges(place: GuardedPlace, nodes: readonly NewNode[]): ChangeDraft[] {
+  const path = place.chain.map((c) => c.node.id);
+  return nodes
+    .filter((n) => n.top)
+    .map((top) =>
+      draft(path[0] ?? top.node.id, {
+        kind: 'CREATED',
+        nodeId: top.node.id,
+        node: top.node,
+        to: { parentId: top.node.parentId, path },
+        count: nodes.filter((n) => n === top || n.place.path.includes(top.node.id)).length,
+      }),
+    );
 }
 
 /** The list's nodes at their places under the parent, after its last child; DEPTH_LIMIT, ALREADY_EXISTS. */

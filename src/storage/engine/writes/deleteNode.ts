@@ -4,7 +4,9 @@ import type { StoredNode } from '../../strategy.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkVersion, copiesIn, readNodeTree, settledPlace } from './guardedPlace.js';
+import { checkVersion, copiesIn, readNodeTree, settledPlace, type NodeTree } from './guardedPlace.js';
+import { draft, recorded } from '../changes/recordChanges.js';
+import type { ChangeDraft } from '../changes/changeRecord.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { live } from '../core/items.js';
 import { newJob, planJobAccept, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
@@ -39,7 +41,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
     checkVersion(root, args.expectedVersion);
     const overlap = overlappingMove(open, args.id, settledPlace(ctx, open, root))?.id ?? otherClaim(root);
     if (overlap) await waitForOverlappingJob(ctx, overlap, `deleting "${args.id}"`);
-    const guardTree = await readNodeTree(ctx, root);
+    const tree = await readNodeTree(ctx, root, open);
     const parentId = root.node.parentId;
     // Each node deleted takes at least two items (its node and its edge).
     const [parent, levels] = await Promise.all([
@@ -53,15 +55,21 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies });
       planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
       planNodeUnclaimed(tx, [root, ...levels.flat()]);
-      guardTree(tx);
-      if (tx.size <= ctx.transactionItems) {
+      tree.guard(tx);
+      // With its record in the tree's change log.
+      if (tx.size + 1 <= ctx.transactionItems) {
+        const deletedCount = levels.flat().length + 1;
+        const change = deletedChange(root, tree, deletedCount);
         await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
-          transactWrite(ctx.doc, tx.build()),
+          recorded(ctx, [change], (planRecords) => {
+            planRecords(tx);
+            return transactWrite(ctx.doc, tx.build());
+          }),
         );
-        return { deletedCount: levels.flat().length + 1 };
+        return { deletedCount };
       }
     }
-    return startDeleteJob(ctx, { root, parent, open, guardTree });
+    return startDeleteJob(ctx, { root, parent, open, tree });
   });
   if (!('lease' in started)) return started;
   // Run here, so that the answer counts the nodes deleted; or counted by the worker.
@@ -76,7 +84,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
  */
 async function startDeleteJob(
   ctx: EngineContext,
-  about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; guardTree: (tx: TransactionBuilder) => void },
+  about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; tree: NodeTree },
 ): Promise<{ job: JobRecord; lease: Lease }> {
   const { root, parent } = about;
   const job = newJob('DELETE', root.node.id, null);
@@ -90,14 +98,28 @@ async function startDeleteJob(
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, about.open) });
     planNodeUnclaimed(detach, [root], job.id);
     planJobAccept(detach, acceptingLease(ctx, lease), Date.now(), job, { total });
-    about.guardTree(detach);
-    await transactWrite(ctx.doc, detach.build());
+    about.tree.guard(detach);
+    const change = deletedChange(root, about.tree, total, { ...job, total });
+    await recorded(ctx, [change], (planRecords) => {
+      planRecords(detach);
+      return transactWrite(ctx.doc, detach.build());
+    });
   } catch (error) {
     await forgetClaiming(ctx, lease, root.node.id);
     throw error;
   }
   return { job: { ...job, total }, lease };
 }
+
+/** The record of a delete: the subtree's root, where it was, how many nodes went, and its job if it runs as one. */
+const deletedChange = (root: StoredNode, tree: NodeTree, count: number, job?: JobRecord): ChangeDraft =>
+  draft(tree.rootId, {
+    kind: 'DELETED',
+    nodeId: root.node.id,
+    from: { parentId: root.node.parentId, path: tree.path },
+    count,
+    ...(job ? { job: { id: job.id, kind: job.kind, status: job.status, done: job.done, total: job.total } } : {}),
+  });
 
 /** How long at least a delete waits for its job's count when another process runs the job. */
 const COUNT_WAIT_MS = 3000;

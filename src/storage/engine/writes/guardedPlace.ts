@@ -6,6 +6,7 @@ import { notFound, TreeError } from '../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { EngineContext, TableContext } from '../core/engineContext.js';
 import { edgeKey, live } from '../core/items.js';
+import { nodeKey } from '../../../dynamodb/keys.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
@@ -244,26 +245,50 @@ export function refuseWhileRespacing(parent: StoredNode | null | undefined, now:
   }
 }
 
+/** Where a node is, as a write to it reads it: its tree, its ancestors, and the guard that keeps them. */
+export interface NodeTree {
+  rootId: string;
+  /** Its ancestors' ids, root first, the parent last ([] for a root). */
+  path: string[];
+  /** Keeps the node where it was read until the write commits. */
+  guard(tx: TransactionBuilder): void;
+}
+
 /**
- * For a caller who may write only some trees (EngineContext.treeAccess): refuses a write to
- * `stored` when the tree it is in, read here, is not one it may write, and answers the guard
- * that keeps it in that tree until the write commits (the chain above it unchanged; the node's
- * own move fails the write's condition on its rev). Nothing to read or guard for a caller who
- * may write every tree.
+ * Where a write to node `stored` finds it (its change is recorded in that tree's log: changes/),
+ * with the caller's grant on that tree checked (NOT_FOUND, FORBIDDEN), and the guard that keeps
+ * it in that tree until the write commits. Under a strategy that keeps paths, for a caller who
+ * may write every tree, the node's own path (as the open moves leave it) and its rev: a move of
+ * the node or an ancestor rewrites it. Otherwise the parent's chain, read, and the strategy's
+ * guard on it (the chain above it unchanged; the node's own move fails the write's condition on
+ * its rev).
  */
 export async function readNodeTree(
   ctx: EngineContext,
   stored: StoredNode,
+  open: OpenJobs,
   label = 'node',
-): Promise<(tx: TransactionBuilder) => void> {
-  if (!ctx.treeAccess) return () => {};
+): Promise<NodeTree> {
   const { id, parentId } = stored.node;
+  if (!ctx.treeAccess && ctx.strategy.keeps !== 'nothing') {
+    const path = settledPlace(ctx, open, stored);
+    return {
+      rootId: path[0] ?? id,
+      path,
+      guard: (tx) => tx.check(nodeKey(id), { equals: ['rev', stored.rev] }),
+    };
+  }
   const above =
     parentId === null
       ? []
       : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
-  requireWrite(ctx, above[0]?.node.id ?? id, label, id);
-  return (tx) => ctx.strategy.guardChain(tx, above, Date.now(), CHAIN_GUARDS);
+  const rootId = above[0]?.node.id ?? id;
+  requireWrite(ctx, rootId, label, id);
+  return {
+    rootId,
+    path: above.map((c) => c.node.id),
+    guard: (tx) => ctx.strategy.guardChain(tx, above, Date.now(), CHAIN_GUARDS),
+  };
 }
 
 /**

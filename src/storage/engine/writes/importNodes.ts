@@ -8,6 +8,9 @@ import type { NewNode } from './newNodes.js';
 import { planEntryJoin } from '../core/openJobs.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
+import type { StoredNode } from '../../strategy.js';
+import { draft, recorded } from '../changes/recordChanges.js';
+import type { ChangeDraft } from '../changes/changeRecord.js';
 
 /**
  * The first two steps of an IMPORT job (jobs/importJob.ts describes all three), which only the
@@ -63,5 +66,24 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
       planEntryJoin(joining, job.id, undefined);
     }
   });
-  await commitChunk(ctx, tx.builder, plan.lease, { record: { joined: true } });
+  // Its record, in the parent's tree: the import's nodes are its children from now on.
+  const changes = parent ? [joinedChange(plan, parent)] : [];
+  await recorded(ctx, changes, (planRecords) => {
+    const joining = tx.builder.clone();
+    planRecords(joining);
+    return commitChunk(ctx, joining, plan.lease, { record: { joined: true } });
+  });
+}
+
+/** The record of an import's join: its job, done as far as readers go, under the parent. */
+function joinedChange(plan: ImportPlan, parent: StoredNode): ChangeDraft {
+  const path = plan.place.chain.map((c) => c.node.id);
+  const { job, nodes } = plan;
+  return draft(path[0]!, {
+    kind: 'JOB_DONE',
+    nodeId: parent.node.id,
+    to: { parentId: parent.node.parentId, path: path.slice(0, -1) },
+    count: nodes.length,
+    job: { id: job.id, kind: job.kind, status: 'DONE', done: nodes.length, total: nodes.length },
+  });
 }

@@ -14,6 +14,7 @@ import {
   readPlace,
   type GuardedPlace,
   type GuardedTransaction,
+  type NodeTree,
   type RespacingHold,
 } from './guardedPlace.js';
 import { live, withPath } from '../core/items.js';
@@ -23,6 +24,8 @@ import { announceJob } from '../jobs/announceJob.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
 import { planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth, releaseHold } from './moveDepth.js';
+import { draft, recorded } from '../changes/recordChanges.js';
+import type { ChangeDraft, ChangeFacts } from '../changes/changeRecord.js';
 import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
@@ -93,6 +96,8 @@ interface PlannedMove {
   truth: GuardedTransaction;
   /** The moved node's fields after the move. */
   moved: TreeNode;
+  /** Where the node was: its tree and ancestors (readNodeTree). */
+  from: NodeTree;
 }
 
 async function planAndCommit(
@@ -141,17 +146,18 @@ async function planMoveOf(
         moving.node,
       );
   if (slot.unchanged) return { unchanged: moving.node };
-  const guardTree = await readNodeTree(ctx, moving);
-  const { oldParent, oldAncestors } = await readOldPlace(ctx, moving, place, parentId);
+  const from = await readNodeTree(ctx, moving, place.open);
+  const { oldParent, oldAncestors } = await readOldPlace(ctx, moving, place, parentId, from);
   let moved!: TreeNode;
   const truth = place.transaction((tx) => {
     const now = new Date().toISOString();
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
-    guardTree(tx);
+    from.guard(tx);
   });
   return {
     place,
     moving,
+    from,
     oldAncestors,
     slot,
     oldPlace: placeOf(ctx.strategy, moving),
@@ -164,13 +170,14 @@ async function planMoveOf(
 /**
  * What a move reads of the place the node leaves: its parent (found in the new chain when it is
  * there), and, under a strategy that keeps no path, its ancestors when it leaves its parent, for
- * its depth (moveDepth.ts).
+ * its depth (moveDepth.ts), as readNodeTree read them.
  */
 async function readOldPlace(
   ctx: EngineContext,
   moving: StoredNode,
   place: GuardedPlace,
   newParentId: string | null,
+  from: NodeTree,
 ): Promise<{ oldParent: StoredNode | null; oldAncestors?: string[] }> {
   const oldParentId = moving.node.parentId;
   const oldParent =
@@ -179,9 +186,30 @@ async function readOldPlace(
       : (place.chain.find((c) => c.node.id === oldParentId) ??
         live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
   if (keptFields(ctx.strategy).path || oldParentId === newParentId) return { oldParent };
-  const chain = await ctx.strategy.readChain(ctx, moving);
-  return { oldParent, oldAncestors: chain.slice(0, -1).map((c) => c.node.id) };
+  return { oldParent, oldAncestors: from.path };
 }
+
+/**
+ * The records of a move: in the tree the node left and, when it went to another one, in that
+ * tree too (the same change, each naming the other). `count`: the subtree's size, when read.
+ */
+function moveChanges(move: PlannedMove, count?: number): ChangeDraft[] {
+  const { moving, moved, place, from } = move;
+  const facts: ChangeFacts = {
+    kind: 'MOVED',
+    nodeId: moving.node.id,
+    node: moved,
+    from: { parentId: moving.node.parentId, path: from.path },
+    to: { parentId: moved.parentId, path: place.chain.map((c) => c.node.id) },
+    ...(count === undefined ? {} : { count }),
+  };
+  const toRoot = place.chain[0]?.node.id ?? moving.node.id;
+  return toRoot === from.rootId ? [draft(from.rootId, facts)] : [draft(from.rootId, facts), draft(toRoot, facts)];
+}
+
+/** Commits a move's transaction with its records (recordChanges.ts). */
+const commitMove = (ctx: EngineContext, move: PlannedMove, tx: GuardedTransaction, count?: number) =>
+  recorded(ctx, moveChanges(move, count), (planRecords) => commitGuarded(ctx, extended(tx, planRecords), move.slot));
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
 async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
@@ -189,7 +217,7 @@ async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<Tr
     planMovedCopies(plan, move.moving, move.moved, move.place.copies);
     planNodeUnclaimed(plan, [move.moving]);
   });
-  await commitGuarded(ctx, tx, move.slot);
+  await commitMove(ctx, move, tx);
   return answer(move);
 }
 
@@ -204,7 +232,7 @@ async function moveHeld(ctx: EngineContext, move: PlannedMove): Promise<TreeNode
     planNodeUnclaimed(plan, [move.moving]);
   });
   try {
-    await commitGuarded(ctx, tx, move.slot);
+    await commitMove(ctx, move, tx);
   } catch (error) {
     if (held) await releaseHold(ctx, move.moving, held);
     throw error;
@@ -235,10 +263,12 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
         levels.map((l) => l.stored),
       );
     });
-    if (tx.size <= ctx.transactionItems) {
+    // With its records in the change logs.
+    if (tx.size + moveChanges(move).length <= ctx.transactionItems) {
       Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
       const doing = `moving "${moving.node.id}"`;
-      await committedUnlessClaimed(ctx, below.flat(), doing, () => commitGuarded(ctx, tx, move.slot));
+      const count = below.flat().length + 1;
+      await committedUnlessClaimed(ctx, below.flat(), doing, () => commitMove(ctx, move, tx, count));
       return { node: answer(move) };
     }
   }
@@ -270,7 +300,7 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
       planNodeUnclaimed(plan, [moving], job.id);
       planJobAccept(plan, acceptingLease(ctx, lease), Date.now(), job);
     });
-    await commitGuarded(ctx, tx, move.slot);
+    await commitMove(ctx, move, tx, levels.flat().length);
   } catch (error) {
     await forgetClaiming(ctx, lease, moving.node.id);
     throw error;

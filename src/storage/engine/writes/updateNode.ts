@@ -9,11 +9,13 @@ import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { NO_OPEN_JOBS } from '../core/openJobs.js';
 import { replanning } from '../core/replan.js';
 import { planUpdate } from '../core/writePlans.js';
+import { draft, recorded } from '../changes/recordChanges.js';
 
 /**
  * updateNode: a new name or data, in one transaction over the node item and every copy of it
- * (its edge, the projection's copies), on the condition that the node did not change since it
- * was read. No place changes: no guard of a place, but the caller's grant on the node's tree.
+ * (its edge, the projection's copies) and the change's record in its tree's log, on the
+ * condition that the node did not change since it was read, nor its tree (readNodeTree). No
+ * place changes: no guard of a place, but the caller's grant on the node's tree.
  */
 export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Promise<TreeNode> {
   checkId(args.id);
@@ -23,14 +25,19 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
     const scope: ReadScope = {};
     const target = live(await readVisible(ctx, [args.id], scope), args.id);
     checkVersion(target, args.expectedVersion);
-    const guardTree = await readNodeTree(ctx, target);
+    const open = scope.open ?? NO_OPEN_JOBS;
+    const tree = await readNodeTree(ctx, target, open);
     if (args.name == null && args.data === undefined) return target.node;
     const tx = new TransactionBuilder(ctx.table);
     const now = new Date().toISOString();
-    const copies = copiesIn(ctx, scope.open ?? NO_OPEN_JOBS);
-    const updated = planUpdate(tx, { target, name: args.name, data: args.data, now, copies });
-    guardTree(tx);
-    await transactWrite(ctx.doc, tx.build());
+    const updated = planUpdate(tx, { target, name: args.name, data: args.data, now, copies: copiesIn(ctx, open) });
+    tree.guard(tx);
+    const place = { parentId: target.node.parentId, path: tree.path };
+    const change = draft(tree.rootId, { kind: 'UPDATED', nodeId: args.id, node: updated, from: place, to: place });
+    await recorded(ctx, [change], (planRecords) => {
+      planRecords(tx);
+      return transactWrite(ctx.doc, tx.build());
+    });
     return updated;
   });
 }

@@ -1,4 +1,4 @@
-import type { ContractCosts } from '../../contractCosts.js';
+import { CHANGE_ITEMS, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under nested-set (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -15,10 +15,10 @@ export const contractCosts: ContractCosts = {
     descendantsOfAListOfFive: 1 + 5 + 25,
     // 7, plus the path and lineage of the 4 other nodes, plus a range item deleted and put per
     // node, plus the new parent's range item (its childCount; the old parent is a root).
-    itemsWrittenByMove: 7 + 4 + 2 * 5 + 1,
+    itemsWrittenByMove: 7 + 4 + 2 * 5 + 1 + 2 * CHANGE_ITEMS,
     // A reorder changes the keys of the subtree: 3, the lineage of the 4 other nodes, and a
     // range item deleted and put per node.
-    itemsWrittenByReorder: 3 + 4 + 2 * 5,
+    itemsWrittenByReorder: 3 + 4 + 2 * 5 + CHANGE_ITEMS,
   },
   // Children per parent, as under adjacency (a range holds every depth of a subtree); ancestors
   // from the kept path, as under path.

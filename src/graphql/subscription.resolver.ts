@@ -1,0 +1,135 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root, Subscription } from 'type-graphql';
+import { canRead } from '../auth/grants.js';
+import { isTreeError, TreeError } from '../errors.js';
+import { openTreeChanges, type LiveChange, type TreeChangesArgs } from '../live/treeChanges.js';
+import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
+import type { Context } from './context.js';
+import { Job } from './job.type.js';
+import { Node } from './node.type.js';
+import { TreeChange } from './treeChange.type.js';
+
+/** A change as delivered: its fields, and what the node and job fields are resolved from. */
+type Delivered = TreeChange & { live: LiveChange };
+
+@Resolver(() => TreeChange)
+export class SubscriptionResolver {
+  @Subscription(() => TreeChange, {
+    description:
+      'Changes within the subtree of nodeId (to maxDepth levels below it; null: all), in commit order per tree, ' +
+      'each with its cursor. With after (the cursor of the last change seen): every later change once, then the ' +
+      'live ones. Over GraphQL over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse), at /graphql.',
+    subscribe: ({ args, context }) => subscribeTreeChanges(context as Context, args as TreeChangesArgs),
+  })
+  treeChanges(
+    @Root() change: LiveChange | Failure,
+    @Arg('nodeId', () => ID, { description: 'The root of the watched subtree.' }) _nodeId: string,
+    @Arg('maxDepth', () => Int, {
+      nullable: true,
+      description: 'Levels below nodeId to watch (0: the node alone); null: the whole subtree.',
+    })
+    _maxDepth: number | null,
+    @Arg('after', () => String, {
+      nullable: true,
+      description: 'The cursor of the last change seen: resume after it (RESYNC_REQUIRED past the retention).',
+    })
+    _after: string | null,
+  ): Delivered {
+    // The stream's end with a refusal (SLOW_CONSUMER): its event is the typed error.
+    if ('failure' in change) throw change.failure;
+    const { record, kind, cursor, visible } = change;
+    return {
+      live: change,
+      cursor,
+      id: Buffer.from(JSON.stringify(['change', record.rootId, record.seq])).toString('base64url'),
+      kind,
+      nodeId: record.nodeId,
+      oldParentId: record.from?.parentId ?? null,
+      newParentId: visible ? (record.to?.parentId ?? null) : null,
+      position: visible ? (record.node?.position ?? null) : null,
+      count: record.count ?? null,
+      version: visible ? (record.node?.version ?? null) : null,
+      at: record.at,
+      by: record.by,
+    };
+  }
+
+  @FieldResolver(() => Node, {
+    nullable: true,
+    description: 'The node after the change; null when it is gone or in a tree you may not read.',
+  })
+  node(@Root() change: Delivered): TreeNode | null {
+    const { record, visible } = change.live;
+    if (!visible || !record.node) return null;
+    const path = record.to?.path ?? record.from?.path ?? [];
+    return { ...record.node, depth: path.length, rootId: path[0] ?? record.nodeId };
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: "Nodes the change touched: a delete's, a created or moved subtree's (moved in: the subtree's size).",
+  })
+  async count(@Root() change: Delivered, @Ctx() { loaders }: Context): Promise<number | null> {
+    if (change.count !== null || change.kind !== 'MOVED_IN') return change.count;
+    // A move that did not read its subtree (adjacency): its size, counted now.
+    const node = this.node(change);
+    return node ? 1 + (await loaders.descendantCount.load({ node, maxDepth: null })) : null;
+  }
+
+  @FieldResolver(() => Job, {
+    nullable: true,
+    description: 'The job of a JOB_PROGRESS or JOB_DONE change, or of a big delete.',
+  })
+  async job(@Root() change: Delivered, @Ctx() { store }: Context): Promise<StoredJob | null> {
+    const id = change.live.record.job?.id;
+    return id ? ((await store.getJobs([id])).get(id) ?? null) : null;
+  }
+}
+
+/** A stream that ended with a typed refusal: delivered as a last event whose resolver throws it. */
+type Failure = { failure: TreeError };
+
+/**
+ * The subscription's stream, each change's loaders fresh (a subscription lives long; a loader
+ * caches), each delivery counted; a typed refusal of the stream (SLOW_CONSUMER) becomes its last
+ * event, an error, then the end.
+ */
+async function subscribeTreeChanges(
+  context: Context,
+  args: TreeChangesArgs,
+): Promise<AsyncIterable<LiveChange | Failure>> {
+  const { live, store, loaders, access } = context;
+  if (!live) throw new TreeError('BAD_REQUEST', 'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events');
+  const changes = await openTreeChanges(
+    {
+      store,
+      tenant: live.tenant,
+      canRead: (rootId) => canRead(access.grants, rootId),
+      readNode: (id) => loaders.nodeById.load(id),
+      ancestorsOf: (node) => loaders.ancestors.load(node),
+      hub: live.hub,
+      retentionMs: live.retentionMs,
+      queueLimit: live.queueLimit,
+    },
+    args,
+  );
+  let failed = false;
+  return {
+    [Symbol.asyncIterator]: () => ({
+      async next(): Promise<IteratorResult<LiveChange | Failure>> {
+        if (failed) return { value: undefined, done: true };
+        try {
+          const next = await changes.next();
+          loaders.clearAll();
+          if (!next.done) live.observe?.delivered(next.value.record.at);
+          return next;
+        } catch (error) {
+          if (!isTreeError(error)) throw error;
+          failed = true;
+          if (isTreeError(error, 'SLOW_CONSUMER')) live.observe?.dropped();
+          return { value: { failure: error }, done: false };
+        }
+      },
+      return: () => changes.return!(),
+    }),
+  };
+}

@@ -1,0 +1,77 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { LiveKind } from '../live/window.js';
+import { DateTimeScalar } from './scalars.js';
+
+const TreeChangeKind = {
+  CREATED: 'CREATED',
+  UPDATED: 'UPDATED',
+  MOVED: 'MOVED',
+  REORDERED: 'REORDERED',
+  DELETED: 'DELETED',
+  MOVED_IN: 'MOVED_IN',
+  MOVED_OUT: 'MOVED_OUT',
+  JOB_PROGRESS: 'JOB_PROGRESS',
+  JOB_DONE: 'JOB_DONE',
+} as const satisfies Record<LiveKind, LiveKind>;
+
+registerEnumType(TreeChangeKind, {
+  name: 'TreeChangeKind',
+  description: 'What a change did, as the subscriber of a subtree sees it.',
+  valuesConfig: {
+    CREATED: { description: 'A node was created in the window (with its subtree: count).' },
+    UPDATED: { description: "A node's name or data changed." },
+    MOVED: { description: 'A node moved from one parent to another, both in the window.' },
+    REORDERED: { description: 'A node moved among its siblings.' },
+    DELETED: { description: 'A node was deleted, with its subtree (count).' },
+    MOVED_IN: { description: 'A node (with its subtree: count) moved into the window from outside it.' },
+    MOVED_OUT: { description: 'A node (with its subtree) moved out of the window.' },
+    JOB_PROGRESS: { description: 'A job working in the window progressed (job).' },
+    JOB_DONE: { description: 'A job working in the window ended (job); an import: its nodes joined.' },
+  },
+});
+
+/**
+ * One change, as `treeChanges` delivers it (the resolvers are in subscription.resolver.ts): in
+ * commit order within its tree, with the cursor to resume after it.
+ */
+@ObjectType('TreeChange', { description: 'One change in a subtree, with what a client needs to patch its view.' })
+export class TreeChange {
+  @Field(() => String, { description: 'Resume point: pass it as after to get every later change once.' })
+  cursor!: string;
+
+  @Field(() => ID, { description: "The change's id." })
+  id!: string;
+
+  @Field(() => TreeChangeKind, { description: 'What the change did, relative to the watched window.' })
+  kind!: LiveKind;
+
+  @Field(() => ID, { description: 'The node changed (the root of a subtree moved, created or deleted).' })
+  nodeId!: string;
+
+  @Field(() => ID, { nullable: true, description: "The node's parent before the change (null: it was a root)." })
+  oldParentId!: string | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: "The node's parent after the change (null: a root, gone, or in a tree you may not read).",
+  })
+  newParentId!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The node's position among its siblings after the change." })
+  position!: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "Nodes the change touched: a delete's, a created or moved subtree's (moved in: the subtree's size).",
+  })
+  count!: number | null;
+
+  @Field(() => Int, { nullable: true, description: "The node's version after the change." })
+  version!: number | null;
+
+  @Field(() => DateTimeScalar, { description: 'When the change committed.' })
+  at!: string;
+
+  @Field(() => String, { nullable: true, description: "Who made it: the caller's subject or API key, when known." })
+  by!: string | null;
+}

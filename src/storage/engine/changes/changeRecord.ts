@@ -1,0 +1,132 @@
+import { TreeError } from '../../../errors.js';
+import type { Item, Key } from '../../../dynamodb/keys.js';
+import { CHANGE_HEAD_SK, CHANGE_SK_PREFIX, CHANGES_PK_PREFIX } from '../../../dynamodb/keys.js';
+import type { TreeNode } from '../../treeStore.js';
+import type { ChangeFacts, ChangePlace, ChangeRecord } from '../../treeStore.js';
+
+export type { ChangeFacts, ChangePlace, ChangeRecord } from '../../treeStore.js';
+
+/**
+ * Pure. The record of a change: one item in the change log of the tree it happened in, written
+ * in the change's own transaction (recordChanges.ts), at the next number of that tree's sequence.
+ * What live subscribers receive (in sequence order) and resume from, and what history lists.
+ *
+ *   pk C#<rootId>   sk HEAD          the tree's sequence: the last number handed out
+ *   pk C#<rootId>   sk S#<seq>       a change (or a number given up: kind NONE)
+ *
+ * A change records where its node was and where it is (the ancestors' ids, root first): a
+ * subscriber to any subtree tells from them alone whether the change is in its window.
+ */
+/** A change to record in one tree's log; with `other`, the same change in a second tree's. */
+export interface ChangeDraft {
+  rootId: string;
+  facts: ChangeFacts;
+}
+
+export const changePk = (rootId: string): string => `${CHANGES_PK_PREFIX}${rootId}`;
+export const headKey = (rootId: string): Key => ({ pk: changePk(rootId), sk: CHANGE_HEAD_SK });
+/** Sequence numbers as 15 digits: sort keys sort as numbers do, far beyond any tree's lifetime. */
+export const seqSk = (seq: number): string => `${CHANGE_SK_PREFIX}${String(seq).padStart(15, '0')}`;
+export const changeKey = (rootId: string, seq: number): Key => ({ pk: changePk(rootId), sk: seqSk(seq) });
+
+/** The fields of a node a change carries (a snapshot, not the strategy's stored fields). */
+const NODE_FIELDS = [
+  'id',
+  'parentId',
+  'name',
+  'position',
+  'version',
+  'childCount',
+  'data',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/**
+ * The node's fields, its data as JSON text: a node's data may nest as deep as DynamoDB allows
+ * an attribute to, and in the record it would sit two levels deeper.
+ */
+const snapshot = (node: TreeNode): Record<string, unknown> => ({
+  ...Object.fromEntries(NODE_FIELDS.map((field) => [field, node[field] ?? null])),
+  data: node.data == null ? null : JSON.stringify(node.data),
+});
+
+/** The item of change `record`, kept until `expiresAt` (epoch seconds: the table's TTL attribute). */
+export function changeItem(record: ChangeRecord, expiresAt: number): Item & Key {
+  const { rootId, seq, node, other, ...rest } = record;
+  return {
+    ...changeKey(rootId, seq),
+    ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+    rootId,
+    seq,
+    ...(node ? { node: snapshot(node) } : {}),
+    ...(other ? { otherRoot: other.rootId, otherSeq: other.seq } : {}),
+    expiresAt,
+  };
+}
+
+/** The item that gives up number `seq` of a tree's sequence: its write never committed. */
+export const givenUpItem = (rootId: string, seq: number, expiresAt: number): Item & Key => ({
+  ...changeKey(rootId, seq),
+  rootId,
+  seq,
+  kind: 'NONE',
+  expiresAt,
+});
+
+/** A change item read back; null for a number given up. */
+export function recordOf(item: Item): ChangeRecord | null {
+  if (item.kind === 'NONE') return null;
+  const place = (value: unknown): ChangePlace | undefined =>
+    value && typeof value === 'object'
+      ? {
+          parentId: (value as ChangePlace).parentId ?? null,
+          path: [...((value as ChangePlace).path ?? [])],
+        }
+      : undefined;
+  const node = item.node as (Omit<TreeNode, 'data'> & { data: string | null }) | undefined;
+  return {
+    kind: item.kind as ChangeRecord['kind'],
+    nodeId: String(item.nodeId),
+    rootId: String(item.rootId),
+    seq: Number(item.seq),
+    at: String(item.at),
+    by: (item.by as string | undefined) ?? null,
+    ...(node
+      ? { node: { ...node, data: node.data === null ? null : (JSON.parse(node.data) as TreeNode['data']) } }
+      : {}),
+    ...(item.from ? { from: place(item.from) } : {}),
+    ...(item.to ? { to: place(item.to) } : {}),
+    ...(item.count != null ? { count: Number(item.count) } : {}),
+    ...(item.job ? { job: item.job as ChangeRecord['job'] } : {}),
+    ...(typeof item.otherRoot === 'string' ? { other: { rootId: item.otherRoot, seq: Number(item.otherSeq) } } : {}),
+  };
+}
+
+/** The sequence number of a change item's sort key. */
+export const seqOf = (item: Item): number => Number(item.seq);
+
+/**
+ * Where a subscriber resumes: the tree, the number of the last change it saw there, and when
+ * that change was made (a cursor older than the retention is refused: its changes may be gone).
+ */
+export interface ChangeCursor {
+  rootId: string;
+  seq: number;
+  at: number;
+}
+
+export const encodeChangeCursor = (cursor: ChangeCursor): string =>
+  Buffer.from(JSON.stringify(['c', cursor.rootId, cursor.seq, cursor.at])).toString('base64url');
+
+/** A cursor from encodeChangeCursor; BAD_USER_INPUT for anything else. */
+export function decodeChangeCursor(cursor: string): ChangeCursor {
+  try {
+    const [tag, rootId, seq, at] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (tag === 'c' && typeof rootId === 'string' && Number.isSafeInteger(seq) && Number.isSafeInteger(at))
+      return { rootId, seq: seq as number, at: at as number };
+  } catch {
+    // reported below
+  }
+  throw new TreeError('BAD_USER_INPUT', 'after is not a cursor of treeChanges', { field: 'after' });
+}

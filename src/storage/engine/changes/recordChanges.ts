@@ -1,0 +1,104 @@
+import { nextCount } from '../../../dynamodb/counter.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { writeAlone } from '../../../dynamodb/writeAlone.js';
+import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { keyString } from '../../../dynamodb/keys.js';
+import type { EngineContext } from '../core/engineContext.js';
+import {
+  changeItem,
+  changeKey,
+  givenUpItem,
+  headKey,
+  type ChangeDraft,
+  type ChangeFacts,
+  type ChangeRecord,
+} from './changeRecord.js';
+
+/**
+ * Records changes with the write that makes them: each draft takes the next number of its
+ * tree's sequence (one UpdateItem on the tree's HEAD, outside any transaction: it never cancels
+ * one), and its record rides in the write's transaction on the condition that the number is
+ * still free. The write commits both or neither; when it fails, its numbers are given up (a
+ * NONE record) so that readers do not wait for them. A reader that waits too long for a number
+ * gives it up itself (changeLog.ts): the write's transaction then fails on its record alone,
+ * and commits again with new numbers (at most MAX_RENUMBERS times). So a number holds exactly
+ * one committed change or none, for good.
+ *
+ * `commit` gets the plan of the records, to add to its transaction, and commits it; it may be
+ * called again. Two drafts with the same facts are one change in two trees (a move between
+ * trees): each record names the other. The change is told to this process's subscribers once
+ * committed (EngineContext.onChanged).
+ */
+export async function recorded<T>(
+  ctx: EngineContext,
+  drafts: readonly ChangeDraft[],
+  commit: (planRecords: (tx: TransactionBuilder) => void) => Promise<T>,
+): Promise<T> {
+  if (drafts.length === 0) return commit(() => {});
+  for (let attempt = 0; ; attempt++) {
+    const records = await numbered(ctx, drafts);
+    const expiresAt = expiryOf(ctx, Date.now());
+    const keys = new Set(records.map((r) => keyString(changeKey(r.rootId, r.seq))));
+    try {
+      const result = await commit((tx) => {
+        for (const record of records) tx.put(changeItem(record, expiresAt), { notExists: true });
+      });
+      ctx.onChanged?.(ctx.tenant, records);
+      return result;
+    } catch (error) {
+      await Promise.all(records.map((record) => giveUp(ctx, record.rootId, record.seq)));
+      const renumber =
+        error instanceof ConditionFailed &&
+        error.failedKeys.length > 0 &&
+        error.failedKeys.every((key) => keys.has(keyString(key)));
+      if (!renumber || attempt + 1 >= MAX_RENUMBERS) throw error;
+    }
+  }
+}
+
+/** How many times a write commits again when readers gave its numbers up before it committed. */
+const MAX_RENUMBERS = 3;
+
+/** The drafts, each at the next number of its tree's sequence, twins naming each other. */
+async function numbered(ctx: EngineContext, drafts: readonly ChangeDraft[]): Promise<ChangeRecord[]> {
+  const seqs = await Promise.all(drafts.map((d) => nextSeq(ctx, d.rootId)));
+  const at = new Date().toISOString();
+  return drafts.map((d, i) => {
+    const twin = drafts.findIndex((other, j) => j !== i && other.facts === d.facts);
+    return {
+      ...d.facts,
+      rootId: d.rootId,
+      seq: seqs[i]!,
+      at,
+      by: ctx.by ?? null,
+      ...(twin >= 0 ? { other: { rootId: drafts[twin]!.rootId, seq: seqs[twin]! } } : {}),
+    };
+  });
+}
+
+/** A change of one tree (the common case). */
+export const draft = (rootId: string, facts: ChangeFacts): ChangeDraft => ({ rootId, facts });
+
+/** When a change recorded now expires (epoch seconds), after CHANGE_RETENTION_HOURS. */
+export const expiryOf = (ctx: Pick<EngineContext, 'changeRetentionMs'>, now: number): number =>
+  Math.ceil((now + ctx.changeRetentionMs) / 1000);
+
+/** The next number of the tree's sequence (an atomic counter: no condition, no conflict). */
+const nextSeq = (ctx: EngineContext, rootId: string): Promise<number> =>
+  nextCount(ctx.doc, ctx.table, headKey(rootId), 'seq');
+
+/**
+ * Gives up number `seq` of a tree's sequence unless a record holds it: true when this gave it
+ * up, false when a record holds it (a change, or a NONE) or DynamoDB did not answer. Best
+ * effort for a write that failed: a reader gives the number up later if this did not.
+ */
+export async function giveUp(
+  ctx: Pick<EngineContext, 'doc' | 'table' | 'changeRetentionMs'>,
+  rootId: string,
+  seq: number,
+): Promise<boolean> {
+  const put = new TransactionBuilder(ctx.table).put(givenUpItem(rootId, seq, expiryOf(ctx, Date.now())), {
+    notExists: true,
+  });
+  return writeAlone(ctx.doc, put.build()[0]).catch(() => false);
+}

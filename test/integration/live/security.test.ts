@@ -1,0 +1,187 @@
+import { SignJWT } from 'jose';
+import { createClient as createSseClient } from 'graphql-sse';
+import type { Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { ChangeHub } from '../../../src/live/changeHub.js';
+import { openTreeChanges } from '../../../src/live/treeChanges.js';
+import { localWaker } from '../../../src/live/waker.js';
+import { storeFor } from '../../../src/storeFor.js';
+import { eventually } from '../../support/eventually.js';
+import { liveClient, subscribe, type LiveEvent } from '../../support/live.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { buildTree, okData } from '../../support/tree.js';
+
+/**
+ * The transports and the guards of live subscriptions: Server-Sent Events beside WebSocket,
+ * authentication on connect, the caller's trees (a node moved into a tree it may not read is
+ * out of sight), the per-caller limit, a slow consumer, and the restart code on shutdown.
+ */
+const SECRET = 'a-live-updates-secret-of-32-bytes-or-more';
+const token = (sub: string, trees?: Record<string, string>) =>
+  new SignJWT({ sub, exp: Math.floor(Date.now() / 1000) + 300, ...(trees ? { trees } : {}) })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(SECRET));
+const codeOf = (errors: unknown[]) => errors.map((e) => (e as { extensions?: { code?: string } }).extensions?.code);
+
+describe('live subscriptions: transports, callers and limits', () => {
+  const strategy = STRATEGIES_UNDER_TEST[0]!;
+  let server: TestServer;
+  let admin: string;
+  const clients: Client[] = [];
+  const as = async (sub: string, trees?: Record<string, string>) => {
+    const client = liveClient(server.url, { authorization: `Bearer ${await token(sub, trees)}` });
+    clients.push(client);
+    return client;
+  };
+  const gql = (query: string, variables?: Record<string, unknown>) =>
+    server.gql(query, variables, { authorization: admin });
+  const rename = (id: string, name: string) =>
+    gql('mutation($id: ID!, $name: String!) { updateNode(id: $id, name: $name) { id } }', { id, name });
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      strategy,
+      env: { AUTH: 'jwt', JWT_SECRET: SECRET, LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: '2' },
+    });
+    admin = `Bearer ${await token('admin')}`;
+    const build = { ...server, gql };
+    await buildTree(build, { id: 'a', children: [{ id: 'a.m' }, { id: 'a.x', children: [{ id: 'a.x1' }] }] });
+    await buildTree(build, { id: 'b', children: [{ id: 'b.m' }] });
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.dispose();
+    await server?.close();
+  });
+
+  it('streams over Server-Sent Events too, credentials in the headers', async () => {
+    const sse = createSseClient({
+      url: `${server.url}/graphql`,
+      headers: { authorization: admin },
+      retryAttempts: 0,
+    });
+    const events: LiveEvent[] = [];
+    const errors: unknown[] = [];
+    const stop = sse.subscribe<{ treeChanges: LiveEvent }>(
+      { query: 'subscription { treeChanges(nodeId: "b") { kind nodeId node { name } } }' },
+      {
+        next: (result) => (result.data ? events.push(result.data.treeChanges) : errors.push(...(result.errors ?? []))),
+        error: (error) => errors.push(error),
+        complete: () => {},
+      },
+    );
+    await eventually(
+      'an event over SSE',
+      async () => {
+        okData(await rename('b.m', `poke ${Date.now()}`));
+        return events;
+      },
+      (seen) => seen.length > 0 || errors.length > 0,
+    );
+    expect(errors).toEqual([]);
+    expect(events[0]).toMatchObject({ kind: 'UPDATED', nodeId: 'b.m' });
+    stop();
+    sse.dispose();
+  });
+
+  it('authenticates on subscribe, as HTTP does', async () => {
+    const anonymous = liveClient(server.url);
+    clients.push(anonymous);
+    const refused = subscribe(anonymous, { nodeId: 'a' });
+    await refused.until(1).catch(() => {});
+    expect(codeOf(refused.errors)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it("keeps to the caller's trees: another tree does not exist, a node moved there is out of sight", async () => {
+    const reader = await as('reader', { a: 'read' });
+    const foreign = subscribe(reader, { nodeId: 'b' });
+    await foreign.until(1).catch(() => {});
+    expect(codeOf(foreign.errors)).toEqual(['NOT_FOUND']);
+
+    const sub = subscribe(reader, { nodeId: 'a' });
+    await sub.ready('a.m', () => rename('a.m', 'poke'));
+    okData(await gql('mutation { reparent(id: "a.x", newParentId: "b") { id } }'));
+    const [moved] = await sub.until(1);
+    expect(moved).toMatchObject({ kind: 'MOVED_OUT', nodeId: 'a.x', oldParentId: 'a', newParentId: null, node: null });
+    await sub.close();
+  });
+
+  it('refuses a caller past its live subscriptions with LIMIT_EXCEEDED', async () => {
+    const client = await as('busy');
+    const held = [subscribe(client, { nodeId: 'a' }), subscribe(client, { nodeId: 'a' })];
+    await held[0]!.ready('a.m', () => rename('a.m', 'poke 1'));
+    await held[1]!.ready('a.m', () => rename('a.m', 'poke 2'));
+    const third = subscribe(client, { nodeId: 'a' });
+    await third.until(1).catch(() => {});
+    expect(codeOf(third.errors)).toEqual(['LIMIT_EXCEEDED']);
+    for (const sub of held) await sub.close();
+  });
+
+  it('applies the operation limits to subscription documents, and counts what it sends', async () => {
+    const client = await as('limits');
+    const deep = `node { ${'parent { '.repeat(20)}id${' }'.repeat(20)} }`;
+    const tooDeep = subscribe(client, { nodeId: 'a' }, `kind ${deep}`);
+    await tooDeep.until(1).catch(() => {});
+    expect(codeOf(tooDeep.errors)).toEqual(['QUERY_TOO_COMPLEX']);
+
+    const sub = subscribe(client, { nodeId: 'a' });
+    await sub.ready('a.m', () => rename('a.m', 'counted'));
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/^canopy_live_subscriptions [1-9]/m);
+    expect(metrics).toMatch(/^canopy_live_events_total [1-9]/m);
+    expect(metrics).toMatch(/^canopy_live_delivery_lag_seconds_count [1-9]/m);
+    await sub.close();
+  });
+
+  it('closes every WebSocket with 1012 when the server stops: clients reconnect and resume', async () => {
+    const other = await startTestServer({ strategy });
+    await buildTree(other, { id: 's', children: [{ id: 's.m' }] });
+    let closedWith: number | undefined;
+    const client = liveClient(other.url, {}, { closed: (event) => (closedWith = (event as { code: number }).code) });
+    const sub = subscribe(client, { nodeId: 's' });
+    await sub.ready('s.m', () =>
+      other.gql('mutation { updateNode(id: "s.m", name: "poke") { id } }').then((r) => okData(r)),
+    );
+    await other.close();
+    await eventually(
+      'the close code',
+      async () => closedWith,
+      (code) => code !== undefined,
+    );
+    expect(closedWith).toBe(1012);
+    await client.dispose();
+  });
+
+  it('closes a subscriber that does not read with SLOW_CONSUMER, holding a bounded queue', async () => {
+    const dynamo = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    const store = storeFor(server.config, dynamo).store;
+    const hub = new ChangeHub({ storeOf: () => store, waker: localWaker(), pollMs: 50, patienceMs: 2000 });
+    try {
+      const changes = await openTreeChanges(
+        {
+          store,
+          tenant: null,
+          canRead: () => true,
+          readNode: async (id) => (await store.getNodes([id])).get(id) ?? null,
+          ancestorsOf: async (node) =>
+            (
+              await store.ancestors([node], async (ids) => {
+                const found = await store.getNodes(ids);
+                return ids.map((id) => found.get(id) ?? null);
+              })
+            )[0]!,
+          hub,
+          retentionMs: 3_600_000,
+          queueLimit: 3,
+        },
+        { nodeId: 'a' },
+      );
+      for (let i = 0; i < 5; i++) okData(await rename('a.m', `unread ${i}`));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await expect(changes.next()).rejects.toMatchObject({ code: 'SLOW_CONSUMER' });
+    } finally {
+      hub.close();
+      dynamo.client.destroy();
+    }
+  });
+});
