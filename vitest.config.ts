@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 const shared = {
   globalSetup: ['test/support/globalSetup.ts'],
@@ -23,6 +24,8 @@ export default defineConfig({
     // importing the server's modules once per worker instead of once per file saves a sixth of
     // the suite's time.
     isolate: false,
+    // The longest files first, across both projects (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       {

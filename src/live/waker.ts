@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 
@@ -43,7 +44,8 @@ export interface RedisWakerOptions {
 }
 
 /**
- * Wake-ups through a Redis or Valkey server: a message [tenant, rootId] on `channel` per change.
+ * Wake-ups through a Redis or Valkey server: a message [tenant, rootId, sender] on `channel` per
+ * change.
  * Publishing is fire and forget (Redis pub/sub is at most once), as is receiving.
  */
 export async function redisWaker(options: RedisWakerOptions): Promise<Waker> {
@@ -54,11 +56,13 @@ export async function redisWaker(options: RedisWakerOptions): Promise<Waker> {
   await Promise.all([publisher.connect(), subscriber.connect()]);
   await subscriber.subscribe(options.channel);
   const local = localWaker();
+  // This process's own messages come back to it: its readers were woken as it published.
+  const self = randomUUID();
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== options.channel || options.drop?.()) return;
     try {
-      const [tenant, rootId] = JSON.parse(message) as [string | null, string];
-      local.notify(tenant, rootId);
+      const [tenant, rootId, from] = JSON.parse(message) as [string | null, string, string?];
+      if (from !== self) local.notify(tenant, rootId);
     } catch {
       // Not ours: ignored.
     }
@@ -67,7 +71,7 @@ export async function redisWaker(options: RedisWakerOptions): Promise<Waker> {
     notify(tenant, rootId) {
       // This process's readers at once; the others through Redis (and this one again: harmless).
       local.notify(tenant, rootId);
-      publisher.publish(options.channel, JSON.stringify([tenant, rootId])).catch(() => {
+      publisher.publish(options.channel, JSON.stringify([tenant, rootId, self])).catch(() => {
         // Redis is away: the other processes' readers poll.
       });
     },

@@ -31,7 +31,7 @@ interface Asset {
   file: string;
 }
 
-type Assets = Record<'react' | 'reactDom' | 'graphiqlJs' | 'graphiqlCss', Asset>;
+type Assets = Record<'react' | 'reactDom' | 'graphiqlJs' | 'graphiqlCss' | 'graphqlWs', Asset>;
 
 function packageAsset(packageName: string, fileInPackage: string): Asset {
   const require = createRequire(import.meta.url);
@@ -51,6 +51,7 @@ function resolveAssets(): Assets {
     reactDom: packageAsset('react-dom', 'umd/react-dom.production.min.js'),
     graphiqlJs: packageAsset('graphiql', 'graphiql.min.js'),
     graphiqlCss: packageAsset('graphiql', 'graphiql.min.css'),
+    graphqlWs: packageAsset('graphql-ws', 'umd/graphql-ws.min.js'),
   };
 }
 
@@ -131,7 +132,58 @@ mutation Reorder($id: ID!, $parentId: ID, $before: ID) {
 `,
     variables: '{\n  "id": "speakers",\n  "parentId": "audio",\n  "before": "headphones"\n}',
   },
+  {
+    query: `# Live changes of a subtree, over WebSocket: run it, then change the tree (the Move
+# and Reorder tabs, or the example app). Each change carries its cursor: pass the last
+# one as "after" to resume, with every change missed since.
+subscription Live($id: ID!) {
+  treeChanges(nodeId: $id, maxDepth: 3) {
+    cursor
+    kind
+    nodeId
+    oldParentId
+    newParentId
+    count
+    node { id name parentId position version }
+  }
+}
+`,
+    variables: '{\n  "id": "catalog"\n}',
+  },
 ];
+
+/**
+ * The page's fetcher: subscriptions over GraphQL over WebSocket (graphql-ws's browser build,
+ * served with GraphiQL), with the tab's headers as the connection's credentials; the rest as
+ * GraphiQL's own fetcher sends it.
+ */
+const LIVE_FETCHER = String.raw`
+      function canopyLiveFetcher(http, wsUrl) {
+        var clients = {};
+        function isSubscription(params) {
+          var query = String(params.query || '').replace(/#.*/g, '');
+          if (params.operationName) return new RegExp('subscription\\s+' + params.operationName + '\\b').test(query);
+          return /^\s*subscription\b/.test(query);
+        }
+        // GraphiQL may send the name of the tab's operation before the one now in the editor.
+        function named(params) {
+          var query = String(params.query || '');
+          var name = params.operationName;
+          if (!name || new RegExp('\\b(query|mutation|subscription)\\s+' + name + '\\b').test(query)) return params;
+          return Object.assign({}, params, { operationName: undefined });
+        }
+        return function (given, options) {
+          var params = named(given);
+          if (!isSubscription(params)) return http(params, options);
+          var headers = (options && options.headers) || {};
+          var key = JSON.stringify(headers);
+          if (!clients[key])
+            clients[key] = graphqlWs.createClient({ url: wsUrl, connectionParams: headers, lazy: true });
+          var operation = { query: params.query, variables: params.variables, operationName: params.operationName };
+          return clients[key].iterate(operation);
+        };
+      }
+`;
 
 /**
  * An example's variables under RELAY_NODE: each names a node of the demo tree, given by its
@@ -200,7 +252,8 @@ export function graphiqlPage(
     <script src="${url(assets.react)}"></script>
     <script src="${url(assets.reactDom)}"></script>
     <script src="${url(assets.graphiqlJs)}"></script>
-    <script>${credentials ? CREDENTIALS_GUARD : ''}
+    <script src="${url(assets.graphqlWs)}"></script>
+    <script>${LIVE_FETCHER}${credentials ? CREDENTIALS_GUARD : ''}
       (function () {
         var props = {
           defaultTabs: ${scriptJson(tabs)},
@@ -208,7 +261,8 @@ export function graphiqlPage(
           shouldPersistHeaders: ${credentials},${credentials ? DEFAULT_HEADERS : ''}
         };
         // The page is served at the GraphQL endpoint itself, so the endpoint is this path.
-        var fetcher = GraphiQL.createFetcher({ url: window.location.pathname });
+        var wsUrl = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + location.pathname;
+        var fetcher = canopyLiveFetcher(GraphiQL.createFetcher({ url: window.location.pathname }), wsUrl);
         var root = ReactDOM.createRoot(document.getElementById('graphiql'));
         function render(current) {
           root.render(React.createElement(GraphiQL, Object.assign({ fetcher: current }, props)));

@@ -393,7 +393,8 @@ export interface ChangeFacts {
   to?: ChangePlace;
   /** Nodes the change touched: a delete's, a created or moved subtree's, when known. */
   count?: number;
-  job?: { id: string; kind: string; status: string; done: number; total: number | null };
+  /** The job a change is about (JOB_PROGRESS, JOB_DONE), or runs as (a big delete). */
+  job?: { id: string; kind: string; status: string };
 }
 
 /** A change as recorded: its facts, its tree, its number there, when, and by whom. */

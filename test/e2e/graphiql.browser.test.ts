@@ -107,6 +107,37 @@ describe('GraphiQL in a browser', () => {
     expect(body.extensions.dynamodb.requests).toBeGreaterThan(0);
   });
 
+  it('runs a subscription over WebSocket and shows each change as it comes', async () => {
+    // The Live tab: the example subscription, on the demo tree's root (here: the orchard).
+    await page.locator('.graphiql-tab', { hasText: 'Live' }).click();
+    await waitForEditorText(page, '.graphiql-query-editor', ['subscription Live']);
+    await page.evaluate(() => {
+      const element = (globalThis as any).document.querySelector('.graphiql-editor-tool .CodeMirror');
+      element?.CodeMirror?.setValue('{ "id": "orchard" }');
+    });
+    await page.locator('.graphiql-execute-button').click();
+    // The subscription runs once the server has it: rename until its change shows.
+    const deadline = Date.now() + 15_000;
+    let result = '';
+    for (let i = 0; !result.includes('"Red apples'); i++) {
+      if (Date.now() > deadline) throw new Error(`no change shown; the result pane reads: ${result}`);
+      const renamed = await server.gql('mutation($name: String!) { updateNode(id: "apples", name: $name) { id } }', {
+        name: `Red apples ${i}`,
+      });
+      expect(renamed.body.errors).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      result = await editorText(page, '.graphiql-response');
+    }
+    expect(JSON.parse(result)).toMatchObject({
+      data: {
+        treeChanges: { kind: 'UPDATED', nodeId: 'apples', node: { name: expect.stringMatching(/^Red apples/) } },
+      },
+    });
+    expect(requests.some((url) => /\/graphql-ws\.min\.js$/.test(url))).toBe(true);
+    // Stop it, so that the page's next operations run alone.
+    await page.locator('.graphiql-execute-button').click();
+  });
+
   it('opens the docs explorer on the schema, Query first', async () => {
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
     const explorer = page.locator('.graphiql-doc-explorer');

@@ -51,7 +51,8 @@ describe('GraphiQL page', () => {
     const foreign = [...html.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((match) => match[0]);
     expect(foreign).toEqual([]);
     const assets = referencedAssets(html);
-    expect(assets.length).toBe(4);
+    // React, ReactDOM, GraphiQL's script and style, graphql-ws's browser build (subscriptions).
+    expect(assets.length).toBe(5);
     for (const asset of assets) expect(asset).toMatch(/^\/graphiql\/assets\//);
   });
 

@@ -106,6 +106,39 @@ describe('live subscriptions: transports, callers and limits', () => {
     await sub.close();
   });
 
+  it('keeps each tenant to its own changes, where the trees have the same ids', async () => {
+    const tenantToken = async (tenant: string) =>
+      `Bearer ${await new SignJWT({ sub: `${tenant}-user`, tenant, exp: Math.floor(Date.now() / 1000) + 300 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET))}`;
+    const acme = await tenantToken('acme');
+    const globex = await tenantToken('globex');
+    const as = (authorization: string) => ({
+      ...server,
+      gql: (query: string, variables?: Record<string, unknown>) => server.gql(query, variables, { authorization }),
+    });
+    await buildTree(as(acme), { id: 't', children: [{ id: 't.m' }] });
+    await buildTree(as(globex), { id: 't', children: [{ id: 't.m' }] });
+    const acmeClient = liveClient(server.url, { authorization: acme });
+    const globexClient = liveClient(server.url, { authorization: globex });
+    clients.push(acmeClient, globexClient);
+    const renameAs = (authorization: string, name: string) =>
+      as(authorization).gql('mutation($name: String!) { updateNode(id: "t.m", name: $name) { id } }', { name });
+    const onAcme = subscribe(acmeClient, { nodeId: 't' });
+    const onGlobex = subscribe(globexClient, { nodeId: 't' });
+    await onAcme.ready('t.m', () => renameAs(acme, 'poke'));
+    await onGlobex.ready('t.m', () => renameAs(globex, 'poke'));
+    okData(await as(acme).gql('mutation { updateNode(id: "t", name: "acme only") { id } }'));
+    okData(await as(globex).gql('mutation { updateNode(id: "t", name: "globex only") { id } }'));
+    await onAcme.until(1);
+    await onGlobex.until(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(onAcme.events.map((e) => e.node?.name)).toEqual(['acme only']);
+    expect(onGlobex.events.map((e) => e.node?.name)).toEqual(['globex only']);
+    await onAcme.close();
+    await onGlobex.close();
+  });
+
   it('refuses a caller past its live subscriptions with LIMIT_EXCEEDED', async () => {
     const client = await as('busy');
     const held = [subscribe(client, { nodeId: 'a' }), subscribe(client, { nodeId: 'a' })];

@@ -4,7 +4,9 @@ import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js
 import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { jobKey, planFence, planJobFinish, type Lease } from './jobRecord.js';
+import { jobKey, planFence, planJobFinish, type JobRecord, type Lease } from './jobRecord.js';
+import { draft, recorded } from '../changes/recordChanges.js';
+import type { ChangeDraft } from '../changes/changeRecord.js';
 import { FINISH_GRACE_MS } from '../core/openJobs.js';
 import { keepActive } from './announceJob.js';
 
@@ -25,7 +27,44 @@ export async function commitChunk(
   ctx: EngineContext,
   tx: TransactionBuilder,
   lease: Lease,
-  progress: { done?: number; record?: Record<string, unknown>; finish?: 'DONE' | 'FAILED' } = {},
+  progress: {
+    done?: number;
+    record?: Record<string, unknown>;
+    finish?: 'DONE' | 'FAILED';
+    /** The chunk's record in its tree's change log (a move's or delete's progress: jobChange). */
+    change?: ChangeDraft;
+  } = {},
+): Promise<void> {
+  const { change } = progress;
+  if (!change) return commitFenced(ctx, tx, lease, progress);
+  // Each attempt on a copy: a renumbered record is committed again with the same chunk.
+  await recorded(ctx, [change], (planRecords) => {
+    const attempt = tx.clone();
+    planRecords(attempt);
+    return commitFenced(ctx, attempt, lease, progress);
+  });
+}
+
+/**
+ * The change record of a move's or delete's chunk: JOB_PROGRESS, or JOB_DONE with its last one,
+ * in the tree the subtree went to (a move) or was deleted from; none for other jobs.
+ */
+export function jobChange(job: JobRecord, kind: 'JOB_PROGRESS' | 'JOB_DONE'): ChangeDraft | undefined {
+  const path = job.kind === 'MOVE' ? job.to : job.kind === 'DELETE' ? job.from : undefined;
+  if (!path || job.nodeId === null) return undefined;
+  return draft(path[0] ?? job.nodeId, {
+    kind,
+    nodeId: job.nodeId,
+    to: { parentId: path.at(-1) ?? null, path },
+    job: { id: job.id, kind: job.kind, status: kind === 'JOB_DONE' ? 'DONE' : 'RUNNING' },
+  });
+}
+
+async function commitFenced(
+  ctx: EngineContext,
+  tx: TransactionBuilder,
+  lease: Lease,
+  progress: { done?: number; record?: Record<string, unknown>; finish?: 'DONE' | 'FAILED' },
 ): Promise<void> {
   if (progress.finish) {
     await sleep(FINISH_GRACE_MS);

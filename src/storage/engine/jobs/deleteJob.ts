@@ -2,7 +2,7 @@ import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { StoredNode } from '../../strategy.js';
 import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
-import { commitChunk, passWhileChanging } from './commitChunk.js';
+import { commitChunk, jobChange, passWhileChanging } from './commitChunk.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planDeleteClaimed } from '../core/writePlans.js';
@@ -46,11 +46,13 @@ async function deleteClaimedSubtree(ctx: EngineContext, job: JobRecord, lease: L
   // this one did (it then deleted some of it already).
   let record: Record<string, unknown> = job.total === null ? { total: placed.size } : {};
   const commit = async (tx: TransactionBuilder, done: number, finish?: 'DONE') => {
-    await commitChunk(ctx, tx, lease, { done, record, ...(finish ? { finish } : {}) });
+    const change = jobChange(job, finish ? 'JOB_DONE' : 'JOB_PROGRESS');
+    await commitChunk(ctx, tx, lease, { done, record, ...(finish ? { finish } : {}), ...(change ? { change } : {}) });
     record = {};
   };
   // Fills each transaction with as many nodes (and their projection items) as it holds.
-  const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
+  // One action is the fence on the job record, one the chunk's change record (jobChange).
+  const chunk = ctx.transactionItems - (jobChange(job, 'JOB_PROGRESS') ? 2 : 1);
   for (let depth = levels.length - 1; depth >= 0; depth--) {
     let tx = new TransactionBuilder(ctx.table);
     let nodes = 0;

@@ -1,6 +1,7 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { walkLimit, type MovedNode, type Place, type StoredNode } from '../../strategy.js';
-import { commitChunk, passWhileChanging } from './commitChunk.js';
+import { commitChunk, jobChange, passWhileChanging } from './commitChunk.js';
+import type { ChangeDraft } from '../changes/changeRecord.js';
 import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import {
@@ -48,15 +49,23 @@ async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease):
   let level: MovingNode[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
   for (let depth = 0; level.length > 0; depth++) {
     if (depth > walkLimit(ctx)) throw new Error(`subtree of ${rootId} is deeper than the depth limit allows`);
-    await rewriteLevel(ctx, level, lease);
+    await rewriteLevel(ctx, level, lease, jobChange(job, 'JOB_PROGRESS'));
     level = await nextLevel(ctx, level);
   }
-  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE' });
+  const change = jobChange(job, 'JOB_DONE');
+  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'DONE', ...(change ? { change } : {}) });
 }
 
 /** Commits the level's rewrites, each transaction filled with as many nodes as it holds. */
-async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Lease): Promise<void> {
-  const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
+async function rewriteLevel(
+  ctx: EngineContext,
+  level: MovingNode[],
+  lease: Lease,
+  change: ChangeDraft | undefined,
+): Promise<void> {
+  const progress = (done: number) => ({ done, ...(change ? { change } : {}) });
+  // One action is the fence on the job record, and one the chunk's change record.
+  const chunk = ctx.transactionItems - (change ? 2 : 1);
   let tx = new TransactionBuilder(ctx.table);
   let nodes = 0;
   const release = (tx: TransactionBuilder, stored: StoredNode) => {
@@ -70,7 +79,7 @@ async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Leas
     planProjectionRewrite(alone, ctx.strategy, moved);
     release(alone, stored);
     if (nodes > 0 && tx.size + alone.size > chunk) {
-      await commitChunk(ctx, tx, lease, { done: nodes });
+      await commitChunk(ctx, tx, lease, progress(nodes));
       tx = new TransactionBuilder(ctx.table);
       nodes = 0;
     }
@@ -82,7 +91,7 @@ async function rewriteLevel(ctx: EngineContext, level: MovingNode[], lease: Leas
     release(tx, stored);
     nodes++;
   }
-  if (nodes > 0) await commitChunk(ctx, tx, lease, { done: nodes });
+  if (nodes > 0) await commitChunk(ctx, tx, lease, progress(nodes));
 }
 
 /**

@@ -87,7 +87,8 @@ async function startDeleteJob(
   about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; tree: NodeTree },
 ): Promise<{ job: JobRecord; lease: Lease }> {
   const { root, parent } = about;
-  const job = newJob('DELETE', root.node.id, null);
+  // Where the subtree was: its job's progress is told in that tree's change log.
+  const job = newJob('DELETE', root.node.id, null, { from: about.tree.path });
   const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, about.open);
   const doing = `deleting "${root.node.id}"`;
@@ -118,7 +119,7 @@ const deletedChange = (root: StoredNode, tree: NodeTree, count: number, job?: Jo
     nodeId: root.node.id,
     from: { parentId: root.node.parentId, path: tree.path },
     count,
-    ...(job ? { job: { id: job.id, kind: job.kind, status: job.status, done: job.done, total: job.total } } : {}),
+    ...(job ? { job: { id: job.id, kind: job.kind, status: job.status } } : {}),
   });
 
 /** How long at least a delete waits for its job's count when another process runs the job. */

@@ -84,6 +84,6 @@ function joinedChange(plan: ImportPlan, parent: StoredNode): ChangeDraft {
     nodeId: parent.node.id,
     to: { parentId: parent.node.parentId, path: path.slice(0, -1) },
     count: nodes.length,
-    job: { id: job.id, kind: job.kind, status: 'DONE', done: nodes.length, total: nodes.length },
+    job: { id: job.id, kind: job.kind, status: 'DONE' },
   });
 }
