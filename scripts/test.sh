@@ -1,7 +1,7 @@
 #!/bin/sh
-# `npm test`: the static checks (scripts/checks.sh: type checks and lint) beside every test
-# (vitest). The tests leave a core idle while they wait on jobs' leases, processes and timers;
-# the checks fill it. Both run to their end; fails if either fails. Arguments go to vitest.
+# `npm test`: the type checks (scripts/checks.sh) beside every test (vitest). The tests leave a
+# core idle while they wait on jobs' leases, processes and timers; the checks fill it. Both run
+# to their end; fails if either fails. Arguments go to vitest. The lint is `npm run lint`.
 set -u
 log=$(mktemp)
 sh scripts/checks.sh > "$log" 2>&1 &
@@ -12,5 +12,5 @@ wait "$checks"
 checked=$?
 cat "$log"
 rm -f "$log"
-if [ "$checked" -ne 0 ]; then echo "npm test: the type checks or the lint failed (above)" >&2; fi
+if [ "$checked" -ne 0 ]; then echo "npm test: the type checks failed (above)" >&2; fi
 [ "$tested" -eq 0 ] && [ "$checked" -eq 0 ]

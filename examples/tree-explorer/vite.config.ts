@@ -35,10 +35,12 @@ function graphqlProxy(target: string): ProxyOptions {
   return {
     target,
     changeOrigin: true,
+    // Subscriptions: GraphQL over WebSocket on the same path.
+    ws: true,
     configure(proxy) {
       // Registered before Vite's own handler, which then only logs.
       proxy.on('error', (error, _req, res) => {
-        if (!('writeHead' in res)) return; // a WebSocket: none here
+        if (!('writeHead' in res)) return; // a WebSocket: the client subscribes again
         if (res.headersSent || res.writableEnded) return;
         const reason = (error as NodeJS.ErrnoException).code ?? error.message;
         res.writeHead(502, { 'content-type': 'application/graphql-response+json' }).end(

@@ -125,7 +125,13 @@ export function createLiveTransports(httpServer: Server, options: LiveTransportO
 
   // GraphQL over WebSocket.
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const released = new Map<string, () => void>();
+  // The releases of each connection's subscriptions, by id: on completion, and on close for any left.
+  const releases = new WeakMap<object, Map<string, () => void>>();
+  const releasesOf = (ctx: object) => {
+    let held = releases.get(ctx);
+    if (!held) releases.set(ctx, (held = new Map<string, () => void>()));
+    return held;
+  };
   const disposable = useServer(
     {
       schema: options.schema,
@@ -134,17 +140,20 @@ export function createLiveTransports(httpServer: Server, options: LiveTransportO
         metrics.liveConnections.inc();
         return true;
       },
+      onClose: (ctx) => {
+        for (const release of releasesOf(ctx).values()) release();
+        releases.delete(ctx);
+      },
       onDisconnect: () => metrics.liveConnections.dec(),
       onSubscribe: async (ctx, id, payload) => {
         const admitted = await admit(headersOf(ctx.connectionParams), payload);
         if ('errors' in admitted) return admitted.errors;
-        released.set(`${ctx.extra.request.socket.remotePort}:${id}`, admitted.release);
+        releasesOf(ctx).set(id, admitted.release);
         return admitted.args;
       },
       onComplete: (ctx, id) => {
-        const key = `${ctx.extra.request.socket.remotePort}:${id}`;
-        released.get(key)?.();
-        released.delete(key);
+        releasesOf(ctx).get(id)?.();
+        releasesOf(ctx).delete(id);
       },
       onNext: (_ctx, _id, _payload, _args, result) => formatted(result, (error) => options.formatError(error)),
     },

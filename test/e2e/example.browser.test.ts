@@ -122,6 +122,35 @@ describe('the tree explorer example in a browser', () => {
     expect(nonLocalRequests(requests)).toEqual([]);
     expect(browser.problems).toEqual([]);
   });
+
+  it("shows another tab's changes live, with no reload: a rename, a move, a new root's place", async () => {
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${site.origin}/`);
+      await waitForChildren(other, null, ['garden', 'shed', 'pond']);
+      await other.getByRole('button', { name: 'Expand Shed' }).click();
+      await waitForChildren(other, 'shed', ['tools', 'oaks']);
+      const loads = await other.evaluate(
+        () => (globalThis as any).performance.getEntriesByType('navigation').length as number,
+      );
+
+      // A colleague's changes, through the API: a rename, then a root moved under Shed.
+      const renamed = await server.gql('mutation { updateNode(id: "tools", name: "Garden tools") { id } }');
+      expect(renamed.body.errors).toBeUndefined();
+      await row(other, 'tools').getByRole('button', { name: 'Garden tools' }).waitFor({ timeout: 5000 });
+      const moved = await server.gql('mutation { reparent(id: "pond", newParentId: "shed") { id } }');
+      expect(moved.body.errors).toBeUndefined();
+      await waitForChildren(other, 'shed', ['tools', 'oaks', 'pond']);
+      await waitForChildren(other, null, ['garden', 'shed']);
+      // And in the first page too, which made neither change.
+      await waitForChildren(page, 'shed', ['tools', 'oaks', 'pond']);
+      expect(
+        await other.evaluate(() => (globalThis as any).performance.getEntriesByType('navigation').length as number),
+      ).toBe(loads);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 /**

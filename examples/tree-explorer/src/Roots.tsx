@@ -3,6 +3,7 @@ import { LoadError } from './LoadError.tsx';
 import { LoadMore } from './LoadMore.tsx';
 import { PAGE_SIZE, ROOTS } from './operations.ts';
 import { siblingItems } from './TreeItem.tsx';
+import { useLiveTrees } from './liveTrees.ts';
 
 /** The tree (WAI-ARIA tree): the roots, PAGE_SIZE at a time, each with its open subtree. */
 export function Roots() {
@@ -10,6 +11,8 @@ export function Roots() {
     variables: { first: PAGE_SIZE },
     fetchPolicy: 'cache-and-network',
   });
+  // Every tree listed is followed live (liveTrees.ts).
+  useLiveTrees(data?.roots.nodes.map((node) => node.id) ?? []);
   if (error) return <LoadError what="the roots" error={error} onRetry={() => refetch()} />;
   if (!data) return <p className="loading">{loading ? 'Loading…' : 'No data'}</p>;
   const { nodes, pageInfo } = data.roots;

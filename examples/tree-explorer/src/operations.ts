@@ -187,3 +187,29 @@ export const DESCENDANT_COUNT: TypedDocumentNode<
     }
   }
 `;
+
+/** A change of a tree the app shows (treeChanges): what liveTrees.ts patches the cache with. */
+export interface TreeChangeEvent {
+  cursor: string;
+  kind: string;
+  nodeId: string;
+  oldParentId: string | null;
+  newParentId: string | null;
+  node: (Pick<TreeNode, 'id' | 'name' | 'parentId' | 'version'> & { __typename?: 'Node' }) | null;
+}
+
+export const TREE_CHANGES: TypedDocumentNode<
+  { treeChanges: TreeChangeEvent },
+  { nodeId: string; after?: string | null }
+> = gql`
+    subscription TreeChanges($nodeId: ID!, $after: String) {
+      treeChanges(nodeId: $nodeId, after: $after) {
+        cursor
+        kind
+        nodeId
+        oldParentId
+        newParentId
+        node { id name parentId version }
+      }
+    }
+  `;

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { liveClient, subscribe } from '../../support/live.js';
+import { eventually } from '../../support/eventually.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree } from '../../support/tree.js';
@@ -56,6 +58,7 @@ describe('TRUSTED_DOCUMENTS', () => {
       'RenameNode',
       'Reparent',
       'Roots',
+      'TreeChanges',
       'TreeNode',
     ]);
   });
@@ -93,6 +96,43 @@ describe('TRUSTED_DOCUMENTS', () => {
       expect(refused.body.errors.map((e: any) => e.extensions.code)).toEqual(['PERSISTED_QUERY_NOT_IN_LIST']);
     }
     expect((await open.gql('{ node(id: "shelf") { id } }')).body.data).toEqual({ node: { id: 'shelf' } });
+  });
+
+  it('runs a registered subscription over WebSocket, and refuses any other', async () => {
+    const client = liveClient(trusted.url);
+    try {
+      const names: string[] = [];
+      const errors: unknown[] = [];
+      const stop = client.subscribe<{ treeChanges: { node: { name: string } | null } }>(
+        { query: operation('TreeChanges').body, variables: { nodeId: 'shelf' } },
+        {
+          next: (result) => {
+            if (result.data?.treeChanges.node) names.push(result.data.treeChanges.node.name);
+          },
+          error: (error) => errors.push(error),
+          complete: () => {},
+        },
+      );
+      // Changed through the other server on the table: found by the subscriber's reader.
+      await eventually(
+        'a change of the registered subscription',
+        async () => {
+          await open.gql('mutation { updateNode(id: "book", name: "read") { id } }');
+          return names;
+        },
+        (seen) => seen.length > 0 || errors.length > 0,
+      );
+      expect(errors).toEqual([]);
+      expect(names[0]).toBe('read');
+      stop();
+      const other = subscribe(client, { nodeId: 'shelf' }, 'kind');
+      await other.until(1).catch(() => {});
+      expect(other.errors.map((e) => (e as { extensions?: { code?: string } }).extensions?.code)).toEqual([
+        'PERSISTED_QUERY_NOT_IN_LIST',
+      ]);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('refuses to start on a file that is not a manifest', async () => {

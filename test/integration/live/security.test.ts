@@ -148,6 +148,15 @@ describe('live subscriptions: transports, callers and limits', () => {
     await third.until(1).catch(() => {});
     expect(codeOf(third.errors)).toEqual(['LIMIT_EXCEEDED']);
     for (const sub of held) await sub.close();
+    // Released when they end, and when a connection closes with some open.
+    const again = subscribe(client, { nodeId: 'a' });
+    await again.ready('a.m', () => rename('a.m', 'poke 3'));
+    await client.dispose();
+    const reconnected = await as('busy');
+    const both = [subscribe(reconnected, { nodeId: 'a' }), subscribe(reconnected, { nodeId: 'a' })];
+    await both[0]!.ready('a.m', () => rename('a.m', 'poke 4'));
+    await both[1]!.ready('a.m', () => rename('a.m', 'poke 5'));
+    expect([...both[0]!.errors, ...both[1]!.errors]).toEqual([]);
   });
 
   it('applies the operation limits to subscription documents, and counts what it sends', async () => {

@@ -17,7 +17,7 @@ import { allRoots, compareWithModel, pagedDescendants, snapshot, type NodeSnapsh
 
 const MAX_DEPTH = 3;
 /** Runs per strategy (MODEL_RUNS; the small-transactions project runs fewer). */
-const NUM_RUNS = Number(process.env.MODEL_RUNS ?? 8);
+const NUM_RUNS = Number(process.env.MODEL_RUNS ?? 5);
 const MAX_COMMANDS = 12;
 /** Namespaces built at once before the runs. */
 const SETUP_PARALLELISM = 10;
