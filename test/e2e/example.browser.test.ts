@@ -151,6 +151,42 @@ describe('the tree explorer example in a browser', () => {
       await other.close();
     }
   });
+
+  it('resumes from its last change after its connection drops: a change made meanwhile still shows', async () => {
+    const other = await browser.newPage();
+    // The page's WebSockets, passed through to the server, so that the test can cut them.
+    const sockets: Array<{ close(options?: { code?: number; reason?: string }): Promise<void> }> = [];
+    await other.routeWebSocket(/\/graphql$/, (socket) => {
+      socket.connectToServer();
+      sockets.push(socket);
+    });
+    const rename = async (name: string) => {
+      const renamed = await server.gql('mutation($name: String!) { updateNode(id: "tools", name: $name) { id } }', {
+        name,
+      });
+      expect(renamed.body.errors).toBeUndefined();
+    };
+    const shows = (name: string) => row(other, 'tools').getByRole('button', { name, exact: true });
+    try {
+      await other.goto(`${site.origin}/`);
+      await other.getByRole('button', { name: 'Expand Shed' }).click();
+      await waitForChildren(other, 'shed', ['tools', 'oaks', 'pond']);
+      // A first change seen live: the page holds its cursor.
+      for (let tries = 0; !(await shows('Tools 1').isVisible()); tries++) {
+        if (tries > 30) throw new Error('the page never showed a change');
+        await rename('Tools 1');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      // The connection drops; a change is made before the page subscribes again (a second later).
+      expect(sockets.length).toBeGreaterThan(0);
+      for (const socket of sockets.splice(0)) await socket.close({ code: 1012, reason: 'cut by the test' });
+      await rename('Tools while away');
+      await shows('Tools while away').waitFor({ timeout: 10_000 });
+      expect(sockets.length, 'the page connected again').toBeGreaterThan(0);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 /**

@@ -86,7 +86,24 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     server = example.server;
     api = `${server.url}/graphql`;
     page = await browser.newPage();
+    // The page follows its trees live (liveTrees.ts): a test can hold the changes back on their way.
+    await page.routeWebSocket(/\/graphql$/, (socket) => {
+      const upstream = socket.connectToServer();
+      upstream.onMessage((message) => {
+        if (live.holding) live.held.push(() => socket.send(message));
+        else socket.send(message);
+      });
+    });
   });
+  /** The live changes held back from the page while `holding` (changes that have not reached it yet). */
+  const live = {
+    holding: false,
+    held: [] as Array<() => void>,
+    release() {
+      this.holding = false;
+      for (const send of this.held.splice(0)) send();
+    },
+  };
 
   afterAll(async () => {
     await browser?.close();
@@ -222,7 +239,8 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
   });
 
   it('rolls back an optimistic move the server refuses (VERSION_CONFLICT); the next try goes through', async () => {
-    // Another client changes Roses: the page still holds its old version.
+    // Another client changes Roses: the page still holds its old version (the live change is on its way).
+    live.holding = true;
     const other = await server.gql(`mutation { updateNode(id: "roses", data: { watered: true }) { version } }`);
     expect(other.body.errors).toBeUndefined();
     await item(page, 'roses').focus();
@@ -251,6 +269,7 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     expect(await childrenOf(server, 'garden')).toEqual(['roses', 'ferns', 'oaks']);
     await waitForFocus(page, 'roses');
     expect(browser.problems).toEqual([]);
+    live.release();
 
     // The refusal made the page read Roses again: the same drop now goes through.
     reparent = await holdOperation(page, api, 'Reparent');
