@@ -6,6 +6,7 @@ import { eventually } from '../../support/eventually.js';
 import { freePort } from '../../support/globalSetup.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { loadTree } from '../../support/loadTree.js';
+import { liveClient, subscribe } from '../../support/live.js';
 import { fullTree, okData, specIds } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
 
@@ -13,12 +14,14 @@ import { traitsOf } from '../../support/traits.js';
  * A real server process killed with SIGKILL at a random instant of a big delete or a big move
  * (a subtree of 2,046 nodes): a live process reading the same table right after sees the tree
  * either before the change or after it, never between; it finishes the job without any restart,
- * and `tree verify` then finds 0 problems. CRASH_TRIALS sets the trials per strategy and kind
+ * and `tree verify` then finds 0 problems; a subscriber resuming from a change before the crash
+ * gets the delete once if it committed, never if not. CRASH_TRIALS sets the trials per strategy and kind
  * (1 here; `npm run test:crash` runs 20).
  */
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 1);
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SUBTREE = fullTree('big', [5, 8, 50]); // 1 + 5 + 40 + 2,000 = 2,046 nodes
+const SUBTREE_SIZE = 2046;
 const LEASE = { JOB_LEASE_SECONDS: '1' };
 /** How long the victim's work lasts at most, on DynamoDB Local: the kill comes within it. */
 const WORK_MS = 4000;
@@ -128,6 +131,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
           await loadTree(dynamo.doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
           const victim = await startVictim(strategy, table);
           victims.push(victim.child);
+          // A live subscriber of the tree, on the live process: the cursor of a change before the crash.
+          const live = liveClient(reader.url);
+          const watching = subscribe(live, { nodeId: 'keep' });
+          await watching.ready('keep', () => reader.gql('mutation { updateNode(id: "keep", name: "poke") { id } }'));
+          okData(await reader.gql('mutation { updateNode(id: "keep.sibling", name: "before the crash") { id } }'));
+          const [lastSeen] = await watching.until(1);
+          await watching.close();
 
           await killDuring(victim, 'mutation { deleteNode(id: "big") { deletedCount } }', WORK_MS);
 
@@ -159,6 +169,21 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
           const settled = await read();
           expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
           expect(await reader.verify()).toEqual([]);
+
+          // Resumed after the crash, the subscriber gets the delete once if it committed, never if not.
+          const resumed = subscribe(live, { nodeId: 'keep', after: lastSeen!.cursor });
+          okData(await reader.gql('mutation { updateNode(id: "keep.sibling", name: "after the crash") { id } }'));
+          await eventually(
+            'the change after the crash',
+            async () => resumed.events,
+            (events) => events.some((e) => e.node?.name === 'after the crash'),
+          );
+          const deletes = resumed.events.filter((e) => e.kind === 'DELETED' && e.nodeId === 'big');
+          const applied = JSON.stringify(settled) === JSON.stringify(after);
+          expect(deletes.map((e) => e.count)).toEqual(applied ? [SUBTREE_SIZE] : []);
+          expect(new Set(resumed.events.map((e) => e.cursor)).size).toBe(resumed.events.length);
+          await resumed.close();
+          await live.dispose();
         },
       );
     },
