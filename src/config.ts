@@ -67,6 +67,8 @@ export interface Config {
   liveMaxConnections: number;
   /** LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: live subscriptions one caller holds at once, per process. */
   liveMaxSubscriptionsPerCaller: number;
+  /** LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: subscriptions one WebSocket connection holds at once. */
+  liveMaxSubscriptionsPerConnection: number;
   /** LIVE_QUEUE_LIMIT: changes waiting to be sent to one subscriber before it is closed (SLOW_CONSUMER). */
   liveQueueLimit: number;
   /** PUBSUB_URL: the Redis or Valkey server that wakes the subscribers of every process; unset: this process alone. */
@@ -251,6 +253,7 @@ const SCHEMA = z.object({
   CHANGE_RETENTION_HOURS: integer(24, 1, 24 * 365),
   LIVE_MAX_CONNECTIONS: integer(10_000, 1, 1_000_000),
   LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: integer(100, 1, 100_000),
+  LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(50, 1, 100_000),
   LIVE_QUEUE_LIMIT: integer(1000, 1, 1_000_000),
   PUBSUB_URL: z
     .string()
@@ -347,6 +350,7 @@ export function loadConfig(env: Env = process.env): Config {
     changeRetentionHours: v.CHANGE_RETENTION_HOURS,
     liveMaxConnections: v.LIVE_MAX_CONNECTIONS,
     liveMaxSubscriptionsPerCaller: v.LIVE_MAX_SUBSCRIPTIONS_PER_CALLER,
+    liveMaxSubscriptionsPerConnection: v.LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     liveQueueLimit: v.LIVE_QUEUE_LIMIT,
     pubsubUrl: v.PUBSUB_URL,
     jobRunner: v.JOB_RUNNER,

@@ -91,7 +91,11 @@ export async function createApp(
       },
     }),
     formatError: (error) => clientError(formatError(error.toJSON(), error)),
-    limits: { connections: config.liveMaxConnections, perCaller: config.liveMaxSubscriptionsPerCaller },
+    limits: {
+      connections: config.liveMaxConnections,
+      perCaller: config.liveMaxSubscriptionsPerCaller,
+      perConnection: config.liveMaxSubscriptionsPerConnection,
+    },
     metrics: observe.metrics,
   });
   const apollo = new ApolloServer<RequestContext>({

@@ -30,8 +30,8 @@ import { trustedQuery, type TrustedDocuments } from './trustedDocuments.js';
  * HTTP (WebSocket: the connection_init payload's `authorization` or `x-api-key`; SSE: the
  * request's headers), trusted documents and the operation limits as for HTTP, subscriptions
  * only (queries and mutations go over POST), and the limits of live subscriptions per caller
- * and per process. On close, every WebSocket gets 1012 (service restart: reconnect and resume
- * from the last cursor) and every event stream ends.
+ * and per connection, and of connections per process. On close, every WebSocket gets 1012
+ * (service restart: reconnect and resume from the last cursor) and every event stream ends.
  */
 export interface LiveTransportOptions {
   schema: GraphQLSchema;
@@ -41,7 +41,7 @@ export interface LiveTransportOptions {
   contextFor(caller: Caller): Promise<Context>;
   /** An error as clients see it (formatError.ts). */
   formatError(error: GraphQLError): GraphQLError;
-  limits: { connections: number; perCaller: number };
+  limits: { connections: number; perCaller: number; perConnection: number };
   metrics: Metrics;
 }
 
@@ -146,6 +146,18 @@ export function createLiveTransports(httpServer: Server, options: LiveTransportO
       },
       onDisconnect: () => metrics.liveConnections.dec(),
       onSubscribe: async (ctx, id, payload) => {
+        if (releasesOf(ctx).size >= options.limits.perConnection)
+          return [
+            options.formatError(
+              asGraphQLError(
+                new TreeError(
+                  'LIMIT_EXCEEDED',
+                  `a connection may hold ${options.limits.perConnection} live subscriptions`,
+                  { limit: options.limits.perConnection },
+                ),
+              ),
+            ),
+          ];
         const admitted = await admit(headersOf(ctx.connectionParams), payload);
         if ('errors' in admitted) return admitted.errors;
         releasesOf(ctx).set(id, admitted.release);

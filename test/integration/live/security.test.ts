@@ -42,7 +42,12 @@ describe('live subscriptions: transports, callers and limits', () => {
   beforeAll(async () => {
     server = await startTestServer({
       strategy,
-      env: { AUTH: 'jwt', JWT_SECRET: SECRET, LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: '2' },
+      env: {
+        AUTH: 'jwt',
+        JWT_SECRET: SECRET,
+        LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: '3',
+        LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '2',
+      },
     });
     admin = `Bearer ${await token('admin')}`;
     const build = { ...server, gql };
@@ -139,23 +144,35 @@ describe('live subscriptions: transports, callers and limits', () => {
     await onGlobex.close();
   });
 
-  it('refuses a caller past its live subscriptions with LIMIT_EXCEEDED', async () => {
-    const client = await as('busy');
-    const held = [subscribe(client, { nodeId: 'a' }), subscribe(client, { nodeId: 'a' })];
+  it('refuses a connection, then a caller, past its live subscriptions with LIMIT_EXCEEDED', async () => {
+    const messageOf = (errors: unknown[]) => (errors[0] as { message?: string } | undefined)?.message;
+    const first = await as('busy');
+    const held = [subscribe(first, { nodeId: 'a' }), subscribe(first, { nodeId: 'a' })];
     await held[0]!.ready('a.m', () => rename('a.m', 'poke 1'));
     await held[1]!.ready('a.m', () => rename('a.m', 'poke 2'));
-    const third = subscribe(client, { nodeId: 'a' });
+    // Two per connection.
+    const third = subscribe(first, { nodeId: 'a' });
     await third.until(1).catch(() => {});
     expect(codeOf(third.errors)).toEqual(['LIMIT_EXCEEDED']);
+    expect(messageOf(third.errors)).toMatch(/a connection may hold 2 live subscriptions/);
+    // Three per caller, on any number of connections.
+    const second = await as('busy');
+    const more = subscribe(second, { nodeId: 'a' });
+    await more.ready('a.m', () => rename('a.m', 'poke 3'));
+    const fourth = subscribe(second, { nodeId: 'a' });
+    await fourth.until(1).catch(() => {});
+    expect(codeOf(fourth.errors)).toEqual(['LIMIT_EXCEEDED']);
+    expect(messageOf(fourth.errors)).toMatch(/a caller may hold 3 live subscriptions/);
     for (const sub of held) await sub.close();
     // Released when they end, and when a connection closes with some open.
-    const again = subscribe(client, { nodeId: 'a' });
-    await again.ready('a.m', () => rename('a.m', 'poke 3'));
-    await client.dispose();
+    const again = subscribe(first, { nodeId: 'a' });
+    await again.ready('a.m', () => rename('a.m', 'poke 4'));
+    await first.dispose();
+    await second.dispose();
     const reconnected = await as('busy');
     const both = [subscribe(reconnected, { nodeId: 'a' }), subscribe(reconnected, { nodeId: 'a' })];
-    await both[0]!.ready('a.m', () => rename('a.m', 'poke 4'));
-    await both[1]!.ready('a.m', () => rename('a.m', 'poke 5'));
+    await both[0]!.ready('a.m', () => rename('a.m', 'poke 5'));
+    await both[1]!.ready('a.m', () => rename('a.m', 'poke 6'));
     expect([...both[0]!.errors, ...both[1]!.errors]).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import type { ChangeDraft } from '../changes/changeRecord.js';
 import type { Key } from '../../../dynamodb/keys.js';
 import { inParallel } from '../../../inParallel.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
@@ -109,15 +110,17 @@ function placesOf(job: JobRecord): Map<string, Place> {
 
 /**
  * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS,
- * PARALLEL_CHUNKS at a time; counts them in the job's progress when `count`.
+ * PARALLEL_CHUNKS at a time; counts them in the job's progress when `count`, each with the
+ * change record `change` (its progress, in the tree its nodes go to) when given.
  */
 export async function commitInChunks(
   ctx: EngineContext,
   lease: Lease,
   batches: Array<(tx: TransactionBuilder) => void>,
   count = true,
+  change?: ChangeDraft,
 ): Promise<void> {
-  const room = ctx.transactionItems - 1; // the fence
+  const room = ctx.transactionItems - (change ? 2 : 1); // the fence, and the change's record
   const chunks: Array<{ tx: TransactionBuilder; nodes: number }> = [];
   let current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
   for (const batch of batches) {
@@ -132,6 +135,6 @@ export async function commitInChunks(
   }
   if (current.nodes > 0) chunks.push(current);
   await inParallel(chunks, PARALLEL_CHUNKS, ({ tx, nodes }) =>
-    commitChunk(ctx, tx, lease, count ? { done: nodes } : {}),
+    commitChunk(ctx, tx, lease, { ...(count ? { done: nodes } : {}), ...(change ? { change } : {}) }),
   );
 }

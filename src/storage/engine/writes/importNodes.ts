@@ -45,8 +45,10 @@ export async function writePending(ctx: EngineContext, plan: ImportPlan): Promis
     if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
   });
   const last = plan.nodes.filter((n) => n.top).length - 1; // parents first: the top nodes lead
-  await commitInChunks(ctx, plan.lease, batches.slice(last, last + 1));
-  await commitInChunks(ctx, plan.lease, [...batches.slice(0, last), ...batches.slice(last + 1)]);
+  // Its progress, in the parent's tree (none for new roots: no tree holds them yet).
+  const progress = plan.place.parent ? importChange(plan, plan.place.parent, 'JOB_PROGRESS') : undefined;
+  await commitInChunks(ctx, plan.lease, batches.slice(last, last + 1), true, progress);
+  await commitInChunks(ctx, plan.lease, [...batches.slice(0, last), ...batches.slice(last + 1)], true, progress);
 }
 
 /**
@@ -67,7 +69,7 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
     }
   });
   // Its record, in the parent's tree: the import's nodes are its children from now on.
-  const changes = parent ? [joinedChange(plan, parent)] : [];
+  const changes = parent ? [importChange(plan, parent, 'JOB_DONE')] : [];
   await recorded(ctx, changes, (planRecords) => {
     const joining = tx.builder.clone();
     planRecords(joining);
@@ -75,15 +77,18 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
   });
 }
 
-/** The record of an import's join: its job, done as far as readers go, under the parent. */
-function joinedChange(plan: ImportPlan, parent: StoredNode): ChangeDraft {
+/**
+ * A record of an import, in the parent's tree: its progress, or its join (JOB_DONE: its nodes are
+ * the parent's children from then on, done as far as readers go).
+ */
+function importChange(plan: ImportPlan, parent: StoredNode, kind: 'JOB_PROGRESS' | 'JOB_DONE'): ChangeDraft {
   const path = plan.place.chain.map((c) => c.node.id);
   const { job, nodes } = plan;
   return draft(path[0]!, {
-    kind: 'JOB_DONE',
+    kind,
     nodeId: parent.node.id,
     to: { parentId: parent.node.parentId, path: path.slice(0, -1) },
-    count: nodes.length,
-    job: { id: job.id, kind: job.kind, status: 'DONE' },
+    ...(kind === 'JOB_DONE' ? { count: nodes.length } : {}),
+    job: { id: job.id, kind: job.kind, status: kind === 'JOB_DONE' ? 'DONE' : 'RUNNING' },
   });
 }
