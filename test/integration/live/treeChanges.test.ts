@@ -4,6 +4,7 @@ import { encodeChangeCursor } from '../../../src/storage/engine/changes/changeRe
 import { liveClient, subscribe, type LiveEvent } from '../../support/live.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { buildTree, okData } from '../../support/tree.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * treeChanges over GraphQL over WebSocket, on the real server, under every strategy: each kind
@@ -89,6 +90,33 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy)
       ['UPDATED', `${r}.w1`, `${r}.w`, `${r}.w`, null, 'last'],
     ]);
     await sub.close();
+  });
+
+  it('follows the watched subtree into another tree, and ends once it is deleted', async () => {
+    const r = fresh();
+    const other = fresh();
+    await buildTree(server, { id: r, children: [{ id: `${r}.w`, children: [{ id: `${r}.w1` }] }] });
+    await buildTree(server, { id: other });
+    const sub = subscribe(client, { nodeId: `${r}.w` });
+    await sub.ready(`${r}.w1`, () => rename(`${r}.w1`, 'poke'));
+
+    okData(await reparent(`${r}.w`, other));
+    okData(await rename(other, 'outside the window'));
+    okData(
+      await server.gql(`mutation { createNode(input: { id: "${r}.w2", parentId: "${r}.w", name: "w2" }) { id } }`),
+    );
+    okData(await server.gql(`mutation { deleteNode(id: "${r}.w") { deletedCount } }`));
+    const events = await sub.until(3);
+    expect(pick(events)).toEqual([
+      ['MOVED', `${r}.w`, r, other, expect.toBeOneOf([2, null]), `${r}.w`],
+      ['CREATED', `${r}.w2`, null, `${r}.w`, 1, 'w2'],
+      ['DELETED', `${r}.w`, other, null, 3, null],
+    ]);
+    await eventually(
+      'the end of the subscription',
+      async () => sub.completed,
+      (done) => done,
+    );
   });
 
   it('resumes after a disconnect with every change missed, once and in order, then live ones', async () => {
