@@ -66,11 +66,13 @@ export class SubscriptionResolver {
 
   @FieldResolver(() => Int, {
     nullable: true,
-    description: "Nodes the change touched: a delete's, a created or moved subtree's (moved in: the subtree's size).",
+    description: "Nodes the change touched: a created, deleted or moved-in subtree's, or an import's; else null.",
   })
   async count(@Root() change: Delivered, @Ctx() { loaders }: Context): Promise<number | null> {
+    // Only where every strategy knows it: a move's record has the subtree's size only when the
+    // move read its subtree (not under adjacency), so a move in is counted when it is missing.
+    if (!COUNTED.has(change.kind)) return null;
     if (change.count !== null || change.kind !== 'MOVED_IN') return change.count;
-    // A move that did not read its subtree (adjacency): its size, counted now.
     const node = this.node(change);
     return node ? 1 + (await loaders.descendantCount.load({ node, maxDepth: null })) : null;
   }
@@ -84,6 +86,9 @@ export class SubscriptionResolver {
     return id ? ((await store.getJobs([id])).get(id) ?? null) : null;
   }
 }
+
+/** The kinds whose count a subscriber gets: a created, deleted or moved-in subtree's size, an import's nodes. */
+const COUNTED = new Set(['CREATED', 'DELETED', 'MOVED_IN', 'JOB_DONE']);
 
 /** A stream that ended with a typed refusal: delivered as a last event whose resolver throws it. */
 type Failure = { failure: TreeError };

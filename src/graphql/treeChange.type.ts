@@ -62,7 +62,7 @@ export class TreeChange {
 
   @Field(() => Int, {
     nullable: true,
-    description: "Nodes the change touched: a delete's, a created or moved subtree's (moved in: the subtree's size).",
+    description: "Nodes the change touched: a created, deleted or moved-in subtree's, or an import's; else null.",
   })
   count!: number | null;
 

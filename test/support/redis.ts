@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { freePort } from './globalSetup.js';
+import { reaches } from './network.js';
 
 /** Whether redis-server is on PATH (`.ci/run` installs Debian's when it is missing). */
 export const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -20,7 +20,7 @@ export async function startRedis(): Promise<RedisServer> {
   );
   const deadline = Date.now() + 10_000;
   for (;;) {
-    if (await answers(port)) break;
+    if (await reaches('127.0.0.1', port)) break;
     if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -33,12 +33,3 @@ export async function startRedis(): Promise<RedisServer> {
       }),
   };
 }
-
-const answers = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });

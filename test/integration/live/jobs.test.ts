@@ -3,12 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_FIELDS, liveClient, subscribe } from '../../support/live.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { traitsOf } from '../../support/traits.js';
+import { eventually } from '../../support/eventually.js';
 import { buildTree, fullTree, okData } from '../../support/tree.js';
 
 /**
  * Moves and deletes that run as jobs (transactions of 10 items): the change comes when the write
  * answers (every read already sees it), the job's progress after, then its end.
  */
+/** The events so far, once their kinds satisfy `done`. */
+const kindsUntil = <E extends { kind: string }>(events: E[], done: (kinds: string[]) => boolean) =>
+  eventually(
+    'the job events',
+    async () => [...events],
+    (seen) => done(seen.map((e) => e.kind)),
+    15_000,
+  );
+
 describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of big moves and deletes', (strategy) => {
   let server: TestServer;
   let client: Client;
@@ -29,7 +39,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of big moves and deletes'
     okData(await server.gql('mutation { reparent(id: "j.a", newParentId: "j.b") { id } }'));
     const movesAsJob = traitsOf(strategy).keepsPath;
     const afterMove = movesAsJob
-      ? await waitFor(sub.events, (kinds) => kinds.includes('JOB_DONE'))
+      ? await kindsUntil(sub.events, (kinds) => kinds.includes('JOB_DONE'))
       : await sub.until(1);
     expect(afterMove[0]).toMatchObject({ kind: 'MOVED', nodeId: 'j.a', oldParentId: 'j', newParentId: 'j.b' });
     if (movesAsJob) {
@@ -44,19 +54,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of big moves and deletes'
     const moved = sub.events.length;
     const deleted = okData(await server.gql('mutation { deleteNode(id: "j.b") { deletedCount job { id } } }'));
     expect(deleted.deleteNode.job).not.toBeNull();
-    const events = (await waitFor(sub.events, (kinds) => kinds.slice(moved).includes('JOB_DONE'))).slice(moved);
+    const events = (await kindsUntil(sub.events, (kinds) => kinds.slice(moved).includes('JOB_DONE'))).slice(moved);
     expect(events[0]).toMatchObject({ kind: 'DELETED', nodeId: 'j.b', count: 14, job: { kind: 'DELETE' } });
     expect(events.slice(1).map((e) => e.kind)).toEqual([...events.slice(1, -1).map(() => 'JOB_PROGRESS'), 'JOB_DONE']);
     await sub.close();
   });
 });
-
-/** Waits until the kinds of `events` satisfy `done`. */
-async function waitFor<E extends { kind: string }>(events: E[], done: (kinds: string[]) => boolean): Promise<E[]> {
-  const deadline = Date.now() + 15_000;
-  while (!done(events.map((e) => e.kind))) {
-    if (Date.now() > deadline) throw new Error(`still waiting; got ${events.map((e) => e.kind).join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return [...events];
-}

@@ -54,8 +54,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy)
     expect(pick(events)).toEqual([
       ['CREATED', `${r}.c`, null, r, 1, 'c'],
       ['UPDATED', `${r}.a`, r, r, null, 'renamed'],
-      ['MOVED', `${r}.a1`, `${r}.a`, `${r}.b`, expect.toBeOneOf([1, null]), `${r}.a1`],
-      ['REORDERED', `${r}.b`, r, r, expect.toBeOneOf([2, null]), `${r}.b`],
+      ['MOVED', `${r}.a1`, `${r}.a`, `${r}.b`, null, `${r}.a1`],
+      ['REORDERED', `${r}.b`, r, r, null, `${r}.b`],
       ['DELETED', `${r}.b`, r, null, 2, null],
     ]);
     expect(events[1]!.node).toMatchObject({ id: `${r}.a`, name: 'renamed', parentId: r, depth: 1 });
@@ -86,7 +86,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy)
     expect(pick(events)).toEqual([
       ['MOVED_IN', `${r}.x`, `${r}.o`, `${r}.w`, 2, `${r}.x`],
       ['UPDATED', `${r}.x`, `${r}.w`, `${r}.w`, null, 'inside'],
-      ['MOVED_OUT', `${r}.x`, `${r}.w`, `${r}.o`, expect.toBeOneOf([2, null]), 'inside'],
+      ['MOVED_OUT', `${r}.x`, `${r}.w`, `${r}.o`, null, 'inside'],
       ['UPDATED', `${r}.w1`, `${r}.w`, `${r}.w`, null, 'last'],
     ]);
     await sub.close();
@@ -108,7 +108,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy)
     okData(await server.gql(`mutation { deleteNode(id: "${r}.w") { deletedCount } }`));
     const events = await sub.until(3);
     expect(pick(events)).toEqual([
-      ['MOVED', `${r}.w`, r, other, expect.toBeOneOf([2, null]), `${r}.w`],
+      ['MOVED', `${r}.w`, r, other, null, `${r}.w`],
       ['CREATED', `${r}.w2`, null, `${r}.w`, 1, 'w2'],
       ['DELETED', `${r}.w`, other, null, 3, null],
     ]);
