@@ -45,6 +45,39 @@ export async function queryItems(
 }
 
 /**
+ * Runs a Query through at most `evaluated` items of its key range, counted before its
+ * FilterExpression (what DynamoDB bills), following LastEvaluatedKey: the items it kept, and
+ * whether the range ended within them. A read that is worth making only when a range is small
+ * spends at most that much to find out that it is not.
+ */
+export async function queryWithin(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  evaluated: number,
+): Promise<{ items: Item[]; complete: boolean }> {
+  const items: Item[] = [];
+  let startKey = input.ExclusiveStartKey;
+  let scanned = 0;
+  while (scanned < evaluated) {
+    const out = await callDynamo(() =>
+      doc.send(
+        new QueryCommand({
+          ...input,
+          ConsistentRead: input.IndexName ? undefined : true,
+          ExclusiveStartKey: startKey,
+          Limit: evaluated - scanned,
+        }),
+      ),
+    );
+    items.push(...((out.Items ?? []) as Item[]));
+    scanned += out.ScannedCount ?? 0;
+    startKey = out.LastEvaluatedKey;
+    if (!startKey) return { items, complete: true };
+  }
+  return { items, complete: false };
+}
+
+/**
  * Upper bound on 1 MB pages one count may read: a count returns no items, so it may go through a
  * range far bigger than a read of items (a thousand pages, about 2.5 million nodes of 400 bytes);
  * a query's runtime budget (MAX_OPERATION_REQUESTS) usually stops it first.

@@ -173,6 +173,14 @@ export interface StrategyMembers<Name extends string = string> {
   preorder?(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page | null>;
 
   /**
+   * Optional: one page of a by-depth window read in bulk from the projection, in the order and
+   * with the cursors of `descendants`, or null when the window is not worth reading that way
+   * (the strategy's rule; `descendants` then answers). Called only while no open job touches the
+   * table's projection.
+   */
+  descendantsInBulk?(ctx: StrategyContext, node: TreeNode, window: DepthWindow, page: PageArgs): Promise<Page | null>;
+
+  /**
    * Optional: how the engine reads children several levels deep in bulk (ChildrenTreeRequest).
    * The projection items, carrying copies of their nodes (carriesNode), of every node 1 to
    * `depth` levels below `node` (fewer levels when the strategy's bulk read reaches less

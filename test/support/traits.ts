@@ -14,6 +14,10 @@ export interface Traits {
   bulkChildren: boolean;
   /** Descendants in document order come from the projection's own reads (a range per page). */
   preorderFromProjection: boolean;
+  /** A small depth window comes from one bulk read of the projection (a range, filtered by depth). */
+  windowsInBulk: boolean;
+  /** Within one depth, descendants come breadth first: by parent, then in sibling order. */
+  breadthFirst: boolean;
 }
 
 export function traitsOf(name: StrategyName): Traits {
@@ -24,5 +28,7 @@ export function traitsOf(name: StrategyName): Traits {
     keepsLineage: kept.lineage,
     bulkChildren: strategy.subtreeItems !== undefined,
     preorderFromProjection: strategy.preorder !== undefined,
+    windowsInBulk: strategy.descendantsInBulk !== undefined,
+    breadthFirst: strategy.keeps === 'nothing' || strategy.descendantsFrom === 'truth',
   };
 }

@@ -7,8 +7,10 @@ import { readOpenJobs, type ReadScope } from './liveNodes.js';
 import { preorderPage } from './preorderPage.js';
 
 /**
- * One page of descendants. By depth: the strategy's read; while a move job is open below the
- * node, from the truth (descendantsFromTruth.ts), which answers as if the job were done. In
+ * One page of descendants. By depth: the strategy's bulk read of its projection when it has one,
+ * no job makes it unsafe and the strategy finds the window worth it; else the strategy's read;
+ * while a move job is open below the node, from the truth (descendantsFromTruth.ts), which
+ * answers as if the job were done. In
  * document order: the strategy's read of its projection when it has one and no job makes it
  * unsafe, else the truth's edges (preorderPage.ts).
  */
@@ -31,6 +33,11 @@ export async function descendantsPage(
   const bounded =
     window.maxDepth !== null && window.maxDepth > ctx.maxTreeDepth ? { ...window, maxDepth: ctx.maxTreeDepth } : window;
   const { strategy } = ctx;
+  const bulk =
+    strategy.descendantsInBulk && projectionSettled(await readOpenJobs(ctx, scope), strategy.name)
+      ? await strategy.descendantsInBulk(ctx, node, bounded, page)
+      : null;
+  if (bulk) return bulk;
   const found = await strategy.descendants(ctx, node, bounded, page);
   if (strategy.keeps === 'nothing' || strategy.descendantsFrom === 'truth') return found;
   // The strategy's read loaded the open jobs into the scope (with the page's nodes).

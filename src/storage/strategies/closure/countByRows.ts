@@ -1,7 +1,7 @@
 import { countItems } from '../../../dynamodb/query.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
-import { countQuery } from '../parts/countQuery.js';
+import { throughQuery } from '../parts/throughQuery.js';
 import { closureRange } from './closureKeys.js';
 
 /**
@@ -11,5 +11,5 @@ import { closureRange } from './closureKeys.js';
  * filter: a row's key names its ancestor and its descendant whole.
  */
 export async function countByRows(ctx: StrategyContext, node: TreeNode, maxDepth: number | null): Promise<number> {
-  return countItems(ctx.doc, countQuery(ctx.table, closureRange(node.id, { minDepth: 1, maxDepth })));
+  return countItems(ctx.doc, throughQuery(ctx.table, closureRange(node.id, { minDepth: 1, maxDepth })));
 }

@@ -2,13 +2,13 @@ import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { forEachQueryPage } from '../../../dynamodb/query.js';
 import { TreeError } from '../../../errors.js';
 import type { Place, StrategyContext } from '../../strategy.js';
-import { documentKey, documentStep, MAX_SORT_KEY_BYTES, rangePk, subtreeRange } from './rangeKeys.js';
+import { documentKey, MAX_SORT_KEY_BYTES, subtreeKeys } from './rangeKeys.js';
 
 /**
  * Before a move job: whether every node of the moved subtree still has a document key within
  * DynamoDB's sort key limit at its new place. Each key of the subtree changes by the same number
  * of bytes, the moved node's; when that number is positive, the subtree's longest key is read (a
- * Query of its range, keys only; for a root, of each of its branches). A job that met an
+ * Query of its range, keys only; for a root, of its tree's collection). A job that met an
  * over-long key half-way could not finish: the move is refused with DEPTH_LIMIT before anything
  * is written.
  */
@@ -18,15 +18,7 @@ export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place
   if (newKey === null) return; // to a root: every key gets shorter
   const growth = Buffer.byteLength(newKey) - Buffer.byteLength(oldKey);
   if (growth <= 0) return;
-  const ranges =
-    oldKey === ''
-      ? (await ctx.readChildren(id)).map(({ node }) => ({
-          pk: rangePk(node.id),
-          key: documentStep(node.position, node.id),
-        }))
-      : [{ pk: rangePk(from.path[1] ?? id), key: oldKey }];
-  let longest = Buffer.byteLength(oldKey);
-  for (const range of ranges) longest = Math.max(longest, await longestKey(ctx, range.pk, range.key));
+  const longest = Math.max(Buffer.byteLength(oldKey), await longestKey(ctx, id, from));
   if (longest + growth > MAX_SORT_KEY_BYTES) {
     throw new TreeError(
       'DEPTH_LIMIT',
@@ -39,8 +31,10 @@ export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place
 }
 
 /** The length in bytes of the longest sort key in a subtree's range, its pages read in turn. */
-async function longestKey(ctx: StrategyContext, pk: string, key: string): Promise<number> {
-  const query = { ...keyQuery(ctx.table, { pk, sk: { between: subtreeRange(key) } }), ProjectionExpression: '#sk' };
+async function longestKey(ctx: StrategyContext, id: string, place: Place): Promise<number> {
+  const base = keyQuery(ctx.table, subtreeKeys(id, place));
+  const names = { ...base.ExpressionAttributeNames, '#sk': 'sk' };
+  const query = { ...base, ProjectionExpression: '#sk', ExpressionAttributeNames: names };
   let longest = 0;
   await forEachQueryPage(ctx.doc, query, (items) => {
     for (const item of items) longest = Math.max(longest, Buffer.byteLength(String(item.sk)));

@@ -3,16 +3,19 @@ import { CHANGE_ITEMS, type ContractCosts } from '../../contractCosts.js';
 /** What the contract suite's operations cost under nested-set (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
   strategy: 'nested-set',
-  // Descendants by depth as under adjacency; ancestors from the kept path, as under path.
+  // A small subtree by depth: one Query of its range, filtered by depth (windowByRange.ts);
+  // ancestors from the kept path, as under path.
   requests: {
     nodeLookup: 1,
     nodeWithChildren: 2,
     thirtyNodesWithParentsMax: 2,
     ancestorsAtDepth20Max: 1 + 1,
-    descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
-    descendantsFanOut5Depth3ReadUnitsMax: 32,
-    descendantsFirstPageMax: 1 + 1 + 5 + 25,
-    descendantsOfAListOfFive: 1 + 5 + 25,
+    descendantsFanOut5Depth3Max: 1 + 1,
+    // 155 range items of about 250 bytes in one Query (1.25 times closure's 8: the path and lineage), and the lookup.
+    descendantsFanOut5Depth3ReadUnitsMax: 10,
+    descendantsFirstPageMax: 1 + 1,
+    // A Query of its range per node.
+    descendantsOfAListOfFive: 1 + 5,
     // 7, plus the path and lineage of the 4 other nodes, plus a range item deleted and put per
     // node, plus the new parent's range item (its childCount; the old parent is a root).
     itemsWrittenByMove: 7 + 4 + 2 * 5 + 1 + 2 * CHANGE_ITEMS,
@@ -20,29 +23,20 @@ export const contractCosts: ContractCosts = {
     // range item deleted and put per node.
     itemsWrittenByReorder: 3 + 4 + 2 * 5 + CHANGE_ITEMS,
   },
-  // Children per parent, as under adjacency (a range holds every depth of a subtree); ancestors
-  // from the kept path, as under path.
-  lookahead: { nestedThree: 1 + 1 + 10 + 100, rootsNested: 1 + 2 + 5, ancestorsOfFive: 1 + 1 },
-  preorder: {
-    // The root's children (its edges), then the range of each of its 4 branches.
-    whole: 1 + 1 + 4,
-    // A depth bound: the walk (a range holds every depth).
-    depthOne: 1 + 1,
-    // The root's children, then doc.1's range fills the page.
-    firstFive: 1 + 1 + 1,
-    // One Query of doc.1's range.
-    branch: 1 + 1,
-  },
-  // A whole subtree: one count Query of its range; below the root, its edges and one count per
-  // child with children (c: 3). A depth bound: the truth's walk of the levels above it, as adjacency.
-  counts: { whole: 1 + 1 + 3, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 1 + 3, branch: 1 + 1, listOfThree: 1 + 3 },
-  // Back from the end: every level of the window (a Query per parent, level by level): 1 + 4 + 12
-  // parents; from a cursor at depth 2, the levels down to it. PREORDER backwards: the walk.
+  // The lookup, then one Query of the range filtered to the 3 levels (each root its own).
+  lookahead: { nestedThree: 1 + 1, rootsNested: 1 + 3, ancestorsOfFive: 1 + 1 },
+  // One Query of the subtree's range (a root's: its tree's collection) per page.
+  preorder: { whole: 1 + 1, depthOne: 1 + 1, firstFive: 1 + 1, branch: 1 + 1 },
+  // A whole subtree: one count Query of its range. A depth bound: the truth's walk of the levels
+  // above it, as adjacency (a range holds every depth).
+  counts: { whole: 1 + 1, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 1 + 3, branch: 1 + 1, listOfThree: 1 + 3 },
+  // Back from the end: the range of the small subtree, filtered by depth, read once and cut
+  // before the cursor. PREORDER backwards: the walk.
   backward: {
     childrenLast: 1 + 1,
-    descendantsLastBounded: 1 + 1 + 4 + 12,
-    descendantsLast: 1 + 1 + 4 + 12,
-    descendantsBefore: 1 + 1 + 4,
+    descendantsLastBounded: 1 + 1,
+    descendantsLast: 1 + 1,
+    descendantsBefore: 1 + 1,
     preorderLast: 1 + 4,
     preorderBefore: 1 + 5,
   },

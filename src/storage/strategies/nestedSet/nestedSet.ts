@@ -7,6 +7,7 @@ import { countByRange } from './countByRange.js';
 import { preorderByRange } from './preorderByRange.js';
 import { RANGE_PK_PREFIX, rangeItems } from './rangeKeys.js';
 import { reachesDepth } from './reachesDepth.js';
+import { descendantsByRange, subtreeByRange } from './windowByRange.js';
 
 /**
  * Nested set, with document keys for bounds: each node below a root has one range item whose
@@ -20,9 +21,11 @@ import { reachesDepth } from './reachesDepth.js';
  *
  * Reads: children from the truth's edges (one Query); ancestors one BatchGet of the kept path;
  * descendants in document order one Query of the range per page (preorderByRange.ts); by depth,
- * one wave of child Queries per level, as under adjacency (a range holds every depth). The count
- * of a whole subtree is one `Select: 'COUNT'` Query of its range (countByRange.ts); of a window
- * with a depth bound, the engine's walk of the levels above it.
+ * and children several levels deep (lookahead), one Query of the range filtered by depth when
+ * the subtree is small (windowByRange.ts has the rule), else one wave of child Queries per level,
+ * as under adjacency (a range holds every depth). The count of a whole subtree is one
+ * `Select: 'COUNT'` Query of its range (countByRange.ts); of a window with a depth bound, the
+ * engine's walk of the levels above it.
  */
 export const nestedSet: TreeStrategy<'nested-set'> = {
   name: 'nested-set',
@@ -49,6 +52,8 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
   },
 
   descendants: descendantsByLevels,
+  descendantsInBulk: descendantsByRange,
+  subtreeItems: subtreeByRange,
   preorder: preorderByRange,
   checkMoveJob: checkKeyRoom,
   reaches: reachesDepth,

@@ -16,17 +16,17 @@ import {
 const place = (path: string[], lineage: string[]) => ({ path, lineage });
 
 describe('range keys', () => {
-  it('give roots no item, and each other node one in the collection of its top-level branch', () => {
+  it('give roots no item, and each other node one in the collection of its tree', () => {
     expect(rangeItems('r', place([], ['a0']))).toEqual([]);
     const [item] = rangeItems('c', place(['r', 'b'], ['a0', 'a1', 'a2']));
     expect(item).toEqual({
-      pk: 'S#b',
+      pk: 'S#r',
       sk: documentStep('a1', 'b') + documentStep('a2', 'c'),
       id: 'c',
       path: ['r', 'b'],
       lineage: ['a0', 'a1', 'a2'],
     });
-    expect(rangeItems('b', place(['r'], ['a0', 'a1']))[0]!.pk).toBe('S#b');
+    expect(rangeItems('b', place(['r'], ['a0', 'a1']))[0]!.pk).toBe('S#r');
   });
 
   it("begin every key of a subtree with its root's key, inside the subtree's range", () => {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
 import type { Item, Key } from '../../../dynamodb/keys.js';
 
-/** pk prefix of a range collection (a branch: a child of a root, and everything below it). */
+/** pk prefix of a range collection (the nodes of one tree below its root). */
 export const RANGE_PK_PREFIX = 'S#';
 import { TreeError } from '../../../errors.js';
 import type { Place } from '../../strategy.js';
@@ -26,9 +27,10 @@ import type { Place } from '../../strategy.js';
  * at first; a position grows by a character every few inserts into the same gap), and a sort
  * key holds at most 1,024 bytes: a write that would need a longer one is refused (DEPTH_LIMIT).
  *
- * Partitions: the items of one top-level branch (a root's child and its subtree) share one
- * collection, `S#<branchId>`, so that a tree of a million nodes is as many collections as its
- * root has children, each written and read on its own; the roots themselves have no range item.
+ * Collections: the range items of one tree share one collection, `S#<rootId>`, so that the
+ * subtree of any node, a root's included, is one key range of one collection (a root's: the
+ * whole collection); the roots themselves have no range item. DynamoDB spreads one collection
+ * over partitions by sort key as it grows or gets hot (no local index pins it to one).
  */
 export const ID_TOKEN_LENGTH = 4;
 const SEPARATOR = '!';
@@ -55,11 +57,18 @@ export function documentKey(id: string, place: Place): string | null {
   return key;
 }
 
-/** The range collection of a branch (a root's child). */
-export const rangePk = (branchId: string): string => `${RANGE_PK_PREFIX}${branchId}`;
+/** The range collection of a tree. */
+export const rangePk = (rootId: string): string => `${RANGE_PK_PREFIX}${rootId}`;
 
-/** The branch of the node `id` at `place`: its depth-1 ancestor, or itself at depth 1. */
-export const branchOf = (id: string, place: Place): string => place.path[1] ?? id;
+/**
+ * The key range of the subtree below the node `id` at `place`, the node's own item included
+ * (none for a root): for a root, its whole collection; else the keys that begin with its own.
+ */
+export function subtreeKeys(id: string, place: Place): KeyQuery {
+  const key = documentKey(id, place);
+  const pk = rangePk(place.path[0] ?? id);
+  return key === null ? { pk } : { pk, sk: { between: subtreeRange(key) } };
+}
 
 /**
  * The range item of the node `id` at `place`, [] for a root. It keeps the node's place (path
@@ -79,7 +88,7 @@ export function rangeItems(id: string, place: Place): Array<Item & Key> {
       { depth: place.path.length, keyBytes, maxKeyBytes: MAX_SORT_KEY_BYTES },
     );
   }
-  return [{ pk: rangePk(branchOf(id, place)), sk, id, path: [...place.path], lineage: [...place.lineage] }];
+  return [{ pk: rangePk(place.path[0]!), sk, id, path: [...place.path], lineage: [...place.lineage] }];
 }
 
 /** The key range of the subtree of a node whose document key is `key`: itself and every node below. */

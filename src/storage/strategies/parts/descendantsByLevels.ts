@@ -14,11 +14,14 @@ import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
  * are read down to the cursor's (to the window's end without one), and the page is the nodes
  * nearest before it.
  */
-interface Entry {
+export interface LevelEntry {
   node: TreeNode;
+  /** Below the origin. */
   depth: number;
+  /** The edge sort keys from the origin down to the node. */
   path: string[];
 }
+type Entry = LevelEntry;
 
 export async function descendantsByLevels(
   ctx: StrategyContext,
@@ -26,9 +29,8 @@ export async function descendantsByLevels(
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page & { related: TreeNode[] }> {
-  const cursor = page.after == null ? null : decodeCursor(ctx, page.after, origin, window);
-  const inPage = (entry: Entry) =>
-    cursor === null || (page.backwards ? follows(cursor, entry) : follows(entry, cursor));
+  const cursor = page.after == null ? null : decodeLevelsCursor(ctx, page.after, origin, window);
+  const inPage = inPageOf(cursor, page);
   const out: Entry[] = [];
   const related: TreeNode[] = [];
   const inWindow = (depth: number) =>
@@ -53,15 +55,34 @@ export async function descendantsByLevels(
     );
     related.push(...level.map((entry) => entry.node));
   }
-  if (page.backwards) out.reverse();
+  return { ...levelsPage(ctx, origin, window, page, out), related };
+}
+
+/** Whether an entry belongs to the page that starts after (or, backwards, ends before) `cursor`. */
+export const inPageOf =
+  (cursor: { depth: number; path: string[] } | null, page: PageArgs) =>
+  (entry: LevelEntry): boolean =>
+    cursor === null || (page.backwards ? follows(cursor, entry) : follows(entry, cursor));
+
+/**
+ * The page of `found`: the entries of the window in breadth-first order that follow the cursor
+ * (precede it, backwards), at least `page.first + 1` of them unless the window ends first.
+ */
+export function levelsPage(
+  ctx: StrategyContext,
+  origin: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+  found: LevelEntry[],
+): Page {
+  const inOrder = page.backwards ? [...found].reverse() : found;
   return {
-    edges: out
+    edges: inOrder
       .slice(0, page.first)
       .map((entry) =>
         windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, placed(origin, entry)),
       ),
-    hasNextPage: out.length > page.first,
-    related,
+    hasNextPage: inOrder.length > page.first,
   };
 }
 
@@ -75,7 +96,7 @@ function placed(origin: TreeNode, { node, depth }: Entry): TreeNode {
 }
 
 /** Whether `a` comes after `b` in breadth-first order. */
-function follows(a: { depth: number; path: string[] }, b: { depth: number; path: string[] }): boolean {
+export function follows(a: { depth: number; path: string[] }, b: { depth: number; path: string[] }): boolean {
   if (a.depth !== b.depth) return a.depth > b.depth;
   for (let i = 0; i < a.path.length; i++) {
     const x = a.path[i]!;
@@ -85,7 +106,8 @@ function follows(a: { depth: number; path: string[] }, b: { depth: number; path:
   return false;
 }
 
-function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
+/** The (depth, path) position a cursor of this order names; BAD_USER_INPUT for any other cursor. */
+export function decodeLevelsCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
   const c = decodeWindowCursor(
     ctx.cursors,
     raw,

@@ -1,7 +1,7 @@
 import { countItems } from '../../../dynamodb/query.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
-import { countQuery } from '../parts/countQuery.js';
+import { throughQuery } from '../parts/throughQuery.js';
 import { levelQuery } from './levelKeys.js';
 
 /**
@@ -30,7 +30,7 @@ export async function countByLevelItems(
     const wave: number[] = [];
     for (let depth = first; depth <= Math.min(deepest, first + LEVELS_PER_WAVE - 1); depth++) wave.push(depth);
     const counts = await Promise.all(
-      wave.map((depth) => countItems(ctx.doc, countQuery(ctx.table, levelQuery(path, node.id, depth), through))),
+      wave.map((depth) => countItems(ctx.doc, throughQuery(ctx.table, levelQuery(path, node.id, depth), through))),
     );
     for (const atDepth of counts) {
       if (atDepth === 0) return count;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { countQuery } from './countQuery.js';
+import { throughQuery } from './throughQuery.js';
 
-describe('countQuery', () => {
+describe('throughQuery', () => {
   it('counts a key range as it is', () => {
-    expect(countQuery('t', { pk: 'N#r', sk: { between: ['D#001#', 'D#003#~'] } })).toEqual({
+    expect(throughQuery('t', { pk: 'N#r', sk: { between: ['D#001#', 'D#003#~'] } })).toEqual({
       TableName: 't',
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
       ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
@@ -12,7 +12,7 @@ describe('countQuery', () => {
   });
 
   it("keeps only the items whose kept path runs through the node, at the node's depth", () => {
-    expect(countQuery('t', { pk: 'L#r#3', sk: { beginsWith: 'abc' } }, { at: 1, id: 'a' })).toEqual({
+    expect(throughQuery('t', { pk: 'L#r#3', sk: { beginsWith: 'abc' } }, { at: 1, id: 'a' })).toEqual({
       TableName: 't',
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       FilterExpression: '#path[1] = :through',
@@ -22,7 +22,7 @@ describe('countQuery', () => {
   });
 
   it('refuses an index that is no index', () => {
-    expect(() => countQuery('t', { pk: 'L#r#3' }, { at: -1, id: 'a' })).toThrow('a path index, got -1');
-    expect(() => countQuery('t', { pk: 'L#r#3' }, { at: 1.5, id: 'a' })).toThrow('a path index, got 1.5');
+    expect(() => throughQuery('t', { pk: 'L#r#3' }, { at: -1, id: 'a' })).toThrow('a path index, got -1');
+    expect(() => throughQuery('t', { pk: 'L#r#3' }, { at: 1.5, id: 'a' })).toThrow('a path index, got 1.5');
   });
 });
