@@ -11,7 +11,8 @@ export const contractCosts: ContractCosts = {
     descendantsFanOut5Depth3Max: 1 + 1 + 5 + 25,
     // 32 small reads: a unit each.
     descendantsFanOut5Depth3ReadUnitsMax: 32,
-    descendantsFirstPageMax: 1 + 1 + 5 + 25,
+    // The page of 100 ends among the 125 nodes at depth 3: the children of its first 15 parents.
+    descendantsFirstPageMax: 1 + 1 + 5 + 15,
     // A Query per parent, level by level: edge copies carry the nodes.
     descendantsOfAListOfFive: 1 + 5 + 25,
     // The node, its old and new edge, both parents' node item and edge copy: any subtree size.

@@ -2,7 +2,14 @@ import type { Item } from '../../../dynamodb/keys.js';
 import { queryWithin } from '../../../dynamodb/query.js';
 import type { Place, StrategyContext, SubtreeItems } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
-import { decodeLevelsCursor, follows, inPageOf, levelsPage, type LevelEntry } from '../parts/descendantsByLevels.js';
+import {
+  decodeLevelsCursor,
+  follows,
+  inPageOf,
+  levelsPage,
+  markParentsSeen,
+  type LevelEntry,
+} from '../parts/descendantsByLevels.js';
 import { throughQuery } from '../parts/throughQuery.js';
 import { chainOf } from './preorderByRange.js';
 import { subtreeKeys } from './rangeKeys.js';
@@ -81,6 +88,13 @@ export async function descendantsByRange(
     if (found) entries.push({ node: found, depth: (item.path as string[]).length - depth, path: chainOf(item, depth) });
   }
   entries.sort((a, b) => (follows(a, b) ? 1 : follows(b, a) ? -1 : 0));
+  // The whole window is read: what each cursor says of its depth is known.
+  for (let at = 0; at < entries.length;) {
+    const depth = entries[at]!.depth;
+    const end = entries.findIndex((entry, i) => i > at && entry.depth !== depth);
+    markParentsSeen(entries.slice(at, end === -1 ? undefined : end), false);
+    at = end === -1 ? entries.length : end;
+  }
   return levelsPage(ctx, origin, window, page, entries.filter(inPageOf(cursor, page)));
 }
 

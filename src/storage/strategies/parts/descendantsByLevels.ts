@@ -3,16 +3,15 @@ import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import { edgeSk } from '../../../dynamodb/keys.js';
 import { walkLimit, type StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+import { Level } from './levelWalk.js';
 
 /**
- * Breadth first: one wave of child Queries per level (in parallel), no Query for a node whose
- * childCount is 0, and no level read past the one that fills the page.
+ * Breadth first, from the truth's edges: forwards, each depth read lazily, only as far as the
+ * page needs (levelWalk.ts); backwards, one wave of child Queries per level down to the cursor's.
  *
  * Order: by relative depth, then by the path of edge sort keys from the origin, which is the
  * breadth-first order. The cursor holds that (depth, path) of the last node: a position, so a
- * later request resumes after it even if the tree changed meanwhile. Read backwards, the levels
- * are read down to the cursor's (to the window's end without one), and the page is the nodes
- * nearest before it.
+ * later request resumes after it even if the tree changed meanwhile.
  */
 export interface LevelEntry {
   node: TreeNode;
@@ -20,6 +19,12 @@ export interface LevelEntry {
   depth: number;
   /** The edge sort keys from the origin down to the node. */
   path: string[];
+  /**
+   * Whether a node of this depth up to this one has children (so the next depth has nodes),
+   * when the read knows it: what its cursor carries, so that the page that ends the depth knows
+   * whether to go on without reading the whole depth again.
+   */
+  parentsSeen?: boolean;
 }
 type Entry = LevelEntry;
 
@@ -30,19 +35,71 @@ export async function descendantsByLevels(
   page: PageArgs,
 ): Promise<Page & { related: TreeNode[] }> {
   const cursor = page.after == null ? null : decodeLevelsCursor(ctx, page.after, origin, window);
+  const related: TreeNode[] = [];
+  const out = page.backwards
+    ? await backwards(ctx, origin, window, page, cursor, related)
+    : await forwards(ctx, origin, window, page, cursor, related);
+  return { ...levelsPage(ctx, origin, window, page, out), related };
+}
+
+type Position = { depth: number; path: string[]; parentsSeen?: boolean } | null;
+
+/**
+ * Forwards: depth by depth from the cursor's (the window's first), each depth read lazily
+ * (levelWalk.ts) as far as the page needs, after the cursor at its own depth, from the first
+ * node at the deeper ones; a depth with no node at all ends the subtree.
+ */
+async function forwards(
+  ctx: StrategyContext,
+  origin: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+  cursor: Position,
+  related: TreeNode[],
+): Promise<Entry[]> {
+  const out: Entry[] = [];
+  const wanted = page.first + 1;
+  const read = (node: TreeNode) => related.push(node);
+  let after = cursor?.path ?? null;
+  // The depth above, when read whole from its first node: the next one's parents.
+  let above: Entry[] | null = null;
+  for (let depth = cursor?.depth ?? window.minDepth; ; depth++, after = null) {
+    if (window.maxDepth !== null && depth > window.maxDepth) break;
+    if (depth > walkLimit(ctx)) throw new Error('subtree deeper than the depth limit allows');
+    const level: Level = new Level(ctx, origin, depth, above && after === null ? { parents: above } : { after }, read);
+    const taken: Entry[] = await level.take(wanted - out.length);
+    // Read from the depth's first node, what it saw is all there is; after the cursor, it adds
+    // to what the cursor saw before it.
+    const seen = markParentsSeen(taken, after === null ? false : cursor?.parentsSeen);
+    out.push(...taken);
+    if (out.length >= wanted || seen === false) break;
+    above = after === null ? taken : null;
+  }
+  return out;
+}
+
+/**
+ * Backwards: every level down to the cursor's (to the window's end without one), one wave of
+ * child Queries per level, no Query for a node whose childCount is 0; the page is the nodes
+ * nearest before the cursor.
+ */
+async function backwards(
+  ctx: StrategyContext,
+  origin: TreeNode,
+  window: DepthWindow,
+  page: PageArgs,
+  cursor: Position,
+  related: TreeNode[],
+): Promise<Entry[]> {
   const inPage = inPageOf(cursor, page);
   const out: Entry[] = [];
-  const related: TreeNode[] = [];
   const inWindow = (depth: number) =>
     depth >= window.minDepth && (window.maxDepth === null || depth <= window.maxDepth);
   let level: Entry[] = [{ node: origin, depth: 0, path: [] }];
   for (let depth = 0; level.length > 0; depth++) {
-    if (inWindow(depth)) {
-      out.push(...level.filter(inPage));
-      if (!page.backwards && out.length > page.first) break;
-    }
+    if (inWindow(depth)) out.push(...level.filter(inPage));
     if (window.maxDepth !== null && depth >= window.maxDepth) break;
-    if (page.backwards && cursor !== null && depth >= cursor.depth) break;
+    if (cursor !== null && depth >= cursor.depth) break;
     if (depth > walkLimit(ctx)) throw new Error('subtree deeper than the depth limit allows');
     const parents = level.filter((entry) => entry.node.childCount > 0);
     const children = await Promise.all(parents.map((entry) => ctx.readChildren(entry.node.id)));
@@ -55,7 +112,21 @@ export async function descendantsByLevels(
     );
     related.push(...level.map((entry) => entry.node));
   }
-  return { ...levelsPage(ctx, origin, window, page, out), related };
+  return out;
+}
+
+/**
+ * Marks each entry of one depth, in order, with whether a node of that depth up to it has
+ * children, from what was seen before the first (`before`; undefined: not known, and then
+ * nothing is known until one has children). Answers what the last one says.
+ */
+export function markParentsSeen(entries: LevelEntry[], before: boolean | undefined): boolean | undefined {
+  let seen = before;
+  for (const entry of entries) {
+    if (entry.node.childCount > 0) seen = true;
+    entry.parentsSeen = seen;
+  }
+  return seen;
 }
 
 /** Whether an entry belongs to the page that starts after (or, backwards, ends before) `cursor`. */
@@ -80,7 +151,13 @@ export function levelsPage(
     edges: inOrder
       .slice(0, page.first)
       .map((entry) =>
-        windowEdge(ctx.cursors, origin.id, window, { d: entry.depth, p: entry.path }, placed(origin, entry)),
+        windowEdge(
+          ctx.cursors,
+          origin.id,
+          window,
+          { d: entry.depth, p: entry.path, ...(entry.parentsSeen === undefined ? {} : { k: entry.parentsSeen }) },
+          placed(origin, entry),
+        ),
       ),
     hasNextPage: inOrder.length > page.first,
   };
@@ -119,5 +196,5 @@ export function decodeLevelsCursor(ctx: StrategyContext, raw: string, origin: Tr
       p.p.length === p.d &&
       p.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_SK_PREFIX)),
   );
-  return { depth: c.d as number, path: c.p as string[] };
+  return { depth: c.d as number, path: c.p as string[], parentsSeen: typeof c.k === 'boolean' ? c.k : undefined };
 }
