@@ -19,6 +19,7 @@ export interface ContractCosts {
   preorder: PreorderCosts;
   counts: CountCosts;
   backward: BackwardCosts;
+  pages: PageCosts;
 }
 
 /** contract/costs.test.ts: requests, read units and items written of single operations. */
@@ -74,6 +75,17 @@ export interface PreorderCosts {
   firstFive: number;
   /** The whole subtree of doc.1 (12 nodes, 3 of them parents). */
   branch: number;
+}
+
+/**
+ * contract/pageCosts.test.ts: every descendants of a 1,110- and of an 11,110-node subtree
+ * (fan-out 10, depths 3 and 4), paged whole by 1,000 (by depth, no bound), each page's cost.
+ */
+export interface PageCosts {
+  /** The most requests of one page, its lookup included. */
+  requestsMax: number;
+  /** The most items one page reads per node it returns, its lookup's item included. */
+  itemsPerNodeMax: number;
 }
 
 /**

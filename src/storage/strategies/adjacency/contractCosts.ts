@@ -40,4 +40,7 @@ export const contractCosts: ContractCosts = {
     preorderLast: 1 + 4,
     preorderBefore: 1 + 5,
   },
+  // A Query per parent whose children the page returns (100 for a page of leaves), and the
+  // Queries that find those parents (one per grandparent, and the rest of the cursor's chain).
+  pages: { requestsMax: 117, itemsPerNodeMax: 1.13 },
 };

@@ -35,4 +35,7 @@ export const contractCosts: ContractCosts = {
     preorderLast: 1 + 4,
     preorderBefore: 1 + 5,
   },
+  // One Query of the rows, then the nodes past distance 3 by id (10 BatchGets of 100): the rows
+  // farther than COPY_DISTANCE carry no copy.
+  pages: { requestsMax: 12, itemsPerNodeMax: 2.01 },
 };

@@ -40,4 +40,8 @@ export const contractCosts: ContractCosts = {
     preorderLast: 1 + 4,
     preorderBefore: 1 + 5,
   },
+  // The small subtree: its range read whole for each page (1,111 items for the second page's
+  // 110 nodes). The big one: its first page finds the range longer than 2,000 items (one Query),
+  // then every page walks its parents, as under adjacency.
+  pages: { requestsMax: 117, itemsPerNodeMax: 10.1 },
 };

@@ -68,7 +68,8 @@ export async function rangeWindow(
  * A page of a by-depth window from one read of the range (rangeWindow), in the order and with
  * the cursors of the walk of levels (descendantsByLevels.ts): by depth, then by the chain of
  * edge sort keys from the node, which is document order within a depth. Null when the rule says
- * per parent.
+ * per parent, and for a page after one that was read per parent (its cursor says so): the
+ * subtree was too big then, and is not read through again for each page.
  */
 export async function descendantsByRange(
   ctx: StrategyContext,
@@ -76,10 +77,12 @@ export async function descendantsByRange(
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page | null> {
+  const cursor = page.after == null ? null : decodeLevelsCursor(ctx, page.after, node, window);
+  // A page goes on the way the first one was read: a walk is not probed again.
+  if (cursor && !cursor.bulk) return null;
   const read = await rangeWindow(ctx, node, window);
   if (!read) return null;
   const { origin, items } = read;
-  const cursor = page.after == null ? null : decodeLevelsCursor(ctx, page.after, origin, window);
   const depth = origin.path?.length ?? 0;
   const nodes = await ctx.nodesOf(items);
   const entries: LevelEntry[] = window.minDepth === 0 ? [{ node: origin, depth: 0, path: [] }] : [];
@@ -95,7 +98,7 @@ export async function descendantsByRange(
     markParentsSeen(entries.slice(at, end === -1 ? undefined : end), false);
     at = end === -1 ? entries.length : end;
   }
-  return levelsPage(ctx, origin, window, page, entries.filter(inPageOf(cursor, page)));
+  return levelsPage(ctx, origin, window, page, entries.filter(inPageOf(cursor, page)), true);
 }
 
 /** Children `depth` levels deep, for lookahead (TreeStrategy.subtreeItems): the window 1..depth. */

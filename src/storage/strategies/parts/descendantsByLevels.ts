@@ -3,7 +3,9 @@ import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import { edgeSk } from '../../../dynamodb/keys.js';
 import { walkLimit, type StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
-import { Level } from './levelWalk.js';
+import { Level, type LevelEntry } from './levelWalk.js';
+
+export type { LevelEntry };
 
 /**
  * Breadth first, from the truth's edges: forwards, each depth read lazily, only as far as the
@@ -13,19 +15,6 @@ import { Level } from './levelWalk.js';
  * breadth-first order. The cursor holds that (depth, path) of the last node: a position, so a
  * later request resumes after it even if the tree changed meanwhile.
  */
-export interface LevelEntry {
-  node: TreeNode;
-  /** Below the origin. */
-  depth: number;
-  /** The edge sort keys from the origin down to the node. */
-  path: string[];
-  /**
-   * Whether a node of this depth up to this one has children (so the next depth has nodes),
-   * when the read knows it: what its cursor carries, so that the page that ends the depth knows
-   * whether to go on without reading the whole depth again.
-   */
-  parentsSeen?: boolean;
-}
 type Entry = LevelEntry;
 
 export async function descendantsByLevels(
@@ -145,20 +134,25 @@ export function levelsPage(
   window: DepthWindow,
   page: PageArgs,
   found: LevelEntry[],
+  /** Whether the page was cut from one bulk read of the window: its cursors say so, for the next page. */
+  bulk = false,
 ): Page {
   const inOrder = page.backwards ? [...found].reverse() : found;
   return {
-    edges: inOrder
-      .slice(0, page.first)
-      .map((entry) =>
-        windowEdge(
-          ctx.cursors,
-          origin.id,
-          window,
-          { d: entry.depth, p: entry.path, ...(entry.parentsSeen === undefined ? {} : { k: entry.parentsSeen }) },
-          placed(origin, entry),
-        ),
+    edges: inOrder.slice(0, page.first).map((entry) =>
+      windowEdge(
+        ctx.cursors,
+        origin.id,
+        window,
+        {
+          d: entry.depth,
+          p: entry.path,
+          ...(entry.parentsSeen === undefined ? {} : { k: entry.parentsSeen }),
+          ...(bulk ? { b: 1 } : {}),
+        },
+        placed(origin, entry),
       ),
+    ),
     hasNextPage: inOrder.length > page.first,
   };
 }
@@ -196,5 +190,10 @@ export function decodeLevelsCursor(ctx: StrategyContext, raw: string, origin: Tr
       p.p.length === p.d &&
       p.p.every((s) => typeof s === 'string' && s.startsWith(EDGE_SK_PREFIX)),
   );
-  return { depth: c.d as number, path: c.p as string[], parentsSeen: typeof c.k === 'boolean' ? c.k : undefined };
+  return {
+    depth: c.d as number,
+    path: c.p as string[],
+    parentsSeen: typeof c.k === 'boolean' ? c.k : undefined,
+    bulk: c.b === 1,
+  };
 }

@@ -1,7 +1,21 @@
 import { idOfEdgeSk } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
-import type { LevelEntry } from './descendantsByLevels.js';
+
+/** A node of a depth window, with its place below the origin. */
+export interface LevelEntry {
+  node: TreeNode;
+  /** Below the origin. */
+  depth: number;
+  /** The edge sort keys from the origin down to the node. */
+  path: string[];
+  /**
+   * Whether a node of this depth up to this one has children (so the next depth has nodes),
+   * when the read knows it: what its cursor carries, so that the page that ends the depth knows
+   * whether to go on without reading the whole depth again.
+   */
+  parentsSeen?: boolean;
+}
 
 /** The most children of one parent a depth read for its parents reads in one Query. */
 const UPPER_SLICE = 1000;

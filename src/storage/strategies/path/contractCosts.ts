@@ -13,8 +13,9 @@ export const contractCosts: ContractCosts = {
     // 155 level items of about 250 bytes in 3 Queries, and the lookup (read by id: over 155).
     descendantsFanOut5Depth3ReadUnitsMax: 11,
     descendantsFirstPageMax: 1 + 3,
-    // Per node, a wave of 8 depth Queries (the window has no bound).
-    descendantsOfAListOfFive: 1 + 5 * 8,
+    // Per node, its 2 depths in one wave (the first one's size is its childCount); their
+    // childCounts say that the third is empty.
+    descendantsOfAListOfFive: 1 + 5 * 2,
     // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node, plus
     // both parents' level items (their childCount).
     itemsWrittenByMove: 7 + 4 + 2 * 5 + 2 + 2 * CHANGE_ITEMS,
@@ -38,4 +39,7 @@ export const contractCosts: ContractCosts = {
     preorderLast: 1 + 4,
     preorderBefore: 1 + 5,
   },
+  // One Query per depth the page spans, each asking for what the page still needs (page 1: depths
+  // 1 to 3), and the lookup; the last page finds that depth 5 is empty.
+  pages: { requestsMax: 4, itemsPerNodeMax: 1.01 },
 };

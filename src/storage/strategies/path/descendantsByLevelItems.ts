@@ -7,11 +7,11 @@ import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { levelQuery } from './levelKeys.js';
 
 /**
- * Descendants from level items: one exact Query per depth of the window, all in one parallel
- * wave (an empty depth ends the tree, so an open window is read in waves of LEVELS_PER_WAVE
- * depths); the items carry the page's nodes (no read by id). Within one depth, descendants
- * come in the order of their encoded paths. Backwards, the same Queries in descending key
- * order, from the cursor's depth up.
+ * Descendants from level items: one exact Query per depth the page spans, each asking for what
+ * the page still needs, two depths in a wave where the first one's size is known; the items
+ * carry the page's nodes (no read by id). Within one depth, descendants come in the order of
+ * their encoded paths. Backwards, the same Queries in descending key order, from the cursor's
+ * depth up, in waves of LEVELS_PER_WAVE depths (an empty depth ends the tree).
  */
 const LEVELS_PER_WAVE = 8;
 
@@ -62,22 +62,36 @@ class Levels {
     this.self = { depth: 0, sk: '', item: { id: origin.id } };
   }
 
-  /** Depth by depth from the cursor's (the window's first), a wave of depths at a time, until the page is full. */
+  /**
+   * Depth by depth from the cursor's (the window's first), each Query asking for what the page
+   * still needs, so that a page reads about the nodes it returns. A depth read whole from its
+   * first node tells the size of the next (the sum of its nodes' childCounts, which the items
+   * carry): while it is known and short of the page, the next depth is read in the same wave,
+   * asking for the rest; an empty depth ends the tree.
+   */
   async forwards(): Promise<Entry[]> {
     const { cursor, window, page } = this;
+    const wanted = page.first + 1;
     const entries: Entry[] = window.minDepth === 0 && cursor === null ? [this.self] : [];
     let depth = Math.max(1, window.minDepth, cursor?.depth ?? 0);
-    for (let ended = false; entries.length <= page.first && !ended && depth <= this.deepest;) {
-      const wave = depths(depth, Math.min(this.deepest, depth + LEVELS_PER_WAVE - 1));
-      for (const level of await Promise.all(wave.map((d) => this.level(d)))) {
-        entries.push(...level.entries);
-        // No node at this depth: none deeper either.
-        if (level.empty) ended = true;
-        if (ended) break;
-      }
-      depth = (wave.at(-1) ?? depth) + 1;
+    // The size of `depth`, when known: the origin's childCount for the first depth, read from its start.
+    let size = depth === 1 && !cursor ? this.origin.childCount : undefined;
+    while (entries.length < wanted && depth <= this.deepest && size !== 0) {
+      const left = wanted - entries.length;
+      const both = size !== undefined && size < left && depth < this.deepest;
+      const wave = both ? [this.level(depth, left), this.level(depth + 1, left - size!)] : [this.level(depth, left)];
+      let levels = await Promise.all(wave);
+      // A childCount that a concurrent write made stale: the next depth was asked for too little.
+      if (both && (levels[0]!.cut || levels[0]!.entries.length !== size)) levels = [levels[0]!];
+      for (const level of levels) entries.push(...level.entries);
+      const last = levels.at(-1)!;
+      if (levels.some((level) => level.empty)) break;
+      // The next depth's size, when the last one read was read whole from its first node.
+      const whole = !last.cut && !(cursor && cursor.depth === last.depth);
+      size = whole ? last.entries.reduce((sum, e) => sum + Number(e.item.childCount ?? 0), 0) : undefined;
+      depth = last.depth + 1;
     }
-    return entries;
+    return entries.slice(0, wanted);
   }
 
   /**
@@ -109,17 +123,21 @@ class Levels {
     return entries;
   }
 
-  /** One depth's items below the origin, from (after, or backwards before) the cursor when it is at that depth. */
-  private async level(depth: number): Promise<Level> {
+  /**
+   * One depth's items below the origin, from (after, or backwards before) the cursor when it is
+   * at that depth, at most `limit` (the page's and one more by default).
+   */
+  private async level(depth: number, limit = this.page.first + 1): Promise<Level> {
     const { cursor, page, origin } = this;
     const start = cursor && cursor.depth === depth && cursor.sk ? cursor.sk : undefined;
     const query = { ...levelQuery(this.path, origin.id, depth, start), backwards: page.backwards };
-    const { items } = await queryItems(this.ctx.doc, keyQuery(this.ctx.table, query), page.first + 1);
+    const { items, lastKey } = await queryItems(this.ctx.doc, keyQuery(this.ctx.table, query), limit);
     const inside = items.filter((item) => isBelow(item.path, this.path, origin.id));
     return {
       depth,
       entries: inside.map((item) => ({ depth, sk: String(item.sk), item })),
       empty: start === undefined && items.length === 0,
+      cut: lastKey !== undefined,
     };
   }
 }
@@ -129,6 +147,8 @@ interface Level {
   entries: Entry[];
   /** Read from its start and found empty: the tree ends above it. */
   empty: boolean;
+  /** Stopped at its limit: the depth may hold more. */
+  cut: boolean;
 }
 
 const depths = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
