@@ -1,11 +1,13 @@
 /**
  * Benchmark of `tree import`, on an embedded in-memory DynamoDB Local:
  *
- *   npm run bench:import               # 100,000 nodes, every strategy
+ *   npm run bench:import               # 100,000 nodes, every strategy, both shapes
  *   npm run bench:import -- 20000      # another size
+ *   npm run bench:import -- --shape random    # one shape: `fan` or `random`
  *
- * For each strategy, into an empty table: a tree of that many nodes (fan-out 10, breadth first,
- * so 5 levels below the root for 100,000), written as the JSON records `tree export` writes,
+ * For each shape and strategy, into an empty table: a tree of that many nodes, either of fan-out
+ * 10 (breadth first, so 5 levels below the root for 100,000) or random (each node 1 to 4
+ * children, drawn from a seeded generator, none below depth 12), written as the JSON records `tree export` writes,
  * parsed and imported as `tree import FILE` does (importRecords.ts, importTree.ts), through a
  * store whose DynamoDB calls are counted. Reported: the time, nodes per second, DynamoDB
  * requests and items written (and per node). `tree verify` must then find 0 problems, and a
@@ -20,30 +22,53 @@ import { importTree } from '../src/cli/importTree.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
 import { createStore } from '../src/storage/store/createStore.js';
 import { STRATEGY_NAMES } from '../src/storage/strategies/strategies.js';
+import { prng } from '../test/support/prng.js';
 
-const SIZE = Number(process.argv.slice(2).find((a) => Number(a) > 0) ?? 100_000);
+const args = process.argv.slice(2);
+const SIZE = Number(args.find((a) => Number(a) > 0) ?? 100_000);
+const SHAPES = args.includes('--shape') ? [args[args.indexOf('--shape') + 1] as Shape] : (['fan', 'random'] as const);
 const FAN_OUT = 10;
 const MAX_DEPTH = 64;
+/** The random shape: each node's children, and the deepest depth that has any. */
+const RANDOM_CHILDREN = [1, 4] as const;
+const RANDOM_DEPTH = 12;
 
-/** The file: node k's children are 10k+1 .. 10k+10, one record per line as `tree export` writes. */
-function file(size: number): string {
-  const lines = Array.from({ length: size }, (_, k) =>
-    JSON.stringify({
-      id: `n${k}`,
-      parentId: k === 0 ? null : `n${Math.floor((k - 1) / FAN_OUT)}`,
-      name: `Node ${k}`,
-      data: { k },
-    }),
+type Shape = 'fan' | 'random';
+
+/** Each node's parent: node k's children are 10k+1 .. 10k+10 (`fan`), or 1 to 4 drawn at random (`random`). */
+function parents(shape: Shape, size: number): Array<number | null> {
+  if (shape === 'fan') return Array.from({ length: size }, (_, k) => (k === 0 ? null : Math.floor((k - 1) / FAN_OUT)));
+  const random = prng(33);
+  const parentOf: Array<number | null> = [null];
+  const depth = [0];
+  // Breadth first: each node in turn gets its children, until the tree has `size` nodes.
+  for (let k = 0; parentOf.length < size; k++) {
+    if (k >= parentOf.length) throw new Error('the random tree stopped growing');
+    if (depth[k]! >= RANDOM_DEPTH) continue;
+    const [least, most] = RANDOM_CHILDREN;
+    const children = least + Math.floor(random() * (most - least + 1));
+    for (let c = 0; c < children && parentOf.length < size; c++) {
+      parentOf.push(k);
+      depth.push(depth[k]! + 1);
+    }
+  }
+  return parentOf;
+}
+
+/** The file, one record per line as `tree export` writes. */
+function file(shape: Shape, size: number): string {
+  const lines = parents(shape, size).map((parent, k) =>
+    JSON.stringify({ id: `n${k}`, parentId: parent === null ? null : `n${parent}`, name: `Node ${k}`, data: { k } }),
   );
   return `[\n${lines.join(',\n')}\n]\n`;
 }
 
 async function main() {
   const local = await startDynamoLocal({ port: 8300 + Math.floor(Math.random() * 300) });
-  const text = file(SIZE);
   const rows: string[] = [];
   try {
-    for (const strategy of STRATEGY_NAMES) {
+    for (const [shape, strategy] of SHAPES.flatMap((sh) => STRATEGY_NAMES.map((st) => [sh, st] as const))) {
+      const text = file(shape, SIZE);
       const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
       const table = `import_${strategy}_${Date.now()}`;
       await ensureTable(client, table);
@@ -56,7 +81,7 @@ async function main() {
         jobLeaseMs: 30_000,
         transactionItems: 100,
       });
-      process.stdout.write(`${strategy}: importing ${SIZE} nodes...`);
+      process.stdout.write(`${shape}, ${strategy}: importing ${SIZE} nodes...`);
       const cost = newCost();
       const started = performance.now();
       const records = parseImport(text, 'json');
@@ -82,7 +107,7 @@ async function main() {
         ` done in ${seconds.toFixed(1)} s, verify clean, run again: nothing created (${again.requests} requests)\n`,
       );
       rows.push(
-        `| ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(SIZE / seconds)} ` +
+        `| ${shape} | ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(SIZE / seconds)} ` +
           `| ${cost.requests} (${(cost.requests / SIZE).toFixed(2)}/node) ` +
           `| ${cost.itemsWritten} (${(cost.itemsWritten / SIZE).toFixed(2)}/node) | ${again.requests} |`,
       );
@@ -92,11 +117,14 @@ async function main() {
     await local.stop();
   }
   console.log(
-    `\nImport of ${SIZE.toLocaleString('en')} nodes (fan-out ${FAN_OUT}) into an empty table, ` +
+    `\nImport of ${SIZE.toLocaleString('en')} nodes (fan: fan-out ${FAN_OUT}; random: ${RANDOM_CHILDREN.join(' to ')} ` +
+      `children a node, depth up to ${RANDOM_DEPTH}) into an empty table, ` +
       'DynamoDB Local in memory, no added delay',
   );
-  console.log('\n| strategy | nodes | time | nodes/s | DynamoDB requests | items written | run again: requests |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '\n| shape | strategy | nodes | time | nodes/s | DynamoDB requests | items written | run again: requests |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
 }
 

@@ -11,3 +11,42 @@ export async function inParallel<T>(
     }),
   );
 }
+
+/**
+ * Runs `work` on every item, at most `limit` at a time, the items that `work` adds (`push`)
+ * included; after a failure it takes no new item, and throws the first failure once the
+ * running ones ended.
+ */
+export function drainQueue<T>(
+  initial: readonly T[],
+  limit: number,
+  work: (item: T, push: (item: T) => void) => Promise<void>,
+): Promise<void> {
+  const queue = [...initial];
+  let running = 0;
+  let failure: { error: unknown } | undefined;
+  return new Promise((resolve, reject) => {
+    const pump = () => {
+      if (failure) {
+        if (running === 0) reject(failure.error);
+        return;
+      }
+      if (queue.length === 0 && running === 0) return resolve();
+      while (running < limit && queue.length > 0) {
+        running++;
+        work(queue.shift()!, (item) => queue.push(item)).then(
+          () => {
+            running--;
+            pump();
+          },
+          (error: unknown) => {
+            running--;
+            failure ??= { error };
+            pump();
+          },
+        );
+      }
+    };
+    pump();
+  });
+}

@@ -4,7 +4,8 @@ import { TooManyItems, type TreeNode, type TreeStore } from '../storage/treeStor
 import { checkImport, type TableFacts } from './checkImport.js';
 import { ImportProblems } from './importProblems.js';
 import { inParentOrder, type ImportRecord, type ParsedImport } from './importRecords.js';
-import { inParallel } from '../inParallel.js';
+import { drainQueue } from '../inParallel.js';
+import { fileTree, nextPack, type FileTree } from './importPacks.js';
 
 export interface ImportOptions {
   /** MAX_TREE_DEPTH: a record that would lie deeper is a problem of the file. */
@@ -31,13 +32,16 @@ const READ_CHUNK = 5000;
  * node elsewhere; an id taken by a node under the same parent is a record imported already,
  * skipped), writing nothing if anything is wrong: ImportProblems. Then it creates the nodes
  * through the store's own createNodes, so that every one is a complete, consistent node the
- * moment it exists, under every strategy: level by level, the children of `concurrency` parents
- * at a time, each parent's children in their order (their positions when given, else the
- * file's), in batches of siblings that one transaction holds (FIRST_BATCH at first, halved for
- * the rest of the level whenever the store says one transaction cannot hold them), each batch
- * tried again with backoff while DynamoDB throttles. Interrupted, it is resumed by running it
- * again: what exists is skipped, and each parent's children created so far are the first of
- * them (a batch is all or nothing), so the rest is appended in order.
+ * moment it exists, under every strategy: each parent's children in their order (their positions
+ * when given, else the file's), in packs of whole subtrees that one transaction holds
+ * (importPacks.ts), `concurrency` parents at a time, a parent's packs one after the other; a node
+ * whose subtree did not fit its pack has its remaining children packed once it exists. A pack
+ * holds at most `budget` nodes: 64 at first, the most that fit when the store says one
+ * transaction cannot hold a pack (it counts the items: the budget follows the strategy and the
+ * depth), and one more after each pack that fit. Each pack is tried again with backoff while
+ * DynamoDB throttles. Interrupted, it is resumed by running it again: what exists is skipped,
+ * and each parent's children created so far are the first of them (a pack is all or nothing,
+ * and a parent's packs go in order), so the rest is appended in order.
  */
 export async function importTree(
   store: TreeStore,
@@ -47,65 +51,101 @@ export async function importTree(
   const { existing, facts } = await readTable(store, parsed);
   const problems = checkImport(parsed, facts, options.maxTreeDepth);
   if (problems.length > 0) throw new ImportProblems(problems);
-  const ordered = inParentOrder(parsed.records);
-
-  const result: ImportResult = { created: 0, skipped: 0 };
-  const levels = new Map<number, ImportRecord[]>();
-  for (const { record, depth } of ordered) appendTo(levels, depth, record);
-  const batchSize = new Map<number, number>();
-  for (const level of [...levels.keys()].sort((a, b) => a - b)) {
-    const byParent = new Map<string | null, ImportRecord[]>();
-    for (const record of levels.get(level)!) appendTo(byParent, record.parentId, record);
-    const groups = [...byParent.entries()].map(([parentId, siblings]) => ({
-      parentId,
-      siblings: inSiblingOrder(siblings),
-    }));
-    await inParallel(groups, options.concurrency ?? 16, async ({ parentId, siblings }) => {
-      const todo = siblings.filter((record) => !existing.has(record.id));
-      result.skipped += siblings.length - todo.length;
-      for (let i = todo.length; i < siblings.length; i++) options.onRecord?.();
-      for (let at = 0; at < todo.length;) {
-        const size = Math.min(batchSize.get(level) ?? FIRST_BATCH, todo.length - at);
-        const batch = todo.slice(at, at + size);
-        const created = await createBatch(store, parentId, batch);
-        if (created === null) {
-          batchSize.set(level, Math.max(1, Math.floor(size / 2)));
-          continue;
-        }
-        result.created += created;
-        result.skipped += batch.length - created;
-        for (let i = 0; i < batch.length; i++) options.onRecord?.();
-        at += size;
-      }
-    });
-  }
-  return result;
+  const ordered = inParentOrder(parsed.records).map(({ record }) => record);
+  const byParent = new Map<string | null, ImportRecord[]>();
+  for (const record of ordered) appendTo(byParent, record.parentId, record);
+  for (const [parentId, siblings] of byParent) byParent.set(parentId, inSiblingOrder(siblings));
+  const run: Run = {
+    store,
+    tree: fileTree(ordered, byParent),
+    existing,
+    budget: FIRST_BUDGET,
+    result: { created: 0, skipped: 0 },
+    created: new Set(),
+    onRecord: options.onRecord ?? (() => {}),
+  };
+  const inFile = new Set(ordered.map((r) => r.id));
+  const starts = [...byParent.keys()].filter((parentId) => parentId === null || !inFile.has(parentId));
+  await drainQueue(starts, options.concurrency ?? 16, (parentId, push) => importChildren(run, parentId, push));
+  return run.result;
 }
 
-/** How many siblings one transaction is first asked to hold, at each depth of the file. */
-const FIRST_BATCH = 64;
-/** Attempts at one write that meets throttling or concurrent changes, with backoff between them. */
-const ATTEMPTS = 5;
+/** What the packs of one import share. */
+interface Run {
+  store: TreeStore;
+  tree: FileTree;
+  existing: ReadonlyMap<string, TreeNode>;
+  /** The most nodes a pack holds, as learned so far. */
+  budget: number;
+  result: ImportResult;
+  /** The records this run created. */
+  created: Set<string>;
+  onRecord: () => void;
+}
+
+/** The most nodes a pack first holds. */
+const FIRST_BUDGET = 64;
 
 /**
- * Creates siblings in one transaction (createNodes), appended after the parent's children; how
- * many it created, or null when one transaction cannot hold them (nothing written: the caller
- * halves the batch). A batch meeting a node created meanwhile (another run) goes node by node.
+ * The file's children of one parent that exists: those that exist already skipped (their own
+ * children then imported below them), the rest in packs, in order; each node a pack cut is
+ * pushed, for its remaining children.
  */
-async function createBatch(store: TreeStore, parentId: string | null, batch: ImportRecord[]): Promise<number | null> {
-  if (batch.length === 1) return (await create(store, batch[0]!)) ? 1 : 0;
+async function importChildren(run: Run, parentId: string | null, push: (parentId: string) => void): Promise<void> {
+  const siblings = run.tree.childrenOf.get(parentId) ?? [];
+  const todo: ImportRecord[] = [];
+  for (const record of siblings) {
+    if (run.existing.has(record.id)) {
+      run.result.skipped++;
+      run.onRecord();
+      if (run.tree.childrenOf.has(record.id)) push(record.id);
+    } else if (!run.created.has(record.id)) todo.push(record);
+  }
+  for (let at = 0; at < todo.length;) {
+    const pack = nextPack(run.tree, todo, at, run.budget);
+    const created = await createPack(run, parentId, pack.records);
+    if (created === null) continue; // the budget is smaller now: pack again
+    for (const record of pack.records) run.created.add(record.id);
+    run.result.created += created;
+    run.result.skipped += pack.records.length - created;
+    for (let i = 0; i < pack.records.length; i++) run.onRecord();
+    for (const id of pack.cut) push(id);
+    at = pack.next;
+  }
+}
+
+/**
+ * Creates a pack in one transaction (createNodes), its top nodes appended after the parent's
+ * children; how many it created, or null when one transaction cannot hold it (nothing written:
+ * the budget becomes what the store's count says fits). A pack meeting a node created meanwhile
+ * (another run) goes node by node, parents first.
+ */
+async function createPack(run: Run, parentId: string | null, pack: ImportRecord[]): Promise<number | null> {
+  if (pack.length === 1) return (await create(run.store, pack[0]!)) ? 1 : 0;
   try {
-    const nodes = batch.map((r) => ({ id: r.id, name: r.name, data: r.data }));
-    await retried(() => store.createNodes({ parentId, nodes }, { oneTransaction: true }));
-    return batch.length;
+    const nodes = pack.map((r) => ({
+      id: r.id,
+      parentId: r.parentId === parentId ? null : r.parentId,
+      name: r.name,
+      data: r.data,
+    }));
+    await retried(() => run.store.createNodes({ parentId, nodes }, { oneTransaction: true }));
+    run.budget = Math.min(FIRST_BUDGET, run.budget + 1);
+    return pack.length;
   } catch (error) {
-    if (error instanceof TooManyItems) return null;
+    if (error instanceof TooManyItems) {
+      run.budget = Math.max(1, Math.min(pack.length - 1, Math.floor((pack.length * error.limit) / error.items)));
+      return null;
+    }
     if (!isTreeError(error, 'ALREADY_EXISTS')) throw error;
     let created = 0;
-    for (const record of batch) if (await create(store, record)) created++;
+    for (const record of pack) if (await create(run.store, record)) created++;
     return created;
   }
 }
+
+/** Attempts at one write that meets throttling or concurrent changes, with backoff between them. */
+const ATTEMPTS = 5;
 
 /** Creates one node (appended after its siblings); false when an earlier or concurrent run did. */
 async function create(store: TreeStore, record: ImportRecord): Promise<boolean> {
