@@ -107,7 +107,8 @@ async function main() {
         ` done in ${seconds.toFixed(1)} s, verify clean, run again: nothing created (${again.requests} requests)\n`,
       );
       rows.push(
-        `| ${shape} | ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s | ${Math.round(SIZE / seconds)} ` +
+        `| ${shape} | ${strategy} | ${SIZE.toLocaleString('en')} | ${seconds.toFixed(1)} s ` +
+          `| ${Math.round(SIZE / seconds)} ` +
           `| ${cost.requests} (${(cost.requests / SIZE).toFixed(2)}/node) ` +
           `| ${cost.itemsWritten} (${(cost.itemsWritten / SIZE).toFixed(2)}/node) | ${again.requests} |`,
       );
@@ -117,8 +118,8 @@ async function main() {
     await local.stop();
   }
   console.log(
-    `\nImport of ${SIZE.toLocaleString('en')} nodes (fan: fan-out ${FAN_OUT}; random: ${RANDOM_CHILDREN.join(' to ')} ` +
-      `children a node, depth up to ${RANDOM_DEPTH}) into an empty table, ` +
+    `\nImport of ${SIZE.toLocaleString('en')} nodes (fan: fan-out ${FAN_OUT}; ` +
+      `random: ${RANDOM_CHILDREN.join(' to ')} children a node, depth up to ${RANDOM_DEPTH}) into an empty table, ` +
       'DynamoDB Local in memory, no added delay',
   );
   console.log(

@@ -24,7 +24,7 @@ export function drainQueue<T>(
 ): Promise<void> {
   const queue = [...initial];
   let running = 0;
-  let failure: { error: unknown } | undefined;
+  let failure: { error: Error } | undefined;
   return new Promise((resolve, reject) => {
     const pump = () => {
       if (failure) {
@@ -41,7 +41,7 @@ export function drainQueue<T>(
           },
           (error: unknown) => {
             running--;
-            failure ??= { error };
+            failure ??= { error: error instanceof Error ? error : new Error(String(error)) };
             pump();
           },
         );

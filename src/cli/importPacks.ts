@@ -54,7 +54,7 @@ export function nextPack(tree: FileTree, siblings: readonly ImportRecord[], from
   while (at < siblings.length && records.length + size(siblings[at]!) <= budget) whole(siblings[at++]!);
   if (records.length === 0 && at < siblings.length) {
     // Down the first sibling: each node, its children whole while they fit, then the next one down.
-    let node: ImportRecord | undefined = siblings[at++]!;
+    let node: ImportRecord | undefined = siblings[at++];
     while (node) {
       records.push(node);
       let down: ImportRecord | undefined;
