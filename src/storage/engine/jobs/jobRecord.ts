@@ -209,7 +209,8 @@ export function planFence(
 ): void {
   tx.update(
     jobKey(lease.jobId),
-    { set: { ...record, leaseExpiresAt: now + lease.durationMs }, add: { done } },
+    // A record that sets `done` itself (a reindex taken over: reindexJob.ts) adds nothing to it.
+    { set: { ...record, leaseExpiresAt: now + lease.durationMs }, ...('done' in record ? {} : { add: { done } }) },
     ...holds(lease),
   );
 }
