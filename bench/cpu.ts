@@ -6,10 +6,12 @@
  * `npm run bench`: "node lookup"), `--rounds N` (12), `--seconds S` (4 per server and round),
  * `--delay MS` (5 per DynamoDB call), `--semi-space MB` (Canopy's young generation semi-space, 64
  * as `npm start` sets it; 16 is Node's default). The first round warms both servers up and is not
- * counted. The peak memory of both processes is printed last.
+ * counted. Also printed: the nodes one operation answers, and CPU per node answered. The peak
+ * memory of both processes is printed last. With CPU_PROF=DIR, Canopy writes its CPU profile
+ * (`node --cpu-prof`) into DIR when the run ends.
  */
 import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
-import { cpuMs, peakRssMb, runFor, runOnce, startBench, type Server } from './servers.js';
+import { cpuMs, peakRssMb, post, runFor, runOnce, startBench, type Server } from './servers.js';
 import { trees, WORKLOADS } from './workloads.js';
 
 const args = process.argv.slice(2);
@@ -38,15 +40,22 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-const bench = await startBench(trees([]), [strategy], DELAY_MS, [`--max-semi-space-size=${SEMI_SPACE_MB}`]);
+// CPU_PROF=DIR: Canopy writes its CPU profile there when the run ends (node --cpu-prof).
+const profile = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+const bench = await startBench(trees([]), [strategy], DELAY_MS, [`--max-semi-space-size=${SEMI_SPACE_MB}`, ...profile]);
 try {
   const [naive, canopy] = bench.servers as [Server, Server];
   for (const server of [naive, canopy]) for (let i = 0; i < 20; i++) await runOnce(server, workload);
+  // The nodes one operation answers (both servers answer the same): CPU per item is per node answered.
+  let items = 0;
+  for (const query of workload.operations)
+    items += JSON.stringify((await post(canopy.url, query)).data).split('"id":').length - 1;
   console.log(
     `${workload.name}, ${strategy} (semi-space ${SEMI_SPACE_MB} MB) against naive, ` +
       `${ROUNDS} rounds of ${SECONDS} s each at concurrency ${CONCURRENCY}, ` +
       `${DELAY_MS} ms per DynamoDB call`,
   );
+  console.log(`${items} nodes answered per operation`);
   console.log('\n| round | naive CPU/op | canopy CPU/op | ratio |\n| --- | --- | --- | --- |');
   const rows: Array<{ naive: number; canopy: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -63,9 +72,11 @@ try {
     if (round > 0) rows.push({ naive: n, canopy: c });
   }
   const ratios = rows.map((r) => r.canopy / r.naive);
+  const [naiveMs, canopyMs] = [median(rows.map((r) => r.naive)), median(rows.map((r) => r.canopy))];
+  const perItem = (ms: number) => `${((ms * 1000) / Math.max(1, items)).toFixed(1)} µs per node`;
   console.log(
-    `\nmedian: naive ${median(rows.map((r) => r.naive)).toFixed(3)} ms, ` +
-      `canopy ${median(rows.map((r) => r.canopy)).toFixed(3)} ms; ` +
+    `\nmedian: naive ${naiveMs.toFixed(3)} ms (${perItem(naiveMs)}), ` +
+      `canopy ${canopyMs.toFixed(3)} ms (${perItem(canopyMs)}); ` +
       `ratio median ${median(ratios).toFixed(2)}, ` +
       `from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}`,
   );

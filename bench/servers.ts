@@ -49,7 +49,9 @@ export async function startBench(
   const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
   const servers: Server[] = [];
   const close = async () => {
-    for (const server of servers) server.child.kill('SIGKILL');
+    // A profiled process (bench:cpu, CPU_PROF) stops on its own, writing its profile.
+    for (const server of servers) server.child.kill(process.env.CPU_PROF ? 'SIGTERM' : 'SIGKILL');
+    if (process.env.CPU_PROF) await new Promise((resolve) => setTimeout(resolve, 3000));
     client.destroy();
     await proxy.close();
     await local.stop();
