@@ -22,11 +22,19 @@ const UPPER_SLICE = 1000;
 
 /** A parent whose children are still to be read, after `after` (an edge sort key) when given. */
 interface OpenParent {
-  entry: LevelEntry;
+  id: string;
+  /** The edge sort keys from the origin down to it. */
+  path: string[];
   after?: string;
   /** Its children not read yet, when known (its childCount). */
   left: number | undefined;
 }
+
+const opened = (entry: LevelEntry): OpenParent => ({
+  id: entry.node.id,
+  path: entry.path,
+  left: entry.node.childCount,
+});
 
 /**
  * The nodes at one depth below an origin, in breadth-first order (by parent, then sibling
@@ -41,8 +49,6 @@ export class Level {
   private readonly queue: LevelEntry[] = [];
   private readonly open: OpenParent[] = [];
   private readonly upper: Level | null;
-  /** Whether any node of this depth was read (from the first: none means the subtree ends above). */
-  found = false;
 
   /**
    * @param start where the depth starts: `after` the chain of edge sort keys from the origin to
@@ -60,8 +66,7 @@ export class Level {
   ) {
     if ('parents' in start) {
       this.upper = null;
-      for (const entry of start.parents)
-        if (entry.node.childCount > 0) this.open.push({ entry, left: entry.node.childCount });
+      for (const entry of start.parents) if (entry.node.childCount > 0) this.open.push(opened(entry));
       return;
     }
     const { after } = start;
@@ -75,8 +80,7 @@ export class Level {
       // The rest of the children of the node's parent, then the parents after it.
       const parentPath = after.slice(0, -1);
       const parentId = parentPath.length === 0 ? origin.id : idOfEdgeSk(parentPath.at(-1)!);
-      const parent = { node: { id: parentId } as TreeNode, depth: depth - 1, path: parentPath };
-      this.open.push({ entry: parent, after: after.at(-1)!, left: undefined });
+      this.open.push({ id: parentId, path: parentPath, after: after.at(-1)!, left: undefined });
     }
   }
 
@@ -104,7 +108,7 @@ export class Level {
         pulled++;
         children += entry.node.childCount;
         if (entry.node.childCount === 0) continue;
-        this.open.push({ entry, left: entry.node.childCount });
+        this.open.push(opened(entry));
         covered += entry.node.childCount;
       }
     }
@@ -126,7 +130,7 @@ export class Level {
     }
     const reads = await Promise.all(
       wave.map((parent, i) =>
-        this.ctx.queryChildren(parent.entry.node.id, {
+        this.ctx.queryChildren(parent.id, {
           after: parent.after,
           // Every parent but the last is read whole: its childCount is below what is wanted. A
           // depth read for its parents reads the last one by big slices: taken a few at a time,
@@ -142,12 +146,11 @@ export class Level {
       for (const item of items) {
         const node = this.ctx.nodeFromItem(item);
         this.read(node);
-        this.queue.push({ node, depth: this.depth, path: [...parent.entry.path, String(item.sk)] });
+        this.queue.push({ node, depth: this.depth, path: [...parent.path, String(item.sk)] });
       }
-      if (items.length > 0) this.found = true;
       // Cut short: the rest of its children come before any other parent's.
       if (lastKey !== undefined && items.length > 0) {
-        this.open.unshift({ entry: parent.entry, after: String(items.at(-1)!.sk), left: undefined });
+        this.open.unshift({ ...parent, after: String(items.at(-1)!.sk), left: undefined });
       }
     });
   }
