@@ -209,8 +209,7 @@ export function planFence(
 ): void {
   tx.update(
     jobKey(lease.jobId),
-    // A record that sets `done` itself (a reindex taken over: reindexJob.ts) adds nothing to it.
-    { set: { ...record, leaseExpiresAt: now + lease.durationMs }, ...('done' in record ? {} : { add: { done } }) },
+    { set: { ...record, leaseExpiresAt: now + lease.durationMs }, add: { done } },
     ...holds(lease),
   );
 }

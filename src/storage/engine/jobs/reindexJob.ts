@@ -1,6 +1,5 @@
 import { keyString, REINDEX_PK, type Item, type Key } from '../../../dynamodb/keys.js';
 import { scanTable } from '../../../dynamodb/scan.js';
-import { inParallel } from '../../../inParallel.js';
 import { strategyRecordItem } from '../../../dynamodb/strategyRecord.js';
 import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
 import { ConditionFailed, TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
@@ -21,9 +20,8 @@ import { readStored } from '../core/reads.js';
  * projection of a target strategy from the truth, each node's place fields and projection
  * items; other strategies' projection items and place fields are removed. Like every job it runs
  * under a lease, each transaction fenced (commitChunk), and any live process takes it over when
- * its runner dies. Nodes go in id order, a few transactions at a time; the fence records a node
- * up to which all are placed (`after`), so a run taken over resumes after it. One reindex is open
- * at a time.
+ * its runner dies. Nodes go in id order; the fence records the last one placed (`after`), so a
+ * run taken over resumes after it. One reindex is open at a time.
  *
  * Live writes go on during a reindex: each node is placed on the condition that nothing its
  * place was computed from changed (its ancestors' parents, its own parent and place fields), and
@@ -63,12 +61,6 @@ async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promis
     );
     await inChunks(run, stale, (tx, item) => tx.delete({ pk: item.pk, sk: item.sk }));
   }
-  // Taken over: the nodes up to the resume point are placed; those after it that a transaction
-  // of the stopped run placed are placed again (transactions run side by side), and counted once.
-  const placed = scan.ids.length - todo.length;
-  if ((job.done ?? 0) !== placed) {
-    await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { record: { done: placed } });
-  }
   const written = await placeNodes(run, todo, scan, reread);
   // Items of the target's kind that the truth does not imply (left by a crash or a bug) go last,
   // each on the condition that its node still has the place it was given here.
@@ -107,16 +99,10 @@ async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
   return { items, nodes, ids: [...nodes.keys()].sort(), placeOf };
 }
 
-/** The transactions of a reindex committed at the same time. */
-const PARALLEL_CHUNKS = 4;
-
 /**
- * Places the nodes (`todo`, in id order), as many as fit in each fenced transaction,
- * PARALLEL_CHUNKS transactions at a time; a group that a live write changed meanwhile is read
- * again and placed node by node. Each transaction records where a run taken over resumes: after
- * the last node of the longest run of groups, from the first, all committed when it was built
- * (a later group may commit before an earlier one). Answers the places given where they differ
- * from the scan's.
+ * Places the nodes (`todo`, in id order), as many as fit in each fenced transaction; a group
+ * that a live write changed meanwhile is read again and placed node by node. Answers the places
+ * given where they differ from the scan's.
  */
 async function placeNodes(
   run: Run,
@@ -124,18 +110,28 @@ async function placeNodes(
   scan: TruthScan,
   reread: Map<string, Placed>,
 ): Promise<Map<string, Place>> {
-  const { ctx } = run;
+  const { ctx, lease } = run;
   const written = new Map<string, Place>();
   const chunk = ctx.transactionItems - 1; // one action is the fence
-  const window = new ChunkWindow();
   let tx = new TransactionBuilder(ctx.table);
   let group: Placed[] = [];
   const flush = async () => {
     if (group.length === 0) return;
-    const [chunkTx, chunkGroup] = [tx, group];
+    try {
+      await commitChunk(ctx, tx, lease, { done: group.length, record: { after: group.at(-1)!.id, total: run.total } });
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      // A live write moved one of these nodes or an ancestor since they were read.
+      for (const node of await readPlaced(
+        ctx,
+        group.map((p) => p.id),
+      )) {
+        written.set(node.id, node.place);
+        await placeAlone(run, node);
+      }
+    }
     tx = new TransactionBuilder(ctx.table);
     group = [];
-    await window.add(chunkGroup.at(-1)!.id, (after) => commitGroup(run, chunkTx, chunkGroup, written, after));
   };
   for (const id of todo) {
     const scanned = scan.placeOf(id);
@@ -146,8 +142,7 @@ async function placeNodes(
     planPlace(alone, run, node);
     if (alone.size > chunk) {
       await flush();
-      await window.settle();
-      await placeAlone(run, node, window.resumeAfter());
+      await placeAlone(run, node);
       continue;
     }
     if (tx.size + alone.size > chunk) await flush();
@@ -155,74 +150,7 @@ async function placeNodes(
     group.push(node);
   }
   await flush();
-  await window.settle();
   return written;
-}
-
-/** One group's transaction; when a live write changed one of its nodes since they were read, each node alone. */
-async function commitGroup(
-  run: Run,
-  tx: TransactionBuilder,
-  group: Placed[],
-  written: Map<string, Place>,
-  after: string | undefined,
-): Promise<void> {
-  const record = { ...(after === undefined ? {} : { after }), total: run.total };
-  try {
-    await commitChunk(run.ctx, tx, run.lease, { done: group.length, record });
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    // A live write moved one of these nodes or an ancestor since they were read.
-    for (const node of await readPlaced(
-      run.ctx,
-      group.map((p) => p.id),
-    )) {
-      written.set(node.id, node.place);
-      await placeAlone(run, node, after);
-    }
-  }
-}
-
-/**
- * Commits run PARALLEL_CHUNKS at a time, in order of their last node: `resumeAfter` is the last
- * node of the longest run of them, from the first, all done; the first failure is thrown once
- * the others ended.
- */
-class ChunkWindow {
-  private readonly lastIds: string[] = [];
-  private readonly done: boolean[] = [];
-  private doneUpTo = 0;
-  private readonly running = new Set<Promise<void>>();
-  private failure: Error | undefined;
-
-  resumeAfter(): string | undefined {
-    return this.doneUpTo === 0 ? undefined : this.lastIds[this.doneUpTo - 1];
-  }
-
-  async add(lastId: string, commit: (after: string | undefined) => Promise<void>): Promise<void> {
-    const index = this.lastIds.push(lastId) - 1;
-    this.done.push(false);
-    const tracked: Promise<void> = commit(this.resumeAfter()).then(
-      () => {
-        this.done[index] = true;
-        while (this.done[this.doneUpTo]) this.doneUpTo++;
-        this.running.delete(tracked);
-      },
-      (error: unknown) => {
-        this.failure ??= error instanceof Error ? error : new Error(String(error));
-        this.running.delete(tracked);
-      },
-    );
-    this.running.add(tracked);
-    if (this.running.size >= PARALLEL_CHUNKS) await Promise.race(this.running);
-    if (this.failure) await this.settle();
-  }
-
-  /** Once every commit started ended (none is left behind the job's lease): the first failure thrown. */
-  async settle(): Promise<void> {
-    await Promise.all(this.running);
-    if (this.failure) throw this.failure;
-  }
 }
 
 interface Run {
@@ -243,15 +171,14 @@ interface Placed {
   place: Place;
 }
 
-/** Fenced transactions of as many `plan`s as fit, one item each, PARALLEL_CHUNKS at a time. */
+/** Fenced transactions of as many `plan`s as fit, one item each. */
 async function inChunks<T>(run: Run, list: T[], plan: (tx: TransactionBuilder, item: T) => void): Promise<void> {
   const chunk = run.ctx.transactionItems - 1;
-  const starts = Array.from({ length: Math.ceil(list.length / chunk) }, (_, i) => i * chunk);
-  await inParallel(starts, PARALLEL_CHUNKS, async (start) => {
+  for (let i = 0; i < list.length; i += chunk) {
     const tx = new TransactionBuilder(run.ctx.table);
-    for (const item of list.slice(start, start + chunk)) plan(tx, item);
+    for (const item of list.slice(i, i + chunk)) plan(tx, item);
     await commitChunk(run.ctx, tx, run.lease);
-  });
+  }
 }
 
 /** The target's projection items of a node, copies carrying the node as read. */
@@ -293,7 +220,7 @@ function planPlace(tx: TransactionBuilder, run: Run, node: Placed, items = true)
  * One node in transactions of its own: its projection items in slices when they exceed one (a
  * deep closure node), its place fields last. A node that changed since it was read is read again.
  */
-async function placeAlone(run: Run, first: Placed, after: string | undefined): Promise<void> {
+async function placeAlone(run: Run, first: Placed): Promise<void> {
   const { ctx, lease } = run;
   let node = first;
   for (let attempt = 0; ; attempt++) {
@@ -312,7 +239,7 @@ async function placeAlone(run: Run, first: Placed, after: string | undefined): P
       }
       const last = new TransactionBuilder(ctx.table);
       planPlace(last, run, node, false);
-      return await commitChunk(ctx, last, lease, { done: 1, record: after === undefined ? {} : { after } });
+      return await commitChunk(ctx, last, lease, { done: 1, record: { after: node.id } });
     } catch (error) {
       if (!(error instanceof ConditionFailed) || attempt >= ATTEMPTS) throw error;
       const [again] = await readPlaced(ctx, [node.id]);
