@@ -8,7 +8,8 @@
  *   DataLoader) and Canopy under each strategy, each in a process of its own, on the same trees
  *   (loaded as items, then checked by `tree verify` for Canopy);
  * - per workload and server: DynamoDB requests per operation (as the server reports them, and as
- *   the proxy counted them), p50/p99 latency at concurrency 1, throughput at concurrency 16, the
+ *   the proxy counted them), the items and read units it read (AWS bills units), p50/p99 latency
+ *   at concurrency 1, throughput at concurrency 16, the
  *   server process's CPU per operation, and the throughput ratio to the naive server;
  * - then moves of 1, 100, 1,000 (and 10,000 in a full run) nodes: time to the answer, and until
  *   the job is done.
@@ -16,8 +17,10 @@
  * One run measures every server, so that ratios hold on a noisy machine; absolute figures do not
  * carry over to AWS, calls and CPU per operation do.
  */
+import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
 import { STRATEGY_NAMES } from '../src/storage/strategies/strategies.js';
-import { cpuMs, post, runFor, runOnce, startBench, type Server } from './servers.js';
+import { cpuMs, post, runFor, runOnce, startBench, type Reported, type Server } from './servers.js';
 import { trees, WORKLOADS, type Workload } from './workloads.js';
 
 const args = process.argv.slice(2);
@@ -43,7 +46,8 @@ async function main() {
       const naive = measured[0]!;
       for (const m of measured) {
         rows.push(
-          `| ${workload.name} | ${m.server.name} | ${m.requests} (${m.proxied}) | ${m.p50} ms | ${m.p99} ms ` +
+          `| ${workload.name} | ${m.server.name} | ${m.requests} (${m.proxied}) | ${m.read} ` +
+            `| ${m.p50} ms | ${m.p99} ms ` +
             `| ${m.single} | ${m.throughput} | ${m.cpuMs} ms | ${(m.throughput / naive.throughput).toFixed(2)}× |`,
         );
       }
@@ -52,12 +56,15 @@ async function main() {
     for (const server of servers) {
       for (const size of MOVE_SIZES) moves.push(await move(server, size));
     }
-    console.log(`\nDynamoDB Local, ${DELAY_MS} ms per DynamoDB call, ${QUICK ? 'quick' : 'full'} run`);
     console.log(
-      '\n| workload | server | requests/op (proxied) | p50 | p99 ' +
+      `\nDynamoDB Local, ${DELAY_MS} ms per DynamoDB call, ${QUICK ? 'quick' : 'full'} run, ` +
+        `at ${gitCommit()}, on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}`,
+    );
+    console.log(
+      '\n| workload | server | requests/op (proxied) | read/op | p50 | p99 ' +
         '| ops/s at 1 | ops/s at 16 | server CPU/op | vs naive at 16 |',
     );
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const row of rows) console.log(row);
     console.log('\n| move | server | requests (answer) | answer | job done |');
     console.log('| --- | --- | --- | --- | --- |');
@@ -70,12 +77,12 @@ async function main() {
 async function measure(server: Server, workload: Workload, proxyCalls: () => number) {
   for (let i = 0; i < 3; i++) await runOnce(server, workload);
   const latencies: number[] = [];
-  let requests = 0;
+  let reported: Reported = { requests: 0, itemsRead: 0, readUnits: 0 };
   const callsBefore = proxyCalls();
   const sequentialStart = performance.now();
   for (let i = 0; i < SEQUENTIAL; i++) {
     const started = performance.now();
-    requests = await runOnce(server, workload);
+    reported = await runOnce(server, workload);
     latencies.push(performance.now() - started);
   }
   const single = Math.round(SEQUENTIAL / ((performance.now() - sequentialStart) / 1000));
@@ -87,7 +94,9 @@ async function measure(server: Server, workload: Workload, proxyCalls: () => num
   const { done, seconds } = await runFor(server, workload, CONCURRENCY, CONCURRENT_MS);
   const cpuPerOp = (cpuMs(server.child) - cpuBefore) / done;
   return {
-    requests,
+    requests: reported.requests,
+    // The naive server reports nothing of its calls but their number, which the proxy counts.
+    read: server.name === 'naive' ? 'not reported' : `${reported.itemsRead} items, ${reported.readUnits} units`,
     proxied,
     p50: at(0.5),
     p99: at(0.99),
@@ -120,3 +129,14 @@ async function move(server: Server, size: number): Promise<string> {
 }
 
 await main();
+
+/** The commit measured (with `+` when the work tree differs from it). */
+function gitCommit(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim();
+    return `commit ${commit}${dirty ? '+' : ''}`;
+  } catch {
+    return 'an unknown commit';
+  }
+}

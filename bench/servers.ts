@@ -130,7 +130,7 @@ export async function spawnServer(
 export interface Answer {
   data?: unknown;
   errors?: unknown[];
-  extensions?: { dynamodb?: { requests?: number; itemsWritten?: number; itemsRead?: number } };
+  extensions?: { dynamodb?: { requests?: number; itemsWritten?: number; itemsRead?: number; readUnits?: number } };
 }
 
 /** The server's answer to the operation, its errors included. */
@@ -150,12 +150,23 @@ export async function post(url: string, query: string, variables?: Record<string
   return answer;
 }
 
-/** One operation of the workload: its queries in sequence; the DynamoDB requests they reported. */
-export async function runOnce(server: Server, workload: Workload): Promise<number> {
-  let requests = 0;
-  for (const query of workload.operations)
-    requests += (await post(server.url, query)).extensions?.dynamodb?.requests ?? 0;
-  return requests;
+/** What a server reports of one operation's DynamoDB calls (Canopy does; the naive server reports nothing). */
+export interface Reported {
+  requests: number;
+  itemsRead: number;
+  readUnits: number;
+}
+
+/** One operation of the workload: its queries in sequence; what they reported, summed. */
+export async function runOnce(server: Server, workload: Workload): Promise<Reported> {
+  const sum: Reported = { requests: 0, itemsRead: 0, readUnits: 0 };
+  for (const query of workload.operations) {
+    const cost = (await post(server.url, query)).extensions?.dynamodb;
+    sum.requests += cost?.requests ?? 0;
+    sum.itemsRead += cost?.itemsRead ?? 0;
+    sum.readUnits += cost?.readUnits ?? 0;
+  }
+  return sum;
 }
 
 /** The most memory the process has held so far (its peak resident set, MB), from /proc. */

@@ -8,7 +8,7 @@
  *   N#<parentId> / ROOTS   E#<position>#<id>       an edge: a copy of a child        the engine
  *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
- *   S#<branchId>           <document key>          a range item                      nested-set
+ *   S#<rootId>             <document key>          a range item                      nested-set
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
  *   JOBS                   OPEN                    whether jobs were open lately,    the engine
  *                                                  the projection, the reindex lock
