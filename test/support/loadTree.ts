@@ -1,6 +1,7 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateNKeysBetween } from 'fractional-indexing';
 import { createDynamo } from '../../src/dynamodb/client.js';
+import { inParallel } from '../../src/inParallel.js';
 import type { Item } from '../../src/dynamodb/keys.js';
 import { edgeItem, nodeItem } from '../../src/storage/engine/core/items.js';
 import { childPlace, projectionItems } from '../../src/storage/engine/core/projectionPlans.js';
@@ -49,21 +50,17 @@ export async function loadTree(
 
   const batches: Item[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  const parallel = 16;
-  for (let i = 0; i < batches.length; i += parallel) {
-    await Promise.all(
-      batches.slice(i, i + parallel).map(async (batch) => {
-        let request: Record<string, Array<{ PutRequest: { Item: Item } }>> = {
-          [table]: batch.map((Item) => ({ PutRequest: { Item } })),
-        };
-        for (let round = 0; Object.keys(request).length > 0; round++) {
-          if (round > 10) throw new Error('BatchWriteItem kept leaving items unprocessed');
-          const out = await doc.send(new BatchWriteCommand({ RequestItems: request }));
-          request = (out.UnprocessedItems ?? {}) as typeof request;
-        }
-      }),
-    );
-  }
+  // 16 requests in flight at all times (not in waves that wait for their slowest).
+  await inParallel(batches, 16, async (batch) => {
+    let request: Record<string, Array<{ PutRequest: { Item: Item } }>> = {
+      [table]: batch.map((Item) => ({ PutRequest: { Item } })),
+    };
+    for (let round = 0; Object.keys(request).length > 0; round++) {
+      if (round > 10) throw new Error('BatchWriteItem kept leaving items unprocessed');
+      const out = await doc.send(new BatchWriteCommand({ RequestItems: request }));
+      request = (out.UnprocessedItems ?? {}) as typeof request;
+    }
+  });
 }
 
 /**

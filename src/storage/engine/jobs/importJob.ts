@@ -1,6 +1,5 @@
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import type { Key } from '../../../dynamodb/keys.js';
-import { inParallel } from '../../../inParallel.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Place } from '../../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
@@ -19,7 +18,7 @@ import { planReleaseNode } from '../core/claims.js';
  * (commitChunk):
  *
  * 1. **pending**: the node items and their edge items, in transactions of up to
- *    TRANSACTION_ITEMS, a few at a time. Each node item, and the edge item of each top node (in
+ *    TRANSACTION_ITEMS, one after the other. Each node item, and the edge item of each top node (in
  *    the parent's collection), is marked with the job's id (items.ts PENDING): while the job's
  *    entry in the list of open jobs says it is importing, every read and write takes a marked
  *    node for absent (liveNodes.ts) and every read of children leaves a marked edge out
@@ -41,9 +40,6 @@ import { planReleaseNode } from '../core/claims.js';
  * job given up before it joined (a failed step, its process gone: any sweep takes it over)
  * removes what it wrote, node by node while a node item still carries its mark, and ends FAILED.
  */
-
-/** The job's transactions committed at the same time, in steps 1 and 3. */
-const PARALLEL_CHUNKS = 4;
 
 /**
  * Step 3: below a parent, the projection items of the nodes, from their node items; then the
@@ -110,7 +106,8 @@ function placesOf(job: JobRecord): Map<string, Place> {
 
 /**
  * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS,
- * PARALLEL_CHUNKS at a time; counts them in the job's progress when `count`, each with the
+ * one after the other (each writes the job's record: on AWS, transactions in flight together on
+ * one item cancel each other); counts them in the job's progress when `count`, each with the
  * change record `change` (its progress, in the tree its nodes go to) when given.
  */
 export async function commitInChunks(
@@ -134,7 +131,7 @@ export async function commitInChunks(
     current.nodes++;
   }
   if (current.nodes > 0) chunks.push(current);
-  await inParallel(chunks, PARALLEL_CHUNKS, ({ tx, nodes }) =>
-    commitChunk(ctx, tx, lease, { ...(count ? { done: nodes } : {}), ...(change ? { change } : {}) }),
-  );
+  for (const { tx, nodes } of chunks) {
+    await commitChunk(ctx, tx, lease, { ...(count ? { done: nodes } : {}), ...(change ? { change } : {}) });
+  }
 }

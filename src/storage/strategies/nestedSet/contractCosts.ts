@@ -30,18 +30,20 @@ export const contractCosts: ContractCosts = {
   // A whole subtree: one count Query of its range. A depth bound: the truth's walk of the levels
   // above it, as adjacency (a range holds every depth).
   counts: { whole: 1 + 1, depthOne: 1, depthTwo: 1 + 1, depthThree: 1 + 1 + 3, branch: 1 + 1, listOfThree: 1 + 3 },
-  // Back from the end: the range of the small subtree, filtered by depth, read once and cut
-  // before the cursor. PREORDER backwards: the walk.
+  // Back from the end: every level of the window (a Query per parent, level by level): 1 + 4 + 12
+  // parents; from a cursor at depth 2, the levels down to it (a range is read for first pages
+  // only). PREORDER backwards: the walk.
   backward: {
     childrenLast: 1 + 1,
-    descendantsLastBounded: 1 + 1,
-    descendantsLast: 1 + 1,
-    descendantsBefore: 1 + 1,
+    descendantsLastBounded: 1 + 1 + 4 + 12,
+    descendantsLast: 1 + 1 + 4 + 12,
+    descendantsBefore: 1 + 1 + 4,
     preorderLast: 1 + 4,
     preorderBefore: 1 + 5,
   },
-  // The small subtree: its range read whole for each page (1,111 items for the second page's
-  // 110 nodes). The big one: its first page finds the range longer than 2,000 items (one Query),
-  // then every page walks its parents, as under adjacency.
-  pages: { requestsMax: 117, itemsPerNodeMax: 10.1 },
+  // A first page within twice its size of range items is one Query of the range (the small
+  // subtree's: 1,111 items for 1,000 nodes); later pages, and the big subtree's, walk the parents
+  // as under adjacency, the big one's first page after the Query that found its range longer
+  // than 2,000 items (3 items read per node returned).
+  pages: { requestsMax: 117, itemsPerNodeMax: 3.01 },
 };

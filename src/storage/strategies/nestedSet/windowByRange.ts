@@ -2,14 +2,7 @@ import type { Item } from '../../../dynamodb/keys.js';
 import { queryWithin } from '../../../dynamodb/query.js';
 import type { Place, StrategyContext, SubtreeItems } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
-import {
-  decodeLevelsCursor,
-  follows,
-  inPageOf,
-  levelsPage,
-  markParentsSeen,
-  type LevelEntry,
-} from '../parts/descendantsByLevels.js';
+import { follows, levelsPage, markParentsSeen, type LevelEntry } from '../parts/descendantsByLevels.js';
 import { throughQuery } from '../parts/throughQuery.js';
 import { chainOf } from './preorderByRange.js';
 import { subtreeKeys } from './rangeKeys.js';
@@ -23,20 +16,22 @@ export const RANGE_ITEMS = 2000;
 /**
  * The nodes of a depth window below a node, from one bounded read of its range: the range holds
  * every depth of the subtree in document order, and a filter on the depth each item's kept path
- * gives keeps the window's. Worth it when the subtree is small: one Query answers what a walk of
- * its levels answers with one Query per parent. The rule, from what is known before reading:
- * never for the children alone (their edges are one exact Query) nor for a node without
- * children; never when the node has more than RANGE_ITEMS children; otherwise one Query of at
- * most RANGE_ITEMS items, and when the range goes on past them (the subtree is deeper or wider
- * than the window needs), null: the caller reads per parent, and that Query was the price of
- * finding out.
+ * gives keeps the window's. Worth it when the subtree is small beside what is asked for: one
+ * Query answers what a walk of its levels answers with one Query per parent. The rule, from what
+ * is known before reading: never for the children alone (their edges are one exact Query) nor
+ * for a node without children; never when the node has more children than `budget` (at most
+ * RANGE_ITEMS: twice the page, or the nodes lookahead's pages may hold); otherwise one Query of
+ * at most `budget` items, and when the range goes on past them (the subtree is deeper or wider
+ * than what is asked for), null: the caller reads per parent, and that Query, at most twice what
+ * the read returns, was the price of finding out.
  */
 export async function rangeWindow(
   ctx: StrategyContext,
   node: TreeNode,
   window: DepthWindow,
+  budget: number,
 ): Promise<{ origin: TreeNode; items: Item[] } | null> {
-  if (node.childCount === 0 || node.childCount > RANGE_ITEMS) return null;
+  if (node.childCount === 0 || node.childCount > budget) return null;
   if (window.maxDepth !== null && window.maxDepth < 2) return null;
   const origin =
     node.parentId === null || (node.path && node.lineage) ? node : (await ctx.getNodes([node.id])).get(node.id);
@@ -60,16 +55,17 @@ export async function rangeWindow(
       ...(bounded ? { ':deepest': depth + window.maxDepth! } : {}),
     },
   };
-  const { items, complete } = await queryWithin(ctx.doc, query, RANGE_ITEMS);
+  const { items, complete } = await queryWithin(ctx.doc, query, Math.min(budget, RANGE_ITEMS));
   return complete ? { origin, items } : null;
 }
 
 /**
- * A page of a by-depth window from one read of the range (rangeWindow), in the order and with
- * the cursors of the walk of levels (descendantsByLevels.ts): by depth, then by the chain of
- * edge sort keys from the node, which is document order within a depth. Null when the rule says
- * per parent, and for a page after one that was read per parent (its cursor says so): the
- * subtree was too big then, and is not read through again for each page.
+ * The first page of a by-depth window from one read of the range (rangeWindow, within twice the
+ * page), in the order and with the cursors of the walk of levels (descendantsByLevels.ts): by
+ * depth, then by the chain of edge sort keys from the node, which is document order within a
+ * depth. Null when the rule says per parent, and for any later page (a cursor, or backwards): a
+ * window that needs more than one page is paged on by the walk, which reads what each page holds,
+ * where the range would be read whole again for each.
  */
 export async function descendantsByRange(
   ctx: StrategyContext,
@@ -77,10 +73,8 @@ export async function descendantsByRange(
   window: DepthWindow,
   page: PageArgs,
 ): Promise<Page | null> {
-  const cursor = page.after == null ? null : decodeLevelsCursor(ctx, page.after, node, window);
-  // A page goes on the way the first one was read: a walk is not probed again.
-  if (cursor && !cursor.bulk) return null;
-  const read = await rangeWindow(ctx, node, window);
+  if (page.after != null || page.backwards) return null;
+  const read = await rangeWindow(ctx, node, window, 2 * (page.first + 1));
   if (!read) return null;
   const { origin, items } = read;
   const depth = origin.path?.length ?? 0;
@@ -93,12 +87,12 @@ export async function descendantsByRange(
   entries.sort((a, b) => (follows(a, b) ? 1 : follows(b, a) ? -1 : 0));
   // The whole window is read: what each cursor says of its depth is known.
   for (let at = 0; at < entries.length;) {
-    const depth = entries[at]!.depth;
-    const end = entries.findIndex((entry, i) => i > at && entry.depth !== depth);
+    const level = entries[at]!.depth;
+    const end = entries.findIndex((entry, i) => i > at && entry.depth !== level);
     markParentsSeen(entries.slice(at, end === -1 ? undefined : end), false);
     at = end === -1 ? entries.length : end;
   }
-  return levelsPage(ctx, origin, window, page, entries.filter(inPageOf(cursor, page)), true);
+  return levelsPage(ctx, origin, window, page, entries);
 }
 
 /** Children `depth` levels deep, for lookahead (TreeStrategy.subtreeItems): the window 1..depth. */
@@ -108,6 +102,6 @@ export async function subtreeByRange(
   depth: number,
   limit: number,
 ): Promise<SubtreeItems | null> {
-  const read = await rangeWindow(ctx, node, { minDepth: 1, maxDepth: depth });
-  return read && read.items.length <= limit ? { items: read.items, depth } : null;
+  const read = await rangeWindow(ctx, node, { minDepth: 1, maxDepth: depth }, limit);
+  return read ? { items: read.items, depth } : null;
 }

@@ -119,7 +119,7 @@ export function markParentsSeen(entries: LevelEntry[], before: boolean | undefin
 }
 
 /** Whether an entry belongs to the page that starts after (or, backwards, ends before) `cursor`. */
-export const inPageOf =
+const inPageOf =
   (cursor: { depth: number; path: string[] } | null, page: PageArgs) =>
   (entry: LevelEntry): boolean =>
     cursor === null || (page.backwards ? follows(cursor, entry) : follows(entry, cursor));
@@ -134,8 +134,6 @@ export function levelsPage(
   window: DepthWindow,
   page: PageArgs,
   found: LevelEntry[],
-  /** Whether the page was cut from one bulk read of the window: its cursors say so, for the next page. */
-  bulk = false,
 ): Page {
   const inOrder = page.backwards ? [...found].reverse() : found;
   return {
@@ -148,7 +146,6 @@ export function levelsPage(
           d: entry.depth,
           p: entry.path,
           ...(entry.parentsSeen === undefined ? {} : { k: entry.parentsSeen }),
-          ...(bulk ? { b: 1 } : {}),
         },
         placed(origin, entry),
       ),
@@ -178,7 +175,7 @@ export function follows(a: { depth: number; path: string[] }, b: { depth: number
 }
 
 /** The (depth, path) position a cursor of this order names; BAD_USER_INPUT for any other cursor. */
-export function decodeLevelsCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
+function decodeLevelsCursor(ctx: StrategyContext, raw: string, origin: TreeNode, window: DepthWindow) {
   const c = decodeWindowCursor(
     ctx.cursors,
     raw,
@@ -194,6 +191,5 @@ export function decodeLevelsCursor(ctx: StrategyContext, raw: string, origin: Tr
     depth: c.d as number,
     path: c.p as string[],
     parentsSeen: typeof c.k === 'boolean' ? c.k : undefined,
-    bulk: c.b === 1,
   };
 }
