@@ -7,7 +7,7 @@ import { readStored } from '../../../src/storage/engine/core/reads.js';
 import { strategyNamed } from '../../../src/storage/strategies/strategies.js';
 import { planDetachForDelete } from '../../../src/storage/engine/core/writePlans.js';
 import { eventually } from '../../support/eventually.js';
-import { pauseTransaction } from '../../support/pause.js';
+import { pauseWhen } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 
@@ -17,6 +17,19 @@ import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
  */
 const SUBTREE = fullTree('big', [3, 4, 4]); // 64 nodes: more than one transaction holds
 const SHORT_LEASE = { JOB_LEASE_SECONDS: '1' };
+
+/**
+ * Holds a delete job's first transaction that deletes node items, whatever came before it (its
+ * claims and acceptance, and any of them tried again on a loaded machine).
+ */
+const firstDeletion = () =>
+  pauseWhen((command, input) => {
+    if (!command.startsWith('TransactWrite')) return false;
+    const items = input.TransactItems as Array<{ Delete?: { Key: Record<string, unknown> } }>;
+    // The key as the document client gives it, or marshalled.
+    return items.some(({ Delete }) => Delete && JSON.stringify(Delete.Key.sk).includes('"NODE"'));
+  });
+
 const JOB_FIELDS = 'id kind status done total startedAt nodeId';
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
@@ -102,9 +115,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
 
   it('fences a runner paused past its lease: another finishes the job, it writes nothing more', async () => {
     const table = uniqueTable();
-    // The job claims the subtree in 4 transactions after arming (its root, then 3 levels), the
-    // 5th accepts the delete (the detach); the 6th, the first deletion, is held.
-    const pause = pauseTransaction(6);
+    // The job claims the subtree (its root, then 3 levels), accepts the delete (the detach), and
+    // its first deletion is held.
+    const pause = firstDeletion();
     const paused = await startTestServer({ strategy, table, middleware: pause.middleware, env: SHORT_LEASE });
     servers.push(paused);
     await buildTree(paused, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
@@ -138,8 +151,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
 
   it('hides the whole subtree from every read of another process while the delete job runs', async () => {
     const table = uniqueTable();
-    // The claims (4 transactions), then the detach; the first deletion is held.
-    const pause = pauseTransaction(6);
+    // The claims, then the detach; the first deletion is held.
+    const pause = firstDeletion();
     const deleting = await startTestServer({ strategy, table, middleware: pause.middleware });
     servers.push(deleting);
     await buildTree(deleting, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
