@@ -13,6 +13,29 @@ export interface QueryResult {
 }
 
 /**
+ * One page of a Query, strongly consistent on the table (an index answers eventually
+ * consistent), from `startKey`, with `more` of the input's fields (its Limit, its Select): what
+ * every loop below sends.
+ */
+function queryPage(
+  doc: DynamoDBDocumentClient,
+  input: QueryCommandInput,
+  startKey: QueryCommandInput['ExclusiveStartKey'],
+  more: Partial<QueryCommandInput> = {},
+) {
+  return callDynamo(() =>
+    doc.send(
+      new QueryCommand({
+        ...input,
+        ...more,
+        ConsistentRead: input.IndexName ? undefined : true,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+  );
+}
+
+/**
  * Runs a Query to the end of its key range, or until `limit` items are collected, following
  * LastEvaluatedKey for at most MAX_QUERY_PAGES pages; past that it fails rather than return
  * a silent prefix.
@@ -26,16 +49,7 @@ export async function queryItems(
   let startKey = input.ExclusiveStartKey;
   for (let page = 0; page < MAX_QUERY_PAGES; page++) {
     const remaining = limit === undefined ? undefined : limit - items.length;
-    const out = await callDynamo(() =>
-      doc.send(
-        new QueryCommand({
-          ...input,
-          ConsistentRead: input.IndexName ? undefined : true,
-          ExclusiveStartKey: startKey,
-          Limit: remaining,
-        }),
-      ),
-    );
+    const out = await queryPage(doc, input, startKey, { Limit: remaining });
     items.push(...((out.Items ?? []) as Item[]));
     startKey = out.LastEvaluatedKey;
     if (!startKey) return { items, lastKey: undefined };
@@ -59,16 +73,7 @@ export async function queryWithin(
   let startKey = input.ExclusiveStartKey;
   let scanned = 0;
   while (scanned < evaluated) {
-    const out = await callDynamo(() =>
-      doc.send(
-        new QueryCommand({
-          ...input,
-          ConsistentRead: input.IndexName ? undefined : true,
-          ExclusiveStartKey: startKey,
-          Limit: evaluated - scanned,
-        }),
-      ),
-    );
+    const out = await queryPage(doc, input, startKey, { Limit: evaluated - scanned });
     items.push(...((out.Items ?? []) as Item[]));
     scanned += out.ScannedCount ?? 0;
     startKey = out.LastEvaluatedKey;
@@ -93,16 +98,7 @@ export async function countItems(doc: DynamoDBDocumentClient, input: QueryComman
   let count = 0;
   let startKey = input.ExclusiveStartKey;
   for (let page = 0; page < MAX_COUNT_PAGES; page++) {
-    const out = await callDynamo(() =>
-      doc.send(
-        new QueryCommand({
-          ...input,
-          Select: 'COUNT',
-          ConsistentRead: input.IndexName ? undefined : true,
-          ExclusiveStartKey: startKey,
-        }),
-      ),
-    );
+    const out = await queryPage(doc, input, startKey, { Select: 'COUNT' });
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
     if (!startKey) return count;
@@ -128,11 +124,7 @@ export async function forEachQueryPage(
 ): Promise<void> {
   let startKey = input.ExclusiveStartKey;
   do {
-    const out = await callDynamo(() =>
-      doc.send(
-        new QueryCommand({ ...input, ConsistentRead: input.IndexName ? undefined : true, ExclusiveStartKey: startKey }),
-      ),
-    );
+    const out = await queryPage(doc, input, startKey);
     if (onPage((out.Items ?? []) as Item[]) === true) return;
     startKey = out.LastEvaluatedKey;
   } while (startKey);
