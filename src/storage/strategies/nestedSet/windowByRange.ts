@@ -86,12 +86,7 @@ export async function descendantsByRange(
   }
   entries.sort((a, b) => (follows(a, b) ? 1 : follows(b, a) ? -1 : 0));
   // The whole window is read: what each cursor says of its depth is known.
-  for (let at = 0; at < entries.length;) {
-    const level = entries[at]!.depth;
-    const end = entries.findIndex((entry, i) => i > at && entry.depth !== level);
-    markParentsSeen(entries.slice(at, end === -1 ? undefined : end), false);
-    at = end === -1 ? entries.length : end;
-  }
+  markParentsSeen(entries, false);
   return levelsPage(ctx, origin, window, page, entries);
 }
 

@@ -105,13 +105,16 @@ async function backwards(
 }
 
 /**
- * Marks each entry of one depth, in order, with whether a node of that depth up to it has
- * children, from what was seen before the first (`before`; undefined: not known, and then
- * nothing is known until one has children). Answers what the last one says.
+ * Marks each entry, in breadth-first order, with whether a node of its depth up to it has
+ * children, from what was seen before the first (`before`; undefined: not known, and then nothing
+ * is known until one has children); a deeper depth starts from nothing seen. Answers what the
+ * last one says.
  */
 export function markParentsSeen(entries: LevelEntry[], before: boolean | undefined): boolean | undefined {
   let seen = before;
+  let depth = entries[0]?.depth;
   for (const entry of entries) {
+    if (entry.depth !== depth) [depth, seen] = [entry.depth, false];
     if (entry.node.childCount > 0) seen = true;
     entry.parentsSeen = seen;
   }
