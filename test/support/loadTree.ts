@@ -63,6 +63,16 @@ export async function loadTree(
   });
 }
 
+/** loadTree into a server's table, under its strategy, over a client of its own. */
+export async function loadInto(server: TestServer, roots: TreeSpec[]): Promise<void> {
+  const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+  try {
+    await loadTree(doc, server.table, server.config.strategy, roots);
+  } finally {
+    client.destroy();
+  }
+}
+
 /**
  * A chain `prefix-0` ── `prefix-1` ── … of `length` nodes, loaded as a new root of the server's
  * table with the server's strategy; answers its ids, root first.
@@ -71,11 +81,6 @@ export async function loadChain(server: TestServer, prefix: string, length: numb
   const ids = Array.from({ length }, (_, i) => `${prefix}-${i}`);
   let spec: TreeSpec | undefined;
   for (const id of [...ids].reverse()) spec = { id, children: spec ? [spec] : [] };
-  const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
-  try {
-    await loadTree(doc, server.table, server.config.strategy, spec ? [spec] : []);
-  } finally {
-    client.destroy();
-  }
+  await loadInto(server, spec ? [spec] : []);
   return ids;
 }

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo } from '../../../src/dynamodb/client.js';
-import { loadTree } from '../../support/loadTree.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import type { GraphQLResponse } from '../../support/server.js';
 import {
@@ -122,12 +121,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
     };
     const spec: TreeSpec = { id: d, children: [{ id: `${d}-keep` }, big] };
     // Written as items: 116 concurrent creates in one tree would only test their own contention.
-    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-    try {
-      await loadTree(doc, server.table, strategy, [spec]);
-    } finally {
-      client.destroy();
-    }
+    await loadInto(server, [spec]);
     const bigIds = specIds(big);
     expect(bigIds).toHaveLength(121);
     expect(okData(await remove({ id: big.id }))).toEqual({ deleteNode: { deletedCount: 121 } });

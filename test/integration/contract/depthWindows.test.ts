@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo } from '../../../src/dynamodb/client.js';
-import { loadTree } from '../../support/loadTree.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { fullTree, okData, type TreeSpec } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
@@ -82,12 +81,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: depth windows, in bulk or per parent',
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-    try {
-      await loadTree(doc, server.table, strategy, [TIED, BIG]);
-    } finally {
-      client.destroy();
-    }
+    await loadInto(server, [TIED, BIG]);
   }, 120_000);
   afterAll(() => server?.close());
 

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo } from '../../../src/dynamodb/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractCostsOf } from '../../support/contractCosts.js';
-import { loadTree } from '../../support/loadTree.js';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { fullTree, okData, type TreeSpec } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
@@ -38,12 +37,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-    try {
-      await loadTree(doc, server.table, strategy, [FAN, WIDE]);
-    } finally {
-      client.destroy();
-    }
+    await loadInto(server, [FAN, WIDE]);
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -131,8 +125,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
   it('reads the children of a list of roots in one wave', async () => {
     const alone = await startTestServer({ strategy });
     try {
-      const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-      await loadTree(doc, alone.table, strategy, ROOTS).finally(() => client.destroy());
+      await loadInto(alone, ROOTS);
       const response = await alone.gql(
         '{ roots { nodes { id children(first: 10) { nodes { id children(first: 10) { nodes { id } } } } } } }',
       );

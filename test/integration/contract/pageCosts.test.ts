@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamo } from '../../../src/dynamodb/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractCostsOf } from '../../support/contractCosts.js';
-import { loadTree } from '../../support/loadTree.js';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { fullTree, okData } from '../../support/tree.js';
 
@@ -26,12 +25,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: page costs', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-    try {
-      await loadTree(doc, server.table, strategy, [SMALL, BIG]);
-    } finally {
-      client.destroy();
-    }
+    await loadInto(server, [SMALL, BIG]);
   }, 240_000);
   afterAll(() => server?.close());
 
