@@ -134,9 +134,10 @@ async function main() {
       'DynamoDB Local in memory, no added delay',
   );
   console.log(
-    '\n| shape | strategy | nodes | time | nodes/s | DynamoDB requests | items written | run again: requests |',
+    '\n| shape | strategy | nodes | time | nodes/s | DynamoDB requests | items written | run again: requests ' +
+      '| reindex to the next strategy |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
 }
 
