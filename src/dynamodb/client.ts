@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { nativeOutput, type KeyNodes } from './nativeValues.js';
 
 type MiddlewareStack = DynamoDBClient['middlewareStack'];
 
@@ -138,6 +139,7 @@ function prepareStack(stack: MiddlewareStack, options: DynamoOptions): void {
  */
 interface DocumentCommand {
   clientCommand: Parameters<DynamoDBClient['send']>[0];
+  outputKeyNodes: KeyNodes;
   addMarshallingMiddleware(configuration: DynamoDBDocumentClient['config']): void;
 }
 
@@ -151,13 +153,23 @@ const isDocumentCommand = (command: unknown): command is DocumentCommand =>
  * Its commands are sent here as the SDK commands they wrap, marshalling included, through a
  * client that resolves each class's stack once: a fifth less CPU per DynamoDB call. That
  * client sends nothing else, so that a class's cached stack is always a document command's.
- * Calls with options (an abort signal) and other commands go the document client's own way.
+ * Their answers are unmarshalled by nativeOutput (nativeValues.ts), not by util-dynamodb's generic
+ * conversion. Calls with options (an abort signal) and other commands go the document client's own way.
  */
 function cachedDocumentSend(doc: DynamoDBDocumentClient, cached: DynamoDBClient): DynamoDBDocumentClient['send'] {
   const send = doc.send.bind(doc) as (...args: unknown[]) => Promise<unknown>;
   return ((command: unknown, ...rest: unknown[]) => {
     if (rest.length > 0 || !isDocumentCommand(command)) return send(command, ...rest);
     command.addMarshallingMiddleware(doc.config);
+    const unmarshall = (next: (args: unknown) => Promise<{ output: unknown }>) => async (args: unknown) => {
+      const deserialized = await next(args);
+      deserialized.output = nativeOutput(deserialized.output, command.outputKeyNodes);
+      return deserialized;
+    };
+    command.clientCommand.middlewareStack.addRelativeTo(
+      unmarshall as unknown as Parameters<MiddlewareStack['addRelativeTo']>[0],
+      { name: 'DocumentUnmarshall', relation: 'before', toMiddleware: 'deserializerMiddleware', override: true },
+    );
     return cached.send(command.clientCommand);
   }) as DynamoDBDocumentClient['send'];
 }
