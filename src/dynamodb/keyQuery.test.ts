@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyQuery } from './keyQuery.js';
+import { keyQuery, withProjection } from './keyQuery.js';
 
 describe('keyQuery', () => {
   it('reads a whole item collection', () => {
@@ -29,5 +29,24 @@ describe('keyQuery', () => {
       ExpressionAttributeValues: { ':pk': 'N#a', ':lo': 'D#001#', ':hi': 'D#003#~' },
       ScanIndexForward: false,
     });
+  });
+});
+
+describe('withProjection', () => {
+  it('reads the key, the own attributes and the ones named, each once, through placeholders', () => {
+    const query = keyQuery('t', { pk: 'N#a', sk: { beginsWith: 'D#' } });
+    expect(withProjection(query, ['id', 'name', 'sk'], ['mark'])).toEqual({
+      ...query,
+      ProjectionExpression: '#a0, #a1, #a2, #a3, #a4',
+      ExpressionAttributeNames: {
+        ...{ '#pk': 'pk', '#sk': 'sk', '#a0': 'pk', '#a1': 'sk' },
+        ...{ '#a2': 'mark', '#a3': 'id', '#a4': 'name' },
+      },
+    });
+  });
+
+  it('leaves the query whole without attributes to read', () => {
+    const query = keyQuery('t', { pk: 'N#a' });
+    expect(withProjection(query, undefined, ['sk'])).toBe(query);
   });
 });

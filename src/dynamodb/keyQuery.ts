@@ -35,3 +35,26 @@ export function keyQuery(table: string, query: KeyQuery): QueryCommandInput {
     ...(query.backwards ? { ScanIndexForward: false } : {}),
   };
 }
+
+/**
+ * `input` reading only `attributes`, the caller's `own` ones and the item's key (a
+ * ProjectionExpression, every name through a placeholder: `name`, `data`, `path` are reserved
+ * words); `input` itself when `attributes` is undefined (every attribute). The key is always
+ * read: every item a client receives is named by it (a tenant's client checks it, tenantDoc.ts).
+ */
+export function withProjection(
+  input: QueryCommandInput,
+  attributes: readonly string[] | undefined,
+  own: readonly string[],
+): QueryCommandInput {
+  if (!attributes) return input;
+  const names = [...new Set(['pk', 'sk', ...own, ...attributes])];
+  return {
+    ...input,
+    ProjectionExpression: names.map((_, i) => `#a${i}`).join(', '),
+    ExpressionAttributeNames: {
+      ...input.ExpressionAttributeNames,
+      ...Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+    },
+  };
+}

@@ -1,15 +1,19 @@
 import {
   getArgumentValues,
+  visit,
   getDirectiveValues,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   isObjectType,
   Kind,
+  OperationTypeNode,
   type FieldNode,
   type GraphQLField,
   type GraphQLResolveInfo,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { OPTIONAL_FIELDS, type LeftOut } from '../storage/treeStore.js';
 
 /** The page size `children` takes when the query gives none (PageArgs). */
 const DEFAULT_FIRST = 100;
@@ -69,4 +73,25 @@ function collect(info: GraphQLResolveInfo, fields: readonly FieldNode[], name: s
 function included(info: GraphQLResolveInfo, node: Parameters<typeof getDirectiveValues>[1]): boolean {
   if (getDirectiveValues(GraphQLSkipDirective, node, info.variableValues)?.if === true) return false;
   return getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
+}
+
+const leftOutOf = new WeakMap<OperationDefinitionNode, LeftOut>();
+
+/**
+ * The node fields that no field of the operation names, on any type, in any fragment: its reads
+ * may leave them out (LeftOut), and its answer stays the same. A query's only: a mutation's or a
+ * subscription's reads read whole nodes. Worked out once per parsed operation.
+ */
+export function fieldsLeftOut(info: GraphQLResolveInfo): LeftOut {
+  if (info.operation.operation !== OperationTypeNode.QUERY) return [];
+  let leftOut = leftOutOf.get(info.operation);
+  if (!leftOut) {
+    const named = new Set<string>();
+    const visitor = { Field: (field: FieldNode) => void named.add(field.name.value) };
+    visit(info.operation, visitor);
+    for (const fragment of Object.values(info.fragments)) visit(fragment, visitor);
+    leftOut = OPTIONAL_FIELDS.filter((field) => !named.has(field));
+    leftOutOf.set(info.operation, leftOut);
+  }
+  return leftOut;
 }

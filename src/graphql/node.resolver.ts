@@ -5,7 +5,7 @@ import { Job as JobType } from './job.type.js';
 import { checkPage } from '../storage/validation.js';
 import { EMPTY_PAGE, NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
-import { nestedChildren } from './lookahead.js';
+import { fieldsLeftOut, nestedChildren } from './lookahead.js';
 import { DescendantsArgs, PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
 import { relayPage } from './relayPage.js';
@@ -43,7 +43,7 @@ export class NodeResolver {
       checkPage(read);
       return toConnection(EMPTY_PAGE);
     }
-    return toConnection(await loaders.children(node, read, () => nestedChildren(info)), read);
+    return toConnection(await loaders.children(node, read, () => nestedChildren(info), fieldsLeftOut(info)), read);
   }
 
   @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })
@@ -80,6 +80,7 @@ export class NodeResolver {
       window: { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
       page: read,
       order: args.order ?? 'BY_DEPTH',
+      leftOut: fieldsLeftOut(info),
     });
     return toConnection(page, read);
   }

@@ -6,6 +6,7 @@ import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
 import { Job, JobConnection } from './job.type.js';
+import { fieldsLeftOut } from './lookahead.js';
 import { PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
 import { relayPage } from './relayPage.js';
@@ -64,7 +65,10 @@ export class QueryResolver {
   ) {
     const read = relayPage(args, info);
     if (access.grants.all !== null)
-      return toConnection(await loaders.childrenByParent.load({ parentId: null, ...read }), read);
+      return toConnection(
+        await loaders.childrenByParent.load({ parentId: null, ...read, leftOut: fieldsLeftOut(info) }),
+        read,
+      );
     // A caller limited to some trees sees the roots of its grants, and nothing of the others.
     return toConnection(await store.rootsAmong([...access.grants.trees.keys()], read), read);
   }

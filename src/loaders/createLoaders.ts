@@ -5,6 +5,7 @@ import type {
   DescendantCountRequest,
   DescendantsRequest,
   Job,
+  LeftOut,
   Page,
   PageArgs,
   TreeNode,
@@ -30,9 +31,10 @@ export interface Loaders {
    * A page of a parent's children. With `nested` (the page sizes the query asks of the
    * children's children, level by level: graphql/lookahead.ts, called only when needed), the
    * store reads the levels it can in bulk, for every parent of one tick together, and the
-   * pages of the nested levels are then in childrenByParent when their resolvers ask.
+   * pages of the nested levels are then in childrenByParent when their resolvers ask, their
+   * nodes read without the fields `leftOut` (what the operation never reads).
    */
-  children(parent: TreeNode, page: PageArgs, nested: () => number[][]): Promise<Page>;
+  children(parent: TreeNode, page: PageArgs, nested: () => number[][], leftOut?: LeftOut): Promise<Page>;
   /** The open job moving each node's subtree (TreeStore.pendingJobs), for all nodes of one tick. */
   pendingJob: DataLoader<TreeNode, Job | null, string>;
   /** Keeps nodes read by other means, so that later lookups in this request hit the cache. */
@@ -43,6 +45,8 @@ export interface Loaders {
 
 export interface ChildrenKey extends PageArgs {
   parentId: string | null;
+  /** The fields the operation never reads (not part of the key: one request, one operation). */
+  leftOut?: LeftOut;
 }
 
 export function createLoaders(store: TreeStore): Loaders {
@@ -83,7 +87,7 @@ export function createLoaders(store: TreeStore): Loaders {
         // One failing key (a bad cursor) must not fail the others.
         keys.map(async (key) => {
           try {
-            const page = await store.children(key.parentId, key);
+            const page = await store.children(key.parentId, key, key.leftOut);
             prime(page.edges.map((edge) => edge.node));
             return page;
           } catch (error) {
@@ -97,13 +101,14 @@ export function createLoaders(store: TreeStore): Loaders {
     async (asked) => {
       // Aliases of `children` on one parent ask for different levels: one read serves them all.
       const merged = new Map<string, ChildrenTreeRequest>();
-      for (const { parent, levels } of asked) {
+      // All from one operation: they leave out the same fields.
+      for (const { parent, levels, leftOut } of asked) {
         const known = merged.get(parent.id)?.levels ?? [];
         const depth = Math.max(known.length, levels.length);
         const union = Array.from({ length: depth }, (_, i) => [
           ...new Set([...(known[i] ?? []), ...(levels[i] ?? [])]),
         ]);
-        merged.set(parent.id, { parent, levels: union });
+        merged.set(parent.id, { parent, levels: union, leftOut });
       }
       const requests = [...merged.values()];
       const read = await store.childrenTrees(requests);
@@ -125,11 +130,16 @@ export function createLoaders(store: TreeStore): Loaders {
     },
     { cacheKeyFn: ({ parent, levels }) => JSON.stringify([parent.id, levels]) },
   );
-  const children = async (parent: TreeNode, page: PageArgs, nested: () => number[][]): Promise<Page> => {
-    const key = { parentId: parent.id, ...page };
+  const children = async (
+    parent: TreeNode,
+    page: PageArgs,
+    nested: () => number[][],
+    leftOut?: LeftOut,
+  ): Promise<Page> => {
+    const key = { parentId: parent.id, ...page, leftOut };
     if (page.after == null && !page.backwards && !primed.has(childrenKey(key))) {
       const levels = nested();
-      if (levels.length > 0) await childrenTree.load({ parent, levels: [[page.first], ...levels] });
+      if (levels.length > 0) await childrenTree.load({ parent, levels: [[page.first], ...levels], leftOut });
     }
     return childrenByParent.load(key);
   };

@@ -4,7 +4,7 @@ import type { TransactionBuilder } from '../dynamodb/transactionBuilder.js';
 import type { QueryResult } from '../dynamodb/query.js';
 import { notFound } from '../errors.js';
 import type { CursorCodec } from './cursor.js';
-import type { DepthWindow, NodeReader, Page, PageArgs, TreeNode } from './treeStore.js';
+import type { DepthWindow, LeftOut, NodeReader, Page, PageArgs, TreeNode } from './treeStore.js';
 
 /**
  * The strategy contract. A strategy is one descriptor object, in its own folder under
@@ -295,14 +295,20 @@ export interface StrategyContext {
    */
   queryChildren: (
     parentId: string,
-    options: { after?: string; limit?: number; backwards?: boolean },
+    options: { after?: string; limit?: number; backwards?: boolean; reading?: readonly string[] },
   ) => Promise<QueryResult>;
   /**
    * The live nodes of projection items, by id: from the copies they carry (carriesNode), with
    * no read, while no open job makes copies unsafe to answer from (a subtree being deleted or
    * moved); otherwise, and for items that carry no copy, read by id (getNodes).
    */
-  nodesOf: (items: readonly Item[]) => Promise<Map<string, TreeNode>>;
+  nodesOf: (items: readonly Item[], leftOut?: LeftOut) => Promise<Map<string, TreeNode>>;
+  /**
+   * The attributes of the node copies a read should ask for (its ProjectionExpression, with the
+   * strategy's own: withProjection in dynamodb/keyQuery.ts), when the read's nodes are wanted
+   * without some fields (LeftOut); `nodesOf` then builds them so. Undefined: every attribute.
+   */
+  reading?: readonly string[];
   /** A node item or an edge copy (what queryChildren answers), as a node. */
   nodeFromItem: (item: Item) => TreeNode;
 }

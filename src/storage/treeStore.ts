@@ -45,6 +45,16 @@ export interface TreeNode {
 }
 
 /**
+ * `node` with `fields` set: a new node of the same kind (a node read without some fields, LeftOut,
+ * stays one: its left-out fields still throw rather than read as undefined).
+ */
+export function nodeWith(node: TreeNode, fields: Partial<TreeNode>): TreeNode {
+  const prototype = Object.getPrototypeOf(node) as object;
+  const copy = prototype === Object.prototype ? {} : (Object.create(prototype) as object);
+  return Object.assign(copy, node, fields) as TreeNode;
+}
+
+/**
  * A page of a list: `first` nodes after the cursor `after` (from the start without one). With
  * `backwards`, the list is read the other way (Relay's `last`/`before`): the `first` nodes before
  * the cursor `after` (from the end without one), nearest first, and the page's `hasNextPage`
@@ -83,7 +93,18 @@ export interface DescendantsRequest {
   page: PageArgs;
   /** BY_DEPTH when absent. */
   order?: DescendantsOrder;
+  /** Fields no one reads of the page's nodes: reads may leave them out (LeftOut). */
+  leftOut?: LeftOut;
 }
+
+/**
+ * The node fields a read may leave out of the nodes it returns, because the operation reads none
+ * of them (not even on another node): the answer is the same, with fewer bytes read and decoded.
+ * A node read without one of them throws on reading it (an internal error, never a wrong value).
+ */
+export const OPTIONAL_FIELDS = ['name', 'data', 'version', 'createdAt', 'updatedAt'] as const;
+export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+export type LeftOut = readonly OptionalField[];
 
 /** How many nodes lie 1 to `maxDepth` levels below `node` (null: its whole subtree). */
 export interface DescendantCountRequest {
@@ -99,6 +120,8 @@ export interface DescendantCountRequest {
 export interface ChildrenTreeRequest {
   parent: TreeNode;
   levels: number[][];
+  /** Fields no one reads of the pages' nodes: reads may leave them out (LeftOut). */
+  leftOut?: LeftOut;
 }
 
 /** Pages of children by parent id, then by page size (`first`), with no `after`. */
@@ -251,7 +274,7 @@ export interface TreeStore {
   /** Gives up number `seq` of the tree's log when no change holds it: true when given up. */
   giveUpChange(rootId: string, seq: number): Promise<boolean>;
   /** Direct children in sibling order; parentId null lists the roots. */
-  children(parentId: string | null, page: PageArgs): Promise<Page>;
+  children(parentId: string | null, page: PageArgs, leftOut?: LeftOut): Promise<Page>;
   /**
    * The roots among `ids` (ids that are no root, or no node, are left out), in sibling order,
    * paged with the cursors of `children(null)`; read by id, never by reading the other roots.

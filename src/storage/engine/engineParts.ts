@@ -46,8 +46,8 @@ export const nodesOfWith =
     scope: ReadScope | undefined,
     read: EngineContext['getNodes'],
   ): EngineContext['nodesOf'] =>
-  async (items) =>
-    nodesOfItems(strategy, await readOpenJobs(options, scope), items, read);
+  async (items, leftOut) =>
+    nodesOfItems(strategy, await readOpenJobs(options, scope), items, read, leftOut);
 
 /** The context of the engine's reads and writes, over the parts of one tenant. */
 export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): EngineContext {
@@ -58,7 +58,7 @@ export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: R
     strategy,
     readStored: (ids: readonly string[]) => readStored(options, ids),
     readChildren: (parentId: string) => readChildren(options, parentId),
-    queryChildren: (parentId: string, query: { after?: string; limit?: number; backwards?: boolean }) =>
+    queryChildren: (parentId: string, query: Parameters<EngineContext['queryChildren']>[1]) =>
       queryChildren(options, parentId, query),
     getNodes,
     nodesOf: nodesOfWith(strategy, options, scope, getNodes),

@@ -43,7 +43,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     changesAfter: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
     lastChange: (rootId) => lastChange(ctx, rootId),
     giveUpChange: (rootId, seq) => giveUp(ctx, rootId, seq),
-    children: (parentId, page) => childrenPage(ctx, parentId, page),
+    children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
     async childrenTrees(requests) {
       if (!strategy.subtreeItems) return requests.map(() => new Map());

@@ -10,11 +10,13 @@ import {
   nodeFromItem,
   nodeItem,
   nodeKey,
+  partialNodeFromItem,
   storedFromItem,
+  withPath,
 } from './items.js';
 import { MalformedItem } from '../../../dynamodb/decodeItem.js';
 import { ROOTS_PK } from '../../../dynamodb/keys.js';
-import type { TreeNode } from '../../treeStore.js';
+import { nodeWith, type TreeNode } from '../../treeStore.js';
 
 const child: TreeNode = {
   id: 'child-1',
@@ -157,5 +159,40 @@ describe('decoding stored node items', () => {
       ...malformed.map(([, item]) => item),
     ];
     for (const item of items) expect(looksLikeNode(item)).toBe(NODE_ITEM.safeParse(item).success);
+  });
+});
+
+describe('nodes read without some fields', () => {
+  const item = { ...nodeItem({ ...child, path: ['parent-1'] }, 3) };
+  const leftOut = ['name', 'data', 'createdAt'] as const;
+  const { name: _name, data: _data, createdAt: _createdAt, ...read } = item;
+
+  it('gives the fields read as nodeFromItem does, and throws on reading one left out', () => {
+    const node = partialNodeFromItem(read, leftOut);
+    const whole = nodeFromItem(item);
+    for (const field of ['id', 'parentId', 'position', 'version', 'childCount', 'updatedAt', 'depth', 'rootId', 'path'])
+      expect(node[field as keyof TreeNode]).toEqual(whole[field as keyof TreeNode]);
+    for (const field of leftOut) expect(() => node[field]).toThrow(`node field ${field} was left out of this read`);
+  });
+
+  it('stays so when copied with other fields', () => {
+    for (const copy of [
+      nodeWith(partialNodeFromItem(read, leftOut), { depth: 4 }),
+      withPath(partialNodeFromItem(read, leftOut), ['r']),
+    ]) {
+      expect(copy.id).toBe('child-1');
+      expect(() => copy.name).toThrow('left out');
+    }
+    expect(Object.getPrototypeOf(nodeWith(nodeFromItem(item), { depth: 4 }))).toBe(Object.prototype);
+  });
+
+  it('checks the fields read, and only those', () => {
+    expect(() => partialNodeFromItem({ ...read, version: '3' }, leftOut)).toThrow(
+      'version: Invalid input: expected number, received string',
+    );
+    expect(() => partialNodeFromItem(read, ['name'])).toThrow(
+      'createdAt: Invalid input: expected string, received undefined',
+    );
+    expect(partialNodeFromItem(item, []).name).toBe('Child');
   });
 });

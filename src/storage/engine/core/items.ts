@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import { collectionPk, edgeSk, NODE_PK_PREFIX, NODE_SK, nodeKey, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { StoredNode } from '../../strategy.js';
-import type { TreeNode } from '../../treeStore.js';
+import { nodeWith, OPTIONAL_FIELDS, type LeftOut, type OptionalField, type TreeNode } from '../../treeStore.js';
 
 /**
  * The truth's item layout, the same under every strategy (docs/design.md, "Truth and
@@ -129,9 +129,83 @@ export function nodeFromItem(item: Item): TreeNode {
   };
 }
 
+/** The attributes of a node item or copy that hold a node's fields (what nodeFromItem reads). */
+const NODE_ATTRIBUTES = [
+  ...Object.keys({ id: 1, parentId: 1, position: 1, childCount: 1, path: 1, lineage: 1 } satisfies {
+    [field in keyof TreeNode]?: 1;
+  }),
+  ...OPTIONAL_FIELDS,
+];
+
+/** What a Query of items carrying copies reads for nodes without the fields `leftOut` (its ProjectionExpression). */
+export const attributesRead = (leftOut: LeftOut): string[] =>
+  NODE_ATTRIBUTES.filter((name) => !(leftOut as readonly string[]).includes(name));
+
+/** The prototype of the nodes read without the fields `leftOut`: reading one of those is a bug, and says so. */
+const notRead = new Map<string, object>();
+function notReadPrototype(leftOut: LeftOut): object {
+  const key = leftOut.join();
+  let prototype = notRead.get(key);
+  if (!prototype) {
+    const fail = (field: string) => () => {
+      throw new Error(`node field ${field} was left out of this read: no field of the operation asked for it`);
+    };
+    prototype = Object.create(
+      Object.prototype,
+      Object.fromEntries(leftOut.map((field) => [field, { get: fail(field) }])),
+    ) as object;
+    notRead.set(key, prototype);
+  }
+  return prototype;
+}
+
+const isNumber = (value: unknown) => typeof value === 'number';
+/** What looksLikeNode checks, attribute by attribute, for the nodes read without some of them. */
+const CHECKS = Object.entries({
+  id: isString,
+  position: isString,
+  parentId: (v: unknown) => optional(v, isString),
+  childCount: (v: unknown) => optional(v, isNumber),
+  path: (v: unknown) => optional(v, isStrings),
+  lineage: (v: unknown) => optional(v, isStrings),
+  name: isString,
+  version: isNumber,
+  createdAt: isString,
+  updatedAt: isString,
+  data: (v: unknown) => optional(v, isMap),
+} satisfies Record<keyof z.input<typeof NODE_ITEM>, (value: unknown) => boolean>);
+
+/**
+ * A node item or copy read without the fields `leftOut` (attributesRead), back to a node: the
+ * other fields as nodeFromItem gives them, checked as it checks them; the ones left out throw
+ * when read, so that no caller ever takes a field that was not read for a value.
+ */
+export function partialNodeFromItem(item: Item, leftOut: LeftOut): TreeNode {
+  if (leftOut.length === 0) return nodeFromItem(item);
+  const out = leftOut as readonly string[];
+  if (!CHECKS.every(([name, check]) => out.includes(name) || check(item[name]))) {
+    const mask: { [field in OptionalField]?: true } = Object.fromEntries(leftOut.map((field) => [field, true]));
+    decodeItem(NODE_ITEM.partial(mask), item);
+  }
+  const node = Object.create(notReadPrototype(leftOut)) as Record<string, unknown>;
+  const path = item.path as string[] | undefined;
+  node.id = item.id;
+  node.parentId = item.parentId ?? null;
+  node.position = item.position;
+  node.childCount = item.childCount ?? 0;
+  for (const field of OPTIONAL_FIELDS) {
+    if (!out.includes(field)) node[field] = field === 'data' ? (item.data ?? null) : item[field];
+  }
+  node.depth = path?.length;
+  node.rootId = path ? (path[0] ?? item.id) : undefined;
+  node.path = path;
+  node.lineage = item.lineage;
+  return node as unknown as TreeNode;
+}
+
 /** The node at the place whose ancestors are `path` (a strategy that keeps paths). */
 export const withPath = (node: TreeNode, path: string[]): TreeNode =>
-  Object.assign({}, node, { path, depth: path.length, rootId: path[0] ?? node.id });
+  nodeWith(node, { path, depth: path.length, rootId: path[0] ?? node.id });
 
 export function storedFromItem(item: Item): StoredNode {
   return {

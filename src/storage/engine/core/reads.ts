@@ -1,6 +1,6 @@
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { keyString, type Item } from '../../../dynamodb/keys.js';
-import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { MAX_QUERY_PAGES, queryItems, type QueryResult } from '../../../dynamodb/query.js';
 import { TreeError } from '../../../errors.js';
 import { walkLimit, type StoredNode } from '../../strategy.js';
@@ -65,10 +65,13 @@ export async function readSummaryItem(ctx: TableContext): Promise<Item | undefin
 export async function queryChildren(
   ctx: TableContext,
   parentId: string | null,
-  options: { after?: string; limit?: number; backwards?: boolean } = {},
+  options: { after?: string; limit?: number; backwards?: boolean; reading?: readonly string[] } = {},
 ): Promise<QueryResult> {
   const { limit, backwards } = options;
-  let read = await queryItems(ctx.doc, keyQuery(ctx.table, childrenQuery(parentId, options.after, backwards)), limit);
+  // Read without some node attributes (StrategyContext.reading), an edge keeps its import's mark.
+  const query = (after: string | undefined) =>
+    withProjection(keyQuery(ctx.table, childrenQuery(parentId, after, backwards)), options.reading, [PENDING]);
+  let read = await queryItems(ctx.doc, query(options.after), limit);
   if (!read.items.some(isMarked)) return read;
   const importing = openJobsOf(undefined, await readOpenEntries(ctx)).importing;
   const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
@@ -81,8 +84,7 @@ export async function queryChildren(
       );
     // Past marked edges, more of them may follow: read on in big steps, and cut.
     const step = Math.max(limit - items.length, READ_ON_STEP);
-    const next = childrenQuery(parentId, String(read.lastKey.sk), backwards);
-    read = await queryItems(ctx.doc, keyQuery(ctx.table, next), step);
+    read = await queryItems(ctx.doc, query(String(read.lastKey.sk)), step);
     items.push(...read.items.filter(joined));
   }
   if (limit === undefined || items.length <= limit) return { items, lastKey: read.lastKey };

@@ -1,11 +1,12 @@
 import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { badInput } from '../../../errors.js';
 import { edgeWithCursor } from '../../cursor.js';
-import type { Page, PageArgs } from '../../treeStore.js';
+import type { LeftOut, Page, PageArgs } from '../../treeStore.js';
 import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { collectionPk, edgeSk, nodeFromItem } from '../core/items.js';
+import { collectionPk, edgeSk } from '../core/items.js';
 import { queryChildren } from '../core/reads.js';
+import { leaving } from './liveNodes.js';
 
 /**
  * A page of a parent's children (or of the roots): one strongly consistent Query of the edge
@@ -13,19 +14,26 @@ import { queryChildren } from '../core/reads.js';
  * the page, so hasNextPage is exact. The cursor names the edge's sort key, so it keeps its
  * place whatever changes, and serves both ways.
  */
-export async function childrenPage(ctx: EngineContext, parentId: string | null, page: PageArgs): Promise<Page> {
+export async function childrenPage(
+  engine: EngineContext,
+  parentId: string | null,
+  page: PageArgs,
+  leftOut?: LeftOut,
+): Promise<Page> {
   checkPage(page);
+  const ctx = leaving(engine, leftOut);
   const pk = collectionPk(parentId);
   const startSk = afterSk(ctx, pk, page.after);
   const { items } = await queryChildren(ctx, parentId, {
     after: startSk,
     limit: page.first + 1,
     backwards: page.backwards,
+    reading: ctx.reading,
   });
   return {
     edges: items
       .slice(0, page.first)
-      .map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, nodeFromItem(item))),
+      .map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, ctx.nodeFromItem(item))),
     hasNextPage: items.length > page.first,
   };
 }

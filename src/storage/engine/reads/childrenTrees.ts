@@ -4,6 +4,7 @@ import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { collectionPk, edgeSk } from '../core/items.js';
 import { projectionSettled, type OpenJobs } from '../core/openJobs.js';
+import { leaving } from './liveNodes.js';
 
 /**
  * The most items one bulk read of children may read (per request): past it, children are read
@@ -34,9 +35,10 @@ export async function childrenTree(
     parent.childCount > LOOKAHEAD_ITEMS
   )
     return pages;
-  const bulk = await ctx.strategy.subtreeItems(ctx, parent, levels.length, LOOKAHEAD_ITEMS);
+  const reader = leaving(ctx, request.leftOut);
+  const bulk = await ctx.strategy.subtreeItems(reader, parent, levels.length, LOOKAHEAD_ITEMS);
   if (!bulk) return pages;
-  const nodes = await ctx.nodesOf(bulk.items);
+  const nodes = await reader.nodesOf(bulk.items);
   const childrenOf = new Map<string, TreeNode[]>();
   for (const node of nodes.values()) {
     if (node.parentId === null) continue;

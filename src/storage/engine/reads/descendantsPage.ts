@@ -1,9 +1,9 @@
-import type { DescendantsRequest, Page } from '../../treeStore.js';
+import { nodeWith, type DescendantsRequest, type Page, type TreeNode } from '../../treeStore.js';
 import { checkPage, checkWindow } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { moveBelow, projectionSettled } from '../core/openJobs.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
-import { readOpenJobs, type ReadScope } from './liveNodes.js';
+import { leaving, readOpenJobs, type ReadScope } from './liveNodes.js';
 import { preorderPage } from './preorderPage.js';
 
 /**
@@ -15,10 +15,11 @@ import { preorderPage } from './preorderPage.js';
  * unsafe, else the truth's edges (preorderPage.ts).
  */
 export async function descendantsPage(
-  ctx: EngineContext,
+  engine: EngineContext,
   scope: ReadScope | undefined,
-  { node, window, page, order }: DescendantsRequest,
+  { node, window, page, order, leftOut }: DescendantsRequest,
 ): Promise<Page> {
+  const ctx = leaving(engine, leftOut);
   checkPage(page);
   checkWindow(window);
   // No node lies deeper below another than the tree's depth limit: such a window is empty, read
@@ -45,5 +46,11 @@ export async function descendantsPage(
   if (open.moves.length === 0) return found;
   const origin = node.path ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin?.path || !moveBelow(open, origin.id, origin.path)) return found;
-  return descendantsFromTruth(ctx, strategy.descendantSortKey, { ...origin, path: origin.path }, bounded, page);
+  return descendantsFromTruth(
+    ctx,
+    strategy.descendantSortKey,
+    nodeWith(origin, { path: origin.path }) as TreeNode & { path: string[] },
+    bounded,
+    page,
+  );
 }

@@ -1,9 +1,9 @@
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
-import { walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
-import type { TreeNode } from '../../treeStore.js';
+import { walkLimit, type StoredNode, type StrategyContext, type TreeStrategy } from '../../strategy.js';
+import type { LeftOut, TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
-import { nodeFromItem, nodeKey, PENDING, storedFromItem, withPath } from '../core/items.js';
+import { attributesRead, nodeKey, partialNodeFromItem, PENDING, storedFromItem, withPath } from '../core/items.js';
 import {
   isActive,
   NO_OPEN_JOBS,
@@ -142,6 +142,23 @@ async function insideSubtrees(ctx: TableContext, nodes: StoredNode[], roots: Set
 }
 
 /**
+ * The context of a read whose nodes are wanted without the fields `leftOut`: the strategy's
+ * Queries of copies ask only for the others (StrategyContext.reading), and its nodes are built
+ * without them. The context itself when nothing is left out.
+ */
+export function leaving<C extends StrategyContext>(ctx: C, leftOut: LeftOut | undefined): C {
+  if (!leftOut || leftOut.length === 0) return ctx;
+  const reading = attributesRead(leftOut);
+  return Object.assign({}, ctx, {
+    reading,
+    nodesOf: (items: readonly Item[]) => ctx.nodesOf(items, leftOut),
+    nodeFromItem: (item: Item) => partialNodeFromItem(item, leftOut),
+    queryChildren: (parentId: string, query: Parameters<C['queryChildren']>[1]) =>
+      ctx.queryChildren(parentId, { ...query, reading }),
+  });
+}
+
+/**
  * The live nodes of projection items (StrategyContext.nodesOf): from the copies they carry
  * while no open job makes a copy unsafe to answer from (a subtree being deleted still has its
  * items; one being moved has them at its old place; a reindex to another strategy removes
@@ -152,12 +169,13 @@ export async function nodesOfItems(
   open: OpenJobs,
   items: readonly Item[],
   read: (ids: readonly string[]) => Promise<Map<string, TreeNode>>,
+  leftOut: LeftOut = [],
 ): Promise<Map<string, TreeNode>> {
   const safe = projectionSettled(open, strategy.name);
   const found = new Map<string, TreeNode>();
   const missing: string[] = [];
   for (const item of items) {
-    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), nodeFromItem(item));
+    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), partialNodeFromItem(item, leftOut));
     else missing.push(String(item.id));
   }
   if (missing.length > 0) for (const [id, node] of await read(missing)) found.set(id, node);

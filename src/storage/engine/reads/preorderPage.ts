@@ -1,9 +1,7 @@
 import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../../cursor.js';
-import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+import { nodeWith, type DepthWindow, type Page, type PageArgs, type TreeNode } from '../../treeStore.js';
 import { MAX_PAGE_SIZE } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { nodeFromItem } from '../core/items.js';
-import { queryChildren } from '../core/reads.js';
 
 /**
  * One page of descendants in document order (PREORDER: a node, then its first child's whole
@@ -47,7 +45,7 @@ export async function preorderPage(
   const placed = (node: TreeNode, depth: number): TreeNode =>
     node === origin || origin.depth === undefined
       ? node
-      : Object.assign({}, node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
+      : nodeWith(node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
   return {
     edges: walk.found
       .slice(0, page.first)
@@ -142,9 +140,9 @@ class Walk {
     const depth = chain.length + 1;
     for (let start = beforeSk; !this.full();) {
       const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, this.want - this.found.length));
-      const { items, lastKey } = await queryChildren(this.ctx, parentId, { after: start, limit, backwards: true });
+      const { items, lastKey } = await this.ctx.queryChildren(parentId, { after: start, limit, backwards: true });
       for (const item of items) {
-        const node = nodeFromItem(item);
+        const node = this.ctx.nodeFromItem(item);
         const below = [...chain, String(item.sk)];
         if (depth < this.deepest && node.childCount > 0) await this.childrenBackwards(node.id, below, undefined);
         if (this.full()) return;
@@ -179,8 +177,8 @@ class Walk {
     let batch = this.ahead.get(key);
     if (!batch) {
       const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, this.want - this.found.length));
-      batch = queryChildren(this.ctx, parentId, { after: afterSk, limit }).then(({ items, lastKey }) => ({
-        children: items.map((item) => ({ node: nodeFromItem(item), sk: String(item.sk) })),
+      batch = this.ctx.queryChildren(parentId, { after: afterSk, limit }).then(({ items, lastKey }) => ({
+        children: items.map((item) => ({ node: this.ctx.nodeFromItem(item), sk: String(item.sk) })),
         more: lastKey !== undefined,
       }));
       this.ahead.set(key, batch);

@@ -1,8 +1,8 @@
-import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
-import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+import { nodeWith, type DepthWindow, type Page, type PageArgs, type TreeNode } from '../../treeStore.js';
 import { CLOSURE_SK_PREFIX, closureRange, distanceOf } from './closureKeys.js';
 
 /**
@@ -27,7 +27,9 @@ export async function descendantsByRows(
   // Backwards from the node itself: no row comes before it.
   const noRows = window.maxDepth === 0 || (page.backwards && after === null);
   const range = { ...closureRange(node.id, window, after ?? undefined), backwards: page.backwards };
-  const rows = noRows ? [] : (await queryItems(ctx.doc, keyQuery(ctx.table, range), wanted)).items;
+  const rows = noRows
+    ? []
+    : (await queryItems(ctx.doc, withProjection(keyQuery(ctx.table, range), ctx.reading, ['id']), wanted)).items;
   const total = edges.length + rows.length + (self && page.backwards ? 1 : 0);
   const pageRows = rows.slice(0, page.first - edges.length);
   const nodes = await ctx.nodesOf(pageRows);
@@ -55,5 +57,5 @@ function decodeCursor(ctx: StrategyContext, raw: string, origin: TreeNode, windo
 /** A node read from a row `distance` below `origin`: its depth and root, when the origin knows its own. */
 function placedBelow(origin: TreeNode, node: TreeNode, distance: number): TreeNode {
   if (node.depth !== undefined || origin.depth === undefined) return node;
-  return Object.assign({}, node, { depth: origin.depth + distance, rootId: origin.rootId ?? origin.id });
+  return nodeWith(node, { depth: origin.depth + distance, rootId: origin.rootId ?? origin.id });
 }

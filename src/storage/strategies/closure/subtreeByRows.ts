@@ -1,4 +1,4 @@
-import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { StrategyContext, SubtreeItems } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
@@ -15,7 +15,8 @@ export async function subtreeByRows(
   limit: number,
 ): Promise<SubtreeItems | null> {
   const reach = Math.min(depth, COPY_DISTANCE);
-  const query = keyQuery(ctx.table, closureRange(node.id, { minDepth: 1, maxDepth: reach }));
+  const rows = keyQuery(ctx.table, closureRange(node.id, { minDepth: 1, maxDepth: reach }));
+  const query = withProjection(rows, ctx.reading, []);
   const { items } = await queryItems(ctx.doc, query, limit + 1);
   return items.length > limit ? null : { items, depth: reach };
 }

@@ -1,4 +1,5 @@
 import type { Item } from '../../../dynamodb/keys.js';
+import { withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryWithin } from '../../../dynamodb/query.js';
 import type { Place, StrategyContext, SubtreeItems } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
@@ -55,7 +56,8 @@ export async function rangeWindow(
       ...(bounded ? { ':deepest': depth + window.maxDepth! } : {}),
     },
   };
-  const { items, complete } = await queryWithin(ctx.doc, query, Math.min(budget, RANGE_ITEMS));
+  const read = withProjection(query, ctx.reading, []);
+  const { items, complete } = await queryWithin(ctx.doc, read, Math.min(budget, RANGE_ITEMS));
   return complete ? { origin, items } : null;
 }
 

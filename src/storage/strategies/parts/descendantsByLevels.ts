@@ -2,7 +2,7 @@ import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import { edgeSk } from '../../../dynamodb/keys.js';
 import { walkLimit, type StrategyContext } from '../../strategy.js';
-import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
+import { nodeWith, type DepthWindow, type Page, type PageArgs, type TreeNode } from '../../treeStore.js';
 import { Level, type LevelEntry } from './levelWalk.js';
 
 export type { LevelEntry };
@@ -163,7 +163,7 @@ export function levelsPage(
  */
 function placed(origin: TreeNode, { node, depth }: Entry): TreeNode {
   if (depth === 0 || origin.depth === undefined) return node;
-  return Object.assign({}, node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
+  return nodeWith(node, { depth: origin.depth + depth, rootId: origin.rootId ?? origin.id });
 }
 
 /** Whether `a` comes after `b` in breadth-first order. */

@@ -1,5 +1,5 @@
 import type { Item } from '../../../dynamodb/keys.js';
-import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
@@ -131,7 +131,8 @@ class Levels {
     const { cursor, page, origin } = this;
     const start = cursor && cursor.depth === depth && cursor.sk ? cursor.sk : undefined;
     const query = { ...levelQuery(this.path, origin.id, depth, start), backwards: page.backwards };
-    const { items, lastKey } = await queryItems(this.ctx.doc, keyQuery(this.ctx.table, query), limit);
+    const read = withProjection(keyQuery(this.ctx.table, query), this.ctx.reading, []);
+    const { items, lastKey } = await queryItems(this.ctx.doc, read, limit);
     const inside = items.filter((item) => isBelow(item.path, this.path, origin.id));
     return {
       depth,

@@ -1,4 +1,4 @@
-import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { StrategyContext, SubtreeItems } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
@@ -25,7 +25,11 @@ export async function subtreeByLevelItems(
   const reach = Math.min(depth, MAX_LEVELS, ctx.maxTreeDepth - path.length);
   const levels = await Promise.all(
     Array.from({ length: reach }, (_, i) =>
-      queryItems(ctx.doc, keyQuery(ctx.table, levelQuery(path, origin.id, i + 1)), limit + 1),
+      queryItems(
+        ctx.doc,
+        withProjection(keyQuery(ctx.table, levelQuery(path, origin.id, i + 1)), ctx.reading, []),
+        limit + 1,
+      ),
     ),
   );
   const items = levels.flatMap(({ items: found }) => found.filter((item) => isBelow(item.path, path, origin.id)));
