@@ -73,6 +73,11 @@ export async function startBench(
         DYNAMODB_ENDPOINT: proxy.endpoint,
         SEED_DEMO: 'false',
         JOB_LEASE_SECONDS: '30',
+        // As deployed: production mode (no rate limit here; the load is the benchmark's own).
+        NODE_ENV: 'production',
+        AUTH: 'none',
+        CURSOR_SECRET: 'a-benchmark-secret-of-forty-characters-x',
+        RATE_LIMIT_PER_SECOND: '0',
       };
       servers.push(await spawnServer(strategy, [...canopyFlags, '--import', 'tsx', 'src/main.ts'], env));
     }
