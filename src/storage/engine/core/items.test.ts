@@ -10,7 +10,7 @@ import {
   nodeFromItem,
   nodeItem,
   nodeKey,
-  partialNodeFromItem,
+  nodeFromItemWithout,
   storedFromItem,
   withPath,
 } from './items.js';
@@ -168,7 +168,7 @@ describe('nodes read without some fields', () => {
   const { name: _name, data: _data, createdAt: _createdAt, ...read } = item;
 
   it('gives the fields read as nodeFromItem does, and throws on reading one left out', () => {
-    const node = partialNodeFromItem(read, leftOut);
+    const node = nodeFromItemWithout(leftOut)(read);
     const whole = nodeFromItem(item);
     for (const field of ['id', 'parentId', 'position', 'version', 'childCount', 'updatedAt', 'depth', 'rootId', 'path'])
       expect(node[field as keyof TreeNode]).toEqual(whole[field as keyof TreeNode]);
@@ -177,8 +177,8 @@ describe('nodes read without some fields', () => {
 
   it('stays so when copied with other fields', () => {
     for (const copy of [
-      nodeWith(partialNodeFromItem(read, leftOut), { depth: 4 }),
-      withPath(partialNodeFromItem(read, leftOut), ['r']),
+      nodeWith(nodeFromItemWithout(leftOut)(read), { depth: 4 }),
+      withPath(nodeFromItemWithout(leftOut)(read), ['r']),
     ]) {
       expect(copy.id).toBe('child-1');
       expect(() => copy.name).toThrow('left out');
@@ -187,12 +187,12 @@ describe('nodes read without some fields', () => {
   });
 
   it('checks the fields read, and only those', () => {
-    expect(() => partialNodeFromItem({ ...read, version: '3' }, leftOut)).toThrow(
+    expect(() => nodeFromItemWithout(leftOut)({ ...read, version: '3' })).toThrow(
       'version: Invalid input: expected number, received string',
     );
-    expect(() => partialNodeFromItem(read, ['name'])).toThrow(
+    expect(() => nodeFromItemWithout(['name'])(read)).toThrow(
       'createdAt: Invalid input: expected string, received undefined',
     );
-    expect(partialNodeFromItem(item, []).name).toBe('Child');
+    expect(nodeFromItemWithout([])(item).name).toBe('Child');
   });
 });

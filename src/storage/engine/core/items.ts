@@ -141,24 +141,6 @@ const NODE_ATTRIBUTES = [
 export const attributesRead = (leftOut: LeftOut): string[] =>
   NODE_ATTRIBUTES.filter((name) => !(leftOut as readonly string[]).includes(name));
 
-/** The prototype of the nodes read without the fields `leftOut`: reading one of those is a bug, and says so. */
-const notRead = new Map<string, object>();
-function notReadPrototype(leftOut: LeftOut): object {
-  const key = leftOut.join();
-  let prototype = notRead.get(key);
-  if (!prototype) {
-    const fail = (field: string) => () => {
-      throw new Error(`node field ${field} was left out of this read: no field of the operation asked for it`);
-    };
-    prototype = Object.create(
-      Object.prototype,
-      Object.fromEntries(leftOut.map((field) => [field, { get: fail(field) }])),
-    ) as object;
-    notRead.set(key, prototype);
-  }
-  return prototype;
-}
-
 const isNumber = (value: unknown) => typeof value === 'number';
 /** What looksLikeNode checks, attribute by attribute, for the nodes read without some of them. */
 const CHECKS = Object.entries({
@@ -175,32 +157,47 @@ const CHECKS = Object.entries({
   data: (v: unknown) => optional(v, isMap),
 } satisfies Record<keyof z.input<typeof NODE_ITEM>, (value: unknown) => boolean>);
 
+const builders = new Map<string, (item: Item) => TreeNode>();
+
 /**
- * A node item or copy read without the fields `leftOut` (attributesRead), back to a node: the
+ * How node items or copies read without the fields `leftOut` (attributesRead) become nodes: the
  * other fields as nodeFromItem gives them, checked as it checks them; the ones left out throw
- * when read, so that no caller ever takes a field that was not read for a value.
+ * when read, so that no caller ever takes a field that was not read for a value. Made once per
+ * set of fields (a page of a thousand items is built with one).
  */
-export function partialNodeFromItem(item: Item, leftOut: LeftOut): TreeNode {
-  if (leftOut.length === 0) return nodeFromItem(item);
+export function nodeFromItemWithout(leftOut: LeftOut): (item: Item) => TreeNode {
+  if (leftOut.length === 0) return nodeFromItem;
+  const key = leftOut.join();
+  const known = builders.get(key);
+  if (known) return known;
   const out = leftOut as readonly string[];
-  if (!CHECKS.every(([name, check]) => out.includes(name) || check(item[name]))) {
-    const mask: { [field in OptionalField]?: true } = Object.fromEntries(leftOut.map((field) => [field, true]));
-    decodeItem(NODE_ITEM.partial(mask), item);
-  }
-  const node = Object.create(notReadPrototype(leftOut)) as Record<string, unknown>;
-  const path = item.path as string[] | undefined;
-  node.id = item.id;
-  node.parentId = item.parentId ?? null;
-  node.position = item.position;
-  node.childCount = item.childCount ?? 0;
-  for (const field of OPTIONAL_FIELDS) {
-    if (!out.includes(field)) node[field] = field === 'data' ? (item.data ?? null) : item[field];
-  }
-  node.depth = path?.length;
-  node.rootId = path ? (path[0] ?? item.id) : undefined;
-  node.path = path;
-  node.lineage = item.lineage;
-  return node as unknown as TreeNode;
+  const checks = CHECKS.filter(([name]) => !out.includes(name));
+  const kept = OPTIONAL_FIELDS.filter((field) => !out.includes(field));
+  const mask: { [field in OptionalField]?: true } = Object.fromEntries(leftOut.map((field) => [field, true]));
+  const fail = (field: string) => () => {
+    throw new Error(`node field ${field} was left out of this read: no field of the operation asked for it`);
+  };
+  const prototype = Object.create(
+    Object.prototype,
+    Object.fromEntries(leftOut.map((field) => [field, { get: fail(field) }])),
+  ) as object;
+  const build = (item: Item): TreeNode => {
+    for (const [name, check] of checks) if (!check(item[name])) decodeItem(NODE_ITEM.partial(mask), item);
+    const node = Object.create(prototype) as Record<string, unknown>;
+    const path = item.path as string[] | undefined;
+    node.id = item.id;
+    node.parentId = item.parentId ?? null;
+    node.position = item.position;
+    node.childCount = item.childCount ?? 0;
+    for (const field of kept) node[field] = field === 'data' ? (item.data ?? null) : item[field];
+    node.depth = path?.length;
+    node.rootId = path ? (path[0] ?? item.id) : undefined;
+    node.path = path;
+    node.lineage = item.lineage;
+    return node as unknown as TreeNode;
+  };
+  builders.set(key, build);
+  return build;
 }
 
 /** The node at the place whose ancestors are `path` (a strategy that keeps paths). */

@@ -3,7 +3,7 @@ import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import { walkLimit, type StoredNode, type StrategyContext, type TreeStrategy } from '../../strategy.js';
 import type { LeftOut, TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
-import { attributesRead, nodeKey, partialNodeFromItem, PENDING, storedFromItem, withPath } from '../core/items.js';
+import { attributesRead, nodeFromItemWithout, nodeKey, PENDING, storedFromItem, withPath } from '../core/items.js';
 import {
   isActive,
   NO_OPEN_JOBS,
@@ -152,7 +152,7 @@ export function leaving<C extends StrategyContext>(ctx: C, leftOut: LeftOut | un
   return Object.assign({}, ctx, {
     reading,
     nodesOf: (items: readonly Item[]) => ctx.nodesOf(items, leftOut),
-    nodeFromItem: (item: Item) => partialNodeFromItem(item, leftOut),
+    nodeFromItem: nodeFromItemWithout(leftOut),
     queryChildren: (parentId: string, query: Parameters<C['queryChildren']>[1]) =>
       ctx.queryChildren(parentId, { ...query, reading }),
   });
@@ -172,10 +172,11 @@ export async function nodesOfItems(
   leftOut: LeftOut = [],
 ): Promise<Map<string, TreeNode>> {
   const safe = projectionSettled(open, strategy.name);
+  const nodeFromItem = nodeFromItemWithout(leftOut);
   const found = new Map<string, TreeNode>();
   const missing: string[] = [];
   for (const item of items) {
-    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), partialNodeFromItem(item, leftOut));
+    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), nodeFromItem(item));
     else missing.push(String(item.id));
   }
   if (missing.length > 0) for (const [id, node] of await read(missing)) found.set(id, node);
