@@ -75,6 +75,23 @@ function included(info: GraphQLResolveInfo, node: Parameters<typeof getDirective
   return getDirectiveValues(GraphQLIncludeDirective, node, info.variableValues)?.if !== false;
 }
 
+/** The fields of a node that read its childCount (the children fields take it as a shortcut). */
+const COUNT_READERS = ['childCount', 'children', 'descendants', 'descendantCount'];
+
+/**
+ * What a list's nodes may be read without: what the operation never reads (fieldsLeftOut), and
+ * their childCount when no field selected on them (through `nodes` or `edges { node }`) reads it.
+ */
+export function listLeftOut(info: GraphQLResolveInfo): LeftOut {
+  const leftOut = fieldsLeftOut(info);
+  if (info.operation.operation !== OperationTypeNode.QUERY) return leftOut;
+  const nodes = [
+    ...collect(info, info.fieldNodes, 'nodes'),
+    ...collect(info, collect(info, info.fieldNodes, 'edges'), 'node'),
+  ];
+  return COUNT_READERS.some((name) => collect(info, nodes, name).length > 0) ? leftOut : [...leftOut, 'childCount'];
+}
+
 const leftOutOf = new WeakMap<OperationDefinitionNode, LeftOut>();
 
 /**

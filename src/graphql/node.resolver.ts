@@ -5,7 +5,7 @@ import { Job as JobType } from './job.type.js';
 import { checkPage } from '../storage/validation.js';
 import { EMPTY_PAGE, NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
-import { fieldsLeftOut, nestedChildren } from './lookahead.js';
+import { fieldsLeftOut, listLeftOut, nestedChildren } from './lookahead.js';
 import { DescendantsArgs, PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
 import { relayPage } from './relayPage.js';
@@ -80,7 +80,7 @@ export class NodeResolver {
       window: { minDepth: args.minDepth ?? 1, maxDepth: args.maxDepth ?? null },
       page: read,
       order: args.order ?? 'BY_DEPTH',
-      leftOut: fieldsLeftOut(info),
+      leftOut: listLeftOut(info),
     });
     return toConnection(page, read);
   }

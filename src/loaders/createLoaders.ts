@@ -61,8 +61,9 @@ export function createLoaders(store: TreeStore): Loaders {
   });
   // A node already known stays: it may be the node item, which carries more than a copy of the
   // same node (the stored path, under path and closure). Mutations clear everything.
+  // A node read without its childCount (LeftOut) serves its own list only.
   const prime = (nodes: Iterable<TreeNode>) => {
-    for (const node of nodes) if (!known.has(node.id)) known.set(node.id, node);
+    for (const node of nodes) if (!known.has(node.id) && Object.hasOwn(node, 'childCount')) known.set(node.id, node);
   };
   const readNodes = async (ids: readonly string[]) =>
     (await nodeById.loadMany(ids)).map((n) => {
@@ -151,8 +152,10 @@ export function createLoaders(store: TreeStore): Loaders {
       return pages;
     },
     {
-      cacheKeyFn: ({ node, window, page, order }) =>
+      // Lists of one operation leave out the same fields, but for the childCount of their nodes.
+      cacheKeyFn: ({ node, window, page, order, leftOut }) =>
         JSON.stringify([
+          leftOut?.includes('childCount') === true,
           node.id,
           window.minDepth,
           window.maxDepth,

@@ -102,6 +102,14 @@ export interface StrategyMembers<Name extends string = string> {
    */
   carriesNode(key: Key): boolean;
 
+  /**
+   * Pure. The node fields that the copy at `key` leaves out (CopyLack), when `carriesNode`:
+   * none by default. A copy written many times (one per ancestor) may leave out what changes
+   * with every child added (childCount) or may be big (data); a read that needs them reads the
+   * node by id, and writes of them leave that copy alone.
+   */
+  copyLacks?(key: Key): readonly CopyLack[];
+
   /** What `tree verify` calls one of its projection items ("stray level item ..."). */
   readonly itemName: string;
 
@@ -202,6 +210,9 @@ export interface StrategyMembers<Name extends string = string> {
    */
   countDescendants?(ctx: StrategyContext, node: TreeNode, maxDepth: number | null): Promise<number | null>;
 }
+
+/** The node fields a projection item's copy may leave out (TreeStrategy.copyLacks). */
+export type CopyLack = 'childCount' | 'data';
 
 /** Where a node is, as the engine hands it to a strategy's pure members. */
 export interface Place {

@@ -104,7 +104,12 @@ export interface DescendantsRequest {
  */
 export const OPTIONAL_FIELDS = ['name', 'data', 'version', 'createdAt', 'updatedAt'] as const;
 export type OptionalField = (typeof OPTIONAL_FIELDS)[number];
-export type LeftOut = readonly OptionalField[];
+/**
+ * Also `childCount`, in a descendants request whose nodes no field reads it of (their
+ * `childCount`, `children`, `descendants`, `descendantCount`): reads still ask for it, and only
+ * copies that lack it (TreeStrategy.copyLacks) are then enough. Such nodes are kept by no cache.
+ */
+export type LeftOut = readonly (OptionalField | 'childCount')[];
 
 /** How many nodes lie 1 to `maxDepth` levels below `node` (null: its whole subtree). */
 export interface DescendantCountRequest {

@@ -21,6 +21,8 @@ const grow = (id: string, fanOuts: readonly number[], level = 0): TreeSpec => ({
   children: Array.from({ length: fanOuts[level] ?? 0 }, (_, i) => grow(`${id}.${i}`, fanOuts, level + 1)),
 });
 const TREE = grow('lo', [4, 3, 2]);
+/** Six levels deep: the nodes far below its root (past the copies a strategy keeps whole). */
+const DEEP = grow('ld', [2, 2, 2, 2, 2, 2]);
 
 const PAGE = '{ pageInfo { hasNextPage endCursor } edges { cursor node { id } } }';
 const READS = [
@@ -32,6 +34,7 @@ const READS = [
   `{ node(id: "lo.2") { children(first: 2) ${PAGE} } }`,
   `{ node(id: "lo") { children(last: 3) ${PAGE} } }`,
   `{ roots(first: 5) ${PAGE} }`,
+  `{ node(id: "ld") { descendants(minDepth: 4, first: 40) ${PAGE} } }`,
 ];
 /** The same reads, naming every field on the nodes (nothing left out). */
 const whole = (query: string) => query.replaceAll('node { id', 'node { id name data version createdAt updatedAt');
@@ -69,7 +72,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reads that leave out the fields no one
 
   beforeAll(async () => {
     server = await startTestServer({ strategy, middleware: record });
-    await loadInto(server, [TREE]);
+    await loadInto(server, [TREE, DEEP]);
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -111,6 +114,32 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reads that leave out the fields no one
     for (const node of grandchildren) expect(Date.parse(node.createdAt)).toBeGreaterThan(0);
     const named = okData(await server.gql(query, { skip: false })).node.descendants.nodes;
     for (const node of named) expect(node.label).toBe(`name of ${node.id}`);
+  });
+
+  it("reads a list's childCounts when its nodes' fields read them, and only its own", async () => {
+    const query = `{ node(id: "ld") {
+      lean: descendants(minDepth: 4, first: 200) { nodes { id } }
+      counted: descendants(minDepth: 4, first: 200) { nodes { id childCount } }
+      nested: descendants(minDepth: 5, maxDepth: 5, first: 3) { nodes { id children { nodes { id } } } }
+    } }`;
+    const node = okData(await server.gql(query)).node;
+    const depthOf = (id: string) => id.split('.').length - 1;
+    expect(node.lean.nodes).toHaveLength(16 + 32 + 64);
+    expect(node.counted.nodes.map((n: { id: string }) => n.id)).toEqual(
+      node.lean.nodes.map((n: { id: string }) => n.id),
+    );
+    for (const { id, childCount } of node.counted.nodes) expect(childCount).toBe(depthOf(id) < 6 ? 2 : 0);
+    for (const { id, children } of node.nested.nodes)
+      expect(children.nodes.map((n: { id: string }) => n.id)).toEqual([`${id}.0`, `${id}.1`]);
+    // A node of a lean list is no node of the request's cache: looked up by id, it is whole.
+    const both = okData(
+      await server.gql(
+        '{ node(id: "ld") { descendants(minDepth: 6, first: 64) { nodes { id } } } ' +
+          'other: node(id: "ld.1.0.1.0.1.0") { childCount } }',
+      ),
+    );
+    expect(both.node.descendants.nodes).toHaveLength(64);
+    expect(both.other.childCount).toBe(0);
   });
 
   it('reads whole nodes in a mutation', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { TransactionBuilder } from '../../../src/dynamodb/transactionBuilder.js';
 import { transactWrite } from '../../../src/dynamodb/transactWrite.js';
-import { copyKeys } from '../../../src/storage/engine/core/projectionPlans.js';
+import { copiesOf } from '../../../src/storage/engine/core/projectionPlans.js';
 import { readStored } from '../../../src/storage/engine/core/reads.js';
 import { strategyNamed } from '../../../src/storage/strategies/strategies.js';
 import { planDetachForDelete } from '../../../src/storage/engine/core/writePlans.js';
@@ -203,7 +203,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     try {
       const stored = await readStored({ doc, table, maxTreeDepth: 64 }, ['big', 'keep']);
       const tx = new TransactionBuilder(table);
-      const copies = (node: Parameters<typeof copyKeys>[1]) => copyKeys(strategyNamed(strategy), node);
+      const copies = (node: Parameters<typeof copiesOf>[1]) => copiesOf(strategyNamed(strategy), node);
       planDetachForDelete(tx, { root: stored.get('big')!, parent: stored.get('keep')!, jobId: 'legacy-job', copies });
       tx.put({ pk: 'JOBS', sk: 'DELETE#big', jobId: 'legacy-job', nodeId: 'big', createdAt: new Date().toISOString() });
       await transactWrite(doc, tx.build());

@@ -139,7 +139,7 @@ const NODE_ATTRIBUTES = [
 
 /** What a Query of items carrying copies reads for nodes without the fields `leftOut` (its ProjectionExpression). */
 export const attributesRead = (leftOut: LeftOut): string[] =>
-  NODE_ATTRIBUTES.filter((name) => !(leftOut as readonly string[]).includes(name));
+  NODE_ATTRIBUTES.filter((name) => name === 'childCount' || !(leftOut as readonly string[]).includes(name));
 
 const isNumber = (value: unknown) => typeof value === 'number';
 /** What looksLikeNode checks, attribute by attribute, for the nodes read without some of them. */
@@ -188,7 +188,7 @@ export function nodeFromItemWithout(leftOut: LeftOut): (item: Item) => TreeNode 
     node.id = item.id;
     node.parentId = item.parentId ?? null;
     node.position = item.position;
-    node.childCount = item.childCount ?? 0;
+    if (!out.includes('childCount')) node.childCount = item.childCount ?? 0;
     for (const field of kept) node[field] = field === 'data' ? (item.data ?? null) : item[field];
     node.depth = path?.length;
     node.rootId = path ? (path[0] ?? item.id) : undefined;

@@ -88,17 +88,20 @@ describe('planProjectionCreate and planProjectionDelete', () => {
     expect(plan((tx) => planProjectionCreate(tx, adjacency, n, at(['r', 'm']))).steps).toEqual([]);
   });
 
-  it('put a copy of the node in the items that carry one: closure rows up to distance 3, level items', () => {
+  it('put a copy of the node in the items that carry one: closure rows, past distance 3 without childCount', () => {
     const puts = (items: unknown[]) =>
       items.map((item) => (item as { Put: { Item: Record<string, unknown> } }).Put.Item);
     const rows = puts(plan((tx) => planProjectionCreate(tx, closure, n, at(['a', 'b', 'c', 'd']))).items);
     expect(rows.map((row) => `${String(row.sk)} ${typeof row.name === 'string' ? row.name : '-'}`)).toEqual([
-      'D#004#n -',
+      'D#004#n n',
       'D#003#n n',
       'D#002#n n',
       'D#001#n n',
     ]);
     expect(rows[1]).toMatchObject({ parentId: 'm', position: 'a0', childCount: 0, version: 1 });
+    expect(rows[0]).toMatchObject({ parentId: 'm', position: 'a0', version: 1 });
+    expect(rows[0]).not.toHaveProperty('childCount');
+    expect(rows[0]).not.toHaveProperty('data');
     const [levelItem] = puts(plan((tx) => planProjectionCreate(tx, path, n, at(['r', 'm']))).items);
     expect(levelItem).toMatchObject({ name: 'n', path: ['r', 'm'] });
   });

@@ -1,6 +1,6 @@
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import type { MovedNode, Place, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../../strategy.js';
+import type { CopyLack, MovedNode, Place, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 import { nodeAttributes, nodeKey } from './items.js';
 
@@ -73,17 +73,26 @@ export function subtreePlaces(root: StoredNode, rootPlace: Place, levels: Stored
  * the node (TreeStrategy.carriesNode) with the node's fields.
  */
 export function projectionItems(strategy: TreeStrategy, node: TreeNode, place: Place): Array<Item & Key> {
-  return strategy
-    .itemsFor(node.id, place)
-    .map((item) => (strategy.carriesNode(item) ? { ...item, ...nodeAttributes(node) } : item));
+  return strategy.itemsFor(node.id, place).map((item) => {
+    if (!strategy.carriesNode(item)) return item;
+    const copy = { ...item, ...nodeAttributes(node) };
+    for (const field of strategy.copyLacks?.(item) ?? []) delete copy[field];
+    return copy;
+  });
 }
 
-/** The keys of the projection items that carry a copy of a stored node, at its kept place. */
-export function copyKeys(strategy: TreeStrategy, stored: StoredNode): Key[] {
+/** A projection item that carries a copy of a node, and the node fields that copy leaves out. */
+export interface Copy {
+  key: Key;
+  lacks: readonly CopyLack[];
+}
+
+/** The projection items that carry a copy of a stored node, at its kept place. */
+export function copiesOf(strategy: TreeStrategy, stored: StoredNode): Copy[] {
   return strategy
     .itemsFor(stored.node.id, placeOf(strategy, stored))
     .filter((item) => strategy.carriesNode(item))
-    .map(keyOf);
+    .map((item) => ({ key: keyOf(item), lacks: strategy.copyLacks?.(item) ?? [] }));
 }
 
 /**

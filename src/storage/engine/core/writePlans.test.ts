@@ -13,6 +13,7 @@ import {
   planDeleteSubtree,
   planDetachForDelete,
   planHold,
+  planJoin,
   planMove,
   planReleaseHold,
   planUpdate,
@@ -132,7 +133,7 @@ describe('planUpdate', () => {
   });
 
   it("writes the change to the projection's copies of the node too, without their rev", () => {
-    const copies = () => [{ pk: 'N#m', sk: 'D#002#x' }];
+    const copies = () => [{ key: { pk: 'N#m', sk: 'D#002#x' }, lacks: [] }];
     const { steps } = plan((tx) => planUpdate(tx, { target: x, name: 'renamed', now: NOW, copies }));
     expect(steps[2]).toEqual({
       kind: 'Update',
@@ -141,6 +142,21 @@ describe('planUpdate', () => {
       condition: EXISTS,
     });
     expect(steps).toHaveLength(3);
+  });
+
+  it('leaves out of a copy the fields it does not carry, and a copy with nothing left to change', () => {
+    const copies = () => [{ key: { pk: 'N#m', sk: 'D#005#x' }, lacks: ['childCount', 'data'] as const }];
+    const renamed = plan((tx) => planUpdate(tx, { target: x, name: 'renamed', now: NOW, copies })).steps;
+    expect(renamed[2]).toEqual({
+      kind: 'Update',
+      key: 'N#m D#005#x',
+      update: `SET name = "renamed", version = 5, updatedAt = "${NOW}"`,
+      condition: EXISTS,
+    });
+    const cleared = plan((tx) => planUpdate(tx, { target: x, data: null, now: NOW, copies })).steps;
+    expect(cleared[2]).toMatchObject({ update: `SET name = "X", version = 5, updatedAt = "${NOW}"` });
+    const adopted = plan((tx) => planJoin(tx, { parent: x, count: 2, copies })).steps;
+    expect(adopted.map((step) => step.key)).not.toContain('N#m D#005#x');
   });
 
   it('keeps what is not given and removes data set to null', () => {

@@ -4,6 +4,7 @@ import type { ChainGuards, StoredNode } from '../../strategy.js';
 import type { JsonObject, TreeNode } from '../../treeStore.js';
 import { edgeItem, edgeKey, nodeItem, nodeKey, PENDING } from './items.js';
 import { CLAIM } from './claims.js';
+import type { Copy } from './projectionPlans.js';
 
 /**
  * Pure builders of the truth's transactions: one transaction per structural change holding the
@@ -91,8 +92,8 @@ const unchangedSince = (stored: StoredNode): Condition[] => [
   { equals: ['rev', stored.rev] },
 ];
 
-/** The keys of the projection items that carry a copy of a node (projectionPlans.copyKeys). */
-export type CopiesOf = (stored: StoredNode) => Key[];
+/** The projection items that carry a copy of a node (projectionPlans.copiesOf). */
+export type CopiesOf = (stored: StoredNode) => Copy[];
 
 /** A projection that keeps no copy of any node. */
 export const NO_COPIES: CopiesOf = () => [];
@@ -106,13 +107,27 @@ function changeNode(
   tx: TransactionBuilder,
   stored: StoredNode,
   update: UpdateSpec,
-  copies: Key[],
+  copies: Copy[],
   ...conditions: Condition[]
 ): void {
   tx.update(nodeKey(stored.node.id), update, ...conditions);
   tx.update(edgeKey(stored.node), update, { exists: true });
   const { rev: _rev, ...add } = update.add ?? {};
-  for (const key of copies) tx.update(key, { ...update, add }, { exists: true });
+  for (const { key, lacks } of copies) {
+    const change = lacking({ ...update, add }, lacks);
+    if (change) tx.update(key, change, { exists: true });
+  }
+}
+
+/** `update` without the fields a copy leaves out; null when nothing of it is left. */
+function lacking(update: UpdateSpec, lacks: readonly string[]): UpdateSpec | null {
+  if (lacks.length === 0) return update;
+  const keep = ([name]: [string, unknown]) => !lacks.includes(name);
+  const set = Object.fromEntries(Object.entries(update.set ?? {}).filter(keep));
+  const add = Object.fromEntries(Object.entries(update.add ?? {}).filter(keep)) as Record<string, number>;
+  const remove = (update.remove ?? []).filter((name) => !lacks.includes(name));
+  const empty = Object.keys(set).length + Object.keys(add).length + remove.length === 0;
+  return empty ? null : { set, add, remove };
 }
 
 /** Adds `delta` to a node's childCount, in its node item and every copy. */
@@ -264,7 +279,7 @@ function movedFields(moved: TreeNode): UpdateSpec {
  * with the projection (projectionPlans.planProjectionMove).
  */
 export function planMovedCopies(tx: TransactionBuilder, moving: StoredNode, moved: TreeNode, copies: CopiesOf): void {
-  for (const key of copies(moving)) tx.update(key, movedFields(moved), { exists: true });
+  for (const { key } of copies(moving)) tx.update(key, movedFields(moved), { exists: true });
 }
 
 /** Deletes a whole subtree in one transaction (it must fit: 2 actions a node, 2 for the parent). */

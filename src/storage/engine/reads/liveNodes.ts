@@ -1,4 +1,5 @@
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { MalformedItem } from '../../../dynamodb/decodeItem.js';
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import { walkLimit, type StoredNode, type StrategyContext, type TreeStrategy } from '../../strategy.js';
 import type { LeftOut, TreeNode } from '../../treeStore.js';
@@ -141,6 +142,24 @@ async function insideSubtrees(ctx: TableContext, nodes: StoredNode[], roots: Set
   return inside;
 }
 
+/** `leftOut` without childCount: what reads of items that carry it leave out. */
+const counted = (leftOut: LeftOut): LeftOut => leftOut.filter((field) => field !== 'childCount');
+
+/**
+ * The node of a copy that lacks the fields `lacks` (TreeStrategy.copyLacks): built without them
+ * when the read leaves them out, otherwise none (the node is read by id). None either for an
+ * item that holds no whole copy, such as a row written before its strategy kept such copies.
+ */
+function fromPartialCopy(item: Item, lacks: readonly string[], leftOut: LeftOut): TreeNode | undefined {
+  if (!lacks.every((field) => (leftOut as readonly string[]).includes(field))) return undefined;
+  try {
+    return nodeFromItemWithout(leftOut)(item);
+  } catch (error) {
+    if (error instanceof MalformedItem) return undefined;
+    throw error;
+  }
+}
+
 /**
  * The context of a read whose nodes are wanted without the fields `leftOut`: the strategy's
  * Queries of copies ask only for the others (StrategyContext.reading), and its nodes are built
@@ -152,7 +171,8 @@ export function leaving<C extends StrategyContext>(ctx: C, leftOut: LeftOut | un
   return Object.assign({}, ctx, {
     reading,
     nodesOf: (items: readonly Item[]) => ctx.nodesOf(items, leftOut),
-    nodeFromItem: nodeFromItemWithout(leftOut),
+    // Edge copies carry childCount, and walks read it: only copies that lack it go without.
+    nodeFromItem: nodeFromItemWithout(counted(leftOut)),
     queryChildren: (parentId: string, query: Parameters<C['queryChildren']>[1]) =>
       ctx.queryChildren(parentId, { ...query, reading }),
   });
@@ -172,11 +192,14 @@ export async function nodesOfItems(
   leftOut: LeftOut = [],
 ): Promise<Map<string, TreeNode>> {
   const safe = projectionSettled(open, strategy.name);
-  const nodeFromItem = nodeFromItemWithout(leftOut);
+  const nodeFromItem = nodeFromItemWithout(counted(leftOut));
   const found = new Map<string, TreeNode>();
   const missing: string[] = [];
   for (const item of items) {
-    if (safe && strategy.carriesNode(item as Key)) found.set(String(item.id), nodeFromItem(item));
+    const lacks = safe && strategy.carriesNode(item as Key) ? (strategy.copyLacks?.(item as Key) ?? []) : undefined;
+    const node =
+      lacks === undefined ? undefined : lacks.length === 0 ? nodeFromItem(item) : fromPartialCopy(item, lacks, leftOut);
+    if (node) found.set(String(item.id), node);
     else missing.push(String(item.id));
   }
   if (missing.length > 0) for (const [id, node] of await read(missing)) found.set(id, node);

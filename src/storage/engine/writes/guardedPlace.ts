@@ -10,7 +10,7 @@ import { nodeKey } from '../../../dynamodb/keys.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
-import { copyKeys, placeOf } from '../core/projectionPlans.js';
+import { copiesOf, placeOf } from '../core/projectionPlans.js';
 import { planNotRespacing, planRenewHold, type CopiesOf, type Slot, CHAIN_GUARDS } from '../core/writePlans.js';
 import { otherClaim, planParentUnclaimed } from '../core/claims.js';
 
@@ -205,7 +205,7 @@ export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction, 
 export function copiesIn(ctx: EngineContext, open: OpenJobs): CopiesOf {
   const projection = open.projection;
   if (projection !== undefined && projection !== ctx.strategy.name) return () => [];
-  return (stored) => copyKeys(ctx.strategy, stored);
+  return (stored) => copiesOf(ctx.strategy, stored);
 }
 
 /** The node's path once the open moves are done ([] for a strategy that keeps none). */

@@ -3,15 +3,17 @@ import { NODE_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
 /** sk prefix of a closure row, in the collection of its ancestor's node. */
 export const CLOSURE_SK_PREFIX = 'D#';
 import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
+import type { CopyLack } from '../../strategy.js';
 import type { DepthWindow } from '../../treeStore.js';
 
 /**
  * The closure strategy's rows: one per (ancestor, descendant, distance >= 1), in the ancestor's
  * item collection, sorted by distance then descendant id. descendants(minDepth..maxDepth) is
  * then one Query with the distance range in the key condition, exact and paged by DynamoDB.
- * Rows up to COPY_DISTANCE also carry a copy of the descendant (the engine writes it); farther
- * rows are thin (the descendant's id), their nodes read by id: a copy in every row would make a
- * rename at depth 60 write 60 rows, and a child added there 60 more.
+ * Every row carries a copy of the descendant (the engine writes it): a whole one up to
+ * COPY_DISTANCE; farther, one without its childCount and data (copyLacks), so that a child added
+ * at depth 60 rewrites 3 rows, not 60, and a rename there writes its 60 rows small. A read that
+ * needs those fields of a farther node reads the node by id.
  */
 const DISTANCE_WIDTH = 3;
 
@@ -36,11 +38,16 @@ export function closureRows(id: string, path: readonly string[]): Array<Item & K
   }));
 }
 
-/** The farthest distance at which a row carries a copy of its node. */
+/** The farthest distance at which a row carries a whole copy of its node. */
 export const COPY_DISTANCE = 3;
 
-/** Rows up to COPY_DISTANCE carry a copy of their node (TreeStrategy.carriesNode). */
-export const carriesNode = (key: Key): boolean => distanceOf(key.sk) <= COPY_DISTANCE;
+/** Every row carries a copy of its node (TreeStrategy.carriesNode)... */
+export const carriesNode = (): boolean => true;
+
+const FAR_COPY_LACKS: readonly CopyLack[] = ['childCount', 'data'];
+
+/** ...without its childCount and data past COPY_DISTANCE (TreeStrategy.copyLacks). */
+export const copyLacks = (key: Key): readonly CopyLack[] => (distanceOf(key.sk) <= COPY_DISTANCE ? [] : FAR_COPY_LACKS);
 
 /** A closure row's key: a D# sort key in a node's collection. */
 export const isClosureRow = (key: Key): boolean =>

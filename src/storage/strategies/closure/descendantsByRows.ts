@@ -7,8 +7,9 @@ import { CLOSURE_SK_PREFIX, closureRange, distanceOf } from './closureKeys.js';
 
 /**
  * Descendants from closure rows: one Query of the node's rows with the distance range in the
- * key condition (exact, paged by DynamoDB). Rows up to COPY_DISTANCE carry their node; the
- * page's farther nodes are read by one BatchGet. Within one depth, descendants come in id order.
+ * key condition (exact, paged by DynamoDB). The rows carry their node; past COPY_DISTANCE
+ * without its childCount and data, so a page that reads those reads its farther nodes by one
+ * BatchGet (ctx.nodesOf). Within one depth, descendants come in id order.
  * Backwards, the same Query in descending key order.
  */
 export async function descendantsByRows(
