@@ -1,6 +1,5 @@
 import {
   getArgumentValues,
-  visit,
   getDirectiveValues,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
@@ -12,6 +11,7 @@ import {
   type GraphQLResolveInfo,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  visit,
 } from 'graphql';
 import { OPTIONAL_FIELDS, type LeftOut } from '../storage/treeStore.js';
 
