@@ -127,7 +127,7 @@ function lacking(update: UpdateSpec, lacks: readonly string[]): UpdateSpec | nul
   const add = Object.fromEntries(Object.entries(update.add ?? {}).filter(keep)) as Record<string, number>;
   const remove = (update.remove ?? []).filter((name) => !lacks.includes(name));
   const empty = Object.keys(set).length + Object.keys(add).length + remove.length === 0;
-  return empty ? null : { set, add, remove };
+  return empty ? null : { ...update, set, add, remove };
 }
 
 /** Adds `delta` to a node's childCount, in its node item and every copy. */
