@@ -150,10 +150,15 @@ const counted = (leftOut: LeftOut): LeftOut => leftOut.filter((field) => field !
  * when the read leaves them out, otherwise none (the node is read by id). None either for an
  * item that holds no whole copy, such as a row written before its strategy kept such copies.
  */
-function fromPartialCopy(item: Item, lacks: readonly string[], leftOut: LeftOut): TreeNode | undefined {
+function fromPartialCopy(
+  item: Item,
+  lacks: readonly string[],
+  leftOut: LeftOut,
+  build: (item: Item) => TreeNode,
+): TreeNode | undefined {
   if (!lacks.every((field) => (leftOut as readonly string[]).includes(field))) return undefined;
   try {
-    return nodeFromItemWithout(leftOut)(item);
+    return build(item);
   } catch (error) {
     if (error instanceof MalformedItem) return undefined;
     throw error;
@@ -193,12 +198,17 @@ export async function nodesOfItems(
 ): Promise<Map<string, TreeNode>> {
   const safe = projectionSettled(open, strategy.name);
   const nodeFromItem = nodeFromItemWithout(counted(leftOut));
+  const nodeFromPartialCopy = nodeFromItemWithout(leftOut);
   const found = new Map<string, TreeNode>();
   const missing: string[] = [];
   for (const item of items) {
     const lacks = safe && strategy.carriesNode(item as Key) ? (strategy.copyLacks?.(item as Key) ?? []) : undefined;
     const node =
-      lacks === undefined ? undefined : lacks.length === 0 ? nodeFromItem(item) : fromPartialCopy(item, lacks, leftOut);
+      lacks === undefined
+        ? undefined
+        : lacks.length === 0
+          ? nodeFromItem(item)
+          : fromPartialCopy(item, lacks, leftOut, nodeFromPartialCopy);
     if (node) found.set(String(item.id), node);
     else missing.push(String(item.id));
   }
