@@ -46,6 +46,8 @@ export interface DynamoLocalOptions {
    * `cacheDir` (quickStartCacheDir(): node_modules/.cache/canopy). Undefined: Java as it comes.
    */
   quickStart?: { cacheDir: string };
+  /** Java's own options, after those of `quickStart` (a long run's collector, for example). */
+  javaOptions?: readonly string[];
 }
 
 /**
@@ -165,9 +167,9 @@ async function javaLaunch(options: DynamoLocalOptions): Promise<JavaLaunch> {
     const warning =
       `the embedded DynamoDB Local listens on every interface, not only ${host}: ` +
       `${launcher.problem} (install a Java development kit)`;
-    return { args: [library, '-jar', jar], launcher: false, warning };
+    return { args: [library, ...(options.javaOptions ?? []), '-jar', jar], launcher: false, warning };
   }
-  const quick = options.quickStart ? QUICK_START_JAVA_OPTIONS : [];
+  const quick = [...(options.quickStart ? QUICK_START_JAVA_OPTIONS : []), ...(options.javaOptions ?? [])];
   const archive = options.quickStart && (await classDataArchive(options.quickStart.cacheDir, releaseDir, launcher.dir));
   const classes = archive ? [...archive.options, '-cp', archive.jar] : ['-cp', `${launcher.dir}${delimiter}${jar}`];
   return { args: [library, ...quick, ...classes, LAUNCHER_CLASS, host], launcher: true, archive: archive || undefined };
@@ -175,7 +177,7 @@ async function javaLaunch(options: DynamoLocalOptions): Promise<JavaLaunch> {
 
 /** DynamoDB Local's own options: its port, and its files (or none). */
 function dynamoArgs(options: DynamoLocalOptions): string[] {
-  const args = ['-port', String(options.port), '-sharedDb'];
+  const args = ['-port', String(options.port), '-sharedDb', '-disableTelemetry'];
   if (options.dataDir === undefined) return [...args, '-inMemory'];
   const dir = resolve(options.dataDir);
   mkdirSync(dir, { recursive: true });

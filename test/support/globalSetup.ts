@@ -9,10 +9,17 @@ import { chromiumBinary } from './chromium.js';
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await chromiumBinary();
-  const local = await startDynamoLocal({ port: await freePort() });
+  const local = await startDynamoLocal({ port: await freePort(), javaOptions: TEST_JAVA_OPTIONS });
   project.provide('dynamoEndpoint', local.endpoint);
   return () => local.stop();
 }
+
+/**
+ * The suite keeps two cores busy, and DynamoDB Local takes more than half of their time. Java's
+ * throughput collector (ParallelGC) costs it about a tenth less CPU than G1, Java's choice on two
+ * cores, and the suite runs a tenth faster.
+ */
+const TEST_JAVA_OPTIONS = ['-XX:+UseParallelGC'];
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
