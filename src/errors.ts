@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'ALREADY_EXISTS',
   'CYCLE',
   'VERSION_CONFLICT',
+  'PARENT_CONFLICT',
   'DEPTH_LIMIT',
   'QUERY_TOO_COMPLEX',
   'CONFLICT',
@@ -34,6 +35,8 @@ export interface ErrorDetails {
   ALREADY_EXISTS: { id: string };
   CYCLE: Record<string, never>;
   VERSION_CONFLICT: { currentVersion: number };
+  /** `id`: the node; `currentParentId`: its parent now (null: it is a root). */
+  PARENT_CONFLICT: { id: string; currentParentId: string | null };
   /**
    * `maxDepth` is MAX_TREE_DEPTH; under the nested-set strategy, a node whose document key would
    * pass DynamoDB's sort key limit gets `keyBytes` and `maxKeyBytes` instead.

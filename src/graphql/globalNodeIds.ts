@@ -99,7 +99,8 @@ function argumentDecoders(schema: GraphQLSchema, ids: GlobalIds, positions: Node
     if (isId(type)) {
       if (positions.raw.has(position)) return null;
       const otherType = positions.lenient.has(position) ? 'null' : 'refuse';
-      return (value) => (typeof value === 'string' ? ids.decode(value, field, otherType) : value);
+      // The empty string names no node: it stays as given (`expectedParentId: ""`, a root).
+      return (value) => (typeof value === 'string' && value !== '' ? ids.decode(value, field, otherType) : value);
     }
     const named = schema.getType(getNamedType(type).name);
     return isInputObjectType(named) ? inputDecoder(named.name) : null;
@@ -137,8 +138,20 @@ function encodeIds(value: unknown, ids: GlobalIds): unknown {
   return typeof value === 'string' ? ids.encode(value) : value;
 }
 
-/** A refusal naming a node (`extensions.id`, and its message) with the node's global id. */
+/**
+ * A refusal naming a node (`extensions.id`, and its message) with the node's global id; a
+ * PARENT_CONFLICT with its `currentParentId` and the parents its message quotes global too.
+ */
 function globalizeError(error: unknown, ids: GlobalIds): unknown {
+  if (isTreeError(error, 'PARENT_CONFLICT')) {
+    const { id, currentParentId } = error.details!;
+    const details = { id: ids.encode(id), currentParentId: currentParentId && ids.encode(currentParentId) };
+    return new TreeError(
+      error.code,
+      error.message.replace(/"([^"]+)"/g, (_, raw: string) => `"${ids.encode(raw)}"`),
+      details,
+    );
+  }
   if (!isTreeError(error) || !NODE_ID_ERRORS.has(error.code)) return error;
   const id = (error.details as { id?: unknown } | undefined)?.id;
   if (typeof id !== 'string') return error;

@@ -93,6 +93,14 @@ export class CreateNodeInput {
   after?: string | null;
 }
 
+/** The structural check a move or a delete may carry. */
+const EXPECTED_PARENT = {
+  nullable: true,
+  description:
+    "The node's parent as the caller last saw it (the empty string: a root): PARENT_CONFLICT, with nothing " +
+    'changed and the current parent in extensions.currentParentId, if it is no longer there.',
+};
+
 /** The optimistic check every change of a node may carry. */
 const EXPECTED_VERSION = {
   nullable: true,
@@ -133,6 +141,9 @@ export class ReparentArgs {
 
   @Field(() => Int, EXPECTED_VERSION)
   expectedVersion?: number | null;
+
+  @Field(() => ID, EXPECTED_PARENT)
+  expectedParentId?: string | null;
 }
 
 @ArgsType()
@@ -142,6 +153,9 @@ export class DeleteNodeArgs {
 
   @Field(() => Int, EXPECTED_VERSION)
   expectedVersion?: number | null;
+
+  @Field(() => ID, EXPECTED_PARENT)
+  expectedParentId?: string | null;
 }
 
 @InputType('NewNodeInput', { description: 'A node of a createNodes list.' })

@@ -158,6 +158,8 @@ export interface MoveNodeArgs {
   before?: string | null;
   after?: string | null;
   expectedVersion?: number | null;
+  /** The parent the caller expects the node to have ('' for a root): PARENT_CONFLICT otherwise. */
+  expectedParentId?: string | null;
 }
 
 /** A node of a createNodes list: `parentId` names another node of the list; absent, the list's parent. */
@@ -200,6 +202,8 @@ export interface CreateNodesResult {
 export interface DeleteNodeArgs {
   id: string;
   expectedVersion?: number | null;
+  /** The parent the caller expects the node to have ('' for a root): PARENT_CONFLICT otherwise. */
+  expectedParentId?: string | null;
 }
 
 export interface DeleteResult {

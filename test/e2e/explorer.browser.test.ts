@@ -281,6 +281,7 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
       newParentId: 'oaks',
       after: 'white-oak',
       expectedVersion: 2,
+      expectedParentId: 'garden',
     });
     await reparent.release();
     await announcer(page).getByText('Moved Roses after White oak.').waitFor();

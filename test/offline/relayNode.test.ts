@@ -81,9 +81,11 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
   it('makes every ID global but those of jobs and changes, read leniently by node and nodes only', () => {
     // A new ID of the schema fails this test: relayNode.ts's nodeIdPositions says whether it names a node.
     expect(idPositions(relay)).toEqual([
+      'Mutation.treeDeleteNode(expectedParentId)',
       'Mutation.treeDeleteNode(id)',
       'Mutation.treeReparent(after)',
       'Mutation.treeReparent(before)',
+      'Mutation.treeReparent(expectedParentId)',
       'Mutation.treeReparent(id)',
       'Mutation.treeReparent(newParentId)',
       'Mutation.treeUpdateNode(id)',

@@ -3,7 +3,7 @@ import { useApolloClient } from '@apollo/client/react';
 import { countDescendants } from './countDescendants.ts';
 import type { DeleteTarget } from './explorer.ts';
 import { explainFailure, type Failure } from './failure.ts';
-import { DELETE_NODE, type JobInfo } from './operations.ts';
+import { DELETE_NODE, expectedParentOf, type JobInfo } from './operations.ts';
 import { refreshScreen } from './refreshScreen.ts';
 import { useEscape } from './useEscape.ts';
 
@@ -62,7 +62,7 @@ export function DeleteDialog({
     try {
       const result = await client.mutate({
         mutation: DELETE_NODE,
-        variables: { id: node.id, expectedVersion: node.version },
+        variables: { id: node.id, expectedVersion: node.version, expectedParentId: expectedParentOf(node) },
       });
       // Reads no longer see the subtree, job or not.
       await refreshScreen(client);

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { explainFailure, type Failure } from './failure.ts';
-import { REPARENT, type NodeDetails } from './operations.ts';
+import { expectedParentOf, REPARENT, type NodeDetails } from './operations.ts';
 import { useEscape } from './useEscape.ts';
 
 /**
@@ -48,7 +48,12 @@ export function MoveDialog({
     const target = newParentId.trim();
     try {
       const result = await reparent({
-        variables: { id: node.id, newParentId: target === '' ? null : target, expectedVersion: node.version },
+        variables: {
+          id: node.id,
+          newParentId: target === '' ? null : target,
+          expectedVersion: node.version,
+          expectedParentId: expectedParentOf(node),
+        },
       });
       if (result.data) onMoved(result.data.reparent);
     } catch (error) {

@@ -14,6 +14,9 @@ export interface TreeNode {
   version: number;
 }
 
+/** The parent a move or a delete expects the node to have, as `expectedParentId` takes it ('' for a root). */
+export const expectedParentOf = (node: { parentId: string | null }): string => node.parentId ?? '';
+
 export interface NodePage {
   nodes: TreeNode[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
@@ -113,10 +116,31 @@ export const NODE_DETAILS: TypedDocumentNode<{ node: NodeDetails | null }, { id:
  */
 export const REPARENT: TypedDocumentNode<
   { reparent: NodeDetails },
-  { id: string; newParentId: string | null; before?: string | null; after?: string | null; expectedVersion?: number }
+  {
+    id: string;
+    newParentId: string | null;
+    before?: string | null;
+    after?: string | null;
+    expectedVersion?: number;
+    expectedParentId?: string;
+  }
 > = gql`
-  mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
-    reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
+  mutation Reparent(
+    $id: ID!
+    $newParentId: ID
+    $before: ID
+    $after: ID
+    $expectedVersion: Int
+    $expectedParentId: ID
+  ) {
+    reparent(
+      id: $id
+      newParentId: $newParentId
+      before: $before
+      after: $after
+      expectedVersion: $expectedVersion
+      expectedParentId: $expectedParentId
+    ) {
       ...TreeNodeFields
       depth
       updatedAt
@@ -131,10 +155,10 @@ export const REPARENT: TypedDocumentNode<
 /** Deletes the node with its subtree; `job` is RUNNING when the subtree was too big for one transaction. */
 export const DELETE_NODE: TypedDocumentNode<
   { deleteNode: { deletedCount: number; job: JobInfo | null } },
-  { id: string; expectedVersion?: number }
+  { id: string; expectedVersion?: number; expectedParentId?: string }
 > = gql`
-  mutation DeleteNode($id: ID!, $expectedVersion: Int) {
-    deleteNode(id: $id, expectedVersion: $expectedVersion) {
+  mutation DeleteNode($id: ID!, $expectedVersion: Int, $expectedParentId: ID) {
+    deleteNode(id: $id, expectedVersion: $expectedVersion, expectedParentId: $expectedParentId) {
       deletedCount
       job { ...JobFields }
     }

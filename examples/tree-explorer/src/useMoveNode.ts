@@ -3,7 +3,7 @@ import { useApolloClient } from '@apollo/client/react';
 import { explainFailure, type Failure } from './failure.ts';
 import { moveInCache, showInList } from './listCache.ts';
 import type { MovePlan } from './movePlan.ts';
-import { REPARENT, TREE_NODE_QUERY, type NodeDetails } from './operations.ts';
+import { expectedParentOf, REPARENT, TREE_NODE_QUERY, type NodeDetails } from './operations.ts';
 import { refreshScreen } from './refreshScreen.ts';
 
 /** A move the server refused, as shown next to the tree. */
@@ -68,6 +68,7 @@ export function useMoveNode(hooks: MoveHooks) {
               before: plan.before ?? null,
               after: plan.after ?? null,
               expectedVersion: node.version,
+              expectedParentId: expectedParentOf(node),
             },
           });
           if (!data) throw new Error('reparent answered no data');

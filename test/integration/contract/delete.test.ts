@@ -15,8 +15,8 @@ import {
   type TreeSpec,
 } from '../../support/tree.js';
 
-const DELETE = `mutation Delete($id: ID!, $expectedVersion: Int) {
-  deleteNode(id: $id, expectedVersion: $expectedVersion) { deletedCount }
+const DELETE = `mutation Delete($id: ID!, $expectedVersion: Int, $expectedParentId: ID) {
+  deleteNode(id: $id, expectedVersion: $expectedVersion, expectedParentId: $expectedParentId) { deletedCount }
 }`;
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
@@ -137,11 +137,35 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
     okData(await server.gql(`mutation { updateNode(id: "${t.a}", name: "renamed") { version } }`));
     const before = await snapshot(server, [t.d]);
     expectError(await remove({ id: t.a, expectedVersion: 1 }), 'VERSION_CONFLICT', {
-      message: 'node "d7-a" is at version 2, expected 1',
+      message: `node "${t.a}" is at version 2, expected 1`,
       details: { currentVersion: 2 },
     });
     expect(await snapshot(server, [t.d])).toEqual(before);
     expect(okData(await remove({ id: t.a, expectedVersion: 2 }))).toEqual({ deleteNode: { deletedCount: 4 } });
+  });
+
+  it('refuses a node no longer under expectedParentId with PARENT_CONFLICT, naming its parent', async () => {
+    const t = await freshTree();
+    const before = await snapshot(server, [t.d]);
+    expectError(await remove({ id: t.a1, expectedParentId: t.b }), 'PARENT_CONFLICT', {
+      message: `node "${t.a1}" is under "${t.a}", expected under "${t.b}"`,
+      details: { currentParentId: t.a },
+    });
+    expectError(await remove({ id: t.d, expectedParentId: t.a }), 'PARENT_CONFLICT', {
+      message: `node "${t.d}" is a root, expected under "${t.a}"`,
+      details: { currentParentId: null },
+    });
+    expectError(await remove({ id: t.a, expectedParentId: '' }), 'PARENT_CONFLICT', {
+      message: `node "${t.a}" is under "${t.d}", expected a root`,
+      details: { currentParentId: t.d },
+    });
+    expectError(await remove({ id: t.a, expectedParentId: 'not an id!' }), 'BAD_USER_INPUT', {
+      message: /^expectedParentId must match/,
+      details: { field: 'expectedParentId' },
+    });
+    expect(await snapshot(server, [t.d])).toEqual(before);
+    expect(okData(await remove({ id: t.a1, expectedParentId: t.a }))).toEqual({ deleteNode: { deletedCount: 2 } });
+    expect(okData(await remove({ id: t.d, expectedParentId: '' }))).toEqual({ deleteNode: { deletedCount: 5 } });
   });
 
   it('refuses a missing node with NOT_FOUND, including one already deleted', async () => {
@@ -149,8 +173,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: deleteNode', (strategy) => {
     okData(await remove({ id: t.b }));
     const before = await snapshot(server, [t.d]);
     expectError(await remove({ id: t.b }), 'NOT_FOUND', {
-      message: 'node "d8-b" does not exist',
-      details: { id: 'd8-b' },
+      message: `node "${t.b}" does not exist`,
+      details: { id: t.b },
     });
     expectError(await remove({ id: 'no-such-node' }), 'NOT_FOUND', {
       message: 'node "no-such-node" does not exist',

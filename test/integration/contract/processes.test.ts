@@ -39,6 +39,57 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: two servers on one table', (strategy) 
     expect(await getNode(one, 'x')).toMatchObject({ childCount: 2 });
   });
 
+  it('applies one of two concurrent moves expecting one parent; the other gets PARENT_CONFLICT', async () => {
+    for (let round = 0; round < 2; round++) {
+      const p = `pc${round}`;
+      await buildTree(one, { id: p, children: [{ id: `${p}-a`, children: [{ id: `${p}-m` }] }, { id: `${p}-b` }] });
+      const move = (server: TestServer, to: string) =>
+        server.gql(
+          'mutation($id: ID!, $to: ID, $from: ID) { ' +
+            'reparent(id: $id, newParentId: $to, expectedParentId: $from) { parentId } }',
+          {
+            id: `${p}-m`,
+            to,
+            from: `${p}-a`,
+          },
+        );
+      const answers = await Promise.all([move(one, `${p}-b`), move(two, p)]);
+      const won = answers.findIndex((answer) => !answer.body.errors);
+      expect(won).toBeGreaterThanOrEqual(0);
+      const winner = won === 0 ? `${p}-b` : p;
+      expect(answers[won]!.body.data!.reparent).toEqual({ parentId: winner });
+      expect(answers[1 - won]!.body.errors?.[0]?.extensions).toMatchObject({
+        code: 'PARENT_CONFLICT',
+        currentParentId: winner,
+      });
+      expect(await getNode(one, `${p}-m`)).toMatchObject({ parentId: winner });
+      // A delete and a move expecting the same parent: one applies, the other finds it gone or moved.
+      const [deleted, moved] = await Promise.all([
+        one.gql('mutation($id: ID!, $from: ID) { deleteNode(id: $id, expectedParentId: $from) { deletedCount } }', {
+          id: `${p}-m`,
+          from: winner,
+        }),
+        two.gql(
+          'mutation($id: ID!, $from: ID) { reparent(id: $id, newParentId: null, expectedParentId: $from) { id } }',
+          {
+            id: `${p}-m`,
+            from: winner,
+          },
+        ),
+      ]);
+      const codes = [deleted, moved].map((answer) => answer.body.errors?.[0]?.extensions?.code ?? 'OK');
+      expect([
+        ['OK', 'NOT_FOUND'],
+        ['PARENT_CONFLICT', 'OK'],
+      ]).toContainEqual(codes);
+      expect(await getNode(two, `${p}-m`)).toEqual(
+        codes[0] === 'OK' ? null : expect.objectContaining({ parentId: null }),
+      );
+      okData(await one.gql(`mutation { deleteNode(id: "${p}") { deletedCount } }`));
+      if (codes[0] !== 'OK') okData(await one.gql(`mutation { deleteNode(id: "${p}-m") { deletedCount } }`));
+    }
+  });
+
   it('continues on one server a page that the other started', async () => {
     const query =
       'query($after: String) { node(id: "x") { ' +

@@ -15,8 +15,13 @@ import {
   type NodeView,
 } from '../../support/tree.js';
 
-const REPARENT = `mutation Move($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
-  reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
+const REPARENT = `mutation Move(
+  $id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int, $expectedParentId: ID
+) {
+  reparent(
+    id: $id, newParentId: $newParentId, before: $before, after: $after,
+    expectedVersion: $expectedVersion, expectedParentId: $expectedParentId
+  ) {
     ${NODE_FIELDS}
   }
 }`;
@@ -256,6 +261,30 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
       parentId: t.c,
       version: 3,
     });
+  });
+
+  it('refuses a node no longer under expectedParentId with PARENT_CONFLICT, naming its parent', async () => {
+    const t = await freshTrees();
+    await moved({ id: t.a1, newParentId: t.b, expectedParentId: t.a });
+    await expectRefused({ id: t.a1, newParentId: t.c, expectedParentId: t.a }, 'PARENT_CONFLICT', t, {
+      message: `node "${t.a1}" is under "${t.b}", expected under "${t.a}"`,
+      details: { currentParentId: t.b },
+    });
+    // A reorder among the same siblings is checked too; '' expects a root.
+    await expectRefused({ id: t.a1, newParentId: t.b, expectedParentId: '' }, 'PARENT_CONFLICT', t, {
+      message: `node "${t.a1}" is under "${t.b}", expected a root`,
+      details: { currentParentId: t.b },
+    });
+    await expectRefused({ id: t.s, newParentId: t.c, expectedParentId: t.r }, 'PARENT_CONFLICT', t, {
+      message: `node "${t.s}" is a root, expected under "${t.r}"`,
+      details: { currentParentId: null },
+    });
+    await expectRefused({ id: t.a1, newParentId: t.c, expectedParentId: '#' }, 'BAD_USER_INPUT', t, {
+      message: /^expectedParentId must match/,
+      details: { field: 'expectedParentId' },
+    });
+    expect(await moved({ id: t.a1, newParentId: null, expectedParentId: t.b })).toMatchObject({ parentId: null });
+    expect(await moved({ id: t.a1, newParentId: t.c, expectedParentId: '' })).toMatchObject({ parentId: t.c });
   });
 
   it('lets at most one of two crossing moves commit, and never makes a cycle', async () => {

@@ -198,6 +198,22 @@ describe('RELAY_NODE=true', () => {
       message: `a node with id "${g('laptops')}" already exists`,
       details: { id: g('laptops') },
     });
+    // A structural precondition: the node and its parents by their global ids ('' still a root).
+    okData(await relay.gql(CREATE, { input: { id: g('pc'), name: 'Parent' } }));
+    okData(await relay.gql(CREATE, { input: { id: g('pc-child'), parentId: g('pc'), name: 'Child' } }));
+    const DELETE_FROM =
+      'mutation ($id: ID!, $from: ID) { treeDeleteNode(id: $id, expectedParentId: $from) { deletedCount } }';
+    expectError(await relay.gql(DELETE_FROM, { id: g('pc-child'), from: '' }), 'PARENT_CONFLICT', {
+      message: `node "${g('pc-child')}" is under "${g('pc')}", expected a root`,
+      details: { id: g('pc-child'), currentParentId: g('pc') },
+    });
+    expectError(await relay.gql(DELETE_FROM, { id: g('pc'), from: g('pc-child') }), 'PARENT_CONFLICT', {
+      message: `node "${g('pc')}" is a root, expected under "${g('pc-child')}"`,
+      details: { id: g('pc'), currentParentId: null },
+    });
+    expect(okData(await relay.gql(DELETE_FROM, { id: g('pc'), from: '' }))).toEqual({
+      treeDeleteNode: { deletedCount: 2 },
+    });
   });
 });
 

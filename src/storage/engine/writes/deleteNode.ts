@@ -4,7 +4,15 @@ import type { StoredNode } from '../../strategy.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkVersion, copiesIn, readNodeTree, settledPlace, type NodeTree } from './guardedPlace.js';
+import {
+  checkParent,
+  checkVersion,
+  copiesIn,
+  expectedParent,
+  readNodeTree,
+  settledPlace,
+  type NodeTree,
+} from './guardedPlace.js';
 import { draft, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
@@ -33,12 +41,14 @@ import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
  */
 export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Promise<DeleteResult> {
   checkId(args.id);
+  const expectedParentId = expectedParent(args.expectedParentId);
   type Started = DeleteResult | { job: JobRecord; lease: Lease };
   const started = await replanning(async (): Promise<Started> => {
     const scope: ReadScope = {};
     const root = live(await readVisible(ctx, [args.id], scope), args.id);
     const open = scope.open ?? NO_OPEN_JOBS;
     checkVersion(root, args.expectedVersion);
+    checkParent(root, expectedParentId);
     const overlap = overlappingMove(open, args.id, settledPlace(ctx, open, root))?.id ?? otherClaim(root);
     if (overlap) await waitForOverlappingJob(ctx, overlap, `deleting "${args.id}"`);
     const tree = await readNodeTree(ctx, root, open);

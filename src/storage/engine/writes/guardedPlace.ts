@@ -3,6 +3,7 @@ import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.
 import { keyString } from '../../../dynamodb/keys.js';
 import { Replan } from '../core/replan.js';
 import { notFound, TreeError } from '../../../errors.js';
+import { checkId } from '../../validation.js';
 import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { EngineContext, TableContext } from '../core/engineContext.js';
 import { edgeKey, live } from '../core/items.js';
@@ -300,6 +301,26 @@ function requireWrite(ctx: EngineContext, rootId: string, label: string, id: str
   if (access === null) throw notFound(label, id);
   if (access === 'read')
     throw new TreeError('FORBIDDEN', `you may read the tree of ${label} "${id}" but not change it`, { id });
+}
+
+/**
+ * The parent a caller expects a node to have (`expectedParentId`: an id, or '' for a root, null),
+ * its form checked; undefined when it expects none.
+ */
+export function expectedParent(expected: string | null | undefined): string | null | undefined {
+  if (expected === null || expected === undefined) return undefined;
+  return expected === '' ? null : checkId(expected, 'expectedParentId');
+}
+
+/** A node's parent, when the caller expects one (PARENT_CONFLICT otherwise, naming the current one). */
+export function checkParent(stored: StoredNode, expected: string | null | undefined): void {
+  if (expected === undefined || stored.node.parentId === expected) return;
+  const where = (id: string | null) => (id === null ? 'a root' : `under "${id}"`);
+  throw new TreeError(
+    'PARENT_CONFLICT',
+    `node "${stored.node.id}" is ${where(stored.node.parentId)}, expected ${where(expected)}`,
+    { id: stored.node.id, currentParentId: stored.node.parentId },
+  );
 }
 
 /** A node's version, when the caller expects one (VERSION_CONFLICT otherwise). */

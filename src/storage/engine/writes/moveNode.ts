@@ -7,7 +7,9 @@ import { placed } from './createNode.js';
 import type { EngineContext } from '../core/engineContext.js';
 import {
   checkDepth,
+  checkParent,
   checkVersion,
+  expectedParent,
   commitGuarded,
   extended,
   readNodeTree,
@@ -57,6 +59,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
   const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
+  expectedParent(args.expectedParentId);
   return settle(ctx, await replanning(() => planAndCommit(ctx, { ...args, newParentId: parentId })));
 }
 
@@ -130,6 +133,7 @@ async function planMoveOf(
     respacing: fixed?.hold,
     check: (known) => {
       checkVersion(live(known, args.id), args.expectedVersion);
+      checkParent(live(known, args.id), expectedParent(args.expectedParentId));
       if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
     },
   });
