@@ -71,10 +71,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
   });
 
   it('pages jobs oldest first and refuses a foreign cursor', async () => {
-    const server = await startTestServer({ strategy });
+    // Transactions of 10 items: a delete of 7 nodes is a job.
+    const server = await startTestServer({ strategy, env: { TRANSACTION_ITEMS: '10' } });
     servers.push(server);
-    await buildTree(server, { id: 'a', children: [fullTree('a1', [3, 4, 4])] }, null, { ordered: false });
-    await buildTree(server, { id: 'b', children: [fullTree('b1', [3, 4, 4])] }, null, { ordered: false });
+    await buildTree(server, { id: 'a', children: [fullTree('a1', [2, 2])] }, null, { ordered: false });
+    await buildTree(server, { id: 'b', children: [fullTree('b1', [2, 2])] }, null, { ordered: false });
     okData(await server.gql('mutation { deleteNode(id: "a1") { deletedCount } }'));
     okData(await server.gql('mutation { deleteNode(id: "b1") { deletedCount } }'));
     const first = okData(
