@@ -24,16 +24,21 @@ const SETUP_PARALLELISM = 10;
 
 const NODE = 'id name parentId depth rootId childCount version data';
 const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { ${NODE} } }`;
-const REPARENT = `mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int) {
-  reparent(id: $id, newParentId: $newParentId, before: $before, after: $after, expectedVersion: $expectedVersion) {
+const REPARENT = `mutation Reparent(
+  $id: ID!, $newParentId: ID, $before: ID, $after: ID, $expectedVersion: Int, $expectedParentId: ID
+) {
+  reparent(
+    id: $id, newParentId: $newParentId, before: $before, after: $after,
+    expectedVersion: $expectedVersion, expectedParentId: $expectedParentId
+  ) {
     ${NODE}
   }
 }`;
 const UPDATE = `mutation Update($id: ID!, $name: String, $data: JSONObject, $expectedVersion: Int) {
   updateNode(id: $id, name: $name, data: $data, expectedVersion: $expectedVersion) { ${NODE} }
 }`;
-const DELETE = `mutation Delete($id: ID!, $expectedVersion: Int) {
-  deleteNode(id: $id, expectedVersion: $expectedVersion) { deletedCount }
+const DELETE = `mutation Delete($id: ID!, $expectedVersion: Int, $expectedParentId: ID) {
+  deleteNode(id: $id, expectedVersion: $expectedVersion, expectedParentId: $expectedParentId) { deletedCount }
 }`;
 
 /** What one run works on: the server and the run's namespace. */
@@ -49,7 +54,8 @@ interface World {
   rootsTouched: boolean;
 }
 
-type Code = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'ALREADY_EXISTS' | 'CYCLE' | 'VERSION_CONFLICT' | 'DEPTH_LIMIT';
+type Code =
+  'BAD_USER_INPUT' | 'NOT_FOUND' | 'ALREADY_EXISTS' | 'CYCLE' | 'VERSION_CONFLICT' | 'PARENT_CONFLICT' | 'DEPTH_LIMIT';
 
 const pick = <T>(list: readonly T[], n: number): T | undefined =>
   list.length === 0 ? undefined : list[n % list.length];
@@ -247,7 +253,15 @@ class CreateStep extends Step {
 
 type TargetKind = 'random' | 'root' | 'sameParent' | 'descendant' | 'self';
 type ReparentFault =
-  'none' | 'missingNode' | 'missingParent' | 'missingSibling' | 'foreignSibling' | 'staleVersion' | 'goodVersion';
+  | 'none'
+  | 'missingNode'
+  | 'missingParent'
+  | 'missingSibling'
+  | 'foreignSibling'
+  | 'staleVersion'
+  | 'goodVersion'
+  | 'staleParent'
+  | 'goodParent';
 
 class ReparentStep extends Step {
   constructor(
@@ -296,6 +310,7 @@ class ReparentStep extends Step {
     let movedId = id;
     let newParentId = target;
     let expectedVersion: number | undefined;
+    let expectedParentId: string | undefined;
     if (predicted === null) {
       switch (this.fault) {
         case 'missingNode':
@@ -327,11 +342,18 @@ class ReparentStep extends Step {
         case 'goodVersion':
           expectedVersion = world.versions.get(id);
           break;
+        case 'staleParent':
+          expectedParentId = staleParentOf(node, world);
+          predicted = 'PARENT_CONFLICT';
+          break;
+        case 'goodParent':
+          expectedParentId = node.parentId ?? '';
+          break;
         case 'none':
           break;
       }
     }
-    const variables = { id: movedId, newParentId, ...place, expectedVersion };
+    const variables = { id: movedId, newParentId, ...place, expectedVersion, expectedParentId };
     this.label = `reparent(${JSON.stringify(variables)}) [${this.target}] -> ${predicted ?? 'ok'}`;
     const moved = await expectOutcome<any>(world, this.label, REPARENT, variables, predicted);
     world.rootsTouched ||= target === null || node.parentId === null;
@@ -428,7 +450,11 @@ class UpdateStep extends Step {
   }
 }
 
-type DeleteFault = 'none' | 'missingNode' | 'staleVersion' | 'goodVersion';
+/** A parent the node does not have: '' (a root) for a child, an id that no node has for a root. */
+const staleParentOf = (node: { parentId: string | null }, world: World): string =>
+  node.parentId === null ? ghost(world) : '';
+
+type DeleteFault = 'none' | 'missingNode' | 'staleVersion' | 'goodVersion' | 'staleParent' | 'goodParent';
 
 class DeleteStep extends Step {
   constructor(
@@ -445,6 +471,7 @@ class DeleteStep extends Step {
       pick(this.nodePick % 6 === 0 || nonRoots.length === 0 ? model.ids() : nonRoots, this.nodePick) ?? ghost(world);
     let target = id;
     let expectedVersion: number | undefined;
+    let expectedParentId: string | undefined;
     let predicted: Code | null = model.has(id) ? null : 'NOT_FOUND';
     if (predicted === null) {
       switch (this.fault) {
@@ -459,11 +486,18 @@ class DeleteStep extends Step {
         case 'goodVersion':
           expectedVersion = world.versions.get(id);
           break;
+        case 'staleParent':
+          expectedParentId = staleParentOf(model.get(id), world);
+          predicted = 'PARENT_CONFLICT';
+          break;
+        case 'goodParent':
+          expectedParentId = model.get(id).parentId ?? '';
+          break;
         case 'none':
           break;
       }
     }
-    const variables = { id: target, expectedVersion };
+    const variables = { id: target, expectedVersion, expectedParentId };
     this.label = `deleteNode(${JSON.stringify(variables)}) -> ${predicted ?? 'ok'}`;
     const result = await expectOutcome<{ deletedCount: number }>(world, this.label, DELETE, variables, predicted);
     if (predicted === null) {
@@ -533,6 +567,8 @@ const reparentCommand = fc
       'foreignSibling',
       'staleVersion',
       'goodVersion',
+      'staleParent',
+      'goodParent',
     ),
   )
   .map(
@@ -557,7 +593,19 @@ const updateCommand = fc
   )
   .map(([node, change, fault]) => new UpdateStep(node, change, fault));
 const deleteCommand = fc
-  .tuple(fc.nat(), fc.constantFrom<DeleteFault>('none', 'none', 'none', 'missingNode', 'staleVersion', 'goodVersion'))
+  .tuple(
+    fc.nat(),
+    fc.constantFrom<DeleteFault>(
+      'none',
+      'none',
+      'none',
+      'missingNode',
+      'staleVersion',
+      'goodVersion',
+      'staleParent',
+      'goodParent',
+    ),
+  )
   .map(([node, fault]) => new DeleteStep(node, fault));
 // Repeated entries weigh the mix: structure changes most, deletes least (they shrink the tree).
 const commands = [
