@@ -24,7 +24,7 @@ import { readStored } from '../core/reads.js';
  * its runner dies. Nodes go tree by tree, depth first (inTreeOrder), so that the nodes of one
  * transaction share the checks of their ancestors; the fence records the last one placed
  * (`after`), and a run taken over places every node that the table does not show placed already
- * (placedAlready). One reindex is open at a time.
+ * (notPlaced). One reindex is open at a time.
  *
  * Live writes go on during a reindex: each node is placed on the condition that nothing its
  * place was computed from changed (its ancestors' parents, its own parent and place fields), and
@@ -140,7 +140,7 @@ function notPlaced(run: Run, scan: TruthScan): (id: string) => boolean {
 }
 
 /**
- * Places the nodes (`todo`, in id order), as many as fit in each fenced transaction; a group
+ * Places the nodes (`todo`, in tree order), as many as fit in each fenced transaction; a group
  * that a live write changed meanwhile is read again and placed node by node. Answers the places
  * given where they differ from the scan's.
  */

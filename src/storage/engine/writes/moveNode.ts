@@ -59,7 +59,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<
   const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
-  expectedParent(args.expectedParentId);
+  expectedParent(args.expectedParentId); // its form, before anything is read
   return settle(ctx, await replanning(() => planAndCommit(ctx, { ...args, newParentId: parentId })));
 }
 
