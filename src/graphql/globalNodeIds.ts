@@ -17,11 +17,13 @@ import type { GlobalIds } from './globalId.js';
 /**
  * Where the schema's `ID`s stand: `Type.field` (a field's value), `Type.field(arg)` (an
  * argument), `Input.field` (an input field). Every ID names a tree node unless listed in `raw`
- * (a job's id); `lenient` ones read an id of another type as null (Relay's `node`, `nodes`).
+ * (a job's id); `lenient` ones read an id of another type as null (Relay's `node`, `nodes`);
+ * `blankIsRoot` ones take the empty string as it is (`expectedParentId: ""`: a root).
  */
 export interface NodeIdPositions {
   raw: ReadonlySet<string>;
   lenient: ReadonlySet<string>;
+  blankIsRoot: ReadonlySet<string>;
 }
 
 /** Turns one value of an argument (or input field), as given, into what the resolver takes. */
@@ -99,8 +101,8 @@ function argumentDecoders(schema: GraphQLSchema, ids: GlobalIds, positions: Node
     if (isId(type)) {
       if (positions.raw.has(position)) return null;
       const otherType = positions.lenient.has(position) ? 'null' : 'refuse';
-      // The empty string names no node: it stays as given (`expectedParentId: ""`, a root).
-      return (value) => (typeof value === 'string' && value !== '' ? ids.decode(value, field, otherType) : value);
+      const blank = positions.blankIsRoot.has(position) ? '' : undefined;
+      return (value) => (typeof value === 'string' && value !== blank ? ids.decode(value, field, otherType) : value);
     }
     const named = schema.getType(getNamedType(type).name);
     return isInputObjectType(named) ? inputDecoder(named.name) : null;

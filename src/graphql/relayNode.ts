@@ -45,14 +45,18 @@ export function relayNodeSchema(schema: GraphQLSchema, names: SchemaNames, feder
 export const relayNodeIds = (names: SchemaNames): GlobalIds => globalIds(names.type('Node'));
 
 /**
- * The IDs that name no tree node (a job's, a change's), and those read leniently (Relay's `node`, `nodes`):
- * every other ID is a node's. A new ID field or argument that names something else goes here
+ * The IDs that name no tree node (a job's, a change's), those read leniently (Relay's `node`,
+ * `nodes`), and those where the empty string is a root (`expectedParentId`): every other ID is a
+ * node's. A new ID field or argument that names something else goes here
  * (test/offline/relayNode.test.ts lists every ID of the schema).
  */
 export function nodeIdPositions(names: SchemaNames): NodeIdPositions {
   return {
     raw: new Set([`${names.type('Job')}.id`, `Query.${names.rootField('job')}(id)`, `${names.type('TreeChange')}.id`]),
     lenient: new Set(['Query.node(id)', 'Query.nodes(ids)']),
+    blankIsRoot: new Set(
+      ['reparent', 'deleteNode'].map((field) => `Mutation.${names.rootField(field)}(expectedParentId)`),
+    ),
   };
 }
 

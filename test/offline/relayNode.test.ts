@@ -116,6 +116,10 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
     const positions = nodeIdPositions(TREE);
     expect([...positions.raw].sort()).toEqual(['Query.treeJob(id)', 'TreeJob.id', 'TreeTreeChange.id']);
     expect([...positions.lenient].sort()).toEqual(['Query.node(id)', 'Query.nodes(ids)']);
+    expect([...positions.blankIsRoot].sort()).toEqual([
+      'Mutation.treeDeleteNode(expectedParentId)',
+      'Mutation.treeReparent(expectedParentId)',
+    ]);
   });
 
   it('leaves node and nodes out of the federation subgraph, where TreeNode is the entity keyed by global id', () => {

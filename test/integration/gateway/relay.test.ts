@@ -211,6 +211,11 @@ describe('RELAY_NODE=true', () => {
       message: `node "${g('pc')}" is a root, expected under "${g('pc-child')}"`,
       details: { id: g('pc'), currentParentId: null },
     });
+    // Elsewhere the empty string is no global id.
+    expectError(await relay.gql(DELETE_FROM, { id: '', from: '' }), 'BAD_USER_INPUT', {
+      message: /^id must be a /,
+      details: { field: 'id' },
+    });
     expect(okData(await relay.gql(DELETE_FROM, { id: g('pc'), from: '' }))).toEqual({
       treeDeleteNode: { deletedCount: 2 },
     });
