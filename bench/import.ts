@@ -24,7 +24,7 @@ import { parseImport } from '../src/cli/importRecords.js';
 import { importTree } from '../src/cli/importTree.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
 import { createStore } from '../src/storage/store/createStore.js';
-import { STRATEGY_NAMES } from '../src/storage/strategies/strategies.js';
+import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
 import type { TreeStore } from '../src/storage/treeStore.js';
 import { prng } from '../test/support/prng.js';
 
@@ -75,18 +75,7 @@ async function main() {
     await warmUp(local.endpoint);
     for (const [shape, strategy] of SHAPES.flatMap((sh) => STRATEGY_NAMES.map((st) => [sh, st] as const))) {
       const text = file(shape, SIZE);
-      const { client, doc } = createDynamo({ endpoint: local.endpoint, region: 'local' });
-      const table = `import_${strategy}_${Date.now()}`;
-      await ensureTable(client, table);
-      const store = createStore({
-        doc,
-        table,
-        strategy,
-        maxTreeDepth: MAX_DEPTH,
-        cursorSecret: 'bench',
-        jobLeaseMs: 30_000,
-        transactionItems: 100,
-      });
+      const { doc, table, store, drop } = await emptyTable(local.endpoint, strategy, strategy);
       process.stdout.write(`${shape}, ${strategy}: importing ${SIZE} nodes...`);
       const cost = newCost();
       const started = performance.now();
@@ -129,8 +118,7 @@ async function main() {
           `| ${target}: ${reindexSeconds.toFixed(1)} s, ${Math.round(SIZE / reindexSeconds)} nodes/s |`,
       );
       // Each cell on an otherwise empty DynamoDB Local: the tables of the cells before would slow it.
-      await client.send(new DeleteTableCommand({ TableName: table }));
-      client.destroy();
+      await drop();
     }
   } finally {
     await local.stop();
@@ -153,22 +141,31 @@ await main();
 /** An untimed import of WARM_UP random nodes into a table of its own, then the table dropped. */
 async function warmUp(endpoint: string): Promise<void> {
   process.stdout.write(`warming DynamoDB Local up: an untimed import of ${WARM_UP} nodes...`);
+  const { store, drop } = await emptyTable(endpoint, STRATEGY_NAMES[0]!, 'warm_up');
+  await importTree(store.store, parseImport(file('random', WARM_UP), 'json'), { maxTreeDepth: MAX_DEPTH });
+  await drop();
+  process.stdout.write(' done\n');
+}
+
+/** A new empty table (`import_<name>_<time>`) and a store on it under `strategy`; `drop` deletes the table. */
+async function emptyTable(endpoint: string, strategy: StrategyName, name: string) {
   const { client, doc } = createDynamo({ endpoint, region: 'local' });
-  const table = `import_warm_up_${Date.now()}`;
+  const table = `import_${name}_${Date.now()}`;
   await ensureTable(client, table);
   const store = createStore({
     doc,
     table,
-    strategy: STRATEGY_NAMES[0]!,
+    strategy,
     maxTreeDepth: MAX_DEPTH,
     cursorSecret: 'bench',
     jobLeaseMs: 30_000,
     transactionItems: 100,
   });
-  await importTree(store.store, parseImport(file('random', WARM_UP), 'json'), { maxTreeDepth: MAX_DEPTH });
-  await client.send(new DeleteTableCommand({ TableName: table }));
-  client.destroy();
-  process.stdout.write(' done\n');
+  const drop = async () => {
+    await client.send(new DeleteTableCommand({ TableName: table }));
+    client.destroy();
+  };
+  return { doc, table, store, drop };
 }
 
 /** Until no job of the store runs. */

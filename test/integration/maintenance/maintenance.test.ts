@@ -89,6 +89,10 @@ async function reindex(table: string, target: StrategyName, doc = dynamo.doc, tr
   }
 }
 
+/** A client of the test's DynamoDB whose `nth` TransactWriteItems fails (failTransaction). */
+const failingAt = (nth: number) =>
+  createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware: failTransaction(nth) });
+
 /** A fault middleware: the `nth` TransactWriteItems fails as if the network went down. */
 function failTransaction(nth: number): DynamoOptions['middleware'] {
   let seen = 0;
@@ -420,11 +424,7 @@ describe('an interrupted reindex', () => {
     const table = await builtTable('adjacency', [tree]);
     // The runner's third transaction fails (the first is the job's start; the second places
     // the first chunk of nodes).
-    const failing = createDynamo({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      middleware: failTransaction(3),
-    });
+    const failing = failingAt(3);
     const first = storeOn(table, failing.doc, 10);
     const started = await first.reindex('path');
     const record = async () =>
@@ -456,11 +456,7 @@ describe('an interrupted reindex', () => {
 
   it('refuses a reindex to another target while one is open; after it, the other runs from scratch', async () => {
     const table = await builtTable('adjacency', [tree]);
-    const failing = createDynamo({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      middleware: failTransaction(2),
-    });
+    const failing = failingAt(2);
     const first = storeOn(table, failing.doc, 10);
     const started = await first.reindex('closure');
     failing.client.destroy();
@@ -523,11 +519,7 @@ describe('the order of a reindex', () => {
 
   it('taken over, places again only the nodes that the table does not show placed', async () => {
     const table = await builtTable('adjacency', [tree]);
-    const failing = createDynamo({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      middleware: failTransaction(4),
-    });
+    const failing = failingAt(4);
     const started = await storeOn(table, failing.doc, 10).reindex('closure');
     const store = storeOn(table);
     // The runner gave its lease up (its 4th transaction failed): a sweep of another process takes over.
