@@ -522,7 +522,8 @@ describe('the order of a reindex', () => {
     const failing = failingAt(4);
     const started = await storeOn(table, failing.doc, 10).reindex('closure');
     const store = storeOn(table);
-    // The runner gave its lease up (its 4th transaction failed): a sweep of another process takes over.
+    // Once the first runner placed nodes, its client goes (its 4th transaction fails anyway): a
+    // sweep of another process takes the job over, its `after` set.
     for (let i = 0; (await store.store.getJobs([started.id])).get(started.id)?.done === 0; i++) {
       if (i > 200) throw new Error('the first runner placed nothing');
       await new Promise((resolve) => setTimeout(resolve, 25));
