@@ -20,7 +20,8 @@ export function storeFor(
     maxTreeDepth: config.maxTreeDepth,
     cursorSecret: config.cursorSecret,
     jobLeaseMs: config.jobLeaseSeconds * 1000,
-    changeRetentionMs: config.changeRetentionHours * 3600 * 1000,
+    // A change's record serves live subscribers and history: kept for the longer of the two.
+    changeRetentionMs: Math.max(config.changeRetentionHours * 3600, config.historyRetentionDays * 86400) * 1000,
     transactionItems: config.transactionItems,
     runsJobs: config.jobRunner === 'process',
     ...(onJob ? { onJob } : {}),

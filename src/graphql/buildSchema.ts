@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
 import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
+import { HistoryResolver } from './history.resolver.js';
 import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
@@ -21,7 +22,7 @@ export interface SchemaOptions {
 
 export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
   const schema = buildSchemaSync({
-    resolvers: [QueryResolver, MutationResolver, NodeResolver, SubscriptionResolver],
+    resolvers: [QueryResolver, MutationResolver, NodeResolver, HistoryResolver, SubscriptionResolver],
     validate: false,
     // type-graphql wants a pubsub once there is a subscription; treeChanges brings its own
     // stream (live/treeChanges.ts) and publishes nothing here.

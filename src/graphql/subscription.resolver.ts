@@ -7,9 +7,7 @@ import type { Context } from './context.js';
 import { Job } from './job.type.js';
 import { Node } from './node.type.js';
 import { TreeChange } from './treeChange.type.js';
-
-/** A change as delivered: its fields, and what the node and job fields are resolved from. */
-type Delivered = TreeChange & { live: LiveChange };
+import { deliveredChange, type Delivered } from './deliveredChange.js';
 
 @Resolver(() => TreeChange)
 export class SubscriptionResolver {
@@ -33,24 +31,11 @@ export class SubscriptionResolver {
       description: 'The cursor of the last change seen: resume after it (RESYNC_REQUIRED past the retention).',
     })
     _after: string | null,
+    @Ctx() { access }: Context,
   ): Delivered {
     // The stream's end with a refusal (SLOW_CONSUMER): its event is the typed error.
     if ('failure' in change) throw change.failure;
-    const { record, kind, cursor, visible } = change;
-    return {
-      live: change,
-      cursor,
-      id: Buffer.from(JSON.stringify(['change', record.rootId, record.seq])).toString('base64url'),
-      kind,
-      nodeId: record.nodeId,
-      oldParentId: record.from?.parentId ?? null,
-      newParentId: visible ? (record.to?.parentId ?? null) : null,
-      position: visible ? (record.node?.position ?? null) : null,
-      count: record.count ?? null,
-      version: visible ? (record.node?.version ?? null) : null,
-      at: record.at,
-      by: record.by,
-    };
+    return deliveredChange(change, (rootId) => canRead(access.grants, rootId));
   }
 
   @FieldResolver(() => Node, {

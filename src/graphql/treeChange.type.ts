@@ -1,6 +1,8 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { JsonObject } from '../storage/treeStore.js';
+import { PageInfo } from './connection.type.js';
 import type { LiveKind } from '../live/window.js';
-import { DateTimeScalar } from './scalars.js';
+import { DateTimeScalar, JSONObjectScalar } from './scalars.js';
 
 const TreeChangeKind = {
   CREATED: 'CREATED',
@@ -69,9 +71,51 @@ export class TreeChange {
   @Field(() => Int, { nullable: true, description: "The node's version after the change." })
   version!: number | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description: "The node's name before the change (an update, a move, a delete); null otherwise or out of sight.",
+  })
+  oldName!: string | null;
+
+  @Field(() => JSONObjectScalar, {
+    nullable: true,
+    description: "The node's data before the change (an update, a move, a delete); null otherwise or out of sight.",
+  })
+  oldData!: JsonObject | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The node's position among its siblings before the change (a move, a delete).",
+  })
+  oldPosition!: string | null;
+
+  @Field(() => Int, { nullable: true, description: "The node's version before the change." })
+  oldVersion!: number | null;
+
   @Field(() => DateTimeScalar, { description: 'When the change committed.' })
   at!: string;
 
   @Field(() => String, { nullable: true, description: "Who made it: the caller's subject or API key, when known." })
   by!: string | null;
+}
+
+@ObjectType('TreeChangeEdge', { description: 'A change of a history page, with its cursor.' })
+export class TreeChangeEdge {
+  @Field(() => String, { description: 'Opaque: pass it as `after` to read the changes before this one.' })
+  cursor!: string;
+
+  @Field(() => TreeChange, { description: 'The change.' })
+  node!: TreeChange;
+}
+
+@ObjectType('TreeChangeConnection', { description: 'A page of history: changes, newest first.' })
+export class TreeChangeConnection {
+  @Field(() => [TreeChangeEdge], { description: "The page's changes with their cursors." })
+  edges!: TreeChangeEdge[];
+
+  @Field(() => [TreeChange], { description: "The page's changes, as in `edges`, without cursors." })
+  nodes!: TreeChange[];
+
+  @Field(() => PageInfo, { description: 'Whether older changes follow, and the cursor to read them from.' })
+  pageInfo!: PageInfo;
 }

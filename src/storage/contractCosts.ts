@@ -4,6 +4,9 @@
  */
 export const CHANGE_ITEMS = 2;
 
+/** What every change writes once, whatever the trees it changes: its copy in its node's history. */
+export const HISTORY_ITEMS = 1;
+
 /**
  * The exact DynamoDB cost of the contract suite's operations under a strategy (upper bounds where
  * batching may do better), declared beside the strategy (`strategies/<folder>/contractCosts.ts`):

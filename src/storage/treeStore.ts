@@ -282,6 +282,13 @@ export interface TreeStore {
   lastChange(rootId: string): Promise<number>;
   /** Gives up number `seq` of the tree's log when no change holds it: true when given up. */
   giveUpChange(rootId: string, seq: number): Promise<boolean>;
+  /**
+   * History, newest first: the changes to a node (`nodeId`), or every change in the tree of a
+   * root (`rootId`), `first` of them after the position `after` of an earlier page.
+   */
+  history(of: { nodeId: string } | { rootId: string }, first: number, after?: string): Promise<HistoryPage>;
+  /** The change at number `seq` of the tree of `rootId`; null when none holds it (or it expired). */
+  getChange(rootId: string, seq: number): Promise<ChangeRecord | null>;
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs, leftOut?: LeftOut): Promise<Page>;
   /**
@@ -419,6 +426,8 @@ export interface ChangeFacts {
   nodeId: string;
   /** The node's fields after the change (none after a delete). */
   node?: TreeNode;
+  /** The node's fields before the change (updates, moves, deletes): what an undo puts back. */
+  prior?: TreeNode;
   /** Where the node was (updates, moves, deletes, jobs). */
   from?: ChangePlace;
   /** Where the node is now (creates, updates, moves). */
@@ -437,6 +446,15 @@ export interface ChangeRecord extends ChangeFacts {
   by: string | null;
   /** The same change in another tree's log (a move between trees): that tree and its number there. */
   other?: { rootId: string; seq: number };
+}
+
+/**
+ * A page of history, newest first: each change with where the next page starts after it (the
+ * store's own cursor, opaque to the caller).
+ */
+export interface HistoryPage {
+  entries: Array<{ record: ChangeRecord; after: string }>;
+  hasNextPage: boolean;
 }
 
 /** The changes of a tree read after a number, in order, up to the first number not written yet. */

@@ -95,6 +95,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'Query.treeJob(id)',
       'Query.treeNode(id)',
       'Query.treeNodes(ids)',
+      'Query.treeTreeHistory(rootId)',
       'Subscription.treeTreeChanges(nodeId)',
       'TreeCreateNodeInput.after',
       'TreeCreateNodeInput.before',

@@ -42,6 +42,7 @@ describe('the supergraph of examples/supergraph', () => {
       'treeNode',
       'treeNodes',
       'treeRoots',
+      'treeTreeHistory',
       'user',
     ]);
     // Relay's Node is the builds service's interface; the tree node is an entity of its own,

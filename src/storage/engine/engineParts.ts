@@ -22,7 +22,7 @@ export interface EngineOptions {
   onJob?: (event: JobEvent) => void;
   /** Whether this process runs the jobs it starts (default); false: a worker runs them (JOB_RUNNER=worker). */
   runsJobs?: boolean;
-  /** How long a tree's changes stay in its log (CHANGE_RETENTION_HOURS). */
+  /** How long a change's record is kept: the longer of CHANGE_RETENTION_HOURS and HISTORY_RETENTION_DAYS. */
   changeRetentionMs: number;
   /** Told of the changes this process committed (the live subscribers' wake-up). */
   onChanged?: EngineContext['onChanged'];

@@ -1,4 +1,4 @@
-import { lastChange, readChangesAfter } from './changes/changeLog.js';
+import { lastChange, readChange, readChangesAfter, readNodeHistory, readTreeHistory } from './changes/changeLog.js';
 import { giveUp } from './changes/recordChanges.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { CreateNodesArgs, Page, TreeNode, TreeStore } from '../treeStore.js';
@@ -43,6 +43,11 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     changesAfter: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
     lastChange: (rootId) => lastChange(ctx, rootId),
     giveUpChange: (rootId, seq) => giveUp(ctx, rootId, seq),
+    history: (of, first, after) =>
+      'nodeId' in of
+        ? readNodeHistory(ctx, of.nodeId, first, after)
+        : readTreeHistory(ctx, of.rootId, first, after === undefined ? undefined : Number(after)),
+    getChange: (rootId, seq) => readChange(ctx, rootId, seq),
     children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
     async childrenTrees(requests) {

@@ -1,8 +1,19 @@
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { keyString } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { EngineContext } from '../core/engineContext.js';
-import type { ChangesRead } from '../../treeStore.js';
-import { changePk, recordOf, seqOf, seqSk, type ChangeRecord } from './changeRecord.js';
+import type { ChangesRead, HistoryPage } from '../../treeStore.js';
+import {
+  changeKey,
+  changePk,
+  HISTORY_SK_PREFIX,
+  inHistory,
+  recordOf,
+  seqOf,
+  seqSk,
+  type ChangeRecord,
+} from './changeRecord.js';
 
 const LAST_SK = seqSk(Number.MAX_SAFE_INTEGER);
 
@@ -37,4 +48,64 @@ export async function lastChange(ctx: Pick<EngineContext, 'doc' | 'table'>, root
   const query = keyQuery(ctx.table, { pk: changePk(rootId), sk: { between: [seqSk(0), LAST_SK] }, backwards: true });
   const { items } = await queryItems(ctx.doc, query, 1);
   return items[0] ? seqOf(items[0]) : 0;
+}
+
+/**
+ * A page of a node's history, newest first: the copies of its changes (`C#<id>`, `H#...`), read
+ * backwards after the sort key `after`; one Query.
+ */
+export async function readNodeHistory(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  nodeId: string,
+  first: number,
+  after: string | undefined,
+): Promise<HistoryPage> {
+  const query = keyQuery(ctx.table, {
+    pk: changePk(nodeId),
+    sk: { beginsWith: HISTORY_SK_PREFIX },
+    backwards: true,
+    ...(after === undefined ? {} : { after }),
+  });
+  const { items } = await queryItems(ctx.doc, query, first + 1);
+  const entries = items.slice(0, first).map((item) => ({ record: recordOf(item)!, after: String(item.sk) }));
+  return { entries, hasNextPage: items.length > first };
+}
+
+/**
+ * A page of a tree's history, newest first: its log read backwards before number `before`, the
+ * numbers given up and the records not in history (a job's progress) passed over; as many
+ * Queries as it takes to fill the page (each reads a page's worth more).
+ */
+export async function readTreeHistory(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  rootId: string,
+  first: number,
+  before: number | undefined,
+): Promise<HistoryPage> {
+  const entries: HistoryPage['entries'] = [];
+  if (before !== undefined && before <= 1) return { entries, hasNextPage: false };
+  let upTo = before === undefined ? LAST_SK : seqSk(before - 1);
+  for (;;) {
+    const query = keyQuery(ctx.table, { pk: changePk(rootId), sk: { between: [seqSk(1), upTo] }, backwards: true });
+    const { items, lastKey } = await queryItems(ctx.doc, query, first + 1);
+    for (const item of items) {
+      const record = recordOf(item);
+      if (!record || !inHistory(record)) continue;
+      if (entries.length === first) return { entries, hasNextPage: true };
+      entries.push({ record, after: String(record.seq) });
+    }
+    if (lastKey === undefined || items.length === 0) return { entries, hasNextPage: false };
+    upTo = seqSk(seqOf(items.at(-1)!) - 1);
+  }
+}
+
+/** The change at number `seq` of the tree of `rootId` (one strongly consistent read); null when none holds it. */
+export async function readChange(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  rootId: string,
+  seq: number,
+): Promise<ChangeRecord | null> {
+  const key = changeKey(rootId, seq);
+  const item = (await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key));
+  return item ? recordOf(item) : null;
 }

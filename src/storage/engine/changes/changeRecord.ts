@@ -13,6 +13,7 @@ export type { ChangeFacts, ChangePlace, ChangeRecord } from '../../treeStore.js'
  *
  *   pk C#<rootId>   sk HEAD          the tree's sequence: the last number handed out
  *   pk C#<rootId>   sk S#<seq>       a change (or a number given up: kind NONE)
+ *   pk C#<nodeId>   sk H#<at>#<seq>  a copy of a change to the node, in the node's history
  *
  * A change records where its node was and where it is (the ancestors' ids, root first): a
  * subscriber to any subtree tells from them alone whether the change is in its window.
@@ -28,6 +29,22 @@ export const headKey = (rootId: string): Key => ({ pk: changePk(rootId), sk: CHA
 /** Sequence numbers as 15 digits: sort keys sort as numbers do, far beyond any tree's lifetime. */
 export const seqSk = (seq: number): string => `${CHANGE_SK_PREFIX}${String(seq).padStart(15, '0')}`;
 export const changeKey = (rootId: string, seq: number): Key => ({ pk: changePk(rootId), sk: seqSk(seq) });
+
+/** The sort keys of a node's history: newest last, so read backwards. */
+export const HISTORY_SK_PREFIX = 'H#';
+/** The key of the copy of a change in its node's history (in the same collection as a tree's log: `C#<id>`). */
+export const historyKey = (record: ChangeRecord): Key => ({
+  pk: changePk(record.nodeId),
+  sk: `${HISTORY_SK_PREFIX}${record.at}#${seqSk(record.seq)}#${record.rootId}`,
+});
+
+/**
+ * Whether a change belongs in its node's history: every change but a job's progress and the
+ * end of a move or a delete (their change was recorded when the job was accepted); the end of
+ * an import is when its nodes joined the tree, a bulk create.
+ */
+export const inHistory = (facts: ChangeFacts): boolean =>
+  facts.kind !== 'JOB_PROGRESS' && (facts.kind !== 'JOB_DONE' || facts.job?.kind === 'IMPORT');
 
 /** The fields of a node a change carries (a snapshot, not the strategy's stored fields). */
 const NODE_FIELDS = [
@@ -53,17 +70,24 @@ const snapshot = (node: TreeNode): Record<string, unknown> => ({
 
 /** The item of change `record`, kept until `expiresAt` (epoch seconds: the table's TTL attribute). */
 export function changeItem(record: ChangeRecord, expiresAt: number): Item & Key {
-  const { rootId, seq, node, other, ...rest } = record;
+  const { rootId, seq, node, prior, other, ...rest } = record;
   return {
     ...changeKey(rootId, seq),
     ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
     rootId,
     seq,
     ...(node ? { node: snapshot(node) } : {}),
+    ...(prior ? { prior: snapshot(prior) } : {}),
     ...(other ? { otherRoot: other.rootId, otherSeq: other.seq } : {}),
     expiresAt,
   };
 }
+
+/** The copy of change `record` in its node's history, kept as long. */
+export const historyItem = (record: ChangeRecord, expiresAt: number): Item & Key => ({
+  ...changeItem(record, expiresAt),
+  ...historyKey(record),
+});
 
 /** The item that gives up number `seq` of a tree's sequence: its write never committed. */
 export const givenUpItem = (rootId: string, seq: number, expiresAt: number): Item & Key => ({
@@ -84,7 +108,12 @@ export function recordOf(item: Item): ChangeRecord | null {
           path: [...((value as ChangePlace).path ?? [])],
         }
       : undefined;
-  const node = item.node as (Omit<TreeNode, 'data'> & { data: string | null }) | undefined;
+  const stored = (value: unknown): TreeNode | undefined => {
+    const node = value as (Omit<TreeNode, 'data'> & { data: string | null }) | undefined;
+    return node && { ...node, data: node.data === null ? null : (JSON.parse(node.data) as TreeNode['data']) };
+  };
+  const node = stored(item.node);
+  const prior = stored(item.prior);
   return {
     kind: item.kind as ChangeRecord['kind'],
     nodeId: String(item.nodeId),
@@ -92,9 +121,8 @@ export function recordOf(item: Item): ChangeRecord | null {
     seq: Number(item.seq),
     at: String(item.at),
     by: (item.by as string | undefined) ?? null,
-    ...(node
-      ? { node: { ...node, data: node.data === null ? null : (JSON.parse(node.data) as TreeNode['data']) } }
-      : {}),
+    ...(node ? { node } : {}),
+    ...(prior ? { prior } : {}),
     ...(item.from ? { from: place(item.from) } : {}),
     ...(item.to ? { to: place(item.to) } : {}),
     ...(item.count != null ? { count: Number(item.count) } : {}),

@@ -9,6 +9,8 @@ import {
   changeKey,
   givenUpItem,
   headKey,
+  historyItem,
+  inHistory,
   type ChangeDraft,
   type ChangeFacts,
   type ChangeRecord,
@@ -42,6 +44,7 @@ export async function recorded<T>(
     try {
       const result = await commit((tx) => {
         for (const record of records) tx.put(changeItem(record, expiresAt), { notExists: true });
+        for (const record of historyOf(records)) tx.put(historyItem(record, expiresAt));
       });
       ctx.onChanged?.(ctx.tenant, records);
       return result;
@@ -55,6 +58,19 @@ export async function recorded<T>(
     }
   }
 }
+
+/**
+ * The items that recording `drafts` adds to a write's transaction: each record, and the copy of
+ * each change in its node's history (one for a change recorded in two trees).
+ */
+export const recordItems = (drafts: readonly ChangeDraft[]): number =>
+  drafts.length + new Set(drafts.filter((d) => inHistory(d.facts)).map((d) => d.facts)).size;
+
+/** The records whose copy goes to their node's history: one per change (a twin's first). */
+const historyOf = (records: readonly ChangeRecord[]): ChangeRecord[] =>
+  records.filter(
+    (r, i) => inHistory(r) && !records.slice(0, i).some((o) => o.rootId === r.other?.rootId && o.seq === r.other.seq),
+  );
 
 /** How many times a write commits again when readers gave its numbers up before it committed. */
 const MAX_RENUMBERS = 3;
@@ -79,7 +95,10 @@ async function numbered(ctx: EngineContext, drafts: readonly ChangeDraft[]): Pro
 /** A change of one tree (the common case). */
 export const draft = (rootId: string, facts: ChangeFacts): ChangeDraft => ({ rootId, facts });
 
-/** When a change recorded now expires (epoch seconds), after CHANGE_RETENTION_HOURS. */
+/**
+ * When a change recorded now expires (epoch seconds): after the longer of CHANGE_RETENTION_HOURS
+ * (live subscribers resume within it) and HISTORY_RETENTION_DAYS (history lists it).
+ */
 export const expiryOf = (ctx: Pick<EngineContext, 'changeRetentionMs'>, now: number): number =>
   Math.ceil((now + ctx.changeRetentionMs) / 1000);
 

@@ -42,7 +42,7 @@ export interface EngineContext extends StrategyContext {
   onJob?: (event: JobEvent) => void;
   /** Who makes this request's changes (the caller's subject or API key name), for their records. */
   by?: string;
-  /** How long a tree's changes stay in its log (CHANGE_RETENTION_HOURS). */
+  /** How long a change's record is kept: the longer of CHANGE_RETENTION_HOURS and HISTORY_RETENTION_DAYS. */
   changeRetentionMs: number;
   /** Told of the changes this process committed, once committed: the wake-up of live subscribers. */
   onChanged?: (tenant: string | null, changes: ReadonlyArray<{ rootId: string; seq: number }>) => void;

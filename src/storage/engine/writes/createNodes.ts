@@ -13,7 +13,7 @@ import { checkId } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { chainPlace, commitGuarded, extended, readPlace, type GuardedPlace } from './guardedPlace.js';
-import { draft, recorded } from '../changes/recordChanges.js';
+import { draft, recordItems, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { undoImport } from '../jobs/importJob.js';
 import { join, writePending, type ImportPlan } from './importNodes.js';
@@ -75,7 +75,7 @@ async function writeOrStartImport(
     planAdopt(plan, { parent: place.parent, children, slot: { position: '', neighbours: [] }, copies: place.copies });
   });
   const changes = createdChanges(place, nodes);
-  if (tx.size + changes.length <= ctx.transactionItems) {
+  if (tx.size + recordItems(changes) <= ctx.transactionItems) {
     await recorded(ctx, changes, (planRecords) => commitGuarded(ctx, extended(tx, planRecords)));
     return { nodes };
   }

@@ -13,7 +13,7 @@ import {
   settledPlace,
   type NodeTree,
 } from './guardedPlace.js';
-import { draft, recorded } from '../changes/recordChanges.js';
+import { draft, recordItems, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { live } from '../core/items.js';
@@ -67,9 +67,9 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       planNodeUnclaimed(tx, [root, ...levels.flat()]);
       tree.guard(tx);
       // With its record in the tree's change log.
-      if (tx.size + 1 <= ctx.transactionItems) {
-        const deletedCount = levels.flat().length + 1;
-        const change = deletedChange(root, tree, deletedCount);
+      const deletedCount = levels.flat().length + 1;
+      const change = deletedChange(root, tree, deletedCount);
+      if (tx.size + recordItems([change]) <= ctx.transactionItems) {
         await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
           recorded(ctx, [change], (planRecords) => {
             planRecords(tx);
@@ -127,6 +127,7 @@ const deletedChange = (root: StoredNode, tree: NodeTree, count: number, job?: Jo
   draft(tree.rootId, {
     kind: 'DELETED',
     nodeId: root.node.id,
+    prior: root.node,
     from: { parentId: root.node.parentId, path: tree.path },
     count,
     ...(job ? { job: { id: job.id, kind: job.kind, status: job.status } } : {}),

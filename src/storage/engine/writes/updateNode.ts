@@ -33,7 +33,14 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
     const updated = planUpdate(tx, { target, name: args.name, data: args.data, now, copies: copiesIn(ctx, open) });
     tree.guard(tx);
     const place = { parentId: target.node.parentId, path: tree.path };
-    const change = draft(tree.rootId, { kind: 'UPDATED', nodeId: args.id, node: updated, from: place, to: place });
+    const change = draft(tree.rootId, {
+      kind: 'UPDATED',
+      nodeId: args.id,
+      node: updated,
+      prior: target.node,
+      from: place,
+      to: place,
+    });
     await recorded(ctx, [change], (planRecords) => {
       planRecords(tx);
       return transactWrite(ctx.doc, tx.build());

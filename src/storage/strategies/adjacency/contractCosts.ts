@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import { CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under adjacency (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -17,9 +17,9 @@ export const contractCosts: ContractCosts = {
     descendantsOfAListOfFive: 1 + 5 + 25,
     // The node, its old and new edge, both parents' node item and edge copy: any subtree size.
     // 7, and the hold on the moved node (the move goes one level deeper).
-    itemsWrittenByMove: 7 + 1 + 2 * CHANGE_ITEMS,
+    itemsWrittenByMove: 7 + 1 + 2 * CHANGE_ITEMS + HISTORY_ITEMS,
     // The node, its old and new edge.
-    itemsWrittenByReorder: 3 + CHANGE_ITEMS,
+    itemsWrittenByReorder: 3 + CHANGE_ITEMS + HISTORY_ITEMS,
   },
   // A Query per parent (DynamoDB cannot merge Queries of different partitions), in one wave
   // per level: 1 lookup + 1 + 10 + 100. Roots: their page, lr0's and lr1's children, then their

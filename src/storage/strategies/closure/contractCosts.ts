@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import { CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under closure (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -17,9 +17,9 @@ export const contractCosts: ContractCosts = {
     descendantsOfAListOfFive: 1 + 5,
     // 7, plus the path of the 4 other nodes, plus per node 1 row deleted (old root) and 2 put,
     // plus the new parent's row (its childCount; the old parent is a root, it has none).
-    itemsWrittenByMove: 7 + 4 + 3 * 5 + 1 + 2 * CHANGE_ITEMS,
+    itemsWrittenByMove: 7 + 4 + 3 * 5 + 1 + 2 * CHANGE_ITEMS + HISTORY_ITEMS,
     // 3, and the node's copy in its row under the root (distance 1).
-    itemsWrittenByReorder: 3 + 1 + CHANGE_ITEMS,
+    itemsWrittenByReorder: 3 + 1 + CHANGE_ITEMS + HISTORY_ITEMS,
   },
   // The lookup, then one Query of the closure rows at distances 1 to 3, which carry their nodes.
   lookahead: { nestedThree: 1 + 1, rootsNested: 1 + 1 + 2, ancestorsOfFive: 1 + 1 },

@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, type ContractCosts } from '../../contractCosts.js';
+import { CHANGE_ITEMS, HISTORY_ITEMS, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under nested-set (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -18,10 +18,10 @@ export const contractCosts: ContractCosts = {
     descendantsOfAListOfFive: 1 + 5,
     // 7, plus the path and lineage of the 4 other nodes, plus a range item deleted and put per
     // node, plus the new parent's range item (its childCount; the old parent is a root).
-    itemsWrittenByMove: 7 + 4 + 2 * 5 + 1 + 2 * CHANGE_ITEMS,
+    itemsWrittenByMove: 7 + 4 + 2 * 5 + 1 + 2 * CHANGE_ITEMS + HISTORY_ITEMS,
     // A reorder changes the keys of the subtree: 3, the lineage of the 4 other nodes, and a
     // range item deleted and put per node.
-    itemsWrittenByReorder: 3 + 4 + 2 * 5 + CHANGE_ITEMS,
+    itemsWrittenByReorder: 3 + 4 + 2 * 5 + CHANGE_ITEMS + HISTORY_ITEMS,
   },
   // The lookup, then one Query of the range filtered to the 3 levels (each root its own).
   lookahead: { nestedThree: 1 + 1, rootsNested: 1 + 3, ancestorsOfFive: 1 + 1 },

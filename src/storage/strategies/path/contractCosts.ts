@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import { CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under path (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -18,9 +18,9 @@ export const contractCosts: ContractCosts = {
     descendantsOfAListOfFive: 1 + 5 * 2,
     // 7, plus the path of the 4 other nodes, plus a level item deleted and put per node, plus
     // both parents' level items (their childCount).
-    itemsWrittenByMove: 7 + 4 + 2 * 5 + 2 + 2 * CHANGE_ITEMS,
+    itemsWrittenByMove: 7 + 4 + 2 * 5 + 2 + 2 * CHANGE_ITEMS + HISTORY_ITEMS,
     // 3, and the node's copy in its level item (the path does not change).
-    itemsWrittenByReorder: 3 + 1 + CHANGE_ITEMS,
+    itemsWrittenByReorder: 3 + 1 + CHANGE_ITEMS + HISTORY_ITEMS,
   },
   // The lookup, then one Query per level, in one wave: level items carry their nodes. Roots:
   // their page, the list of open jobs (no node was read before), 2 levels of lr0 and lr1.

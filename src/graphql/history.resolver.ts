@@ -1,0 +1,125 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { canRead } from '../auth/grants.js';
+import { badInput } from '../errors.js';
+import type { LiveKind } from '../live/window.js';
+import type { ChangeRecord, HistoryPage, TreeNode } from '../storage/treeStore.js';
+import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
+import type { Context } from './context.js';
+import { deliveredChange, type Delivered } from './deliveredChange.js';
+import { Node } from './node.type.js';
+import { TreeChangeConnection } from './treeChange.type.js';
+
+@ArgsType()
+export class HistoryArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 20, description: 'The page size, 1 to 1,000.' })
+  first!: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "A cursor of this history (an edge's `cursor`, or `pageInfo.endCursor`): the older changes after it.",
+  })
+  after?: string | null;
+}
+
+/**
+ * History: the changes recorded with each write (engine/changes/), newest first, for as long as
+ * HISTORY_RETENTION_DAYS keeps them; a node's own, or every change in a tree. A caller sees only
+ * changes in trees it may read; a tenant only its own (its store reads only its items).
+ */
+@Resolver(() => Node)
+export class HistoryResolver {
+  @FieldResolver(() => TreeChangeConnection, {
+    description:
+      'The changes made to this node (created, updated, moved, reordered, deleted, restored, copied), newest first, ' +
+      'with who made them and what they changed; kept HISTORY_RETENTION_DAYS.',
+  })
+  async history(
+    @Root() node: TreeNode,
+    @Args(() => HistoryArgs) args: HistoryArgs,
+    @Ctx() { store, access }: Context,
+  ): Promise<Connection> {
+    const after = fromCursor(args, 'n', node.id);
+    const page = await store.history({ nodeId: node.id }, pageSize(args), after);
+    // A change made while the node was in a tree the caller may not read stays out of sight.
+    const readable = (r: ChangeRecord) =>
+      canRead(access.grants, r.rootId) || canRead(access.grants, r.other?.rootId ?? '');
+    return connection(
+      { ...page, entries: page.entries.filter((e) => readable(e.record)) },
+      ['n', node.id, after],
+      access,
+    );
+  }
+
+  @Query(() => TreeChangeConnection, {
+    description:
+      'Every change in the tree of rootId, newest first (empty for a tree you may not read, or with no change ' +
+      'kept); each with who made it and what it changed.',
+  })
+  async treeHistory(
+    @Arg('rootId', () => ID, { description: 'The root of the tree.' }) rootId: string,
+    @Args(() => HistoryArgs) args: HistoryArgs,
+    @Ctx() { store, access }: Context,
+  ): Promise<Connection> {
+    checkId(rootId, 'rootId');
+    const after = fromCursor(args, 't', rootId);
+    const size = pageSize(args);
+    const list: List = ['t', rootId, after];
+    if (!canRead(access.grants, rootId)) return connection({ entries: [], hasNextPage: false }, list, access);
+    return connection(await store.history({ rootId }, size, after), list, access);
+  }
+}
+
+type Connection = Omit<TreeChangeConnection, 'edges' | 'nodes'> & {
+  edges: Array<{ cursor: string; node: Delivered }>;
+  nodes: Delivered[];
+};
+
+function pageSize({ first }: HistoryArgs): number {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
+    throw badInput(`first must be in 1..${MAX_PAGE_SIZE}, got ${first}`, { field: 'first' });
+  return first;
+}
+
+/** A history cursor: the history it belongs to (a node's, `n`, or a tree's, `t`) and where its next page starts. */
+const toCursor = (of: 'n' | 't', id: string, after: string): string =>
+  Buffer.from(JSON.stringify(['h', of, id, after])).toString('base64url');
+
+/** Where the page after `args.after` starts in the store's history; BAD_USER_INPUT for a cursor of another list. */
+function fromCursor({ after }: HistoryArgs, of: 'n' | 't', id: string): string | undefined {
+  if (after == null) return undefined;
+  try {
+    const [tag, list, owner, position] = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as unknown[];
+    const valid = of === 'n' ? /^H#/.test(String(position)) : /^[1-9][0-9]{0,14}$/.test(String(position));
+    if (tag === 'h' && list === of && owner === id && typeof position === 'string' && valid) return position;
+  } catch {
+    // reported below
+  }
+  throw badInput('after is not a cursor of this history', { field: 'after' });
+}
+
+/** Which history a page is of, and where it starts (undefined: the newest change). */
+type List = ['n' | 't', string, string | undefined];
+
+function connection(page: HistoryPage, [of, id, after]: List, access: Context['access']): Connection {
+  const edges = page.entries.map(({ record, after }) => {
+    const cursor = toCursor(of, id, after);
+    const toRoot = record.to?.path[0] ?? record.nodeId;
+    const visible = record.kind !== 'DELETED' && canRead(access.grants, toRoot);
+    const change = { record, kind: historyKind(record), cursor, visible };
+    return { cursor, node: deliveredChange(change, (rootId) => canRead(access.grants, rootId)) };
+  });
+  return {
+    edges,
+    nodes: edges.map((edge) => edge.node),
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: after !== undefined,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/** A change's kind in history: a move among the same siblings is a reorder. */
+const historyKind = (record: ChangeRecord): LiveKind =>
+  record.kind === 'MOVED' && record.from?.parentId === record.to?.parentId ? 'REORDERED' : record.kind;
