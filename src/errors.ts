@@ -30,7 +30,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What each code's `extensions` carry besides the code itself. */
 export interface ErrorDetails {
-  BAD_USER_INPUT: { field?: string };
+  BAD_USER_INPUT: { field?: string; kind?: string };
   NOT_FOUND: { id: string };
   ALREADY_EXISTS: { id: string };
   CYCLE: Record<string, never>;
@@ -43,8 +43,20 @@ export interface ErrorDetails {
    */
   DEPTH_LIMIT: { depth: number; maxDepth: number } | { depth: number; keyBytes: number; maxKeyBytes: number };
   QUERY_TOO_COMPLEX: Record<string, never>;
-  /** `jobId`: the open job whose subtree the write overlaps. */
-  CONFLICT: { jobId?: string };
+  /**
+   * `jobId`: the open job whose subtree the write overlaps. An undo refused: `id` (the node),
+   * `changeId` (the change to undo) and, when known, the later change of the node
+   * (`laterChangeId`, `laterKind`, `by`, `at`).
+   */
+  CONFLICT: {
+    jobId?: string;
+    id?: string;
+    changeId?: string;
+    laterChangeId?: string;
+    laterKind?: string;
+    by?: string | null;
+    at?: string;
+  };
   /** Deprecated: no longer produced (moves of any size run as jobs); kept for clients that name it. */
   SUBTREE_TOO_LARGE: { subtreeSize: number; items: number; limit: number };
   /** `jobId`: a delete applied whose job is still counting its subtree (docs/contract.md). */

@@ -1,6 +1,5 @@
-import { TreeError } from '../errors.js';
 import type { LiveChange } from '../live/treeChanges.js';
-import type { ChangeRecord } from '../storage/treeStore.js';
+import { changeIdOf } from '../storage/treeStore.js';
 import type { TreeChange } from './treeChange.type.js';
 
 /** A change as a client gets it (live or in history): its fields, and the record its object fields come from. */
@@ -32,20 +31,4 @@ export function deliveredChange(change: LiveChange, canRead: (rootId: string) =>
     at: record.at,
     by: record.by,
   };
-}
-
-/** A change's id: its tree and its number there. */
-export const changeIdOf = (record: Pick<ChangeRecord, 'rootId' | 'seq'>): string =>
-  Buffer.from(JSON.stringify(['change', record.rootId, record.seq])).toString('base64url');
-
-/** The tree and number of a change's id; BAD_USER_INPUT for anything else. */
-export function decodeChangeId(id: string, field = 'changeId'): { rootId: string; seq: number } {
-  try {
-    const [tag, rootId, seq] = JSON.parse(Buffer.from(id, 'base64url').toString('utf8')) as unknown[];
-    if (tag === 'change' && typeof rootId === 'string' && Number.isSafeInteger(seq) && (seq as number) > 0)
-      return { rootId, seq: seq as number };
-  } catch {
-    // reported below
-  }
-  throw new TreeError('BAD_USER_INPUT', `${field} is not the id of a change`, { field });
 }

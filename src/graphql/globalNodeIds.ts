@@ -30,7 +30,7 @@ export interface NodeIdPositions {
 type Decode = (value: unknown) => unknown;
 
 /** The codes whose `id` detail names a node: the client gets it back as it gave it, global. */
-const NODE_ID_ERRORS = new Set<ErrorCode>(['NOT_FOUND', 'ALREADY_EXISTS', 'FORBIDDEN']);
+const NODE_ID_ERRORS = new Set<ErrorCode>(['NOT_FOUND', 'ALREADY_EXISTS', 'FORBIDDEN', 'CONFLICT']);
 
 /**
  * RELAY_NODE's one wrapper around the resolvers: every node id an argument or input field takes

@@ -1,13 +1,14 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { canRead } from '../auth/grants.js';
-import { badInput } from '../errors.js';
+import { badInput, notFound } from '../errors.js';
+import { liveCursorOf } from '../live/treeChanges.js';
 import type { LiveKind } from '../live/window.js';
-import type { ChangeRecord, HistoryPage, TreeNode } from '../storage/treeStore.js';
+import { decodeChangeId, type ChangeRecord, type HistoryPage, type TreeNode } from '../storage/treeStore.js';
 import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
 import type { Context } from './context.js';
 import { deliveredChange, type Delivered } from './deliveredChange.js';
 import { Node } from './node.type.js';
-import { TreeChangeConnection } from './treeChange.type.js';
+import { TreeChange, TreeChangeConnection } from './treeChange.type.js';
 
 @ArgsType()
 export class HistoryArgs {
@@ -66,6 +67,26 @@ export class HistoryResolver {
     const list: List = ['t', rootId, after];
     if (!canRead(access.grants, rootId)) return connection({ entries: [], hasNextPage: false }, list, access);
     return connection(await store.history({ rootId }, size, after), list, access);
+  }
+
+  @Mutation(() => TreeChange, {
+    description:
+      'Undoes a change: an update takes the old name and data back, a move or reorder puts the node back where it ' +
+      'was, a create deletes the node. Refused with CONFLICT (naming the later change) when the node changed ' +
+      'since. The answer is the undo, a change of its own: undoing it redoes.',
+  })
+  async undo(
+    @Arg('changeId', () => ID, { description: "The change's id (TreeChange.id, from history)." }) changeId: string,
+    @Ctx() ctx: Context,
+  ): Promise<Delivered> {
+    const { rootId, seq } = decodeChangeId(changeId);
+    // A change in a tree the caller may not read does not exist for it; the write checks the grant.
+    if (!canRead(ctx.access.grants, rootId)) throw notFound('change', changeId);
+    const record = await ctx.store.undo(rootId, seq);
+    ctx.loaders.clearAll();
+    const readable = (root: string) => canRead(ctx.access.grants, root);
+    const visible = record.kind !== 'DELETED' && readable(record.to?.path[0] ?? record.nodeId);
+    return deliveredChange({ record, kind: historyKind(record), cursor: liveCursorOf(record), visible }, readable);
   }
 }
 

@@ -52,7 +52,12 @@ export const relayNodeIds = (names: SchemaNames): GlobalIds => globalIds(names.t
  */
 export function nodeIdPositions(names: SchemaNames): NodeIdPositions {
   return {
-    raw: new Set([`${names.type('Job')}.id`, `Query.${names.rootField('job')}(id)`, `${names.type('TreeChange')}.id`]),
+    raw: new Set([
+      `${names.type('Job')}.id`,
+      `Query.${names.rootField('job')}(id)`,
+      `${names.type('TreeChange')}.id`,
+      `Mutation.${names.rootField('undo')}(changeId)`,
+    ]),
     lenient: new Set(['Query.node(id)', 'Query.nodes(ids)']),
     blankIsRoot: new Set(
       ['reparent', 'deleteNode'].map((field) => `Mutation.${names.rootField(field)}(expectedParentId)`),

@@ -113,7 +113,7 @@ class Subscription {
       this.push({
         record,
         kind: seen.kind,
-        cursor: encodeChangeCursor({ rootId: record.rootId, seq: record.seq, at: Date.parse(record.at) }),
+        cursor: liveCursorOf(record),
         visible: record.kind !== 'DELETED' && this.scope.canRead(toRoot),
       });
     }
@@ -199,3 +199,7 @@ class Subscription {
     };
   }
 }
+
+/** The `treeChanges` cursor of a change: a subscription with it as `after` gets every later change. */
+export const liveCursorOf = (record: ChangeRecord): string =>
+  encodeChangeCursor({ rootId: record.rootId, seq: record.seq, at: Date.parse(record.at) });

@@ -1,4 +1,4 @@
-import type { TreeError } from '../errors.js';
+import { TreeError } from '../errors.js';
 
 /**
  * The storage interface. The GraphQL layer and the loaders know only this file. Behind it, the
@@ -289,6 +289,11 @@ export interface TreeStore {
   history(of: { nodeId: string } | { rootId: string }, first: number, after?: string): Promise<HistoryPage>;
   /** The change at number `seq` of the tree of `rootId`; null when none holds it (or it expired). */
   getChange(rootId: string, seq: number): Promise<ChangeRecord | null>;
+  /**
+   * Undoes change `seq` of the tree of `rootId` (engine/undo/): NOT_FOUND when no change holds
+   * it, CONFLICT when its node changed since. The undo's own record is the answer.
+   */
+  undo(rootId: string, seq: number): Promise<ChangeRecord>;
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs, leftOut?: LeftOut): Promise<Page>;
   /**
@@ -455,6 +460,22 @@ export interface ChangeRecord extends ChangeFacts {
 export interface HistoryPage {
   entries: Array<{ record: ChangeRecord; after: string }>;
   hasNextPage: boolean;
+}
+
+/** A change's id: its tree and its number there. */
+export const changeIdOf = (record: Pick<ChangeRecord, 'rootId' | 'seq'>): string =>
+  Buffer.from(JSON.stringify(['change', record.rootId, record.seq])).toString('base64url');
+
+/** The tree and number of a change's id; BAD_USER_INPUT for anything else. */
+export function decodeChangeId(id: string, field = 'changeId'): { rootId: string; seq: number } {
+  try {
+    const [tag, rootId, seq] = JSON.parse(Buffer.from(id, 'base64url').toString('utf8')) as unknown[];
+    if (tag === 'change' && typeof rootId === 'string' && Number.isSafeInteger(seq) && (seq as number) > 0)
+      return { rootId, seq: seq as number };
+  } catch {
+    // reported below
+  }
+  throw new TreeError('BAD_USER_INPUT', `${field} is not the id of a change`, { field });
 }
 
 /** The changes of a tree read after a number, in order, up to the first number not written yet. */

@@ -242,6 +242,7 @@ describe('layers', () => {
       changes: ['core'],
       jobs: ['core', 'changes'],
       writes: ['core', 'reads', 'jobs', 'changes'],
+      undo: ['core', 'reads', 'changes', 'writes'],
     };
     const wingOf = (path: string) => (under(ENGINE)(path) ? path.slice(ENGINE.length + 1).split('/')[0]! : null);
     expect(

@@ -88,6 +88,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'Mutation.treeReparent(expectedParentId)',
       'Mutation.treeReparent(id)',
       'Mutation.treeReparent(newParentId)',
+      'Mutation.treeUndo(changeId)',
       'Mutation.treeUpdateNode(id)',
       'Node.id',
       'Query.node(id)',
@@ -115,7 +116,12 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'TreeTreeChange.oldParentId',
     ]);
     const positions = nodeIdPositions(TREE);
-    expect([...positions.raw].sort()).toEqual(['Query.treeJob(id)', 'TreeJob.id', 'TreeTreeChange.id']);
+    expect([...positions.raw].sort()).toEqual([
+      'Mutation.treeUndo(changeId)',
+      'Query.treeJob(id)',
+      'TreeJob.id',
+      'TreeTreeChange.id',
+    ]);
     expect([...positions.lenient].sort()).toEqual(['Query.node(id)', 'Query.nodes(ids)']);
     expect([...positions.blankIsRoot].sort()).toEqual([
       'Mutation.treeDeleteNode(expectedParentId)',

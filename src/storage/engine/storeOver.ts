@@ -17,6 +17,7 @@ import { createNodes } from './writes/createNodes.js';
 import { deleteNode } from './writes/deleteNode.js';
 import { moveNode } from './writes/moveNode.js';
 import { updateNode } from './writes/updateNode.js';
+import { undoChange } from './undo/undoChange.js';
 
 /**
  * The store the resolvers use, over the parts of one tenant; with a scope, the request-scoped
@@ -48,6 +49,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
         ? readNodeHistory(ctx, of.nodeId, first, after)
         : readTreeHistory(ctx, of.rootId, first, after === undefined ? undefined : Number(after)),
     getChange: (rootId, seq) => readChange(ctx, rootId, seq),
+    undo: (rootId, seq) => mutating((c, _: null) => undoChange(c, rootId, seq))(null),
     children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
     async childrenTrees(requests) {
