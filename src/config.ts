@@ -65,6 +65,8 @@ export interface Config {
   changeRetentionHours: number;
   /** HISTORY_RETENTION_DAYS: how long history lists a change (its record is kept that long). */
   historyRetentionDays: number;
+  /** UNDO_RETENTION_DAYS: how long a deleted subtree stays restorable. */
+  undoRetentionDays: number;
   /** LIVE_MAX_CONNECTIONS: GraphQL over WebSocket connections this process accepts at once. */
   liveMaxConnections: number;
   /** LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: live subscriptions one caller holds at once, per process. */
@@ -254,6 +256,7 @@ const SCHEMA = z.object({
   JOB_LEASE_SECONDS: integer(5, 1, 300),
   CHANGE_RETENTION_HOURS: integer(24, 1, 24 * 365),
   HISTORY_RETENTION_DAYS: integer(30, 1, 3650),
+  UNDO_RETENTION_DAYS: integer(7, 1, 3650),
   LIVE_MAX_CONNECTIONS: integer(10_000, 1, 1_000_000),
   LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: integer(100, 1, 100_000),
   LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(50, 1, 100_000),
@@ -352,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
     changeRetentionHours: v.CHANGE_RETENTION_HOURS,
     historyRetentionDays: v.HISTORY_RETENTION_DAYS,
+    undoRetentionDays: v.UNDO_RETENTION_DAYS,
     liveMaxConnections: v.LIVE_MAX_CONNECTIONS,
     liveMaxSubscriptionsPerCaller: v.LIVE_MAX_SUBSCRIPTIONS_PER_CALLER,
     liveMaxSubscriptionsPerConnection: v.LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION,

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'RESYNC_REQUIRED',
   'SLOW_CONSUMER',
   'LIMIT_EXCEEDED',
+  'RESTORE_EXPIRED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -68,6 +69,8 @@ export interface ErrorDetails {
   /** `id`: the node whose tree the caller may read but not change. */
   FORBIDDEN: { id?: string };
   PERSISTED_QUERY_NOT_IN_LIST: Record<string, never>;
+  /** A deleted subtree past UNDO_RETENTION_DAYS: `id` (its root), `deletedAt`. */
+  RESTORE_EXPIRED: { id: string; deletedAt: string };
   /** A treeChanges cursor older than CHANGE_RETENTION_HOURS: read the subtree again, then subscribe afresh. */
   RESYNC_REQUIRED: { retentionHours: number };
   /** A subscriber that fell `queued` events behind: closed; it resumes from its last cursor. */

@@ -22,6 +22,7 @@ export function storeFor(
     jobLeaseMs: config.jobLeaseSeconds * 1000,
     // A change's record serves live subscribers and history: kept for the longer of the two.
     changeRetentionMs: Math.max(config.changeRetentionHours * 3600, config.historyRetentionDays * 86400) * 1000,
+    undoRetentionMs: config.undoRetentionDays * 86400 * 1000,
     transactionItems: config.transactionItems,
     runsJobs: config.jobRunner === 'process',
     ...(onJob ? { onJob } : {}),

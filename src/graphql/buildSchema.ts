@@ -3,6 +3,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
 import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
+import { CopyRestoreResolver } from './copyRestore.resolver.js';
 import { HistoryResolver } from './history.resolver.js';
 import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -22,7 +23,14 @@ export interface SchemaOptions {
 
 export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
   const schema = buildSchemaSync({
-    resolvers: [QueryResolver, MutationResolver, NodeResolver, HistoryResolver, SubscriptionResolver],
+    resolvers: [
+      QueryResolver,
+      MutationResolver,
+      NodeResolver,
+      HistoryResolver,
+      CopyRestoreResolver,
+      SubscriptionResolver,
+    ],
     validate: false,
     // type-graphql wants a pubsub once there is a subscription; treeChanges brings its own
     // stream (live/treeChanges.ts) and publishes nothing here.

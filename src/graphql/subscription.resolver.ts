@@ -73,7 +73,7 @@ export class SubscriptionResolver {
 }
 
 /** The kinds whose count a subscriber gets: a created, deleted or moved-in subtree's size, an import's nodes. */
-const COUNTED = new Set(['CREATED', 'DELETED', 'MOVED_IN', 'JOB_DONE']);
+const COUNTED = new Set(['CREATED', 'RESTORED', 'COPIED', 'DELETED', 'MOVED_IN', 'JOB_DONE']);
 
 /** A stream that ended with a typed refusal: delivered as a last event whose resolver throws it. */
 type Failure = { failure: TreeError };

@@ -17,7 +17,17 @@ export interface Watch {
 
 /** The kinds a subscriber receives: a move is seen as it crosses the subscriber's window. */
 export type LiveKind =
-  'CREATED' | 'UPDATED' | 'MOVED' | 'REORDERED' | 'DELETED' | 'MOVED_IN' | 'MOVED_OUT' | 'JOB_PROGRESS' | 'JOB_DONE';
+  | 'CREATED'
+  | 'UPDATED'
+  | 'MOVED'
+  | 'REORDERED'
+  | 'DELETED'
+  | 'RESTORED'
+  | 'COPIED'
+  | 'MOVED_IN'
+  | 'MOVED_OUT'
+  | 'JOB_PROGRESS'
+  | 'JOB_DONE';
 
 /** What a change means to one subscriber. */
 export interface Seen {
@@ -49,6 +59,8 @@ export function seenBy(watch: Watch, record: ChangeRecord): Seen {
   const { nodeId, from, to } = record;
   switch (record.kind) {
     case 'CREATED':
+    case 'RESTORED':
+    case 'COPIED':
     case 'UPDATED':
       return { watch, ...(inWindow(watch, nodeId, to) ? { kind: record.kind } : {}) };
     case 'DELETED':

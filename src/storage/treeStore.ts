@@ -199,6 +199,24 @@ export interface CreateNodesResult {
   job: Job | null;
 }
 
+export interface CopySubtreeArgs {
+  id: string;
+  /** The copy's parent; absent or null: the copy is a new root. */
+  newParentId?: string | null;
+  before?: string | null;
+  after?: string | null;
+  /** New ids: this prefix before each old id; absent: random ids. */
+  idPrefix?: string | null;
+}
+
+/** A deleted subtree kept to be restored: its root as it was, where, when, by whom, and its size. */
+export interface DeletedNode {
+  node: TreeNode;
+  count: number;
+  deletedAt: string;
+  deletedBy: string | null;
+}
+
 export interface DeleteNodeArgs {
   id: string;
   expectedVersion?: number | null;
@@ -294,6 +312,15 @@ export interface TreeStore {
    * it, CONFLICT when its node changed since. The undo's own record is the answer.
    */
   undo(rootId: string, seq: number): Promise<ChangeRecord>;
+  /** Copies a subtree (engine/undo/copySubtree.ts); the copy's root is the first node of the answer. */
+  copySubtree(args: CopySubtreeArgs): Promise<CreateNodesResult>;
+  /** Restores the subtree deleted at `id` (engine/undo/restoreNode.ts); its root is the first node of the answer. */
+  restoreNode(id: string, newParentId?: string | null): Promise<CreateNodesResult>;
+  /** The deleted subtrees kept to be restored, newest first, in trees the caller may read. */
+  deletedNodes(
+    first: number,
+    after?: string,
+  ): Promise<{ entries: Array<DeletedNode & { after: string }>; hasNextPage: boolean }>;
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs, leftOut?: LeftOut): Promise<Page>;
   /**
@@ -417,7 +444,8 @@ export interface BuiltStrategy {
  * The records of changes, as the store answers them (engine/changes/ writes and reads them):
  * each in the change log of the tree it happened in, at its number in that tree's sequence.
  */
-export type ChangeKind = 'CREATED' | 'UPDATED' | 'MOVED' | 'DELETED' | 'JOB_PROGRESS' | 'JOB_DONE';
+export type ChangeKind =
+  'CREATED' | 'UPDATED' | 'MOVED' | 'DELETED' | 'RESTORED' | 'COPIED' | 'JOB_PROGRESS' | 'JOB_DONE';
 
 /** Where a node is: its parent (null: a root) and its ancestors' ids, root first, the parent last. */
 export interface ChangePlace {

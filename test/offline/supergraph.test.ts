@@ -37,6 +37,7 @@ describe('the supergraph of examples/supergraph', () => {
       'pipelines',
       'product',
       'products',
+      'treeDeletedNodes',
       'treeJob',
       'treeJobs',
       'treeNode',

@@ -24,6 +24,8 @@ export interface EngineOptions {
   runsJobs?: boolean;
   /** How long a change's record is kept: the longer of CHANGE_RETENTION_HOURS and HISTORY_RETENTION_DAYS. */
   changeRetentionMs: number;
+  /** How long a deleted subtree stays restorable (UNDO_RETENTION_DAYS). */
+  undoRetentionMs: number;
   /** Told of the changes this process committed (the live subscribers' wake-up). */
   onChanged?: EngineContext['onChanged'];
 }

@@ -18,6 +18,8 @@ import { deleteNode } from './writes/deleteNode.js';
 import { moveNode } from './writes/moveNode.js';
 import { updateNode } from './writes/updateNode.js';
 import { undoChange } from './undo/undoChange.js';
+import { copySubtree } from './undo/copySubtree.js';
+import { deletedNodes, restoreNode } from './undo/restoreNode.js';
 
 /**
  * The store the resolvers use, over the parts of one tenant; with a scope, the request-scoped
@@ -49,6 +51,9 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
         ? readNodeHistory(ctx, of.nodeId, first, after)
         : readTreeHistory(ctx, of.rootId, first, after === undefined ? undefined : Number(after)),
     getChange: (rootId, seq) => readChange(ctx, rootId, seq),
+    copySubtree: mutating(copySubtree),
+    restoreNode: (id, newParentId) => mutating((c, _: null) => restoreNode(c, id, newParentId))(null),
+    deletedNodes: (first, after) => deletedNodes(ctx, first, after),
     undo: (rootId, seq) => mutating((c, _: null) => undoChange(c, rootId, seq))(null),
     children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),

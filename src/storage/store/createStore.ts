@@ -19,6 +19,8 @@ export interface StoreOptions {
   onJob?: EngineOptions['onJob'];
   /** How long a tree's changes stay in its log (default 24 hours). */
   changeRetentionMs?: number;
+  /** How long a deleted subtree stays restorable (default 7 days). */
+  undoRetentionMs?: number;
   /** Told of the changes this process committed (the live subscribers' wake-up). */
   onChanged?: EngineOptions['onChanged'];
   /** Whether this process runs the jobs it starts (default true; JOB_RUNNER). */
@@ -36,6 +38,7 @@ export function createStore(options: StoreOptions): TreeAdmin {
     transactionItems: options.transactionItems,
     strategies: STRATEGIES,
     changeRetentionMs: options.changeRetentionMs ?? 24 * 3600 * 1000,
+    undoRetentionMs: options.undoRetentionMs ?? 7 * 86400 * 1000,
     ...(options.onJob ? { onJob: options.onJob } : {}),
     ...(options.onChanged ? { onChanged: options.onChanged } : {}),
     ...(options.runsJobs === undefined ? {} : { runsJobs: options.runsJobs }),

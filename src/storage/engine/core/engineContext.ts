@@ -44,6 +44,8 @@ export interface EngineContext extends StrategyContext {
   by?: string;
   /** How long a change's record is kept: the longer of CHANGE_RETENTION_HOURS and HISTORY_RETENTION_DAYS. */
   changeRetentionMs: number;
+  /** How long a deleted subtree stays restorable (UNDO_RETENTION_DAYS). */
+  undoRetentionMs: number;
   /** Told of the changes this process committed, once committed: the wake-up of live subscribers. */
   onChanged?: (tenant: string | null, changes: ReadonlyArray<{ rootId: string; seq: number }>) => void;
 }

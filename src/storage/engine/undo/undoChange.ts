@@ -9,11 +9,13 @@ import { readVisible } from '../reads/liveNodes.js';
 import { deleteNode } from '../writes/deleteNode.js';
 import { moveNode } from '../writes/moveNode.js';
 import { updateNode } from '../writes/updateNode.js';
+import { restoreNode } from './restoreNode.js';
 
 /**
  * Undoes change `seq` of the tree of `rootId`: an update takes the node's name and data back, a
  * move or reorder puts it back under its parent before the sibling that now follows its old
- * position, a create deletes the node. Only while the node is as the change left it (its
+ * position, a create, a copy or a restore deletes the node (with its subtree), a delete restores
+ * it (restoreNode.ts). Only while the node is as the change left it (its
  * version, and for a create its children): otherwise CONFLICT names the later change. The undo
  * is a change of its own, recorded as any (its record is the answer): undoing it redoes.
  */
@@ -34,7 +36,8 @@ export async function undoChange(ctx: EngineContext, rootId: string, seq: number
     if (isTreeError(error, 'VERSION_CONFLICT')) throw await changedSince(ctx, record);
     throw error;
   }
-  return committed[0]!;
+  // The undo's own change: not the progress of a job it ran.
+  return committed.find(inHistory)!;
 }
 
 /** The write that reverses `record`, on the condition that its node is at the version it left. */
@@ -42,6 +45,12 @@ async function reverse(ctx: EngineContext, record: ChangeRecord): Promise<void> 
   const { nodeId } = record;
   const after = record.node;
   const current = (await readVisible(ctx, [nodeId])).get(nodeId)?.node;
+  if (record.kind === 'DELETED') {
+    // Its undo is its restore, where it was: unless the node is back already.
+    if (current) throw await changedSince(ctx, record);
+    await restoreNode(ctx, nodeId, undefined);
+    return;
+  }
   if (!current) {
     throw new TreeError('CONFLICT', `node "${nodeId}" was deleted since the change to undo`, {
       id: nodeId,
@@ -63,6 +72,8 @@ async function reverse(ctx: EngineContext, record: ChangeRecord): Promise<void> 
       return;
     }
     case 'CREATED':
+    case 'COPIED':
+    case 'RESTORED':
       // Only what the create made: children added since make it another subtree.
       if (current.childCount !== after!.childCount) throw await changedSince(ctx, record);
       await deleteNode(ctx, { id: nodeId, expectedVersion });

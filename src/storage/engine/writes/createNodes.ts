@@ -6,6 +6,7 @@ import {
   type CreateNodesArgs,
   type CreateNodesOptions,
   type CreateNodesResult,
+  type ChangeKind,
   type Job,
   type TreeNode,
 } from '../../treeStore.js';
@@ -16,15 +17,16 @@ import { chainPlace, commitGuarded, extended, readPlace, type GuardedPlace } fro
 import { draft, recordItems, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { undoImport } from '../jobs/importJob.js';
-import { join, writePending, type ImportPlan } from './importNodes.js';
+import { join, writePending, type CreatedAs, type ImportPlan } from './importNodes.js';
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { newLease, runLeased } from '../jobs/jobRunner.js';
-import { planNewNodes, type NewNode } from './newNodes.js';
+import { MAX_CREATE_NODES, planNewNodes, type NewNode } from './newNodes.js';
+import { findSlot } from './slot.js';
 import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readAdjacent, readStored } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
-import { planAdopt, planNewNode } from '../core/writePlans.js';
+import { planAdopt, planNewNode, type Slot } from '../core/writePlans.js';
 
 /**
  * createNodes: up to 1,000 new nodes under one parent (or as roots), given as a list whose
@@ -41,12 +43,12 @@ import { planAdopt, planNewNode } from '../core/writePlans.js';
 export async function createNodes(
   ctx: EngineContext,
   args: CreateNodesArgs,
-  options: CreateNodesOptions = {},
+  options: CreateNodesOptions & { as?: CreatedAs } = {},
 ): Promise<CreateNodesResult> {
   const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
   // Ids generated once, so that every attempt writes the same nodes; the list checked before any read.
   const list = { parentId, nodes: args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n)) };
-  planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID);
+  planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID, maxNodes(options));
   const planned = await replanning(() => writeOrStartImport(ctx, list, options));
   const job = planned.plan ? await runImport(ctx, planned.plan) : null;
   const byId = new Map(planned.nodes.map((n) => [n.node.id, answered(n)]));
@@ -55,15 +57,24 @@ export async function createNodes(
 
 type List = CreateNodesArgs & { parentId: string | null };
 
+const maxNodes = (options: { as?: CreatedAs }) => (options.as ? Number.MAX_SAFE_INTEGER : MAX_CREATE_NODES);
+
 /** One attempt: the nodes in one transaction when they fit, else the start of their IMPORT job. */
 async function writeOrStartImport(
   ctx: EngineContext,
   list: List,
-  options: CreateNodesOptions,
+  options: CreateNodesOptions & { as?: CreatedAs },
 ): Promise<{ nodes: NewNode[]; plan?: ImportPlan }> {
   const { parentId } = list;
-  const place = await readPlace(ctx, { parentId, parentLabel: 'parent', doing: `creating nodes under "${parentId}"` });
-  const nodes = await placedNodes(ctx, place, list);
+  const { as } = options;
+  const place = await readPlace(ctx, {
+    parentId,
+    parentLabel: 'parent',
+    alsoRead: [as?.before, as?.after],
+    doing: `creating nodes under "${parentId}"`,
+  });
+  const slot = as?.before || as?.after ? await slotOf(ctx, place, list, as) : NO_SLOT;
+  const nodes = await placedNodes(ctx, place, list, slot.position || undefined, maxNodes(options));
   // Computed before anything is written: a key the strategy cannot write is refused here (DEPTH_LIMIT).
   const items = nodes.map((n) => projectionItems(ctx.strategy, n.node, n.place));
   const tx = place.transaction((plan) => {
@@ -72,9 +83,10 @@ async function writeOrStartImport(
       for (const item of items[i]!) plan.put(item);
     });
     const children = nodes.filter((n) => n.top).map((n) => n.node);
-    planAdopt(plan, { parent: place.parent, children, slot: { position: '', neighbours: [] }, copies: place.copies });
+    planAdopt(plan, { parent: place.parent, children, slot, copies: place.copies });
+    as?.planAlso?.(plan);
   });
-  const changes = createdChanges(place, nodes);
+  const changes = createdChanges(place, nodes, as?.kind);
   if (tx.size + recordItems(changes) <= ctx.transactionItems) {
     await recorded(ctx, changes, (planRecords) => commitGuarded(ctx, extended(tx, planRecords)));
     return { nodes };
@@ -87,17 +99,28 @@ async function writeOrStartImport(
   const announced = await announceJob(ctx, place.open);
   const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), announced));
   await commitGuarded(ctx, start);
-  return { nodes, plan: { job, lease, nodes, place, projected: items.some((i) => i.length > 0) } };
+  const projected = items.some((i) => i.length > 0);
+  return { nodes, plan: { job, lease, nodes, place, projected, ...(as ? { as } : {}) } };
+}
+
+const NO_SLOT: Slot = { position: '', neighbours: [] };
+
+/** Where the one top node of a copy or a restore goes among its siblings: before/after (slot.ts). */
+async function slotOf(ctx: EngineContext, place: GuardedPlace, list: List, as: CreatedAs): Promise<Slot> {
+  const tops = list.nodes.filter((n) => n.parentId == null);
+  if (tops.length !== 1) throw new Error('a list placed before or after a sibling has one top node');
+  const { before, after } = as;
+  return findSlot(ctx, { parentId: list.parentId, placingId: tops[0]!.id!, before, after, known: place.known });
 }
 
 /** The records of a list created in one transaction: each top node, with the size of its subtree. */
-function createdChanges(place: GuardedPlace, nodes: readonly NewNode[]): ChangeDraft[] {
+function createdChanges(place: GuardedPlace, nodes: readonly NewNode[], kind: ChangeKind = 'CREATED'): ChangeDraft[] {
   const path = place.chain.map((c) => c.node.id);
   return nodes
     .filter((n) => n.top)
     .map((top) =>
       draft(path[0] ?? top.node.id, {
-        kind: 'CREATED',
+        kind,
         nodeId: top.node.id,
         node: top.node,
         to: { parentId: top.node.parentId, path },
@@ -106,13 +129,22 @@ function createdChanges(place: GuardedPlace, nodes: readonly NewNode[]): ChangeD
     );
 }
 
-/** The list's nodes at their places under the parent, after its last child; DEPTH_LIMIT, ALREADY_EXISTS. */
-async function placedNodes(ctx: EngineContext, place: GuardedPlace, list: List): Promise<NewNode[]> {
+/**
+ * The list's nodes at their places under the parent, after its last child (or its one top node at
+ * `topPosition`); DEPTH_LIMIT, ALREADY_EXISTS.
+ */
+async function placedNodes(
+  ctx: EngineContext,
+  place: GuardedPlace,
+  list: List,
+  topPosition: string | undefined,
+  most: number,
+): Promise<NewNode[]> {
   const { chain, parent } = place;
-  const last = await readAdjacent(ctx, list.parentId, null, 'before', '');
+  const last = topPosition === undefined ? await readAdjacent(ctx, list.parentId, null, 'before', '') : null;
   const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
-  const under = { id: list.parentId, place: parentPlace, lastPosition: last?.node.position ?? null };
-  const nodes = planNewNodes(list, under, new Date().toISOString(), randomUUID).map((n) => ({
+  const under = { id: list.parentId, place: parentPlace, lastPosition: last?.node.position ?? null, topPosition };
+  const nodes = planNewNodes(list, under, new Date().toISOString(), randomUUID, most).map((n) => ({
     ...n,
     node: { ...n.node, ...ctx.strategy.nodeFields(n.place) },
   }));

@@ -15,6 +15,7 @@ import {
 } from './guardedPlace.js';
 import { draft, recordItems, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
+import { deletedItems, writePacks } from '../changes/deletedSubtree.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { live } from '../core/items.js';
 import { newJob, planJobAccept, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
@@ -66,10 +67,13 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
       planNodeUnclaimed(tx, [root, ...levels.flat()]);
       tree.guard(tx);
-      // With its record in the tree's change log.
+      // With its record in the tree's change log, and what keeps it to be restored.
       const deletedCount = levels.flat().length + 1;
       const change = deletedChange(root, tree, deletedCount);
-      if (tx.size + recordItems([change]) <= ctx.transactionItems) {
+      const kept = deletedItems(ctx, { root, descendants: levels.flat(), path: tree.path });
+      const keptItems = [...kept.packs, ...kept.entry];
+      if (tx.size + keptItems.length + recordItems([change]) <= ctx.transactionItems && kept.bytes <= KEPT_BYTES) {
+        for (const item of keptItems) tx.put(item);
         await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
           recorded(ctx, [change], (planRecords) => {
             planRecords(tx);
@@ -105,7 +109,15 @@ async function startDeleteJob(
   const levels = await claimingOrWaiting(ctx, startClaiming(ctx, { job, lease, root, announced }), doing);
   const total = levels.flat().length;
   try {
+    // The subtree kept to be restored: its nodes before the detach, its entry with it.
+    const kept = deletedItems(ctx, {
+      root,
+      descendants: levels.flat().filter((s) => s.node.id !== root.node.id),
+      path: about.tree.path,
+    });
+    await writePacks(ctx, kept.packs);
     const detach = new TransactionBuilder(ctx.table);
+    for (const item of kept.entry) detach.put(item);
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, about.open) });
     planNodeUnclaimed(detach, [root], job.id);
     planJobAccept(detach, acceptingLease(ctx, lease), Date.now(), job, { total });
@@ -132,6 +144,9 @@ const deletedChange = (root: StoredNode, tree: NodeTree, count: number, job?: Jo
     count,
     ...(job ? { job: { id: job.id, kind: job.kind, status: job.status } } : {}),
   });
+
+/** The most bytes of kept nodes a delete writes in its own transaction (DynamoDB takes 4 MB in one). */
+const KEPT_BYTES = 2_000_000;
 
 /** How long at least a delete waits for its job's count when another process runs the job. */
 const COUNT_WAIT_MS = 3000;

@@ -18,6 +18,18 @@ import type { ChangeDraft } from '../changes/changeRecord.js';
  * by any process if it stops before the join.
  */
 
+/**
+ * A createNodes made by another write, of one subtree (its list's one top node): a copy's, a
+ * restore's. Of any size; its change is recorded as that write's; its top node goes where
+ * before/after say (default: last); `planAlso` joins its final transaction.
+ */
+export interface CreatedAs {
+  kind: 'COPIED' | 'RESTORED';
+  before?: string | null;
+  after?: string | null;
+  planAlso?: (tx: TransactionBuilder) => void;
+}
+
 /** What the process that starts an import knows: the plan of its nodes and of the join. */
 export interface ImportPlan {
   job: JobRecord;
@@ -28,6 +40,8 @@ export interface ImportPlan {
   place: GuardedPlace;
   /** Whether the nodes have projection items to write once they joined the tree. */
   projected: boolean;
+  /** A copy's or a restore's: its record, and what joins the join's transaction. */
+  as?: CreatedAs;
 }
 
 /**
@@ -67,13 +81,29 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
     } else {
       planEntryJoin(joining, job.id, undefined);
     }
+    plan.as?.planAlso?.(joining);
   });
   // Its record, in the parent's tree: the import's nodes are its children from now on.
-  const changes = parent ? [importChange(plan, parent, 'JOB_DONE')] : [];
+  const changes = plan.as ? [joinedAs(plan, plan.as)] : parent ? [importChange(plan, parent, 'JOB_DONE')] : [];
   await recorded(ctx, changes, (planRecords) => {
     const joining = tx.builder.clone();
     planRecords(joining);
     return commitChunk(ctx, joining, plan.lease, { record: { joined: true } });
+  });
+}
+
+/** The record of a copy or a restore run as an import: its one top node, joined with its subtree. */
+function joinedAs(plan: ImportPlan, as: CreatedAs): ChangeDraft {
+  const path = plan.place.chain.map((c) => c.node.id);
+  const top = plan.nodes.find((n) => n.top)!;
+  const { job } = plan;
+  return draft(path[0] ?? top.node.id, {
+    kind: as.kind,
+    nodeId: top.node.id,
+    node: top.node,
+    to: { parentId: top.node.parentId, path },
+    count: plan.nodes.length,
+    job: { id: job.id, kind: job.kind, status: 'DONE' },
   });
 }
 

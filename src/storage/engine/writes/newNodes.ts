@@ -33,15 +33,17 @@ export interface NewNode {
  */
 export function planNewNodes(
   args: CreateNodesArgs,
-  parent: { id: string | null; place: Place; lastPosition: string | null },
+  parent: { id: string | null; place: Place; lastPosition: string | null; topPosition?: string },
   now: string,
   newId: () => string,
+  maxNodes = MAX_CREATE_NODES,
 ): NewNode[] {
-  const { entries, children } = checkedList(args.nodes, newId);
+  const { entries, children } = checkedList(args.nodes, newId, maxNodes);
   const planned: NewNode[] = [];
   let previous = positionBetween(parent.lastPosition, null);
   let level = (children.get(null) ?? []).map((entry): ToPlace => {
-    previous = positionBetween(previous, null);
+    // A single top node at a slot of its own (a copy's, a restore's), else after the last child.
+    previous = parent.topPosition ?? positionBetween(previous, null);
     return { entry, position: previous, parentId: parent.id, parentPlace: parent.place, below: 1 };
   });
   while (level.length > 0) {
@@ -97,9 +99,10 @@ interface ToPlace {
 function checkedList(
   list: CreateNodesArgs['nodes'],
   newId: () => string,
+  maxNodes: number,
 ): { entries: Entry[]; children: Map<string | null, Entry[]> } {
-  if (list.length < 1 || list.length > MAX_CREATE_NODES) {
-    throw badInput(`nodes must hold 1..${MAX_CREATE_NODES} nodes, got ${list.length}`, { field: 'nodes' });
+  if (list.length < 1 || list.length > maxNodes) {
+    throw badInput(`nodes must hold 1..${maxNodes} nodes, got ${list.length}`, { field: 'nodes' });
   }
   const entries = list.map((input, i): Entry => {
     const at = `nodes[${i}]`;

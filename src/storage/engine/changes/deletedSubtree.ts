@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
+import { queryItems } from '../../../dynamodb/query.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import type { StoredNode } from '../../strategy.js';
+import type { TreeNode } from '../../treeStore.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { changePk } from './changeRecord.js';
+
+/**
+ * The deleted subtrees kept to be restored (restoreNode, undo of a delete) for
+ * UNDO_RETENTION_DAYS, beside the change logs:
+ *
+ *   pk C#<nodeId>     sk DELETED                 the entry of the subtree deleted at that node
+ *   pk C#<nodeId>     sk DELETED#<token>#<n>     its nodes, parents first, packed (JSON)
+ *   pk C#*deleted     sk <at>#<nodeId>           the list of the tenant's entries, oldest first
+ *
+ * The entry and its place in the list are written in the delete's own transaction (for a delete
+ * run as a job, its accepting one), so that every delete that commits can be restored; the packs
+ * before it (a job's), under a token of that delete alone. A later delete of the same id replaces
+ * the entry; the list item of the earlier one then names a token the entry no longer holds, and
+ * is passed over. Time to live removes all of them.
+ */
+
+/** What a subtree deleted at a node keeps of it to be restored. */
+export interface DeletedEntry {
+  nodeId: string;
+  token: string;
+  /** The nodes, parents first: their fields as they were. */
+  packs: number;
+  count: number;
+  /** The root as it was, and its ancestors' ids then, root first. */
+  node: TreeNode;
+  path: string[];
+  at: string;
+  by: string | null;
+  /** Epoch seconds: past it, the subtree can no longer be restored. */
+  expiresAt: number;
+}
+
+const ENTRY_SK = 'DELETED';
+const LIST_PK = changePk('*deleted');
+const packSk = (token: string, n: number) => `${ENTRY_SK}#${token}#${String(n).padStart(6, '0')}`;
+export const deletedEntryKey = (nodeId: string): Key => ({ pk: changePk(nodeId), sk: ENTRY_SK });
+const listKey = (entry: Pick<DeletedEntry, 'at' | 'nodeId'>): Key => ({
+  pk: LIST_PK,
+  sk: `${entry.at}#${entry.nodeId}`,
+});
+
+/** The serialized size of the nodes of one pack, well under DynamoDB's 400 KB an item. */
+const PACK_BYTES = 300_000;
+
+/** The fields of a node kept (its place is given back by the restore). */
+const kept = (node: TreeNode) => ({
+  id: node.id,
+  parentId: node.parentId,
+  name: node.name,
+  data: node.data ?? null,
+  position: node.position,
+  version: node.version,
+  childCount: node.childCount,
+  createdAt: node.createdAt,
+  updatedAt: node.updatedAt,
+});
+
+/**
+ * Pure. The items that keep a subtree deleted at `root` (its nodes parents first): the packs,
+ * then the entry and its list item.
+ */
+export function deletedItems(
+  ctx: Pick<EngineContext, 'undoRetentionMs' | 'by'>,
+  subtree: { root: StoredNode; descendants: readonly StoredNode[]; path: readonly string[] },
+  now = Date.now(),
+): { packs: Array<Item & Key>; entry: Array<Item & Key>; bytes: number } {
+  const token = randomUUID();
+  const expiresAt = Math.ceil((now + ctx.undoRetentionMs) / 1000);
+  const nodeId = subtree.root.node.id;
+  const texts: string[][] = [[]];
+  let size = 0;
+  let bytes = 0;
+  for (const stored of [subtree.root, ...subtree.descendants]) {
+    const text = JSON.stringify(kept(stored.node));
+    if (size + text.length > PACK_BYTES && texts.at(-1)!.length > 0) {
+      texts.push([]);
+      size = 0;
+    }
+    texts.at(-1)!.push(text);
+    size += text.length;
+    bytes += text.length;
+  }
+  const packs = texts.map((pack, n) => ({
+    pk: changePk(nodeId),
+    sk: packSk(token, n),
+    nodes: `[${pack.join(',')}]`,
+    expiresAt,
+  }));
+  const at = new Date(now).toISOString();
+  const entry = {
+    ...deletedEntryKey(nodeId),
+    nodeId,
+    token,
+    packs: packs.length,
+    count: 1 + subtree.descendants.length,
+    node: JSON.stringify(kept(subtree.root.node)),
+    path: [...subtree.path],
+    at,
+    by: ctx.by ?? null,
+    expiresAt,
+  };
+  return { packs, entry: [entry, { ...listKey({ at, nodeId }), nodeId, token, expiresAt }], bytes };
+}
+
+/** Writes the packs of a deleted subtree ahead of its delete, in transactions of up to 4 MB. */
+export async function writePacks(ctx: Pick<EngineContext, 'doc' | 'table'>, packs: ReadonlyArray<Item & Key>) {
+  for (let i = 0; i < packs.length; i += 10) {
+    const tx = new TransactionBuilder(ctx.table);
+    for (const pack of packs.slice(i, i + 10)) tx.put(pack);
+    await transactWrite(ctx.doc, tx.build());
+  }
+}
+
+const entryOf = (item: Item): DeletedEntry => ({
+  nodeId: String(item.nodeId),
+  token: String(item.token),
+  packs: Number(item.packs),
+  count: Number(item.count),
+  node: JSON.parse(String(item.node)) as TreeNode,
+  path: (item.path as string[] | undefined) ?? [],
+  at: String(item.at),
+  by: (item.by as string | null | undefined) ?? null,
+  expiresAt: Number(item.expiresAt),
+});
+
+/** The entry of the subtree last deleted at node `id`, if it is kept (expired ones included: the caller tells). */
+export async function readDeletedEntry(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  nodeId: string,
+): Promise<DeletedEntry | null> {
+  const key = deletedEntryKey(nodeId);
+  const item = (await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key));
+  return item ? entryOf(item) : null;
+}
+
+/** The nodes of a deleted subtree, parents first (one Query per 1 MB). */
+export async function readDeletedNodes(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  entry: DeletedEntry,
+): Promise<TreeNode[]> {
+  const query = keyQuery(ctx.table, { pk: changePk(entry.nodeId), sk: { beginsWith: `${ENTRY_SK}#${entry.token}#` } });
+  const { items } = await queryItems(ctx.doc, query, entry.packs);
+  if (items.length !== entry.packs)
+    throw new Error(`deleted subtree of ${entry.nodeId}: ${items.length} of ${entry.packs} packs`);
+  return items.flatMap((item) => JSON.parse(String(item.nodes)) as TreeNode[]);
+}
+
+/** Plans the end of a deleted subtree's entry (it was restored), on the condition that it is still that one. */
+export function planDeletedEntryRemoved(tx: TransactionBuilder, entry: DeletedEntry): void {
+  tx.delete(deletedEntryKey(entry.nodeId), { equals: ['token', entry.token] });
+  tx.delete(listKey(entry));
+}
+
+/**
+ * A page of the subtrees kept, newest first, after list key `after`: the entries still current
+ * and not expired (the list's Query, then one BatchGet of their entries).
+ */
+export async function readDeletedPage(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  first: number,
+  after: string | undefined,
+): Promise<{ entries: Array<{ entry: DeletedEntry; after: string }>; hasNextPage: boolean }> {
+  const query = keyQuery(ctx.table, { pk: LIST_PK, backwards: true, ...(after === undefined ? {} : { after }) });
+  const { items, lastKey } = await queryItems(ctx.doc, query, first);
+  const keys = items.map((item) => deletedEntryKey(String(item.nodeId)));
+  const found = await batchGetItems(ctx.doc, ctx.table, keys);
+  const now = Date.now() / 1000;
+  const entries = items.flatMap((item, i) => {
+    const entry = found.get(keyString(keys[i]!));
+    if (!entry || entry.token !== item.token || Number(entry.expiresAt) < now) return [];
+    return [{ entry: entryOf(entry), after: String(item.sk) }];
+  });
+  return { entries, hasNextPage: lastKey !== undefined };
+}

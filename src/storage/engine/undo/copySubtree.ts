@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { badInput, TreeError } from '../../../errors.js';
+import type { CopySubtreeArgs, CreateNodesResult, NewNodeInput } from '../../treeStore.js';
+import { checkId, ID_PATTERN } from '../../validation.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { live } from '../core/items.js';
+import { readSubtreeWithin } from '../core/reads.js';
+import { readVisible } from '../reads/liveNodes.js';
+import { createNodes } from '../writes/createNodes.js';
+
+/**
+ * copySubtree: a copy of node `id` and its whole subtree under `newParentId` (or as a new root),
+ * where before/after say (default: last), with new ids (random, or the old ones behind
+ * `idPrefix`), the same names, data and sibling order, and creation times of its own. Written
+ * as a createNodes (one transaction when it fits, else an IMPORT job that no read sees before
+ * the copy is whole and that any process gives up if it stops), recorded as COPIED. Refused:
+ * NOT_FOUND (the node), CYCLE (into its own subtree),
+ * DEPTH_LIMIT (the copy's height under its new parent), ALREADY_EXISTS (a prefixed id taken).
+ */
+export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Promise<CreateNodesResult> {
+  checkId(args.id);
+  const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
+  if (args.idPrefix != null && !/^[A-Za-z0-9_.:-]{1,63}$/.test(args.idPrefix))
+    throw badInput('idPrefix must be 1..63 of the characters ids may hold', { field: 'idPrefix' });
+  // The caller's read on the source's tree is the resolver's to check (graphql/access.ts).
+  const source = live(await readVisible(ctx, [args.id]), args.id);
+  const levels = (await readSubtreeWithin(ctx, source, Number.MAX_SAFE_INTEGER))!;
+  const nodes = [source, ...levels.flat()].map((s) => s.node);
+  if (parentId !== null && nodes.some((n) => n.id === parentId)) {
+    throw new TreeError('CYCLE', `cannot copy "${args.id}" into its own subtree ("${parentId}")`);
+  }
+  const newIdOf = new Map(nodes.map((n) => [n.id, args.idPrefix ? `${args.idPrefix}${n.id}` : randomUUID()]));
+  const long = [...newIdOf.values()].find((newId) => !ID_PATTERN.test(newId));
+  if (long) throw badInput(`idPrefix makes id "${long}", longer than ids may be`, { field: 'idPrefix' });
+  const list: NewNodeInput[] = nodes.map((n) => ({
+    id: newIdOf.get(n.id)!,
+    name: n.name,
+    data: n.data ?? null,
+    ...(n.id === args.id ? {} : { parentId: newIdOf.get(n.parentId!)! }),
+  }));
+  return createNodes(
+    ctx,
+    { parentId, nodes: list },
+    { as: { kind: 'COPIED', before: args.before ?? null, after: args.after ?? null } },
+  );
+}

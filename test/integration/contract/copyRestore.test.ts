@@ -1,0 +1,260 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { loadTree } from '../../support/loadTree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { expectError, fullTree, getNode, okData, snapshot, type TreeSpec } from '../../support/tree.js';
+
+/**
+ * Copies of subtrees and deleted subtrees restored: of 1, 100 and 2,041 nodes, read back whole
+ * (every node's name, data and place, in document order); refused into their own subtree, past
+ * the depth limit, under a parent the caller may not write; restored once, where they were or
+ * under another parent, and no longer after UNDO_RETENTION_DAYS. The server verifies the table
+ * when it closes.
+ */
+
+const SECRET = 'a-copy-secret-of-at-least-32-bytes-long';
+type Gql = (query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>;
+
+const COPY = `mutation Copy($input: CopySubtreeInput!) {
+  copySubtree(input: $input) { copiedCount node { id parentId name depth } job { kind status } }
+}`;
+const RESTORE = `mutation R($id: ID!, $newParentId: ID) {
+  restoreNode(id: $id, newParentId: $newParentId) { id parentId }
+}`;
+const DELETE = `mutation D($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
+
+interface Shape {
+  name: string;
+  data: unknown;
+  depth: number;
+  /** The index of its parent in document order (-1: the subtree's root). */
+  parent: number;
+}
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
+  let server: TestServer;
+  let as: (claims: Record<string, unknown>) => Promise<Gql>;
+  let admin: Gql;
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET, MAX_TREE_DEPTH: '5' } });
+    as = async (claims) => {
+      const jwt = await new SignJWT({ exp: Math.floor(Date.now() / 1000) + 900, ...claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET));
+      return (query, variables) => server.gql(query, variables, { authorization: `Bearer ${jwt}` });
+    };
+    admin = await as({ sub: 'admin' });
+    const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    try {
+      await loadTree(doc, server.table, strategy, [
+        withData(fullTree('big', [40, 50])), // 2,041 nodes
+        withData(fullTree('hundred', [3, 32])), // 100 nodes
+        { id: 'dst', children: [{ id: 'dst.a' }, { id: 'dst.b' }] },
+        { id: 'deep', children: [{ id: 'deep.1', children: [{ id: 'deep.2', children: [{ id: 'deep.3' }] }] }] },
+      ]);
+    } finally {
+      client.destroy();
+    }
+  });
+  afterAll(() => server?.close());
+
+  const run = async (query: string, variables: Record<string, unknown> = {}, gql = admin) =>
+    okData<Record<string, unknown>>(await gql(query, variables));
+  const copy = async (input: Record<string, unknown>) =>
+    (await run(COPY, { input })).copySubtree as {
+      copiedCount: number;
+      node: { id: string; parentId: string | null; name: string; depth: number };
+      job: { kind: string; status: string } | null;
+    };
+  const view = () => ({ ...server, gql: admin });
+
+  /** The subtree of `id` in document order: each node's name, data, depth below it, and parent's index. */
+  async function shapeOf(id: string): Promise<{ ids: string[]; shape: Shape[] }> {
+    type Listed = { id: string; parentId: string; name: string; data: unknown; depth: number };
+    type Page = { nodes: Listed[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+    const nodes: Listed[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: Page = (
+        (await run(
+          `query P($id: ID!, $after: String) { node(id: $id) { depth descendants(minDepth: 0, order: PREORDER,
+            first: 1000, after: $after) {
+              nodes { id parentId name data depth } pageInfo { hasNextPage endCursor } } } }`,
+          { id, after },
+        )) as { node: { descendants: Page } }
+      ).node.descendants;
+      nodes.push(...page.nodes);
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    const index = new Map(nodes.map((n, i) => [n.id, i]));
+    const top = nodes[0]!.depth;
+    return {
+      ids: nodes.map((n) => n.id),
+      shape: nodes.map((n, i) => ({
+        name: n.name,
+        data: n.data,
+        depth: n.depth - top,
+        parent: i === 0 ? -1 : index.get(n.parentId)!,
+      })),
+    };
+  }
+
+  it('copies one node, with a new id and creation time, last under its new parent', async () => {
+    const before = (await getNode(view(), 'hundred.0.0'))!;
+    const copied = await copy({ id: 'hundred.0.0', newParentId: 'dst' });
+    expect(copied).toMatchObject({ copiedCount: 1, job: null, node: { parentId: 'dst', name: before.name, depth: 1 } });
+    expect(copied.node.id).not.toBe('hundred.0.0');
+    const node = (await getNode(view(), copied.node.id))!;
+    expect(node).toMatchObject({ data: before.data, version: 1, childCount: 0 });
+    expect(node.createdAt > before.createdAt).toBe(true);
+    const children = (await run(`{ node(id: "dst") { children { nodes { id } } } }`)) as {
+      node: { children: { nodes: Array<{ id: string }> } };
+    };
+    expect(children.node.children.nodes.map((n) => n.id)).toEqual(['dst.a', 'dst.b', copied.node.id]);
+  });
+
+  it('copies 100 nodes with prefixed ids where before says, and its undo deletes the copy', async () => {
+    const copied = await copy({ id: 'hundred', newParentId: 'dst', before: 'dst.b', idPrefix: 'c1-' });
+    expect(copied).toMatchObject({ copiedCount: 100, node: { id: 'c1-hundred', parentId: 'dst', depth: 1 } });
+    const source = await shapeOf('hundred');
+    const copy1 = await shapeOf('c1-hundred');
+    expect(copy1.shape).toEqual(source.shape);
+    expect(copy1.ids).toEqual(source.ids.map((id) => `c1-${id}`));
+    const order = (await run(`{ node(id: "dst") { children { nodes { id } } } }`)) as {
+      node: { children: { nodes: Array<{ id: string }> } };
+    };
+    expect(order.node.children.nodes.map((n) => n.id).slice(0, 3)).toEqual(['dst.a', 'c1-hundred', 'dst.b']);
+
+    const [change] = (
+      (await run(`{ node(id: "c1-hundred") { history { nodes { id kind count by } } } }`)) as {
+        node: { history: { nodes: Array<{ id: string; kind: string; count: number; by: string }> } };
+      }
+    ).node.history.nodes;
+    expect(change).toMatchObject({ kind: 'COPIED', count: 100, by: 'admin' });
+    await run(`mutation U($id: ID!) { undo(changeId: $id) { kind } }`, { id: change!.id });
+    expect(await getNode(view(), 'c1-hundred')).toBeNull();
+    expect(await getNode(view(), 'c1-hundred.2.31')).toBeNull();
+  });
+
+  it('copies 2,041 nodes as one job, then deletes and restores the copy whole, once', async () => {
+    const copied = await copy({ id: 'big', idPrefix: 'c2-' });
+    expect(copied).toMatchObject({
+      copiedCount: 2041,
+      node: { id: 'c2-big', parentId: null },
+      job: { kind: 'IMPORT' },
+    });
+    const source = await shapeOf('big');
+    const made = await shapeOf('c2-big');
+    expect(made.shape).toEqual(source.shape);
+    expect(made.ids).toEqual(source.ids.map((id) => `c2-${id}`));
+
+    expect(okData(await admin(DELETE, { id: 'c2-big' })).deleteNode).toEqual({ deletedCount: 2041 });
+    expect(await getNode(view(), 'c2-big.39.49')).toBeNull();
+    const deleted = (await run(`{ deletedNodes(first: 5) { nodes { id name parentId } } }`)) as {
+      deletedNodes: { nodes: Array<{ id: string }> };
+    };
+    expect(deleted.deletedNodes.nodes[0]).toMatchObject({ id: 'c2-big', parentId: null });
+
+    expect((await run(RESTORE, { id: 'c2-big' })).restoreNode).toEqual({ id: 'c2-big', parentId: null });
+    const back = await shapeOf('c2-big');
+    expect(back).toEqual(made);
+    const after = (await run(`{ deletedNodes(first: 5) { nodes { id } } }`)) as {
+      deletedNodes: { nodes: Array<{ id: string }> };
+    };
+    expect(after.deletedNodes.nodes.map((n) => n.id)).not.toContain('c2-big');
+    expectError(await admin(RESTORE, { id: 'c2-big' }), 'NOT_FOUND', {
+      message: 'deleted node "c2-big" does not exist',
+    });
+  });
+
+  it('restores a deleted subtree where it was, by restoreNode or by the undo of its delete', async () => {
+    await copy({ id: 'hundred.1', newParentId: 'dst', after: 'dst.a', idPrefix: 'c3-' });
+    const before = await snapshot(view(), ['dst']);
+    await run(DELETE, { id: 'c3-hundred.1' });
+    await run(RESTORE, { id: 'c3-hundred.1' });
+    expect(await snapshot(view(), ['dst'])).toMatchObject({
+      children: before.children,
+      roots: before.roots,
+    });
+
+    await run(DELETE, { id: 'c3-hundred.1' });
+    const [deleted] = (
+      (await run(`{ treeHistory(rootId: "dst", first: 1) { nodes { id kind nodeId } } }`)) as {
+        treeHistory: { nodes: Array<{ id: string; kind: string; nodeId: string }> };
+      }
+    ).treeHistory.nodes;
+    expect(deleted).toMatchObject({ kind: 'DELETED', nodeId: 'c3-hundred.1' });
+    const undone = (
+      await run(`mutation U($id: ID!) { undo(changeId: $id) { kind nodeId count } }`, { id: deleted!.id })
+    ).undo;
+    expect(undone).toEqual({ kind: 'RESTORED', nodeId: 'c3-hundred.1', count: 33 });
+    expect((await snapshot(view(), ['dst'])).children).toEqual(before.children);
+  });
+
+  it('restores under another parent when its own is gone, and refuses past the retention', async () => {
+    await copy({ id: 'hundred.2', newParentId: 'dst.a', idPrefix: 'c4-' });
+    await run(DELETE, { id: 'c4-hundred.2' });
+    await run(DELETE, { id: 'dst.a' });
+    expectError(await admin(RESTORE, { id: 'c4-hundred.2' }), 'NOT_FOUND', {
+      message: 'parent "dst.a" of the deleted node "c4-hundred.2" is gone: restore it first, or give newParentId',
+      details: { id: 'dst.a' },
+    });
+    expect((await run(RESTORE, { id: 'c4-hundred.2', newParentId: 'dst.b' })).restoreNode).toEqual({
+      id: 'c4-hundred.2',
+      parentId: 'dst.b',
+    });
+
+    // Its retention passed: the entry's time to live is in the past (DynamoDB may not have removed it yet).
+    await run(DELETE, { id: 'c4-hundred.2' });
+    const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    try {
+      await doc.send(
+        new UpdateCommand({
+          TableName: server.table,
+          Key: { pk: 'C#c4-hundred.2', sk: 'DELETED' },
+          UpdateExpression: 'SET expiresAt = :past',
+          ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+        }),
+      );
+    } finally {
+      client.destroy();
+    }
+    expectError(await admin(RESTORE, { id: 'c4-hundred.2' }), 'RESTORE_EXPIRED', {
+      message: /^the subtree deleted at "c4-hundred.2" on .* is no longer kept$/,
+      details: { id: 'c4-hundred.2' },
+    });
+    expect(await getNode(view(), 'c4-hundred.2')).toBeNull();
+  });
+
+  it('refuses a copy into its own subtree, past the depth limit, or where the caller may not write', async () => {
+    const before = await snapshot(view(), ['hundred', 'dst', 'deep']);
+    expectError(await admin(COPY, { input: { id: 'hundred', newParentId: 'hundred.1.7' } }), 'CYCLE', {
+      message: 'cannot copy "hundred" into its own subtree ("hundred.1.7")',
+    });
+    expectError(await admin(COPY, { input: { id: 'hundred', newParentId: 'hundred' } }), 'CYCLE', {
+      message: 'cannot copy "hundred" into its own subtree ("hundred")',
+    });
+    // deep.3 is at depth 3: the copy's leaves would be at depth 6, past MAX_TREE_DEPTH (5).
+    expectError(await admin(COPY, { input: { id: 'hundred', newParentId: 'deep.3' } }), 'DEPTH_LIMIT', {
+      message: /depth/,
+    });
+    const reader = await as({ sub: 'rita', trees: { hundred: 'read', dst: 'read' } });
+    expectError(await reader(COPY, { input: { id: 'hundred', newParentId: 'dst' } }), 'FORBIDDEN', {
+      message: /but not change it/,
+    });
+    const stranger = await as({ sub: 'sam', trees: { dst: 'write' } });
+    expectError(await stranger(COPY, { input: { id: 'hundred', newParentId: 'dst' } }), 'NOT_FOUND', {
+      message: 'node "hundred" does not exist',
+    });
+    expect(await snapshot(view(), ['hundred', 'dst', 'deep'])).toEqual(before);
+  });
+});
+
+/** A spec whose every node carries data of its own. */
+function withData(spec: TreeSpec): TreeSpec {
+  return { ...spec, data: { of: spec.id, n: spec.id.length }, children: spec.children?.map(withData) };
+}
