@@ -150,6 +150,66 @@ subscription Live($id: ID!) {
 `,
     variables: '{\n  "id": "catalog"\n}',
   },
+  {
+    query: `# Copy a node and its whole subtree (new ids: idPrefix before the old ones, or
+# generated), here before a sibling. Its undo (the Undo tab) deletes the copy.
+mutation Copy($id: ID!, $newParentId: ID, $before: ID) {
+  copySubtree(input: { id: $id, newParentId: $newParentId, before: $before, idPrefix: "copy-" }) {
+    copiedCount
+    node { id name parentId children { nodes { id name } } }
+    job { id status }
+  }
+}
+`,
+    variables: '{\n  "id": "audio",\n  "newParentId": "electronics",\n  "before": "computers"\n}',
+  },
+  {
+    query: `# Who changed what: a node's own changes, and every change in its tree, newest first.
+# Pass a change's id to the Undo tab.
+query History($id: ID!, $rootId: ID!) {
+  node(id: $id) {
+    history(first: 10) {
+      nodes { id kind at by oldParentId newParentId oldName node { name } }
+    }
+  }
+  treeHistory(rootId: $rootId, first: 10) {
+    nodes { id kind nodeId at by count }
+    pageInfo { hasNextPage endCursor }
+  }
+}
+`,
+    variables: '{\n  "id": "tablets",\n  "rootId": "catalog"\n}',
+  },
+  {
+    query: `# Undo a change (an id from the History tab): an update, a move, a reorder, a create,
+# a copy or a delete. Refused with CONFLICT when the node changed since; the answer is
+# the undo, a change of its own: undo it to redo.
+mutation Undo($changeId: ID!) {
+  undo(changeId: $changeId) {
+    id
+    kind
+    nodeId
+    node { id name parentId }
+  }
+}
+`,
+    variables: '{\n  "changeId": "paste a change id here"\n}',
+  },
+  {
+    query: `# Deleted subtrees stay restorable for UNDO_RETENTION_DAYS: list them, then bring one
+# back whole, where it was (or under newParentId).
+query Deleted {
+  deletedNodes(first: 10) {
+    nodes { id name parentId }
+  }
+}
+
+mutation Restore($id: ID!) {
+  restoreNode(id: $id) { id name parentId children { nodes { id } } }
+}
+`,
+    variables: '{\n  "id": "tablets"\n}',
+  },
 ];
 
 /**
@@ -193,7 +253,7 @@ function globalVariables(variables: string, nodeId: (id: string) => string): str
   const values = JSON.parse(variables) as Record<string, unknown>;
   const global = Object.entries(values).map(([name, value]) => [
     name,
-    typeof value === 'string' ? nodeId(value) : value,
+    typeof value === 'string' && name !== 'changeId' ? nodeId(value) : value,
   ]);
   return JSON.stringify(Object.fromEntries(global), null, 2);
 }

@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphiqlRouter } from '../../src/server/graphiql.js';
+import { parse, validate } from 'graphql';
+import { buildTreeSchema } from '../../src/graphql/buildSchema.js';
+import { EXAMPLE_TABS, graphiqlRouter } from '../../src/server/graphiql.js';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -82,6 +84,15 @@ describe('GraphiQL page', () => {
     ]) {
       expect(html).toContain(fragment);
     }
+  });
+
+  it('holds example operations the schema accepts, copy, history, undo and restore among them', () => {
+    const schema = buildTreeSchema();
+    for (const tab of EXAMPLE_TABS) expect(validate(schema, parse(tab.query)), tab.query).toEqual([]);
+    const operations = EXAMPLE_TABS.flatMap((tab) =>
+      [...tab.query.matchAll(/^(?:query|mutation|subscription) (\w+)/gm)].map((m) => m[1]),
+    );
+    expect(operations).toEqual(expect.arrayContaining(['Copy', 'History', 'Undo', 'Deleted', 'Restore']));
   });
 
   it('answers 404 for an unknown asset', async () => {

@@ -1,11 +1,15 @@
 import type { ChangeDraft } from '../changes/changeRecord.js';
-import type { Key } from '../../../dynamodb/keys.js';
+import type { Item, Key } from '../../../dynamodb/keys.js';
+import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { queryItems } from '../../../dynamodb/query.js';
+import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import { changePk } from '../changes/changeRecord.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Place } from '../../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { edgeKey } from '../core/items.js';
-import type { JobRecord, Lease } from './jobRecord.js';
+import type { ImportedNode, JobRecord, Lease } from './jobRecord.js';
 import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
@@ -47,7 +51,7 @@ import { planReleaseNode } from '../core/claims.js';
  * run again); then the job is done.
  */
 export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  const imports = job.imports ?? [];
+  const imports = await importsOf(ctx, job);
   if (job.nodeId !== null) {
     const stored = await readStored(
       ctx,
@@ -70,12 +74,12 @@ export async function finishJoined(ctx: EngineContext, job: JobRecord, lease: Le
 
 /** Gives the job up: removes every node it wrote that still carries its mark, with its items; ends FAILED. */
 export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  const imports = job.imports ?? [];
+  const imports = await importsOf(ctx, job);
   const stored = await readStored(
     ctx,
     imports.map(([id]) => id),
   );
-  const places = placesOf(job);
+  const places = placesOf(imports);
   const batches = imports.flatMap(([id, parentId, position]) => {
     const found = stored.get(id);
     if (found?.pending !== job.id) return [];
@@ -94,10 +98,53 @@ export async function runImportJob(ctx: EngineContext, job: JobRecord, lease: Le
   else await undoImport(ctx, job, lease);
 }
 
+/** An import's list of nodes is held in its record up to this many; past it, in packs beside it. */
+const INLINE_IMPORTS = 1000;
+/** Nodes a pack holds: at most 2,000 × (two 64-character ids and a position), under 400 KB. */
+const PACK_NODES = 2000;
+/** How long packs outlive the start of their job (time to live; a job lasts minutes). */
+const PACKS_KEPT_MS = 7 * 86_400_000;
+
+const packPk = (jobId: string) => changePk(`*import#${jobId}`);
+
+/**
+ * Where an import keeps its list of nodes: in its record (`imports`) when short; otherwise
+ * written here, before the job starts, in packs of PACK_NODES (`C#*import#<jobId>`, `P#<n>`),
+ * and the record says how many (`importPacks`).
+ */
+export async function keptImports(
+  ctx: Pick<EngineContext, 'doc' | 'table'>,
+  jobId: string,
+  imports: ImportedNode[],
+): Promise<Pick<JobRecord, 'imports' | 'importPacks'>> {
+  if (imports.length <= INLINE_IMPORTS) return { imports };
+  const expiresAt = Math.ceil((Date.now() + PACKS_KEPT_MS) / 1000);
+  const packs: Array<Item & Key> = [];
+  for (let i = 0; i < imports.length; i += PACK_NODES) {
+    const sk = `P#${String(packs.length).padStart(6, '0')}`;
+    packs.push({ pk: packPk(jobId), sk, nodes: JSON.stringify(imports.slice(i, i + PACK_NODES)), expiresAt });
+  }
+  for (let i = 0; i < packs.length; i += 8) {
+    const tx = new TransactionBuilder(ctx.table);
+    for (const pack of packs.slice(i, i + 8)) tx.put(pack);
+    await transactWrite(ctx.doc, tx.build());
+  }
+  return { importPacks: packs.length };
+}
+
+/** An import job's list of nodes, parents first: from its record, or from its packs. */
+export async function importsOf(ctx: Pick<EngineContext, 'doc' | 'table'>, job: JobRecord): Promise<ImportedNode[]> {
+  if (job.imports || !job.importPacks) return job.imports ?? [];
+  const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, { pk: packPk(job.id) }), job.importPacks);
+  if (items.length !== job.importPacks)
+    throw new Error(`import job ${job.id}: ${items.length} of ${job.importPacks} packs`);
+  return items.flatMap((item) => JSON.parse(String(item.nodes)) as ImportedNode[]);
+}
+
 /** The places of an import's nodes under the roots (only those need them), from the list. */
-function placesOf(job: JobRecord): Map<string, Place> {
+function placesOf(imports: readonly ImportedNode[]): Map<string, Place> {
   const places = new Map<string, Place>();
-  for (const [id, parentId, position] of job.imports ?? []) {
+  for (const [id, parentId, position] of imports) {
     const parent = parentId === null ? undefined : places.get(parentId);
     places.set(id, parent ? childPlace(parent, parentId!, position) : { path: [], lineage: [position] });
   }

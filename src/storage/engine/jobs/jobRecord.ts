@@ -28,6 +28,8 @@ export interface JobRecord extends Job {
    * the tree (the job then writes their projection; before, it is given up and undone).
    */
   imports?: ImportedNode[];
+  /** The same list, for an import too big to hold it in its record: the number of its packs (importJob.ts). */
+  importPacks?: number;
   joined?: boolean;
   /**
    * A move or a delete that claims its subtree (core/claims.ts) and is not accepted yet: nothing
@@ -64,6 +66,7 @@ const JOB_ITEM = z.object({
   target: z.string().optional(),
   after: z.string().nullish(),
   imports: z.array(z.tuple([z.string(), z.string().nullable(), z.string()])).optional(),
+  importPacks: z.number().optional(),
   joined: z.boolean().optional(),
   claiming: z.boolean().optional(),
 });
@@ -88,7 +91,9 @@ export function jobFromItem(item: Item): JobRecord {
     ...(stored.to ? { to: stored.to } : {}),
     ...(stored.toLineage ? { toLineage: stored.toLineage } : {}),
     ...(stored.target !== undefined ? { target: stored.target, after: stored.after ?? null } : {}),
-    ...(stored.imports ? { imports: stored.imports, joined: stored.joined === true } : {}),
+    ...(stored.imports ? { imports: stored.imports } : {}),
+    ...(stored.importPacks !== undefined ? { importPacks: stored.importPacks } : {}),
+    ...(stored.imports || stored.importPacks !== undefined ? { joined: stored.joined === true } : {}),
     ...(stored.claiming === true ? { claiming: true } : {}),
   };
 }
@@ -103,6 +108,7 @@ export const publicJob = ({
   target: _g,
   after: _a,
   imports: _i,
+  importPacks: _p,
   joined: _j,
   claiming: _c,
   ...job
@@ -113,7 +119,7 @@ export function newJob(
   kind: JobKind,
   nodeId: string | null,
   total: number | null,
-  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target' | 'imports'> = {},
+  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target' | 'imports' | 'importPacks'> = {},
 ): JobRecord {
   const now = Date.now();
   return {

@@ -16,7 +16,7 @@ import type { EngineContext } from '../core/engineContext.js';
 import { chainPlace, commitGuarded, extended, readPlace, type GuardedPlace } from './guardedPlace.js';
 import { draft, recordItems, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
-import { undoImport } from '../jobs/importJob.js';
+import { keptImports, undoImport } from '../jobs/importJob.js';
 import { join, writePending, type CreatedAs, type ImportPlan } from './importNodes.js';
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
 import { announceJob } from '../jobs/announceJob.js';
@@ -93,7 +93,8 @@ async function writeOrStartImport(
   }
   if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
   const imports = nodes.map((n): ImportedNode => [n.node.id, n.node.parentId, n.node.position]);
-  const job = newJob('IMPORT', parentId, nodes.length, { imports });
+  const job = newJob('IMPORT', parentId, nodes.length);
+  Object.assign(job, await keptImports(ctx, job.id, imports));
   // Always this process's lease, whatever JOB_RUNNER says: only this process has the nodes' names and data.
   const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, place.open);

@@ -109,15 +109,13 @@ async function startDeleteJob(
   const levels = await claimingOrWaiting(ctx, startClaiming(ctx, { job, lease, root, announced }), doing);
   const total = levels.flat().length;
   try {
-    // The subtree kept to be restored: its nodes before the detach, its entry with it.
-    const kept = deletedItems(ctx, {
-      root,
-      descendants: levels.flat().filter((s) => s.node.id !== root.node.id),
-      path: about.tree.path,
-    });
-    await writePacks(ctx, kept.packs);
+    // The subtree kept to be restored: its entry with the detach, and its nodes too when they
+    // are one pack; more packs before it.
+    const descendants = levels.flat().filter((s) => s.node.id !== root.node.id);
+    const kept = deletedItems(ctx, { root, descendants, path: about.tree.path });
+    if (kept.packs.length > 1) await writePacks(ctx, kept.packs);
     const detach = new TransactionBuilder(ctx.table);
-    for (const item of kept.entry) detach.put(item);
+    for (const item of [...(kept.packs.length > 1 ? [] : kept.packs), ...kept.entry]) detach.put(item);
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, about.open) });
     planNodeUnclaimed(detach, [root], job.id);
     planJobAccept(detach, acceptingLease(ctx, lease), Date.now(), job, { total });
