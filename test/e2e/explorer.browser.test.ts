@@ -30,7 +30,8 @@ import {
 /**
  * The example app as a tree explorer, in headless Chromium against a real server: the WAI-ARIA
  * tree and its keys, moves by dragging (before, after, into) and from the keyboard, shown at once
- * and rolled back when the server refuses, create / rename / delete, a failed load retried, the
+ * and rolled back when the server refuses, create / rename / delete, restore, copy, undo and
+ * history, a failed load retried, the
  * messages for a server that cannot be reached or does not allow the page's origin, and the Vite
  * dev proxy. Every change is read back through the API.
  */
@@ -413,6 +414,68 @@ describe('the tree explorer: keyboard, dragging, editing', () => {
     await waitForFocus(page, roots[3]!);
     expect(await tabbableItems(page)).toEqual([roots[3]]);
     await saveScreenshot(page, 'explorer.png');
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('restores a deleted subtree, copies (Ctrl+drag, dialog), undoes (button, Ctrl+Z), shows history', async () => {
+    // Recently deleted: Oaks, deleted above, comes back whole where it was.
+    const deleted = page.getByRole('region', { name: 'Recently deleted' });
+    await deleted.locator('li[data-deleted-id="oaks"]').getByRole('button', { name: 'Restore' }).click();
+    await announcer(page).getByText('Restored Oaks.').waitFor();
+    await waitForChildren(page, 'garden', ['ferns', 'oaks']);
+    const back = await server.gql('{ node(id: "oaks") { descendantCount children { nodes { id } } } }');
+    expect(back.body.data.node.descendantCount).toBe(5);
+    await deleted.locator('li[data-deleted-id="oaks"]').waitFor({ state: 'detached' });
+
+    // A drop with Ctrl held copies: Tools stays in Shed, its copy goes after Ferns.
+    await page.keyboard.down('Control');
+    const drop = await dragOver(page, 'tools', 'ferns', 'after');
+    await drop();
+    await page.keyboard.up('Control');
+    await announcer(page).getByText('Copied Tools after Ferns (1 nodes).').waitFor();
+    const garden = await childrenOf(server, 'garden');
+    expect(garden).toHaveLength(3);
+    const [copyId] = garden.filter((id) => id !== 'ferns' && id !== 'oaks');
+    expect(garden).toEqual(['ferns', copyId, 'oaks']);
+    expect(await childrenOf(server, 'shed')).toEqual(['tools', 'tulips']);
+    await waitForChildren(page, 'garden', garden);
+
+    // The Undo button takes the last change made in this tab back: the copy goes.
+    const undoButton = page.getByRole('button', { name: 'Undo copy of Tools' });
+    await undoButton.click();
+    await announcer(page).getByText('Undid the copy of Tools.').waitFor();
+    await waitForChildren(page, 'garden', ['ferns', 'oaks']);
+    expect(await childrenOf(server, 'garden')).toEqual(['ferns', 'oaks']);
+
+    // Ctrl+Z: a rename taken back.
+    await row(page, 'ferns').getByRole('button', { name: 'Ferns', exact: true }).click();
+    await page.locator('.details').getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name for Ferns').fill('Bracken');
+    await page.keyboard.press('Enter');
+    await announcer(page).getByText('Renamed Ferns to Bracken.').waitFor();
+    await item(page, 'ferns').focus();
+    await page.getByRole('button', { name: 'Undo rename of Bracken' }).waitFor();
+    await page.keyboard.press('Control+z');
+    await announcer(page).getByText('Undid the rename of Bracken.').waitFor();
+    const renamed = await server.gql('{ node(id: "ferns") { name } }');
+    expect(renamed.body.data).toEqual({ node: { name: 'Ferns' } });
+
+    // The history panel: the node's changes, newest first, the undo among them.
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText('updated (was Bracken)').waitFor();
+    const kinds = await history.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-kind')));
+    expect(kinds.slice(0, 2)).toEqual(['UPDATED', 'UPDATED']);
+
+    // The Copy… dialog: a copy of Tools, last under Garden.
+    await row(page, 'tools').getByRole('button', { name: 'Tools', exact: true }).click();
+    await page.locator('.details').getByRole('button', { name: 'Copy…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Copy Tools/ });
+    await dialog.getByLabel('New parent id').fill('garden');
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await announcer(page).getByText('Copied Tools (1 nodes).').waitFor();
+    const withCopy = await childrenOf(server, 'garden');
+    expect(withCopy.slice(0, 2)).toEqual(['ferns', 'oaks']);
+    expect(withCopy).toHaveLength(3);
     expect(browser.problems).toEqual([]);
   });
 

@@ -1,20 +1,24 @@
 import { useQuery } from '@apollo/client/react';
 import { useExplorer } from './explorer.ts';
 import { LoadError } from './LoadError.tsx';
+import { History } from './History.tsx';
 import { NewNodeForm } from './NewNodeForm.tsx';
 import { NODE_DETAILS, type NodeDetails, type TreeNode } from './operations.ts';
 
 /**
  * The selected node: breadcrumbs (its ancestors, root first), a few fields, "Rename", "Move…"
- * (the dialog, for a move by id), "Delete…", and a form for a new child.
+ * and "Copy…" (the dialog, by the new parent's id), "Delete…", a form for a new child, and its
+ * history.
  */
 export function Details({
   id,
   onMove,
+  onCopy,
   onCreated,
 }: {
   id: string;
   onMove: (node: NodeDetails) => void;
+  onCopy: (node: NodeDetails) => void;
   onCreated: (node: TreeNode, parent: TreeNode | null) => void;
 }) {
   const explorer = useExplorer();
@@ -73,11 +77,15 @@ export function Details({
         <button type="button" className="primary" onClick={() => onMove(node)}>
           Move…
         </button>
+        <button type="button" onClick={() => onCopy(node)}>
+          Copy…
+        </button>
         <button type="button" onClick={() => explorer.requestDelete({ node, parentId: node.parentId })}>
           Delete…
         </button>
       </div>
       <NewNodeForm parent={node} onCreated={(created) => onCreated(created, node)} />
+      <History id={node.id} />
     </div>
   );
 }

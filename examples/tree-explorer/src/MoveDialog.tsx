@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { explainFailure, type Failure } from './failure.ts';
-import { expectedParentOf, REPARENT, type NodeDetails } from './operations.ts';
+import { COPY_SUBTREE, expectedParentOf, REPARENT, type NodeDetails, type TreeNode } from './operations.ts';
 import { useEscape } from './useEscape.ts';
 
 /**
@@ -9,22 +9,28 @@ import { useEscape } from './useEscape.ts';
  * loaded so far), or makes it a root when the field is left empty: a move to a node that is not
  * on screen (dragging and the keyboard move among the nodes shown). A refused move keeps the
  * dialog open and shows the server's message and code; a move that went through refetches every
- * query on screen, so the tree shows the server's new state.
+ * query on screen, so the tree shows the server's new state. With `onCopied`, the same dialog
+ * copies the node instead (copySubtree): the copy goes last under the parent typed in.
  */
 export function MoveDialog({
   node,
   onClose,
   onMoved,
+  onCopied,
 }: {
   node: NodeDetails;
   onClose: () => void;
   onMoved: (moved: NodeDetails) => void;
+  onCopied?: (copy: TreeNode, count: number) => void;
 }) {
   const client = useApolloClient();
   const [newParentId, setNewParentId] = useState('');
   const [refusal, setRefusal] = useState<Failure | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const [reparent, { loading }] = useMutation(REPARENT, { refetchQueries: 'active', awaitRefetchQueries: true });
+  const [reparent, moving] = useMutation(REPARENT, { refetchQueries: 'active', awaitRefetchQueries: true });
+  const [copySubtree, copying] = useMutation(COPY_SUBTREE, { refetchQueries: 'active', awaitRefetchQueries: true });
+  const loading = moving.loading || copying.loading;
+  const verb = onCopied ? 'Copy' : 'Move';
 
   // Every node the cache knows, as suggestions for the new parent.
   const known = useMemo(() => {
@@ -47,6 +53,12 @@ export function MoveDialog({
     setRefusal(null);
     const target = newParentId.trim();
     try {
+      if (onCopied) {
+        const copied = await copySubtree({ variables: { id: node.id, newParentId: target === '' ? null : target } });
+        const made = copied.data?.copySubtree;
+        if (made?.node) onCopied(made.node, made.copiedCount);
+        return;
+      }
       const result = await reparent({
         variables: {
           id: node.id,
@@ -65,7 +77,7 @@ export function MoveDialog({
     <div className="backdrop">
       <div role="dialog" aria-modal="true" aria-labelledby="move-title" className="dialog">
         <h2 id="move-title">
-          Move {node.name} <code>{node.id}</code>
+          {verb} {node.name} <code>{node.id}</code>
         </h2>
         <form onSubmit={(event) => void submit(event)}>
           <label htmlFor="new-parent">New parent id</label>
@@ -85,7 +97,11 @@ export function MoveDialog({
               </option>
             ))}
           </datalist>
-          <p className="hint">The node moves with its whole subtree, as the last child of its new parent.</p>
+          <p className="hint">
+            {onCopied
+              ? 'A copy of the node and its whole subtree, with new ids, goes last under the new parent.'
+              : 'The node moves with its whole subtree, as the last child of its new parent.'}
+          </p>
           {refusal && (
             <div role="alert" className="refusal">
               <strong className="code">{refusal.code}</strong> <span className="message">{refusal.message}</span>
@@ -96,7 +112,7 @@ export function MoveDialog({
               Cancel
             </button>
             <button type="submit" className="primary" disabled={loading}>
-              {loading ? 'Moving…' : 'Move'}
+              {loading ? `${verb === 'Copy' ? 'Copying' : 'Moving'}…` : verb}
             </button>
           </div>
         </form>

@@ -36,6 +36,7 @@ export function RenameField({ node }: { node: TreeNode }) {
         variables: { id: node.id, name: next, expectedVersion: node.version },
       });
       explorer.announce(`Renamed ${node.name} to ${next}.`);
+      explorer.remember(node.id, `rename of ${next}`);
       finish();
     } catch (error) {
       setFailure(await explainFailure(error));

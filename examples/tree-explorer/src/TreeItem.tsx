@@ -115,7 +115,7 @@ export function TreeItem({
     // Not a node of this tree (a file, some text), or over itself: no drop here.
     if (!dragged || dragged.node.id === node.id) return explorer.drag.aim(null);
     event.preventDefault();
-    event.dataTransfer.dropEffect = 'move';
+    event.dataTransfer.dropEffect = event.ctrlKey || event.altKey ? 'copy' : 'move';
     explorer.drag.aim({ id: node.id, position: positionIn(event) });
   };
 
@@ -143,7 +143,7 @@ export function TreeItem({
         data-drop={drop ?? undefined}
         draggable={!renaming}
         onDragStart={(event) => {
-          event.dataTransfer.effectAllowed = 'move';
+          event.dataTransfer.effectAllowed = 'copyMove';
           event.dataTransfer.setData('text/plain', node.name);
           explorer.drag.start(place);
         }}
@@ -155,8 +155,11 @@ export function TreeItem({
           const dragged = explorer.drag.dragged;
           const position = positionIn(event);
           explorer.drag.end();
-          const plan = dragged && planDrop(dragged, place, position);
-          if (plan) explorer.move(plan);
+          // With Ctrl or Alt held, a copy goes there; the node itself stays.
+          const copying = event.ctrlKey || event.altKey;
+          const plan = dragged && planDrop(dragged, place, position, copying);
+          if (plan && copying) explorer.copy(plan);
+          else if (plan) explorer.move(plan);
         }}
       >
         {expandable ? (

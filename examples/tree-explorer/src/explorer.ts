@@ -28,6 +28,10 @@ export interface Explorer {
   /** The focus arrived on that item by itself (a click): it becomes the tabbable one. */
   focused(id: string): void;
   move(plan: MovePlan): void;
+  /** A copy of the dragged node where the move would have put it (a drop with Ctrl or Alt held). */
+  copy(plan: MovePlan): void;
+  /** After a change to a node made here: its change joins the tab's undo list. */
+  remember(nodeId: string, label: string): void;
   /** Says something in the tree's live region. */
   announce(message: string): void;
   startRename(id: string): void;

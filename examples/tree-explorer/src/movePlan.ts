@@ -23,9 +23,15 @@ const within = (place: TreePlace, id: string) =>
 
 /**
  * Dropping `dragged` at `position` of `target`: before or after it among its siblings, or into
- * it as its last child. null when nothing would change (onto itself, or back where it is).
+ * it as its last child. null when nothing would change (onto itself, or back where it is; a
+ * copy may go right beside the node).
  */
-export function planDrop(dragged: TreePlace, target: TreePlace, position: DropPosition): MovePlan | null {
+export function planDrop(
+  dragged: TreePlace,
+  target: TreePlace,
+  position: DropPosition,
+  copying = false,
+): MovePlan | null {
   const node = dragged.node;
   if (node.id === target.node.id) return null;
   const fromParentId = parentOf(dragged)?.id ?? null;
@@ -36,7 +42,7 @@ export function planDrop(dragged: TreePlace, target: TreePlace, position: DropPo
   const toParentId = parentOf(target)?.id ?? null;
   const sameParent = toParentId === fromParentId;
   if (position === 'before') {
-    if (sameParent && dragged.next?.id === target.node.id) return null;
+    if (sameParent && dragged.next?.id === target.node.id && !copying) return null;
     return {
       node,
       fromParentId,
@@ -46,7 +52,7 @@ export function planDrop(dragged: TreePlace, target: TreePlace, position: DropPo
       intoOwnSubtree,
     };
   }
-  if (sameParent && dragged.prev?.id === target.node.id) return null;
+  if (sameParent && dragged.prev?.id === target.node.id && !copying) return null;
   return { node, fromParentId, toParentId, after: target.node.id, where: `after ${target.node.name}`, intoOwnSubtree };
 }
 

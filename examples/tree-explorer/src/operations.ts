@@ -237,3 +237,75 @@ export const TREE_CHANGES: TypedDocumentNode<
       }
     }
   `;
+
+/** Copies a node with its subtree under `newParentId` (null: a new root), before or after a sibling (neither: last). */
+export const COPY_SUBTREE: TypedDocumentNode<
+  { copySubtree: { copiedCount: number; node: TreeNode | null; job: JobInfo | null } },
+  { id: string; newParentId: string | null; before?: string | null; after?: string | null }
+> = gql`
+  mutation CopySubtree($id: ID!, $newParentId: ID, $before: ID, $after: ID) {
+    copySubtree(input: { id: $id, newParentId: $newParentId, before: $before, after: $after }) {
+      copiedCount
+      node { ...TreeNodeFields }
+      job { ...JobFields }
+    }
+  }
+  ${TREE_NODE}
+  ${JOB_FIELDS}
+`;
+
+/** One change of a node's history, as the history panel shows it. */
+export interface HistoryEntry {
+  __typename?: 'TreeChange';
+  id: string;
+  kind: string;
+  at: string;
+  by: string | null;
+  oldName: string | null;
+  oldParentId: string | null;
+  newParentId: string | null;
+  count: number | null;
+}
+
+/** A node's own changes, newest first. */
+export const NODE_HISTORY: TypedDocumentNode<
+  { node: { __typename?: 'Node'; id: string; history: { nodes: HistoryEntry[] } } | null },
+  { id: string; first: number }
+> = gql`
+  query NodeHistory($id: ID!, $first: Int!) {
+    node(id: $id) {
+      id
+      history(first: $first) {
+        nodes { id kind at by oldName oldParentId newParentId count }
+      }
+    }
+  }
+`;
+
+/** Takes a change back (an update, a move, a reorder, a create, a copy, a delete): its answer is the undo. */
+export const UNDO: TypedDocumentNode<{ undo: { id: string; kind: string; nodeId: string } }, { changeId: string }> =
+  gql`
+  mutation Undo($changeId: ID!) {
+    undo(changeId: $changeId) { id kind nodeId }
+  }
+`;
+
+/** The deleted subtrees that can be restored, newest first. */
+export const DELETED_NODES: TypedDocumentNode<
+  { deletedNodes: { nodes: Array<Pick<TreeNode, 'id' | 'name' | 'parentId'> & { __typename?: 'Node' }> } },
+  { first: number }
+> = gql`
+  query DeletedNodes($first: Int!) {
+    deletedNodes(first: $first) {
+      nodes { id name parentId }
+    }
+  }
+`;
+
+/** Brings a deleted node back with its subtree, where it was. */
+export const RESTORE_NODE: TypedDocumentNode<{ restoreNode: TreeNode }, { id: string }> = gql`
+  mutation RestoreNode($id: ID!) {
+    restoreNode(id: $id) { ...TreeNodeFields }
+  }
+  ${TREE_NODE}
+`;

@@ -192,7 +192,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
   describe('during a big copy', () => {
     const copied = SAMPLE.map((id) => `c-${id}`);
     const query =
-      'query($ids: [ID!]!) { nodes(ids: $ids) { id depth } dst: node(id: "dst") { childCount children { nodes { id } } } }';
+      'query($ids: [ID!]!) { nodes(ids: $ids) { id depth } ' +
+      'dst: node(id: "dst") { childCount children { nodes { id } } } }';
     const before = { nodes: copied.map(() => null), dst: { childCount: 0, children: { nodes: [] } } };
     const depths = new Map(SAMPLE.map((id) => [`c-${id}`, id.split('.').length]));
     const after = {
