@@ -63,6 +63,7 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
     const record = await recordOf(parsed.id);
     if (!record || !secretMatches(parsed.secret, record.hash)) throw unauthenticated('the API key is not valid');
     if (record.revokedAt !== null) throw unauthenticated('the API key has been revoked');
-    return { via: 'apikey', subject: record.id, tenant: record.tenant ?? null, grants: grantsFrom(record.trees) };
+    const { id, name, tenant, trees } = record;
+    return { via: 'apikey', subject: id, keyName: name || id, tenant: tenant ?? null, grants: grantsFrom(trees) };
   };
 }

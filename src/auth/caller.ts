@@ -11,6 +11,8 @@ import { WRITE_ALL, type Grants } from './grants.js';
 export interface Caller {
   via: 'none' | 'jwt' | 'apikey';
   subject: string | null;
+  /** An API key's name (its id when it has none): who made a change, in history (`by`). */
+  keyName?: string;
   tenant: string | null;
   grants: Grants;
 }

@@ -66,7 +66,9 @@ export async function createApp(
       grants.all === 'write'
         ? undefined
         : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
-    const scoped = admin.store.scoped(cost, caller.tenant, access, caller.subject ?? undefined);
+    // Who makes the request's changes, for their records: the token's subject, or the key's name.
+    const by = caller.keyName ?? caller.subject ?? undefined;
+    const scoped = admin.store.scoped(cost, caller.tenant, access, by);
     const loaders = createLoaders(scoped);
     return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
   };

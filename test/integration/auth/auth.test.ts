@@ -280,6 +280,9 @@ describe('AUTH=apikey', () => {
   it('answers a key from the keys command, as a bearer credential or in X-API-Key', async () => {
     expect((await call(server, { authorization: `Bearer ${key}` })).body.data).toEqual({ node: { id: 'a' } });
     expect((await call(server, { 'x-api-key': key })).body.data).toEqual({ node: { id: 'a' } });
+    // The changes made with a key are recorded as made by the key's name.
+    const history = await server.gql('{ node(id: "a") { history { nodes { kind by } } } }', {}, { 'x-api-key': key });
+    expect(history.body.data).toEqual({ node: { history: { nodes: [{ kind: 'CREATED', by: 'the example app' }] } } });
     const listed = await tree('list');
     expect(listed.stdout).toMatch(
       new RegExp(`^${key.split('_')[1]}  the example app  \\*=write  created \\S+  active$`, 'm'),

@@ -193,6 +193,18 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     ).undo;
     expect(undone).toEqual({ kind: 'RESTORED', nodeId: 'c3-hundred.1', count: 33 });
     expect((await snapshot(view(), ['dst'])).children).toEqual(before.children);
+
+    // The undo of the restore deletes it again; its undo restores it once more (redo).
+    const [restored] = ((await run(`{ treeHistory(rootId: "dst", first: 1) { nodes { id kind } } }`)) as {
+      treeHistory: { nodes: Array<{ id: string; kind: string }> };
+    }).treeHistory.nodes;
+    expect(restored!.kind).toBe('RESTORED');
+    const again = (await run(`mutation U($id: ID!) { undo(changeId: $id) { id kind count } }`, { id: restored!.id }))
+      .undo as { id: string; kind: string; count: number };
+    expect(again).toMatchObject({ kind: 'DELETED', count: 33 });
+    expect(await getNode(view(), 'c3-hundred.1')).toBeNull();
+    await run(`mutation U($id: ID!) { undo(changeId: $id) { kind } }`, { id: again.id });
+    expect((await snapshot(view(), ['dst'])).children).toEqual(before.children);
   });
 
   it('restores under another parent when its own is gone, and refuses past the retention', async () => {

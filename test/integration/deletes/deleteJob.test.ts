@@ -6,9 +6,9 @@ import { chainsOf } from '../../../src/storage/engine/core/chains.js';
 import { kindOf } from '../../../src/storage/maintenance/kindOf.js';
 import { eventually } from '../../support/eventually.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
-import { buildTree, expectError, fullTree, okData, specIds } from '../../support/tree.js';
+import { expectError, fullTree, okData, specIds } from '../../support/tree.js';
 import { pauseTransaction } from '../../support/pause.js';
-import { loadTree } from '../../support/loadTree.js';
+import { loadInto, loadTree } from '../../support/loadTree.js';
 import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
 
 /**
@@ -206,7 +206,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job starte
     const deleter = await startTestServer({ strategy, table, middleware: deleting.middleware });
     const mover = await startTestServer({ strategy, table, middleware: moving.middleware, verifyOnClose: false });
     servers = [deleter, mover];
-    await buildTree(deleter, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+    await loadInto(deleter, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
 
     moving.arm();
     const moved = mover.gql('mutation { reparent(id: "big.0.0", newParentId: "keep.sibling") { id } }');

@@ -50,16 +50,21 @@ describe('TRUSTED_DOCUMENTS', () => {
   it('registers every operation of the example app', () => {
     expect(operations.map((o) => o.name).sort()).toEqual([
       'Children',
+      'CopySubtree',
       'CreateNode',
       'DeleteNode',
+      'DeletedNodes',
       'DescendantCount',
       'Job',
       'NodeDetails',
+      'NodeHistory',
       'RenameNode',
       'Reparent',
+      'RestoreNode',
       'Roots',
       'TreeChanges',
       'TreeNode',
+      'Undo',
     ]);
   });
 

@@ -8,6 +8,7 @@ import { strategyNamed } from '../../../src/storage/strategies/strategies.js';
 import { planDetachForDelete } from '../../../src/storage/engine/core/writePlans.js';
 import { eventually } from '../../support/eventually.js';
 import { pauseWhen } from '../../support/pause.js';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 
@@ -42,7 +43,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
   it('answers a big delete with its finished job, which job(id) and jobs report', async () => {
     const server = await startTestServer({ strategy });
     servers.push(server);
-    await buildTree(server, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
+    await loadInto(server, [{ id: 'keep', children: [SUBTREE] }]);
     const small = okData(await server.gql(`mutation { deleteNode(id: "big.0.0") { deletedCount job { id } } }`));
     expect(small).toEqual({ deleteNode: { deletedCount: 5, job: null } });
 
@@ -121,7 +122,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     const pause = firstDeletion();
     const paused = await startTestServer({ strategy, table, middleware: pause.middleware, env: SHORT_LEASE });
     servers.push(paused);
-    await buildTree(paused, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
+    await loadInto(paused, [{ id: 'keep', children: [SUBTREE] }]);
     pause.arm();
     const answer = paused.gql(`mutation { deleteNode(id: "big") { deletedCount job { id status } } }`);
     await pause.reached;
@@ -156,7 +157,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
     const pause = firstDeletion();
     const deleting = await startTestServer({ strategy, table, middleware: pause.middleware });
     servers.push(deleting);
-    await buildTree(deleting, { id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }, null, { ordered: false });
+    await loadInto(deleting, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
     pause.arm();
     const answer = deleting.gql('mutation { deleteNode(id: "big") { deletedCount job { status } } }');
     await pause.reached;
@@ -197,7 +198,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: jobs', (strategy) => {
   it("finishes a delete left open by an earlier version's record (JOBS, DELETE#<node>)", async () => {
     const table = uniqueTable();
     const builder = await startTestServer({ strategy, table });
-    await buildTree(builder, { id: 'keep', children: [SUBTREE] }, null, { ordered: false });
+    await loadInto(builder, [{ id: 'keep', children: [SUBTREE] }]);
     await builder.close();
     // What an earlier version committed before it died: the root detached and marked, and its record.
     const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });

@@ -21,6 +21,7 @@ import type { Problem } from '../../../src/storage/maintenance/verify.js';
 import { verifyTable } from '../../../src/storage/maintenance/verifyTable.js';
 import { levelKey } from '../../../src/storage/strategies/path/levelKeys.js';
 import { pauseTransaction } from '../../support/pause.js';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds, type TreeSpec } from '../../support/tree.js';
 
@@ -668,7 +669,7 @@ describe('npm run tree', () => {
     const server = await startTestServer({ strategy: 'adjacency' });
     let jobId: string;
     try {
-      await buildTree(server, { id: 'j', children: [fullTree('j1', [3, 4, 4])] }, null, { ordered: false });
+      await loadInto(server, [{ id: 'j', children: [fullTree('j1', [3, 4, 4])] }]);
       jobId = okData(await server.gql('mutation { deleteNode(id: "j1") { job { id } } }')).deleteNode.job.id;
     } finally {
       await server.close();
