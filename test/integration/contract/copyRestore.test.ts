@@ -195,9 +195,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     expect((await snapshot(view(), ['dst'])).children).toEqual(before.children);
 
     // The undo of the restore deletes it again; its undo restores it once more (redo).
-    const [restored] = ((await run(`{ treeHistory(rootId: "dst", first: 1) { nodes { id kind } } }`)) as {
-      treeHistory: { nodes: Array<{ id: string; kind: string }> };
-    }).treeHistory.nodes;
+    const [restored] = (
+      (await run(`{ treeHistory(rootId: "dst", first: 1) { nodes { id kind } } }`)) as {
+        treeHistory: { nodes: Array<{ id: string; kind: string }> };
+      }
+    ).treeHistory.nodes;
     expect(restored!.kind).toBe('RESTORED');
     const again = (await run(`mutation U($id: ID!) { undo(changeId: $id) { id kind count } }`, { id: restored!.id }))
       .undo as { id: string; kind: string; count: number };
