@@ -95,7 +95,7 @@ type Connection = Omit<TreeChangeConnection, 'edges' | 'nodes'> & {
   nodes: Delivered[];
 };
 
-export function pageSize({ first }: HistoryArgs): number {
+export function pageSize({ first }: { first: number }): number {
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
     throw badInput(`first must be in 1..${MAX_PAGE_SIZE}, got ${first}`, { field: 'first' });
   return first;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import {
-  buildTree,
   CONNECTION_FIELDS,
   expectError,
   type ExpectedError,
@@ -37,7 +37,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendants paging', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    await buildTree(server, SPEC, null, { ordered: false });
+    await loadInto(server, [SPEC]);
     whole = okData(await server.gql(DESCENDANTS, { id: 'big', first: 1000 })).node.descendants;
   }, 120_000);
   afterAll(() => server?.close());

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { prng } from '../../support/prng.js';
 import { startTwoProcesses, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
-import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
+import { loadInto } from '../../support/loadTree.js';
+import { fullTree, okData, specIds } from '../../support/tree.js';
 import { conflictMiddleware, TransactionsInFlight } from '../../support/transactionConflicts.js';
 
 const CLIENTS = 12;
@@ -33,7 +34,7 @@ describe.each(STRATEGIES_UNDER_TEST)('churn: concurrent random moves in one tree
   beforeAll(async () => {
     const middleware = conflictMiddleware(inFlight);
     servers = await startTwoProcesses({ strategy, env: { TRANSACTION_ITEMS: '10' }, middleware });
-    await buildTree(servers[0]!, TREE, null, { ordered: false });
+    await loadInto(servers[0]!, [TREE]);
   });
   afterAll(async () => {
     for (const server of servers.reverse()) await server.close();

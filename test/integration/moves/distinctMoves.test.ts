@@ -14,7 +14,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { startTwoProcesses, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
-import { buildTree, fullTree, okData, type TreeSpec } from '../../support/tree.js';
+import { loadInto } from '../../support/loadTree.js';
+import { fullTree, okData, type TreeSpec } from '../../support/tree.js';
 import { conflictMiddleware, TransactionsInFlight } from '../../support/transactionConflicts.js';
 import { traitsOf } from '../../support/traits.js';
 
@@ -37,23 +38,24 @@ describe.each(STRATEGIES_UNDER_TEST)('concurrent moves of distinct subtrees (%s)
     const middleware = conflictMiddleware(inFlight);
     servers = await startTwoProcesses({ strategy, env: { TRANSACTION_ITEMS: '10' }, middleware });
     const clients = Array.from({ length: CLIENTS }, (_, i) => i);
-    await buildTree(servers[0]!, {
-      id: 'one',
-      children: [{ id: 'one-A', children: clients.map((i) => subtree(`one-s${i}`)) }, { id: 'one-B' }],
-    });
-    await buildTree(servers[0]!, {
-      id: 'wide',
-      children: clients.map((i) => ({
-        id: `w${i}`,
-        children: [{ id: `w${i}-A`, children: [subtree(`w${i}-s`)] }, { id: `w${i}-B` }],
-      })),
-    });
-    for (const i of clients) {
-      await buildTree(servers[0]!, {
+    // Written straight into the table (the items every create would write: verify checks them).
+    await loadInto(servers[0]!, [
+      {
+        id: 'one',
+        children: [{ id: 'one-A', children: clients.map((i) => subtree(`one-s${i}`)) }, { id: 'one-B' }],
+      },
+      {
+        id: 'wide',
+        children: clients.map((i) => ({
+          id: `w${i}`,
+          children: [{ id: `w${i}-A`, children: [subtree(`w${i}-s`)] }, { id: `w${i}-B` }],
+        })),
+      },
+      ...clients.map((i) => ({
         id: `t${i}`,
         children: [{ id: `t${i}-A`, children: [subtree(`t${i}-s`)] }, { id: `t${i}-B` }],
-      });
-    }
+      })),
+    ]);
   });
   afterAll(async () => {
     for (const server of servers.reverse()) await server.close();

@@ -3,7 +3,8 @@ import { eventually } from '../../support/eventually.js';
 import { snapshot } from '../../support/invariants.js';
 import { pauseTransaction } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
-import { buildTree, expectError, fullTree, okData, specIds, type ExpectedError } from '../../support/tree.js';
+import { loadInto } from '../../support/loadTree.js';
+import { expectError, fullTree, okData, specIds, type ExpectedError } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
 import { staleOpenJobs } from '../../support/staleOpenJobs.js';
 
@@ -64,7 +65,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
       const table = uniqueTable();
       const pause = pauseTransaction(nth);
       const writer = await start(SMALL_BUDGET, table, pause.middleware);
-      for (const spec of FIXTURE) await buildTree(writer, spec);
+      await loadInto(writer, FIXTURE);
       const reader = await start({}, table);
 
       pause.arm();
@@ -117,7 +118,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     const table = uniqueTable();
     const pause = pauseTransaction(ACCEPTED + 2);
     const writer = await start(SMALL_BUDGET, table, pause.middleware);
-    for (const spec of FIXTURE) await buildTree(writer, spec);
+    await loadInto(writer, FIXTURE);
     const other = await start({}, table);
     pause.arm();
     if (!traitsOf(strategy).keepsPath) pause.release();
@@ -168,7 +169,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     const table = uniqueTable();
     const pause = pauseTransaction(ACCEPTED + 1);
     const mover = await start(SMALL_BUDGET, table, pause.middleware);
-    for (const spec of FIXTURE) await buildTree(mover, spec);
+    await loadInto(mover, FIXTURE);
     const stale = staleOpenJobs();
     const writer = await start({}, table, stale.middleware);
     stale.capture();
