@@ -87,7 +87,8 @@ function patch(cache: ApolloCache, change: TreeChangeEvent): void {
   }
   const moved = kind === 'MOVED' || kind === 'MOVED_IN' || kind === 'MOVED_OUT';
   if (moved || kind === 'DELETED') reread(cache, oldParentId);
-  if ((moved || kind === 'CREATED' || kind === 'REORDERED') && !(kind === 'MOVED_OUT' && newParentId === null))
+  const created = kind === 'CREATED' || kind === 'COPIED' || kind === 'RESTORED';
+  if ((moved || created || kind === 'REORDERED') && !(kind === 'MOVED_OUT' && newParentId === null))
     reread(cache, newParentId);
   if (kind === 'JOB_DONE') reread(cache, change.nodeId);
   if (kind === 'DELETED') cache.evict({ id: idOf(change.nodeId) });

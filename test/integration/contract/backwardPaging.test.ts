@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadInto } from '../../support/loadTree.js';
 import { contractCostsOf } from '../../support/contractCosts.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
-import { buildTree, createNode, expectError, forgedCursorRefusal, fullTree, okData } from '../../support/tree.js';
+import { createNode, expectError, forgedCursorRefusal, fullTree, okData } from '../../support/tree.js';
 
 /**
  * Relay's backward paging (`last`/`before`) on every connection of nodes: the pages read back
@@ -62,8 +63,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: backward paging (last, before)', (stra
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    await buildTree(server, SPEC);
-    await buildTree(server, { id: 'wide', children: WIDE });
+    await loadInto(server, [SPEC, { id: 'wide', children: WIDE }]);
     for (const id of ['r-0', 'r-1', 'r-2']) await createNode(server, { id });
   }, 120_000);
   afterAll(() => server?.close());

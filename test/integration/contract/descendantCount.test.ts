@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadInto } from '../../support/loadTree.js';
 import type { DynamoOptions } from '../../../src/dynamodb/client.js';
 import { contractCostsOf } from '../../support/contractCosts.js';
 import { eventually } from '../../support/eventually.js';
 import { pauses } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
-import { buildTree, expectError, fullTree, okData, type TreeSpec } from '../../support/tree.js';
+import { expectError, fullTree, okData, type TreeSpec } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
 
 /**
@@ -139,7 +140,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendantCount', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy, middleware: gate.middleware });
-    await Promise.all([C, OTHER].map((spec) => buildTree(server, spec, null, { ordered: false })));
+    await loadInto(server, [C, OTHER]);
   }, 120_000);
   afterAll(() => server?.close());
 
@@ -270,7 +271,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: descendantCount while jobs run', (stra
     const pause = pauses();
     const writer = await startTestServer({ strategy, table, env: SMALL_BUDGET, middleware: pause.middleware });
     servers.push(writer);
-    for (const spec of FIXTURE) await buildTree(writer, spec);
+    await loadInto(writer, FIXTURE);
     const reader = await startTestServer({ strategy, table });
     servers.push(reader);
     return { pause, writer, reader, model: new TreeModel(FIXTURE) };

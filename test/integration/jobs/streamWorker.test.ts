@@ -11,7 +11,7 @@ import { startStreamWorker, type StreamWorker } from '../../../src/worker/stream
 import { eventually } from '../../support/eventually.js';
 import { freePort } from '../../support/globalSetup.js';
 import { snapshot } from '../../support/invariants.js';
-import { loadTree } from '../../support/loadTree.js';
+import { loadInto, loadTree } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 import { spawnTree } from '../../support/treeCli.js';
@@ -89,7 +89,7 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
 
     it('leaves a big move to the worker, which finishes it; reads before and after agree', async () => {
       const writer = await server(uniqueTable());
-      for (const spec of FIXTURE) await buildTree(writer, spec);
+      await loadInto(writer, FIXTURE);
       const reparent = okData(
         await writer.gql('mutation { reparent(id: "m", newParentId: "d2") { id depth rootId } }'),
       );
@@ -131,7 +131,7 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
 
     it('counts and finishes a big delete in the worker, the answer waiting for its count', async () => {
       const writer = await server(uniqueTable());
-      for (const spec of FIXTURE) await buildTree(writer, spec);
+      await loadInto(writer, FIXTURE);
       await worker(writer);
       const deleted = okData(await writer.gql('mutation { deleteNode(id: "m") { deletedCount job { kind } } }'));
       expect(deleted.deleteNode).toEqual({ deletedCount: 13, job: { kind: 'DELETE' } });
@@ -196,7 +196,7 @@ describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDE
 
     it('runs the jobs of a stream batch in the Lambda handler, and sweeps on a scheduled event', async () => {
       const writer = await server(uniqueTable());
-      for (const spec of FIXTURE) await buildTree(writer, spec);
+      await loadInto(writer, FIXTURE);
       await buildTree(writer, fullTree('k', [3, 3]), 'dst');
       const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
       const streams = createStreamsClient(writer.config.dynamodbEndpoint, writer.config.region);

@@ -59,4 +59,27 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of big moves and deletes'
     expect(events.slice(1).map((e) => e.kind)).toEqual([...events.slice(1, -1).map(() => 'JOB_PROGRESS'), 'JOB_DONE']);
     await sub.close();
   });
+
+  it('sends a copy and a restore once each is whole, as COPIED and RESTORED with their size', async () => {
+    await buildTree(server, { id: 'k', children: [fullTree('k.a', [3, 3]), { id: 'k.b' }] });
+    const sub = subscribe(client, { nodeId: 'k' }, `${CHANGE_FIELDS} job { kind }`);
+    await sub.ready('k.b', () => server.gql('mutation { updateNode(id: "k.b", name: "poke") { id } }'));
+
+    // 13 nodes in transactions of 10 items: an IMPORT job, whose progress comes first.
+    const copy = 'mutation { copySubtree(input: { id: "k.a", newParentId: "k.b", idPrefix: "c-" }) { copiedCount } }';
+    expect(okData(await server.gql(copy))).toEqual({ copySubtree: { copiedCount: 13 } });
+    const copied = await kindsUntil(sub.events, (kinds) => kinds.includes('COPIED'));
+    expect(copied.at(-1)).toMatchObject({ kind: 'COPIED', nodeId: 'c-k.a', newParentId: 'k.b', count: 13 });
+    expect(copied.slice(0, -1).map((e) => e.kind)).toEqual(copied.slice(0, -1).map(() => 'JOB_PROGRESS'));
+
+    const seen = sub.events.length;
+    okData(await server.gql('mutation { deleteNode(id: "c-k.a") { deletedCount } }'));
+    okData(await server.gql('mutation { restoreNode(id: "c-k.a") { id } }'));
+    const back = (await kindsUntil(sub.events, (kinds) => kinds.slice(seen).includes('RESTORED'))).slice(seen);
+    expect(back.filter((e) => ['DELETED', 'RESTORED'].includes(e.kind))).toMatchObject([
+      { kind: 'DELETED', nodeId: 'c-k.a', count: 13 },
+      { kind: 'RESTORED', nodeId: 'c-k.a', newParentId: 'k.b', count: 13 },
+    ]);
+    await sub.close();
+  });
 });

@@ -23,7 +23,7 @@ import { levelKey } from '../../../src/storage/strategies/path/levelKeys.js';
 import { pauseTransaction } from '../../support/pause.js';
 import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
-import { buildTree, fullTree, okData, specIds, type TreeSpec } from '../../support/tree.js';
+import { fullTree, okData, specIds, type TreeSpec } from '../../support/tree.js';
 
 const MAX_DEPTH = 64;
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -44,7 +44,7 @@ async function builtTable(
 ): Promise<string> {
   const server = await startTestServer({ strategy });
   try {
-    await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
+    await loadInto(server, trees);
     for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
   } finally {
     await server.close();
@@ -203,7 +203,7 @@ describe('reindex in place, adjacency → path → closure → nested-set → ad
     const server = await startTestServer({ strategy: 'adjacency', verifyOnClose: false });
     table = server.table;
     try {
-      await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
+      await loadInto(server, trees);
       for (const [id, newParentId] of moves) okData(await server.gql(REPARENT, { id, newParentId }));
       truth = await answers(server, ids);
     } finally {
@@ -556,7 +556,7 @@ describe.each(['path', 'closure', 'nested-set'] as const)('%s: a reindex over li
   it('never overwrites a fresher move with a stale place: verify then finds 0 problems', async () => {
     const server = await startTestServer({ strategy });
     try {
-      await Promise.all(trees.map((tree) => buildTree(server, tree, null, { ordered: false })));
+      await loadInto(server, trees);
       const pause = pauseTransaction(1);
       const reindexing = createDynamo({
         endpoint: inject('dynamoEndpoint'),
