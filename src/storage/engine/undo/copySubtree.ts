@@ -14,8 +14,9 @@ import { createNodes } from '../writes/createNodes.js';
  * `idPrefix`), the same names, data and sibling order, and creation times of its own. Written
  * as a createNodes (one transaction when it fits, else an IMPORT job that no read sees before
  * the copy is whole and that any process gives up if it stops), recorded as COPIED. Refused:
- * NOT_FOUND (the node), CYCLE (into its own subtree),
- * DEPTH_LIMIT (the copy's height under its new parent), ALREADY_EXISTS (a prefixed id taken).
+ * NOT_FOUND (the node), CYCLE (into its own subtree), DEPTH_LIMIT (the copy's height under its
+ * new parent), ALREADY_EXISTS (a prefixed id taken). The subtree is read level by level: a
+ * change made to it meanwhile may or may not be in the copy.
  */
 export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Promise<CreateNodesResult> {
   checkId(args.id);
