@@ -56,3 +56,8 @@ export async function batchGetItems(
   );
   return found;
 }
+
+/** One item by its key (a strongly consistent BatchGetItem of one key); undefined when absent. */
+export async function getItem(doc: DynamoDBDocumentClient, table: string, key: Key): Promise<Item | undefined> {
+  return (await batchGetItems(doc, table, [key])).get(keyString(key));
+}

@@ -1,4 +1,4 @@
-import { batchGetItems } from '../../dynamodb/batchGet.js';
+import { batchGetItems, getItem } from '../../dynamodb/batchGet.js';
 import { keyQuery } from '../../dynamodb/keyQuery.js';
 import { collectionPk, EDGE_SK_PREFIX, keyString, type Item, type Key } from '../../dynamodb/keys.js';
 import { queryItems } from '../../dynamodb/query.js';
@@ -36,7 +36,7 @@ async function withReindex(ctx: EngineContext, record: StrategyRecord): Promise<
   const built: BuiltStrategy = { tenant: record.tenant, strategy: record.strategy, by: record.by };
   const lock = await readReindexLock(ctx);
   if (!lock) return built;
-  const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(lock.jobId)])).get(keyString(jobKey(lock.jobId)));
+  const item = await getItem(ctx.doc, ctx.table, jobKey(lock.jobId));
   const job = item ? jobFromItem(item) : undefined;
   if (job?.status !== 'RUNNING' || job.target === undefined) return built;
   return { ...built, reindex: { jobId: job.id, target: job.target, done: job.done, total: job.total } };

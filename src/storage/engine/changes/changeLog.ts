@@ -1,5 +1,4 @@
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
-import { keyString } from '../../../dynamodb/keys.js';
+import { getItem } from '../../../dynamodb/batchGet.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -105,7 +104,6 @@ export async function readChange(
   rootId: string,
   seq: number,
 ): Promise<ChangeRecord | null> {
-  const key = changeKey(rootId, seq);
-  const item = (await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key));
+  const item = await getItem(ctx.doc, ctx.table, changeKey(rootId, seq));
   return item ? recordOf(item) : null;
 }

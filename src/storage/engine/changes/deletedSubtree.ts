@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { batchGetItems, getItem } from '../../../dynamodb/batchGet.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import { queryItems } from '../../../dynamodb/query.js';
@@ -139,8 +139,7 @@ export async function readDeletedEntry(
   ctx: Pick<EngineContext, 'doc' | 'table'>,
   nodeId: string,
 ): Promise<DeletedEntry | null> {
-  const key = deletedEntryKey(nodeId);
-  const item = (await batchGetItems(ctx.doc, ctx.table, [key])).get(keyString(key));
+  const item = await getItem(ctx.doc, ctx.table, deletedEntryKey(nodeId));
   return item ? entryOf(item) : null;
 }
 

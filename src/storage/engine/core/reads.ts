@@ -1,4 +1,4 @@
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { batchGetItems, getItem } from '../../../dynamodb/batchGet.js';
 import { keyString, type Item } from '../../../dynamodb/keys.js';
 import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { MAX_QUERY_PAGES, queryItems, type QueryResult } from '../../../dynamodb/query.js';
@@ -50,7 +50,7 @@ export async function readAllOpenJobs(ctx: TableContext): Promise<OpenJobs> {
 
 /** The summary of the open jobs alone (openJobs.ts): one read (undefined: never written). */
 export async function readSummaryItem(ctx: TableContext): Promise<Item | undefined> {
-  return (await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY])).get(keyString(OPEN_JOBS_KEY));
+  return getItem(ctx.doc, ctx.table, OPEN_JOBS_KEY);
 }
 
 /**

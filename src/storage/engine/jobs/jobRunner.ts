@@ -4,10 +4,9 @@
  * Every chunk a job commits goes through commitChunk, fenced by the lease.
  */
 import { randomUUID } from 'node:crypto';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { getItem } from '../../../dynamodb/batchGet.js';
 import {
   JOB_SK_PREFIX,
-  keyString,
   LEGACY_DELETE_SK_PREFIX,
   TENANT_PATTERN,
   TENANTS_PK,
@@ -178,7 +177,7 @@ async function takeOver(ctx: EngineContext, job: JobRecord): Promise<boolean> {
 
 /** Takes up one job by id (a worker told of it by the table's stream): see takeOver. */
 export async function takeUpJob(ctx: EngineContext, jobId: string): Promise<boolean> {
-  const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).get(keyString(jobKey(jobId)));
+  const item = await getItem(ctx.doc, ctx.table, jobKey(jobId));
   return item ? takeOver(ctx, jobFromItem(item)) : false;
 }
 

@@ -1,7 +1,6 @@
-import { keyString } from '../../../dynamodb/keys.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { MAX_CONFLICT_ATTEMPTS, transactWrite } from '../../../dynamodb/transactWrite.js';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { getItem } from '../../../dynamodb/batchGet.js';
 import { TreeError } from '../../../errors.js';
 import type { Job } from '../../treeStore.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -29,7 +28,7 @@ export async function startReindex(ctx: EngineContext, targetName: string): Prom
   for (let attempt = 0; attempt < MAX_CONFLICT_ATTEMPTS; attempt++) {
     const lock = await readReindexLock(ctx);
     if (lock) {
-      const record = (await batchGetItems(ctx.doc, ctx.table, [jobKey(lock.jobId)])).get(keyString(jobKey(lock.jobId)));
+      const record = await getItem(ctx.doc, ctx.table, jobKey(lock.jobId));
       const job = record ? jobFromItem(record) : undefined;
       const stale = job ? job.status !== 'RUNNING' : lock.since < Date.now() - UNSTARTED_LOCK_MS;
       if (stale) {

@@ -1,4 +1,4 @@
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { getItem } from '../../../dynamodb/batchGet.js';
 import { sleep } from '../../../dynamodb/backoff.js';
 import { TreeError } from '../../../errors.js';
 import type { TableContext } from '../core/engineContext.js';
@@ -55,7 +55,7 @@ export async function pollJob(
 ): Promise<JobRecord | undefined | 'timeout'> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const item = (await batchGetItems(ctx.doc, ctx.table, [jobKey(jobId)])).values().next().value;
+    const item = await getItem(ctx.doc, ctx.table, jobKey(jobId));
     const job = item ? jobFromItem(item) : undefined;
     if (done(job)) return job;
     if (Date.now() > deadline) return 'timeout';
