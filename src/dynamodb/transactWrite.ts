@@ -4,7 +4,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
-import type { Key } from './keys.js';
+import type { Item, Key } from './keys.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { callDynamo } from './serviceErrors.js';
 
@@ -85,5 +85,23 @@ export async function transactWrite(doc: DynamoDBDocumentClient, items: Transact
       }
       await sleep(delay);
     }
+  }
+}
+
+/**
+ * Puts `items` unconditionally, ten to a transaction (items of up to 400 KB: under DynamoDB's
+ * 4 MB a transaction), one transaction after the other: the packs written ahead of the
+ * transaction that makes them reachable (a delete's kept nodes, an import's list).
+ */
+export async function putAll(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  items: ReadonlyArray<Item & Key>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 10) {
+    await transactWrite(
+      doc,
+      items.slice(i, i + 10).map((Item) => ({ Put: { TableName: table, Item } })),
+    );
   }
 }

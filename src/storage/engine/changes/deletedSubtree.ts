@@ -3,8 +3,7 @@ import { batchGetItems, getItem } from '../../../dynamodb/batchGet.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import { queryItems } from '../../../dynamodb/query.js';
-import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { StoredNode } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -111,15 +110,6 @@ export function deletedItems(
     expiresAt,
   };
   return { packs, entry: [entry, { ...listKey({ at, nodeId }), nodeId, token, expiresAt }], bytes };
-}
-
-/** Writes the packs of a deleted subtree ahead of its delete, in transactions of up to 4 MB. */
-export async function writePacks(ctx: Pick<EngineContext, 'doc' | 'table'>, packs: ReadonlyArray<Item & Key>) {
-  for (let i = 0; i < packs.length; i += 10) {
-    const tx = new TransactionBuilder(ctx.table);
-    for (const pack of packs.slice(i, i + 10)) tx.put(pack);
-    await transactWrite(ctx.doc, tx.build());
-  }
 }
 
 const entryOf = (item: Item): DeletedEntry => ({

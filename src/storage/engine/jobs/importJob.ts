@@ -2,7 +2,7 @@ import type { ChangeDraft } from '../changes/changeRecord.js';
 import type { Item, Key } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
-import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import { putAll } from '../../../dynamodb/transactWrite.js';
 import { changePk } from '../changes/changeRecord.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Place } from '../../strategy.js';
@@ -124,11 +124,7 @@ export async function keptImports(
     const sk = `P#${String(packs.length).padStart(6, '0')}`;
     packs.push({ pk: packPk(jobId), sk, nodes: JSON.stringify(imports.slice(i, i + PACK_NODES)), expiresAt });
   }
-  for (let i = 0; i < packs.length; i += 8) {
-    const tx = new TransactionBuilder(ctx.table);
-    for (const pack of packs.slice(i, i + 8)) tx.put(pack);
-    await transactWrite(ctx.doc, tx.build());
-  }
+  await putAll(ctx.doc, ctx.table, packs);
   return { importPacks: packs.length };
 }
 

@@ -15,8 +15,8 @@ import {
 } from './guardedPlace.js';
 import { draft, recordItems, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
-import { deletedItems, writePacks } from '../changes/deletedSubtree.js';
-import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import { deletedItems } from '../changes/deletedSubtree.js';
+import { putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
 import { live } from '../core/items.js';
 import { newJob, planJobAccept, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { NO_OPEN_JOBS, overlappingMove, type OpenJobs } from '../core/openJobs.js';
@@ -113,7 +113,7 @@ async function startDeleteJob(
     // are one pack; more packs before it.
     const descendants = levels.flat().filter((s) => s.node.id !== root.node.id);
     const kept = deletedItems(ctx, { root, descendants, path: about.tree.path });
-    if (kept.packs.length > 1) await writePacks(ctx, kept.packs);
+    if (kept.packs.length > 1) await putAll(ctx.doc, ctx.table, kept.packs);
     const detach = new TransactionBuilder(ctx.table);
     for (const item of [...(kept.packs.length > 1 ? [] : kept.packs), ...kept.entry]) detach.put(item);
     planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, about.open) });
