@@ -1,7 +1,7 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { canRead } from '../auth/grants.js';
 import { badInput, notFound } from '../errors.js';
-import { liveCursorOf } from '../live/treeChanges.js';
+import { liveCursorOf, visibleAfter } from '../live/treeChanges.js';
 import type { LiveKind } from '../live/window.js';
 import { decodeChangeId, type ChangeRecord, type HistoryPage, type TreeNode } from '../storage/treeStore.js';
 import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
@@ -43,7 +43,7 @@ export class HistoryResolver {
     const page = await store.history({ nodeId: node.id }, pageSize(args), after);
     // A change made while the node was in a tree the caller may not read stays out of sight.
     const readable = (r: ChangeRecord) =>
-      canRead(access.grants, r.rootId) || canRead(access.grants, r.other?.rootId ?? '');
+      canRead(access.grants, r.rootId) || (r.other !== undefined && canRead(access.grants, r.other.rootId));
     return connection(
       { ...page, entries: page.entries.filter((e) => readable(e.record)) },
       ['n', node.id, after],
@@ -85,7 +85,7 @@ export class HistoryResolver {
     const record = await ctx.store.undo(rootId, seq);
     ctx.loaders.clearAll();
     const readable = (root: string) => canRead(ctx.access.grants, root);
-    const visible = record.kind !== 'DELETED' && readable(record.to?.path[0] ?? record.nodeId);
+    const visible = visibleAfter(record, readable);
     return deliveredChange({ record, kind: historyKind(record), cursor: liveCursorOf(record), visible }, readable);
   }
 }
@@ -122,12 +122,11 @@ function fromCursor({ after }: HistoryArgs, of: 'n' | 't', id: string): string |
 type List = ['n' | 't', string, string | undefined];
 
 function connection(page: HistoryPage, [of, id, after]: List, access: Context['access']): Connection {
+  const readable = (rootId: string) => canRead(access.grants, rootId);
   const edges = page.entries.map(({ record, after }) => {
     const cursor = toCursor(of, id, after);
-    const toRoot = record.to?.path[0] ?? record.nodeId;
-    const visible = record.kind !== 'DELETED' && canRead(access.grants, toRoot);
-    const change = { record, kind: historyKind(record), cursor, visible };
-    return { cursor, node: deliveredChange(change, (rootId) => canRead(access.grants, rootId)) };
+    const change = { record, kind: historyKind(record), cursor, visible: visibleAfter(record, readable) };
+    return { cursor, node: deliveredChange(change, readable) };
   });
   return {
     edges,

@@ -109,12 +109,11 @@ class Subscription {
     const seen = seenBy(this.watch, record);
     this.watch = seen.watch;
     if (seen.kind) {
-      const toRoot = record.to ? (record.to.path[0] ?? record.nodeId) : record.rootId;
       this.push({
         record,
         kind: seen.kind,
         cursor: liveCursorOf(record),
-        visible: record.kind !== 'DELETED' && this.scope.canRead(toRoot),
+        visible: visibleAfter(record, (rootId) => this.scope.canRead(rootId)),
       });
     }
     if (seen.ended) return this.end();
@@ -203,3 +202,7 @@ class Subscription {
 /** The `treeChanges` cursor of a change: a subscription with it as `after` gets every later change. */
 export const liveCursorOf = (record: ChangeRecord): string =>
   encodeChangeCursor({ rootId: record.rootId, seq: record.seq, at: Date.parse(record.at) });
+
+/** Whether a caller who may read the trees `canRead` says sees the node after the change (not after a delete). */
+export const visibleAfter = (record: ChangeRecord, canRead: (rootId: string) => boolean): boolean =>
+  record.kind !== 'DELETED' && canRead(record.to ? (record.to.path[0] ?? record.nodeId) : record.rootId);

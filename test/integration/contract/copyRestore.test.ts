@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { loadTree } from '../../support/loadTree.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { expectError, fullTree, getNode, okData, snapshot, type TreeSpec } from '../../support/tree.js';
 
 /**
@@ -15,7 +15,6 @@ import { expectError, fullTree, getNode, okData, snapshot, type TreeSpec } from 
  */
 
 const SECRET = 'a-copy-secret-of-at-least-32-bytes-long';
-type Gql = (query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>;
 
 const COPY = `mutation Copy($input: CopySubtreeInput!) {
   copySubtree(input: $input) { copiedCount node { id parentId name depth } job { kind status } }
@@ -40,12 +39,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET, MAX_TREE_DEPTH: '5' } });
-    as = async (claims) => {
-      const jwt = await new SignJWT({ exp: Math.floor(Date.now() / 1000) + 900, ...claims })
-        .setProtectedHeader({ alg: 'HS256' })
-        .sign(new TextEncoder().encode(SECRET));
-      return (query, variables) => server.gql(query, variables, { authorization: `Bearer ${jwt}` });
-    };
+    as = (claims) => jwtCaller(server, SECRET, claims);
     admin = await as({ sub: 'admin' });
     const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
     try {

@@ -1,6 +1,6 @@
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { expectError, okData } from '../../support/tree.js';
 
 /**
@@ -10,7 +10,6 @@ import { expectError, okData } from '../../support/tree.js';
  */
 
 const SECRET = 'a-history-secret-of-at-least-32-bytes';
-type Gql = (query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>;
 
 const CHANGE = `id kind nodeId oldParentId newParentId position oldPosition oldName oldData oldVersion version count
   at by node { id name data } job { kind status }`;
@@ -55,12 +54,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: history', (strategy) => {
   beforeAll(async () => {
     // Ten items a transaction: a createNodes of a few nodes runs as an IMPORT job.
     server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET, TRANSACTION_ITEMS: '10' } });
-    as = async (claims) => {
-      const jwt = await new SignJWT({ exp: Math.floor(Date.now() / 1000) + 600, ...claims })
-        .setProtectedHeader({ alg: 'HS256' })
-        .sign(new TextEncoder().encode(SECRET));
-      return (query, variables) => server.gql(query, variables, { authorization: `Bearer ${jwt}` });
-    };
+    as = (claims) => jwtCaller(server, SECRET, claims);
     alice = await as({ sub: 'alice' });
     bob = await as({ sub: 'bob' });
   });

@@ -1,6 +1,6 @@
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { childIds, expectError, getNode, okData, snapshot } from '../../support/tree.js';
 
 /**
@@ -9,7 +9,6 @@ import { childIds, expectError, getNode, okData, snapshot } from '../../support/
  */
 
 const SECRET = 'an-undo-secret-of-at-least-32-bytes-long';
-type Gql = (query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>;
 
 const UNDO = `mutation U($changeId: ID!) { undo(changeId: $changeId) { id kind nodeId by oldName node { name } } }`;
 const LAST_CHANGE = `query L($id: ID!) { node(id: $id) { history(first: 1) { nodes { id kind } } } }`;
@@ -22,12 +21,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: undo', (strategy) => {
 
   beforeAll(async () => {
     server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET } });
-    as = async (claims) => {
-      const jwt = await new SignJWT({ exp: Math.floor(Date.now() / 1000) + 600, ...claims })
-        .setProtectedHeader({ alg: 'HS256' })
-        .sign(new TextEncoder().encode(SECRET));
-      return (query, variables) => server.gql(query, variables, { authorization: `Bearer ${jwt}` });
-    };
+    as = (claims) => jwtCaller(server, SECRET, claims);
     alice = await as({ sub: 'alice' });
   });
   afterAll(() => server?.close());
