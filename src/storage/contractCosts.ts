@@ -23,6 +23,19 @@ export interface ContractCosts {
   counts: CountCosts;
   backward: BackwardCosts;
   pages: PageCosts;
+  copies: CopyCosts;
+}
+
+/**
+ * contract/copyRestore.test.ts: items written (exact, or one more when the job rewrites the
+ * summary of the open jobs) by a copy of a 2,041-node subtree (fan-outs
+ * 40 and 50, data on every node) as a new root, an IMPORT job; by the delete of that copy, a
+ * DELETE job, what it keeps to be restored included; and by its restore, an IMPORT job.
+ */
+export interface CopyCosts {
+  itemsWrittenByCopy: number;
+  itemsWrittenByDelete: number;
+  itemsWrittenByRestore: number;
 }
 
 /** contract/costs.test.ts: requests, read units and items written of single operations. */

@@ -2,8 +2,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { loadTree } from '../../support/loadTree.js';
+import { contractCostsOf } from '../../support/contractCosts.js';
 import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { expectError, fullTree, getNode, okData, snapshot, type TreeSpec } from '../../support/tree.js';
 
 /**
@@ -135,7 +136,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
   });
 
   it('copies 2,041 nodes as one job, then deletes and restores the copy whole, once', async () => {
-    const copied = await copy({ id: 'big', idPrefix: 'c2-' });
+    const costs = contractCostsOf(strategy).copies;
+    // Exact, but for one item: a job rewrites the summary of the open jobs unless an earlier
+    // job's announcement is still active (core/openJobs.ts), which depends on timing.
+    const written = (response: GraphQLResponse) => {
+      const items = response.body.extensions?.dynamodb?.itemsWritten as number;
+      return (declared: number) => expect([declared, declared + 1]).toContain(items);
+    };
+    const copying = await admin(COPY, { input: { id: 'big', idPrefix: 'c2-' } });
+    written(copying)(costs.itemsWrittenByCopy);
+    const copied = okData<{ copySubtree: unknown }>(copying).copySubtree;
     expect(copied).toMatchObject({
       copiedCount: 2041,
       node: { id: 'c2-big', parentId: null },
@@ -146,14 +156,18 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     expect(made.shape).toEqual(source.shape);
     expect(made.ids).toEqual(source.ids.map((id) => `c2-${id}`));
 
-    expect(okData(await admin(DELETE, { id: 'c2-big' })).deleteNode).toEqual({ deletedCount: 2041 });
+    const deleting = await admin(DELETE, { id: 'c2-big' });
+    expect(okData(deleting).deleteNode).toEqual({ deletedCount: 2041 });
+    written(deleting)(costs.itemsWrittenByDelete);
     expect(await getNode(view(), 'c2-big.39.49')).toBeNull();
     const deleted = (await run(`{ deletedNodes(first: 5) { nodes { id name parentId } } }`)) as {
       deletedNodes: { nodes: Array<{ id: string }> };
     };
     expect(deleted.deletedNodes.nodes[0]).toMatchObject({ id: 'c2-big', parentId: null });
 
-    expect((await run(RESTORE, { id: 'c2-big' })).restoreNode).toEqual({ id: 'c2-big', parentId: null });
+    const restoring = await admin(RESTORE, { id: 'c2-big' });
+    expect(okData(restoring).restoreNode).toEqual({ id: 'c2-big', parentId: null });
+    written(restoring)(costs.itemsWrittenByRestore);
     const back = await shapeOf('c2-big');
     expect(back).toEqual(made);
     const after = (await run(`{ deletedNodes(first: 5) { nodes { id } } }`)) as {
@@ -183,9 +197,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     ).treeHistory.nodes;
     expect(deleted).toMatchObject({ kind: 'DELETED', nodeId: 'c3-hundred.1' });
     const undone = (
-      await run(`mutation U($id: ID!) { undo(changeId: $id) { kind nodeId count } }`, { id: deleted!.id })
+      await run(`mutation U($id: ID!) { undo(changeId: $id) { kind nodeId count by } }`, { id: deleted!.id })
     ).undo;
-    expect(undone).toEqual({ kind: 'RESTORED', nodeId: 'c3-hundred.1', count: 33 });
+    expect(undone).toEqual({ kind: 'RESTORED', nodeId: 'c3-hundred.1', count: 33, by: 'admin' });
     expect((await snapshot(view(), ['dst'])).children).toEqual(before.children);
 
     // The undo of the restore deletes it again; its undo restores it once more (redo).
