@@ -189,47 +189,53 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
     },
   );
 
-  describe('during a big copy', () => {
-    const copied = SAMPLE.map((id) => `c-${id}`);
-    const query =
-      'query($ids: [ID!]!) { nodes(ids: $ids) { id depth } ' +
-      'dst: node(id: "dst") { childCount children { nodes { id } } } }';
-    const before = { nodes: copied.map(() => null), dst: { childCount: 0, children: { nodes: [] } } };
-    const depths = new Map(SAMPLE.map((id) => [`c-${id}`, id.split('.').length]));
-    const after = {
-      nodes: copied.map((id) => ({ id, depth: depths.get(id)! })),
-      dst: { childCount: 1, children: { nodes: [{ id: 'c-big' }] } },
-    };
+  // The copy is an IMPORT job, the same under every strategy but for the projection it writes:
+  // one run crashes it under a strategy with none and under one with a projection (as the delete
+  // above); `npm run test:crash` under every strategy.
+  describe.skipIf(TRIALS === 1 && traitsOf(strategy).keepsPath && !traitsOf(strategy).keepsLineage)(
+    'during a big copy',
+    () => {
+      const copied = SAMPLE.map((id) => `c-${id}`);
+      const query =
+        'query($ids: [ID!]!) { nodes(ids: $ids) { id depth } ' +
+        'dst: node(id: "dst") { childCount children { nodes { id } } } }';
+      const before = { nodes: copied.map(() => null), dst: { childCount: 0, children: { nodes: [] } } };
+      const depths = new Map(SAMPLE.map((id) => [`c-${id}`, id.split('.').length]));
+      const after = {
+        nodes: copied.map((id) => ({ id, depth: depths.get(id)! })),
+        dst: { childCount: 1, children: { nodes: [{ id: 'c-big' }] } },
+      };
 
-    it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
-      'trial %i: no partial copy is ever seen; a live process finishes it or removes it',
-      async () => {
-        const table = uniqueTable();
-        const reader = await startTestServer({ strategy, table, env: LEASE });
-        servers.push(reader);
-        await loadTree(dynamo.doc, table, strategy, [{ id: 'src', children: [SUBTREE] }, { id: 'dst' }]);
-        const victim = await startVictim(strategy, table);
-        victims.push(victim.child);
+      it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
+        'trial %i: no partial copy is ever seen; a live process finishes it or removes it',
+        async () => {
+          const table = uniqueTable();
+          const reader = await startTestServer({ strategy, table, env: LEASE });
+          servers.push(reader);
+          await loadTree(dynamo.doc, table, strategy, [{ id: 'src', children: [SUBTREE] }, { id: 'dst' }]);
+          const victim = await startVictim(strategy, table);
+          victims.push(victim.child);
 
-        const copy =
-          'mutation { copySubtree(input: { id: "big", newParentId: "dst", idPrefix: "c-" }) { copiedCount } }';
-        await killDuring(victim, copy, WORK_MS);
+          const copy =
+            'mutation { copySubtree(input: { id: "big", newParentId: "dst", idPrefix: "c-" }) { copiedCount } }';
+          await killDuring(victim, copy, WORK_MS);
 
-        const read = async () => okData(await reader.gql(query, { ids: copied }));
-        const seen = await read();
-        expect([before, after]).toContainEqual(seen);
-        const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
-        await untilNoRunningJob(reader);
-        const settled = await read();
-        expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
-        if (JSON.stringify(settled) === JSON.stringify(after)) {
-          const count = okData(await reader.gql('{ node(id: "c-big") { descendantCount } }'));
-          expect(count.node.descendantCount).toBe(SUBTREE_SIZE - 1);
-        }
-        expect(await reader.verify()).toEqual([]);
-      },
-    );
-  });
+          const read = async () => okData(await reader.gql(query, { ids: copied }));
+          const seen = await read();
+          expect([before, after]).toContainEqual(seen);
+          const wasBefore = JSON.stringify(seen) === JSON.stringify(before);
+          await untilNoRunningJob(reader);
+          const settled = await read();
+          expect(wasBefore ? [before, after] : [after]).toContainEqual(settled);
+          if (JSON.stringify(settled) === JSON.stringify(after)) {
+            const count = okData(await reader.gql('{ node(id: "c-big") { descendantCount } }'));
+            expect(count.node.descendantCount).toBe(SUBTREE_SIZE - 1);
+          }
+          expect(await reader.verify()).toEqual([]);
+        },
+      );
+    },
+  );
 
   // Under adjacency a move is one transaction of 7 items whatever the subtree: nothing to crash
   // between, and the delete above covers its jobs.
