@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { parseAnswersAsJson, type JsonProtocol } from './jsonAnswers.js';
 import { nativeOutput, type KeyNodes } from './nativeValues.js';
 
 type MiddlewareStack = DynamoDBClient['middlewareStack'];
@@ -82,6 +83,8 @@ export function createDynamo(options: DynamoOptions): Dynamo {
     cacheMiddleware: true,
   });
   for (const stack of [client.middlewareStack, cached.middlewareStack]) prepareStack(stack, options);
+  // Every answer this client gets goes through nativeOutput, which reads DynamoDB's wire form.
+  parseAnswersAsJson(cached.config.protocol as unknown as JsonProtocol);
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });

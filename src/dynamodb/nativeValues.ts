@@ -17,7 +17,20 @@ export function nativeOf(value: AttributeValue): unknown {
   else if (value.L !== undefined) return value.L.map(nativeOf);
   else if (value.BOOL !== undefined) return value.BOOL;
   else if (value.NULL !== undefined) return null;
-  return convertToNative(value);
+  return convertToNative(binaryOf(value as Wire));
+}
+
+/** An attribute value as the SDK gives it, or as the wire carries it (jsonAnswers.ts): binaries in base64. */
+type Wire = AttributeValue & { B?: Uint8Array | string; BS?: Array<Uint8Array | string> };
+
+const fromBase64 = (member: Uint8Array | string): Uint8Array =>
+  typeof member === 'string' ? new Uint8Array(Buffer.from(member, 'base64')) : member;
+
+/** The value, its binaries decoded when they are still base64. */
+function binaryOf(value: Wire): AttributeValue {
+  if (typeof value.B === 'string') return { B: fromBase64(value.B) };
+  if (value.BS?.some((member) => typeof member === 'string')) return { BS: value.BS.map(fromBase64) };
+  return value;
 }
 
 /** A map of attribute values (an item, a key, an M value) to a plain object. */
