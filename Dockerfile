@@ -30,4 +30,4 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", \
     "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(+!r.ok), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=128", "dist/src/main.js"]

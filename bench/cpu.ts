@@ -4,7 +4,7 @@
  * that a noisy machine weighs on both alike. Prints each round's CPU per operation and ratio, and
  * the medians. Options: `--strategy S` (closure), `--workload NAME` (a prefix of a workload of
  * `npm run bench`: "node lookup"), `--rounds N` (12), `--seconds S` (4 per server and round),
- * `--delay MS` (5 per DynamoDB call), `--semi-space MB` (Canopy's young generation semi-space, 64
+ * `--delay MS` (5 per DynamoDB call), `--semi-space MB` (Canopy's young generation semi-space, 128
  * as `npm start` sets it; 16 is Node's default). The first round warms both servers up and is not
  * counted. Also printed: the nodes one operation answers, and CPU per node answered. The peak
  * memory of both processes is printed last. With CPU_PROF=DIR, Canopy writes its CPU profile
@@ -22,7 +22,7 @@ const workload = WORKLOADS.find((w) => w.name.startsWith(option('--workload', 'n
 const ROUNDS = Number(option('--rounds', '12'));
 const SECONDS = Number(option('--seconds', '4'));
 const DELAY_MS = Number(option('--delay', '5'));
-const SEMI_SPACE_MB = Number(option('--semi-space', '64'));
+const SEMI_SPACE_MB = Number(option('--semi-space', '128'));
 const CONCURRENCY = 16;
 
 if (!STRATEGY_NAMES.includes(strategy) || !workload || !(ROUNDS >= 2) || !(SECONDS > 0) || !(SEMI_SPACE_MB > 0)) {

@@ -62,7 +62,7 @@ interface Server {
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=128', '--import', 'tsx', 'src/main.ts'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'false' },
     stdio: ['ignore', 'ignore', 'inherit'],

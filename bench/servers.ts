@@ -16,7 +16,7 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLOCK_TICK_MS = 10; // Linux's USER_HZ is 100
 
 /** How `npm start` runs Canopy (package.json): its Node flags. The naive server runs with Node's defaults. */
-export const CANOPY_NODE_FLAGS = ['--max-semi-space-size=64'];
+export const CANOPY_NODE_FLAGS = ['--max-semi-space-size=128'];
 const NAIVE_ARGV = ['--import', 'tsx', 'bench/naive/main.ts'];
 
 export interface Server {
