@@ -56,6 +56,27 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: lookahead into nested children', (stra
     expect(requests(response)).toBe(budget.nestedThree);
   });
 
+  it('gives every node of a bulk read its depth, tree and ancestors, as a read of the node alone does', async () => {
+    const response = await server.gql(
+      '{ node(id: "la.3") { children(first: 3) { nodes { id depth ancestors { id } ' +
+        'children(first: 3) { nodes { id depth ancestors { id } } } } } } }',
+    );
+    const chainOf = (id: string) => id.split('.').map((_, i, parts) => ({ id: parts.slice(0, i + 1).join('.') }));
+    const nodes = okData(response).node.children.nodes as Array<{
+      id: string;
+      depth: number;
+      ancestors: Array<{ id: string }>;
+      children: { nodes: Array<{ id: string; depth: number; ancestors: Array<{ id: string }> }> };
+    }>;
+    expect(nodes.map((n) => n.id)).toEqual(['la.3.0', 'la.3.1', 'la.3.2']);
+    for (const child of nodes) {
+      expect(child).toMatchObject({ depth: 2, ancestors: chainOf(child.id).slice(0, -1) });
+      expect(child.children.nodes).toHaveLength(3);
+      for (const grandchild of child.children.nodes)
+        expect(grandchild).toEqual({ id: grandchild.id, depth: 3, ancestors: chainOf(grandchild.id).slice(0, -1) });
+    }
+  });
+
   it('answers pageInfo, cursors and `first` per parent exactly as per-parent reads do', async () => {
     const page = '{ pageInfo { hasNextPage endCursor } edges { cursor node { id } } }';
     const nested = await server.gql(
