@@ -26,6 +26,22 @@ export const closureSk = (distance: number, descendantId: string): string => `${
 export const distanceOf = (sk: string): number =>
   Number(sk.slice(CLOSURE_SK_PREFIX.length, CLOSURE_SK_PREFIX.length + DISTANCE_WIDTH));
 
+/** The descendant a row's sort key names. */
+export const descendantOf = (sk: string): string => sk.slice(CLOSURE_SK_PREFIX.length + DISTANCE_WIDTH + 1);
+
+/**
+ * What a Query of rows projects for nodes read without some fields (StrategyContext.reading):
+ * never the descendant's id, which the sort key holds (withDescendants gives it back).
+ */
+export const rowsReading = (reading: readonly string[] | undefined): string[] | undefined =>
+  reading?.filter((name) => name !== 'id');
+
+/** Rows read by rowsReading, each given its descendant's id again. */
+export function withDescendants(rows: Item[], reading: readonly string[] | undefined): Item[] {
+  if (reading) for (const row of rows) row.id = descendantOf(String(row.sk));
+  return rows;
+}
+
 /** Sorts above every row's sort key. */
 const MAX_DISTANCE_SK = `${CLOSURE_SK_PREFIX}999#~`;
 

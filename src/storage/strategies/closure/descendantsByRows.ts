@@ -3,7 +3,7 @@ import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import { nodeWith, type DepthWindow, type Page, type PageArgs, type TreeNode } from '../../treeStore.js';
-import { CLOSURE_SK_PREFIX, closureRange, distanceOf } from './closureKeys.js';
+import { CLOSURE_SK_PREFIX, closureRange, distanceOf, rowsReading, withDescendants } from './closureKeys.js';
 
 /**
  * Descendants from closure rows: one Query of the node's rows with the distance range in the
@@ -28,9 +28,13 @@ export async function descendantsByRows(
   // Backwards from the node itself: no row comes before it.
   const noRows = window.maxDepth === 0 || (page.backwards && after === null);
   const range = { ...closureRange(node.id, window, after ?? undefined), backwards: page.backwards };
+  const reading = rowsReading(ctx.reading);
   const rows = noRows
     ? []
-    : (await queryItems(ctx.doc, withProjection(keyQuery(ctx.table, range), ctx.reading, ['id']), wanted)).items;
+    : withDescendants(
+        (await queryItems(ctx.doc, withProjection(keyQuery(ctx.table, range), reading, []), wanted)).items,
+        reading,
+      );
   const total = edges.length + rows.length + (self && page.backwards ? 1 : 0);
   const pageRows = rows.slice(0, page.first - edges.length);
   const nodes = await ctx.nodesOf(pageRows);
