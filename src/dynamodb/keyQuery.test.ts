@@ -33,14 +33,14 @@ describe('keyQuery', () => {
 });
 
 describe('withProjection', () => {
-  it('reads the key, the own attributes and the ones named, each once, through placeholders', () => {
+  it('reads the sort key, the own attributes and the ones named, each once, through placeholders', () => {
     const query = keyQuery('t', { pk: 'N#a', sk: { beginsWith: 'D#' } });
     expect(withProjection(query, ['id', 'name', 'sk'], ['mark'])).toEqual({
       ...query,
-      ProjectionExpression: '#a0, #a1, #a2, #a3, #a4',
+      ProjectionExpression: '#a0, #a1, #a2, #a3',
       ExpressionAttributeNames: {
-        ...{ '#pk': 'pk', '#sk': 'sk', '#a0': 'pk', '#a1': 'sk' },
-        ...{ '#a2': 'mark', '#a3': 'id', '#a4': 'name' },
+        ...{ '#pk': 'pk', '#sk': 'sk', '#a0': 'sk' },
+        ...{ '#a1': 'mark', '#a2': 'id', '#a3': 'name' },
       },
     });
   });

@@ -17,13 +17,13 @@ export interface QueryResult {
  * consistent), from `startKey`, with `more` of the input's fields (its Limit, its Select): what
  * every loop below sends.
  */
-function queryPage(
+async function queryPage(
   doc: DynamoDBDocumentClient,
   input: QueryCommandInput,
   startKey: QueryCommandInput['ExclusiveStartKey'],
   more: Partial<QueryCommandInput> = {},
 ) {
-  return callDynamo(() =>
+  const out = await callDynamo(() =>
     doc.send(
       new QueryCommand({
         ...input,
@@ -33,6 +33,18 @@ function queryPage(
       }),
     ),
   );
+  withPk(input, (out.Items ?? []) as Item[]);
+  return out;
+}
+
+/**
+ * A Query's items, each with its partition key: a projection (withProjection) leaves it off the
+ * wire, since it is the Query's own (`#pk = :pk`, keyQuery) for every item of the answer.
+ */
+function withPk(input: QueryCommandInput, items: Item[]): void {
+  if (input.IndexName || input.ExpressionAttributeNames?.['#pk'] !== 'pk') return;
+  const pk: unknown = input.ExpressionAttributeValues?.[':pk'];
+  if (pk !== undefined) for (const item of items) item.pk ??= pk;
 }
 
 /**

@@ -81,7 +81,8 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
           ExclusiveStartKey: inKey(input.ExclusiveStartKey),
         } as never),
         (out) => {
-          for (const item of out.Items ?? []) outKey(item);
+          // An item read without its pk (withProjection) is in the Query's partition, the tenant's.
+          for (const item of out.Items ?? []) if ((item as Keyed).pk !== undefined) outKey(item);
           outKey(out.LastEvaluatedKey);
         },
       ];
@@ -151,7 +152,8 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
           ExclusiveStartKey: inKey(input.ExclusiveStartKey),
         } as never),
         (out) => {
-          for (const item of out.Items ?? []) outKey(item);
+          // An item read without its pk (withProjection) is in the Query's partition, the tenant's.
+          for (const item of out.Items ?? []) if ((item as Keyed).pk !== undefined) outKey(item);
           outKey(out.LastEvaluatedKey);
         },
       ];
