@@ -5,7 +5,10 @@ import { Node } from './node.type.js';
 // Relay's shape, which other subgraphs of a supergraph define too: shareable (the subgraph SDL
 // alone prints the directive, see federation.ts).
 @Directive('@shareable')
-@ObjectType('PageInfo', { description: 'Where a page of a connection stands in the whole list.' })
+@ObjectType('PageInfo', {
+  simpleResolvers: true,
+  description: 'Where a page of a connection stands in the whole list.',
+})
 export class PageInfo {
   @Field(() => Boolean, {
     description:
@@ -34,7 +37,7 @@ export class PageInfo {
   endCursor!: string | null;
 }
 
-@ObjectType('NodeEdge', { description: 'A node of a page, with its cursor.' })
+@ObjectType('NodeEdge', { simpleResolvers: true, description: 'A node of a page, with its cursor.' })
 export class NodeEdge {
   @Field(() => String, {
     description: 'Opaque, signed: pass it as `after` to read the nodes after this one, as `before` for those before.',
@@ -45,7 +48,7 @@ export class NodeEdge {
   node!: TreeNode;
 }
 
-@ObjectType('NodeConnection', { description: 'A page of nodes (Relay cursor connection).' })
+@ObjectType('NodeConnection', { simpleResolvers: true, description: 'A page of nodes (Relay cursor connection).' })
 export class NodeConnection {
   @Field(() => [NodeEdge], { description: "The page's nodes with their cursors." })
   edges!: NodeEdge[];

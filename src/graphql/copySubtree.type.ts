@@ -24,7 +24,7 @@ export class CopySubtreeInput {
   idPrefix?: string | null;
 }
 
-@ObjectType('CopySubtreeResult', { description: 'What copySubtree made.' })
+@ObjectType('CopySubtreeResult', { simpleResolvers: true, description: 'What copySubtree made.' })
 export class CopySubtreeResult {
   @Field(() => Node, { nullable: true, description: "The copy's root, once the copy is whole." })
   node!: TreeNode | null;

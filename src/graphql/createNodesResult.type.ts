@@ -3,7 +3,7 @@ import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
 import { Job } from './job.type.js';
 import { Node } from './node.type.js';
 
-@ObjectType('CreateNodesResult', { description: 'What createNodes created.' })
+@ObjectType('CreateNodesResult', { simpleResolvers: true, description: 'What createNodes created.' })
 export class CreateNodesResult {
   @Field(() => [Node], { description: "The nodes created, in the list's order." })
   nodes!: TreeNode[];

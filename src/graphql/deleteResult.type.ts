@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import type { Job as StoredJob } from '../storage/treeStore.js';
 import { Job } from './job.type.js';
 
-@ObjectType('DeleteResult', { description: 'What deleteNode deleted.' })
+@ObjectType('DeleteResult', { simpleResolvers: true, description: 'What deleteNode deleted.' })
 export class DeleteResult {
   @Field(() => Int, { description: 'The nodes deleted, the node itself included.' })
   deletedCount!: number;

@@ -29,6 +29,7 @@ registerEnumType(JobStatus, {
 });
 
 @ObjectType('Job', {
+  simpleResolvers: true,
   description: 'Long work that any live process finishes: a big move or delete, a reindex, an import.',
 })
 export class Job {
@@ -58,7 +59,7 @@ export class Job {
   nodeId!: string | null;
 }
 
-@ObjectType('JobEdge', { description: 'A job of a page, with its cursor.' })
+@ObjectType('JobEdge', { simpleResolvers: true, description: 'A job of a page, with its cursor.' })
 export class JobEdge {
   @Field(() => String, { description: 'Opaque, signed: pass it as `after` to read the jobs after this one.' })
   cursor!: string;
@@ -67,7 +68,7 @@ export class JobEdge {
   node!: StoredJob;
 }
 
-@ObjectType('JobConnection', { description: 'A page of jobs (Relay cursor connection).' })
+@ObjectType('JobConnection', { simpleResolvers: true, description: 'A page of jobs (Relay cursor connection).' })
 export class JobConnection {
   @Field(() => [JobEdge], { description: "The page's jobs with their cursors." })
   edges!: JobEdge[];

@@ -42,7 +42,10 @@ registerEnumType(TreeChangeKind, {
  * One change, as `treeChanges` delivers it (the resolvers are in subscription.resolver.ts): in
  * commit order within its tree, with the cursor to resume after it.
  */
-@ObjectType('TreeChange', { description: 'One change in a subtree, with what a client needs to patch its view.' })
+@ObjectType('TreeChange', {
+  simpleResolvers: true,
+  description: 'One change in a subtree, with what a client needs to patch its view.',
+})
 export class TreeChange {
   @Field(() => String, { description: 'Resume point: pass it as after to get every later change once.' })
   cursor!: string;
@@ -105,7 +108,7 @@ export class TreeChange {
   by!: string | null;
 }
 
-@ObjectType('TreeChangeEdge', { description: 'A change of a history page, with its cursor.' })
+@ObjectType('TreeChangeEdge', { simpleResolvers: true, description: 'A change of a history page, with its cursor.' })
 export class TreeChangeEdge {
   @Field(() => String, { description: 'Opaque: pass it as `after` to read the changes before this one.' })
   cursor!: string;
@@ -114,7 +117,7 @@ export class TreeChangeEdge {
   node!: TreeChange;
 }
 
-@ObjectType('TreeChangeConnection', { description: 'A page of history: changes, newest first.' })
+@ObjectType('TreeChangeConnection', { simpleResolvers: true, description: 'A page of history: changes, newest first.' })
 export class TreeChangeConnection {
   @Field(() => [TreeChangeEdge], { description: "The page's changes with their cursors." })
   edges!: TreeChangeEdge[];
