@@ -33,9 +33,9 @@ describe('keyQuery', () => {
 });
 
 describe('withProjection', () => {
-  it('reads the sort key, the own attributes and the ones named, each once, through placeholders', () => {
+  it('reads the own attributes and the ones named, each once, through placeholders', () => {
     const query = keyQuery('t', { pk: 'N#a', sk: { beginsWith: 'D#' } });
-    expect(withProjection(query, ['id', 'name', 'sk'], ['mark'])).toEqual({
+    expect(withProjection(query, ['id', 'name', 'sk'], ['sk', 'mark'])).toEqual({
       ...query,
       ProjectionExpression: '#a0, #a1, #a2, #a3',
       ExpressionAttributeNames: {
@@ -43,6 +43,8 @@ describe('withProjection', () => {
         ...{ '#a1': 'mark', '#a2': 'id', '#a3': 'name' },
       },
     });
+    // Neither key unless asked: the pk is the Query's own (queryItems gives it back).
+    expect(withProjection(query, ['id'], []).ProjectionExpression).toBe('#a0');
   });
 
   it('leaves the query whole without attributes to read', () => {

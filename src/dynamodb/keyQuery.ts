@@ -37,11 +37,11 @@ export function keyQuery(table: string, query: KeyQuery): QueryCommandInput {
 }
 
 /**
- * `input` reading only `attributes`, the caller's `own` ones and the item's sort key (a
- * ProjectionExpression, every name through a placeholder: `name`, `data`, `path` are reserved
- * words); `input` itself when `attributes` is undefined (every attribute). The partition key is
- * the Query's own, the same for every item: queryItems gives it back to each item (withPk), so
- * every item a caller receives is named by its whole key without its pk on the wire.
+ * `input` reading only `attributes` and the caller's `own` ones (a ProjectionExpression, every
+ * name through a placeholder: `name`, `data`, `path` are reserved words); `input` itself when
+ * `attributes` is undefined (every attribute). The partition key is the Query's own, the same
+ * for every item: queryItems gives it back to each item (withPk). The sort key is read when
+ * `own` names it: a bulk read that pages nothing and names its items by id needs none.
  */
 export function withProjection(
   input: QueryCommandInput,
@@ -49,7 +49,7 @@ export function withProjection(
   own: readonly string[],
 ): QueryCommandInput {
   if (!attributes) return input;
-  const names = [...new Set(['sk', ...own, ...attributes])];
+  const names = [...new Set([...own, ...attributes])];
   return {
     ...input,
     ProjectionExpression: names.map((_, i) => `#a${i}`).join(', '),

@@ -70,7 +70,7 @@ export async function queryChildren(
   const { limit, backwards } = options;
   // Read without some node attributes (StrategyContext.reading), an edge keeps its import's mark.
   const query = (after: string | undefined) =>
-    withProjection(keyQuery(ctx.table, childrenQuery(parentId, after, backwards)), options.reading, [PENDING]);
+    withProjection(keyQuery(ctx.table, childrenQuery(parentId, after, backwards)), options.reading, ['sk', PENDING]);
   let read = await queryItems(ctx.doc, query(options.after), limit);
   if (!read.items.some(isMarked)) return read;
   const importing = openJobsOf(undefined, await readOpenEntries(ctx)).importing;

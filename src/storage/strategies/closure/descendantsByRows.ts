@@ -32,7 +32,7 @@ export async function descendantsByRows(
   const rows = noRows
     ? []
     : withDescendants(
-        (await queryItems(ctx.doc, withProjection(keyQuery(ctx.table, range), reading, []), wanted)).items,
+        (await queryItems(ctx.doc, withProjection(keyQuery(ctx.table, range), reading, ['sk']), wanted)).items,
         reading,
       );
   const total = edges.length + rows.length + (self && page.backwards ? 1 : 0);

@@ -17,6 +17,6 @@ export async function subtreeByRows(
   const reach = Math.min(depth, COPY_DISTANCE);
   const rows = keyQuery(ctx.table, closureRange(node.id, { minDepth: 1, maxDepth: reach }));
   const reading = rowsReading(ctx.reading);
-  const { items } = await queryItems(ctx.doc, withProjection(rows, reading, []), limit + 1);
+  const { items } = await queryItems(ctx.doc, withProjection(rows, reading, ['sk']), limit + 1);
   return items.length > limit ? null : { items: withDescendants(items, reading), depth: reach };
 }

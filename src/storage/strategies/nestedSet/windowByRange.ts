@@ -56,7 +56,7 @@ export async function rangeWindow(
       ...(bounded ? { ':deepest': depth + window.maxDepth! } : {}),
     },
   };
-  const read = withProjection(query, ctx.reading, []);
+  const read = withProjection(query, ctx.reading, ['sk']);
   const { items, complete } = await queryWithin(ctx.doc, read, Math.min(budget, RANGE_ITEMS));
   return complete ? { origin, items } : null;
 }

@@ -131,7 +131,7 @@ class Levels {
     const { cursor, page, origin } = this;
     const start = cursor && cursor.depth === depth && cursor.sk ? cursor.sk : undefined;
     const query = { ...levelQuery(this.path, origin.id, depth, start), backwards: page.backwards };
-    const read = withProjection(keyQuery(this.ctx.table, query), this.ctx.reading, []);
+    const read = withProjection(keyQuery(this.ctx.table, query), this.ctx.reading, ['sk']);
     const { items, lastKey } = await queryItems(this.ctx.doc, read, limit);
     const inside = items.filter((item) => isBelow(item.path, this.path, origin.id));
     return {

@@ -13,8 +13,9 @@ const MAX_LEVELS = 8;
  * Every node up to `depth` levels below `node`: one exact Query per level, all in one wave, of
  * level items that carry their nodes; null past `limit` items. A node read without its path
  * (from an edge copy) is read by id first, unless it is a root. When the read names the
- * attributes it reads (StrategyContext.reading), the items' stored paths are not among them:
- * every level is read whole, so each item's path is its parent's and its parent (pathsByParents).
+ * attributes it reads (StrategyContext.reading), neither the items' stored paths nor their sort
+ * keys are among them: every level is read whole, so each item's path is its parent's and its
+ * parent (pathsByParents), and the pages are named by the nodes' places (childrenTree).
  */
 export async function subtreeByLevelItems(
   ctx: StrategyContext,
