@@ -38,7 +38,8 @@ export async function preorderByRange(
   const depth = place.path.length;
   const through = depth === 0 ? undefined : { at: depth, id: origin.id };
   const query = throughQuery(ctx.table, { ...range, ...(start === undefined ? {} : { after: start }) }, through);
-  const { items } = await queryItems(ctx.doc, withProjection(query, ctx.reading, ['sk']), page.first + 1 - found.length);
+  const read = withProjection(query, ctx.reading, ['sk']);
+  const { items } = await queryItems(ctx.doc, read, page.first + 1 - found.length);
   const nodes = await ctx.nodesOf(items);
   for (const item of items) {
     const at = nodes.get(String(item.id));
