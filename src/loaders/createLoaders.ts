@@ -62,8 +62,11 @@ export function createLoaders(store: TreeStore): Loaders {
   // A node already known stays: it may be the node item, which carries more than a copy of the
   // same node (the stored path, under path and closure). Mutations clear everything.
   // A node read without its childCount (LeftOut) serves its own list only.
+  const keep = (node: TreeNode) => {
+    if (!known.has(node.id) && Object.hasOwn(node, 'childCount')) known.set(node.id, node);
+  };
   const prime = (nodes: Iterable<TreeNode>) => {
-    for (const node of nodes) if (!known.has(node.id) && Object.hasOwn(node, 'childCount')) known.set(node.id, node);
+    for (const node of nodes) keep(node);
   };
   const readNodes = async (ids: readonly string[]) =>
     (await nodeById.loadMany(ids)).map((n) => {
@@ -120,10 +123,11 @@ export function createLoaders(store: TreeStore): Loaders {
         for (const [parentId, sized] of pages) {
           for (const [first, page] of sized) {
             const key = { parentId, first };
-            if (primed.has(childrenKey(key))) continue;
-            primed.add(childrenKey(key));
+            const cacheKey = childrenKey(key);
+            if (primed.has(cacheKey)) continue;
+            primed.add(cacheKey);
             childrenByParent.prime(key, page);
-            prime(page.edges.map((edge) => edge.node));
+            for (const edge of page.edges) keep(edge.node);
           }
         }
       }

@@ -39,43 +39,43 @@ export async function childrenTree(
   const bulk = await ctx.strategy.subtreeItems(reader, parent, levels.length, LOOKAHEAD_ITEMS);
   if (!bulk) return pages;
   const nodes = await reader.nodesOf(bulk.items);
-  const childrenOf = new Map<string, TreeNode[]>();
+  // Sibling order is the order of the edge items' sort keys, each computed once (and named by
+  // the pages' cursors).
+  const childrenOf = new Map<string, Sibling[]>();
   for (const node of nodes.values()) {
     if (node.parentId === null) continue;
-    const siblings = childrenOf.get(node.parentId) ?? [];
-    siblings.push(node);
-    childrenOf.set(node.parentId, siblings);
+    const sibling = { node, sk: edgeSk(node.position, node.id) };
+    const siblings = childrenOf.get(node.parentId);
+    if (siblings) siblings.push(sibling);
+    else childrenOf.set(node.parentId, [sibling]);
   }
-  // Sibling order is the order of the edge items' sort keys, each computed once.
-  const order = new Map([...nodes.values()].map((node) => [node, edgeSk(node.position, node.id)]));
-  for (const siblings of childrenOf.values()) {
-    siblings.sort((a, b) => {
-      const [x, y] = [order.get(a)!, order.get(b)!];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
-  }
+  for (const siblings of childrenOf.values()) siblings.sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
 
-  let level = [parent];
+  let level: TreeNode[] = [parent];
   for (const firsts of levels.slice(0, bulk.depth)) {
     const widest = Math.max(...firsts);
     const next: TreeNode[] = [];
     for (const node of level) {
       const children = childrenOf.get(node.id) ?? [];
       pages.set(node.id, new Map(firsts.map((first) => [first, pageOf(ctx, node.id, children, first)])));
-      next.push(...children.slice(0, widest));
+      for (let i = 0; i < children.length && i < widest; i++) next.push(children[i]!.node);
     }
     level = next;
   }
   return pages;
 }
 
+/** A node of a bulk read and the sort key of its edge item. */
+interface Sibling {
+  node: TreeNode;
+  sk: string;
+}
+
 /** The first `first` of a parent's children (all of them, in sibling order) as a page. */
-function pageOf(ctx: EngineContext, parentId: string, children: TreeNode[], first: number): Page {
+function pageOf(ctx: EngineContext, parentId: string, children: Sibling[], first: number): Page {
   const pk = collectionPk(parentId);
   return {
-    edges: children
-      .slice(0, first)
-      .map((node) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: edgeSk(node.position, node.id) }, node)),
+    edges: children.slice(0, first).map(({ node, sk }) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: sk }, node)),
     hasNextPage: children.length > first,
   };
 }
