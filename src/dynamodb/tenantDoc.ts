@@ -152,8 +152,7 @@ export function tenantDoc(doc: DynamoDBDocumentClient, tenant: string | null): D
           ExclusiveStartKey: inKey(input.ExclusiveStartKey),
         } as never),
         (out) => {
-          // An item read without its pk (withProjection) is in the Query's partition, the tenant's.
-          for (const item of out.Items ?? []) if ((item as Keyed).pk !== undefined) outKey(item);
+          for (const item of out.Items ?? []) outKey(item);
           outKey(out.LastEvaluatedKey);
         },
       ];
