@@ -1,24 +1,12 @@
-import { Arg, Args, ArgsType, Ctx, Field, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { badInput, notFound } from '../errors.js';
 import type { TreeNode } from '../storage/treeStore.js';
 import { checkId } from '../storage/validation.js';
 import { NodeConnection } from './connection.type.js';
 import type { Context } from './context.js';
 import { CopySubtreeInput, CopySubtreeResult } from './copySubtree.type.js';
-import { pageSize } from './history.resolver.js';
+import { NewestFirstArgs, pageSize } from './history.resolver.js';
 import { Node } from './node.type.js';
-
-@ArgsType()
-class DeletedArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 20, description: 'The page size, 1 to 1,000.' })
-  first!: number;
-
-  @Field(() => String, {
-    nullable: true,
-    description: "A cursor of this list (an edge's `cursor`, or `pageInfo.endCursor`): the older deletes after it.",
-  })
-  after?: string | null;
-}
 
 /**
  * Copies of subtrees, and the deleted subtrees kept to be restored (storage/engine/undo/): each
@@ -72,7 +60,10 @@ export class CopyRestoreResolver {
       'The deleted nodes that restoreNode can bring back (each with its subtree), newest first, as they were ' +
       'when deleted; in trees you may read.',
   })
-  async deletedNodes(@Args(() => DeletedArgs) args: DeletedArgs, @Ctx() { store }: Context): Promise<NodeConnection> {
+  async deletedNodes(
+    @Args(() => NewestFirstArgs) args: NewestFirstArgs,
+    @Ctx() { store }: Context,
+  ): Promise<NodeConnection> {
     const first = pageSize(args);
     const after = args.after == null ? undefined : fromCursor(args.after);
     const page = await store.deletedNodes(first, after);

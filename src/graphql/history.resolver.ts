@@ -10,14 +10,15 @@ import { deliveredChange, type Delivered } from './deliveredChange.js';
 import { Node } from './node.type.js';
 import { TreeChange, TreeChangeConnection } from './treeChange.type.js';
 
+/** The paging of the lists kept newest first: a node's or a tree's history, the deleted nodes. */
 @ArgsType()
-export class HistoryArgs {
+export class NewestFirstArgs {
   @Field(() => Int, { nullable: true, defaultValue: 20, description: 'The page size, 1 to 1,000.' })
   first!: number;
 
   @Field(() => String, {
     nullable: true,
-    description: "A cursor of this history (an edge's `cursor`, or `pageInfo.endCursor`): the older changes after it.",
+    description: "A cursor of this list (an edge's `cursor`, or `pageInfo.endCursor`): the older entries after it.",
   })
   after?: string | null;
 }
@@ -36,7 +37,7 @@ export class HistoryResolver {
   })
   async history(
     @Root() node: TreeNode,
-    @Args(() => HistoryArgs) args: HistoryArgs,
+    @Args(() => NewestFirstArgs) args: NewestFirstArgs,
     @Ctx() { store, access }: Context,
   ): Promise<Connection> {
     const after = fromCursor(args, 'n', node.id);
@@ -58,7 +59,7 @@ export class HistoryResolver {
   })
   async treeHistory(
     @Arg('rootId', () => ID, { description: 'The root of the tree.' }) rootId: string,
-    @Args(() => HistoryArgs) args: HistoryArgs,
+    @Args(() => NewestFirstArgs) args: NewestFirstArgs,
     @Ctx() { store, access }: Context,
   ): Promise<Connection> {
     checkId(rootId, 'rootId');
@@ -106,7 +107,7 @@ const toCursor = (of: 'n' | 't', id: string, after: string): string =>
   Buffer.from(JSON.stringify(['h', of, id, after])).toString('base64url');
 
 /** Where the page after `args.after` starts in the store's history; BAD_USER_INPUT for a cursor of another list. */
-function fromCursor({ after }: HistoryArgs, of: 'n' | 't', id: string): string | undefined {
+function fromCursor({ after }: NewestFirstArgs, of: 'n' | 't', id: string): string | undefined {
   if (after == null) return undefined;
   try {
     const [tag, list, owner, position] = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as unknown[];
