@@ -7,7 +7,7 @@ import { freePort } from '../../support/globalSetup.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { loadTree } from '../../support/loadTree.js';
 import { liveClient, subscribe } from '../../support/live.js';
-import { fullTree, okData, specIds } from '../../support/tree.js';
+import { fullTree, okData, specIds, type TreeSpec } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
 
 /**
@@ -116,6 +116,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
     victims = [];
   });
 
+  /** A trial's table holding `trees`, the live process that reads it, and the victim, both closed after it. */
+  const startTrial = async (trees: TreeSpec[]) => {
+    const table = uniqueTable();
+    const reader = await startTestServer({ strategy, table, env: LEASE });
+    servers.push(reader);
+    await loadTree(dynamo.doc, table, strategy, trees);
+    const victim = await startVictim(strategy, table);
+    victims.push(victim.child);
+    return { reader, victim };
+  };
+
   // The delete job is the same under every strategy but for the projection items it removes:
   // one run crashes it under a strategy with none and under one with the most per node;
   // `npm run test:crash` (more trials) under every strategy.
@@ -125,12 +136,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
       it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
         'trial %i: before or after, never between, and finished by a live process',
         async () => {
-          const table = uniqueTable();
-          const reader = await startTestServer({ strategy, table, env: LEASE });
-          servers.push(reader);
-          await loadTree(dynamo.doc, table, strategy, [{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
-          const victim = await startVictim(strategy, table);
-          victims.push(victim.child);
+          const { reader, victim } = await startTrial([{ id: 'keep', children: [SUBTREE, { id: 'keep.sibling' }] }]);
           // A live subscriber of the tree, on the live process: the cursor of a change before the crash.
           const live = liveClient(reader.url);
           const watching = subscribe(live, { nodeId: 'keep' });
@@ -209,12 +215,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
       it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
         'trial %i: no partial copy is ever seen; a live process finishes it or removes it',
         async () => {
-          const table = uniqueTable();
-          const reader = await startTestServer({ strategy, table, env: LEASE });
-          servers.push(reader);
-          await loadTree(dynamo.doc, table, strategy, [{ id: 'src', children: [SUBTREE] }, { id: 'dst' }]);
-          const victim = await startVictim(strategy, table);
-          victims.push(victim.child);
+          const { reader, victim } = await startTrial([{ id: 'src', children: [SUBTREE] }, { id: 'dst' }]);
 
           const copy =
             'mutation { copySubtree(input: { id: "big", newParentId: "dst", idPrefix: "c-" }) { copiedCount } }';
@@ -274,15 +275,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a server killed', (strategy) => {
     it.each(Array.from({ length: TRIALS }, (_, i) => i + 1))(
       'trial %i: before or after, never between, and finished by a live process',
       async () => {
-        const table = uniqueTable();
-        const reader = await startTestServer({ strategy, table, env: LEASE });
-        servers.push(reader);
-        await loadTree(dynamo.doc, table, strategy, [
+        const { reader, victim } = await startTrial([
           { id: 'src', children: [SUBTREE, { id: 'src.sibling' }] },
           { id: 'dst', children: [{ id: 'dst.1' }] },
         ]);
-        const victim = await startVictim(strategy, table);
-        victims.push(victim.child);
 
         await killDuring(victim, 'mutation { reparent(id: "big", newParentId: "dst.1") { id } }', WORK_MS);
 
