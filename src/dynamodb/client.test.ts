@@ -1,6 +1,14 @@
-import { DynamoDBClient, GetItemCommand, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { setFlagsFromString } from 'node:v8';
+import {
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -157,6 +165,24 @@ describe('createDynamo', () => {
     } finally {
       sdk.mockRestore();
       plainClient.destroy();
+    }
+  });
+
+  it("keeps the configuration that the SDK copies on every call in V8's fast mode", async () => {
+    setFlagsFromString('--allow-natives-syntax');
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- V8's own check, only parsed with the flag above
+    const fast = new Function('object', 'return %HasFastProperties(object)') as (object: object) => boolean;
+    // The client that sends the document commands gives its configuration to each class it resolves.
+    const resolving = vi.spyOn(DeleteItemCommand.prototype, 'resolveMiddleware');
+    try {
+      await dynamo.doc.send(new DeleteCommand({ TableName: table, Key: { pk: 'none', sk: 'none' } }));
+      expect(resolving).toHaveBeenCalledTimes(1);
+      const sending = resolving.mock.calls[0]![1] as object;
+      expect([fast(dynamo.client.config), fast(sending)]).toEqual([true, true]);
+      // As the SDK leaves it:
+      expect(fast(new DynamoDBClient({ region: 'local', ...LOCAL }).config)).toBe(false);
+    } finally {
+      resolving.mockRestore();
     }
   });
 

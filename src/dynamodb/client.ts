@@ -85,11 +85,26 @@ export function createDynamo(options: DynamoOptions): Dynamo {
   for (const stack of [client.middlewareStack, cached.middlewareStack]) prepareStack(stack, options);
   // Every answer this client gets goes through nativeOutput, which reads DynamoDB's wire form.
   parseAnswersAsJson(cached.config.protocol as unknown as JsonProtocol);
+  for (const resolved of [client.config, cached.config]) withFastProperties(resolved);
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
   doc.send = cachedDocumentSend(doc, cached);
   return { client, doc };
+}
+
+/**
+ * The SDK copies its client's configuration, 51 properties, into a new object three or four
+ * times per call (`{ ...config, ...context }` to serialize, resolve the endpoint, sign and
+ * deserialize). It builds that object a property at a time, so V8 keeps it in dictionary mode,
+ * where such a copy costs about 10 µs, against 1.5 µs for an object in fast mode: a seventh of
+ * the client's CPU per call. V8 turns an object into its fast form once property lookups go
+ * through it as a prototype; a few lookups are enough (5 on Node 20's V8, client.test.ts checks
+ * that it worked). Nothing else changes: the object keeps its identity, its properties and its
+ * values, which the SDK's middleware holds.
+ */
+export function withFastProperties(object: object): void {
+  for (let i = 0; i < 16; i++) void (Object.create(object) as { region?: unknown }).region;
 }
 
 /** The middleware of every client: no logger, a fixed user agent, the call reports, the tests' own. */
@@ -186,10 +201,12 @@ export type StreamsClient = DynamoDBStreamsClient;
 
 /** The client of the table's stream, at the same endpoint as the table's. */
 export function createStreamsClient(endpoint: string | undefined, region: string): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient({
+  const streams = new DynamoDBStreamsClient({
     region,
     endpoint,
     maxAttempts: MAX_ATTEMPTS,
     ...(isLocal(endpoint) ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
+  withFastProperties(streams.config);
+  return streams;
 }

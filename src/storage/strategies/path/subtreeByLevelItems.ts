@@ -62,7 +62,8 @@ function pathsByParents(levels: Item[][], originPath: string[], originId: string
     for (const item of level) {
       const path = above.get(item.parentId as string);
       if (!path) continue;
-      item.path = path.slice();
+      // Read only, shared by siblings: one array per item, the one its children share.
+      item.path = path;
       next.set(item.id as string, [...path, item.id as string]);
       below.push(item);
     }
