@@ -1,44 +1,63 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { EDGE_SK_PREFIX } from '../dynamodb/keys.js';
 import { badInput } from '../errors.js';
 import type { DepthWindow } from './treeStore.js';
 
 /**
- * Opaque pagination cursors: base64url(JSON payload) + "." + a truncated HMAC of it, signed with
- * the configured secret. A cursor is a position, not a snapshot: it stays valid across requests
- * and processes that share the secret, and whatever happened to the tree meanwhile, the next
- * page starts after the position it names. Anything garbled, forged or issued for another list
- * is BAD_USER_INPUT.
+ * Opaque pagination cursors, sealed with the configured secret: base64url of a 16-byte synthetic
+ * IV (a truncated HMAC of the tenant and the JSON payload) followed by the payload encrypted with
+ * AES-256-CTR under that IV (the SIV construction: deterministic, authenticated). A cursor is
+ * a position, not a snapshot: it stays valid across requests and processes that share the
+ * secret, and whatever happened to the tree meanwhile, the next page starts after the position
+ * it names. Sealed rather than only signed: a position may be a key of something the caller
+ * cannot see (a change in another tree, a deletion passed over), and a cursor tells nothing of
+ * it. Anything garbled, forged or issued for another tenant or list is BAD_USER_INPUT.
  */
 export interface CursorCodec {
   encode(payload: Record<string, unknown>): string;
   decode(cursor: string): Record<string, unknown>;
-  /** The codec of one tenant: its cursors are signed for it, and refused from any other tenant. */
+  /** The codec of one tenant: its cursors are sealed for it, and refused from any other tenant. */
   forTenant(tenant: string): CursorCodec;
 }
 
 const MAX_CURSOR_LENGTH = 16384;
+const IV_BYTES = 16;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export function createCursorCodec(secret: string, tenant?: string): CursorCodec {
-  // A tenant's cursors sign the tenant's name with the body; the default tenant's sign the body alone.
-  const signed = tenant === undefined ? '' : `${tenant}\u0000`;
-  const sign = (body: string) => createHmac('sha256', secret).update(signed).update(body).digest().subarray(0, 16);
+  const keys = {
+    mac: createHmac('sha256', secret).update('cursor mac').digest(),
+    seal: createHmac('sha256', secret).update('cursor seal').digest(),
+  };
+  return codecOf(keys, tenant);
+}
+
+function codecOf(keys: { mac: Buffer; seal: Buffer }, tenant: string | undefined): CursorCodec {
+  // A tenant's cursors authenticate the tenant's name with the payload; the default tenant's the payload alone.
+  const bound = tenant === undefined ? '' : `${tenant}\u0000`;
+  const ivOf = (plain: Buffer) =>
+    createHmac('sha256', keys.mac).update(bound).update(plain).digest().subarray(0, IV_BYTES);
+  const ctr = (iv: Buffer, text: Buffer, open: boolean) => {
+    const cipher = open ? createDecipheriv('aes-256-ctr', keys.seal, iv) : createCipheriv('aes-256-ctr', keys.seal, iv);
+    return Buffer.concat([cipher.update(text), cipher.final()]);
+  };
   return {
-    forTenant: (other) => createCursorCodec(secret, other),
+    forTenant: (other) => codecOf(keys, other),
     encode(payload) {
-      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-      return `${body}.${sign(body).toString('base64url')}`;
+      const plain = Buffer.from(JSON.stringify(payload));
+      const iv = ivOf(plain);
+      return Buffer.concat([iv, ctr(iv, plain, false)]).toString('base64url');
     },
     decode(cursor) {
       const invalid = badInput(`the cursor is not one issued by this list (got "${cursor.slice(0, 40)}")`);
-      if (cursor.length > MAX_CURSOR_LENGTH) throw invalid;
-      const [body, mac, extra] = cursor.split('.');
-      if (!body || !mac || extra !== undefined) throw invalid;
-      const expected = sign(body);
-      const given = Buffer.from(mac, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
+      if (cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) throw invalid;
+      const sealed = Buffer.from(cursor, 'base64url');
+      if (sealed.length <= IV_BYTES || sealed.toString('base64url') !== cursor) throw invalid;
+      const iv = sealed.subarray(0, IV_BYTES);
+      const plain = ctr(iv, sealed.subarray(IV_BYTES), true);
+      if (!timingSafeEqual(iv, ivOf(plain))) throw invalid;
       try {
-        const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
+        const payload = JSON.parse(plain.toString('utf8')) as unknown;
         if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw invalid;
         return payload as Record<string, unknown>;
       } catch {

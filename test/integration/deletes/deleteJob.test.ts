@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDynamo, type DynamoOptions } from '../../../src/dynamodb/client.js';
 import { scanTable } from '../../../src/dynamodb/scan.js';
@@ -7,7 +7,10 @@ import { kindOf } from '../../../src/storage/maintenance/kindOf.js';
 import { eventually } from '../../support/eventually.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { expectError, fullTree, okData, specIds } from '../../support/tree.js';
-import { pauseTransaction } from '../../support/pause.js';
+import { pauses, pauseTransaction } from '../../support/pause.js';
+import { getItem } from '../../../src/dynamodb/batchGet.js';
+import { changeKey, headKey } from '../../../src/storage/engine/changes/changeRecord.js';
+import { giveUp } from '../../../src/storage/engine/changes/recordChanges.js';
 import { loadInto, loadTree } from '../../support/loadTree.js';
 import type { StrategyName } from '../../../src/storage/strategies/strategies.js';
 
@@ -223,5 +226,130 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job starte
     await untilJobsDone(table);
     const left = okData(await deleter.gql('{ node(id: "keep") { childCount children { nodes { id childCount } } } }'));
     expect(left.node).toEqual({ childCount: 1, children: { nodes: [{ id: 'keep.sibling', childCount: 0 }] } });
+  });
+});
+
+/**
+ * Writes around a delete job's claims (docs/design.md, "Claims"): a node is claimed only as it
+ * was read, so a child added under a node read as a leaf, or a rename committed between a node's
+ * read and its claim, makes the level read again; a claimed node takes no rename. What the job
+ * keeps to be restored is then the subtree as it was when claimed, whole.
+ */
+describe.each(STRATEGIES_UNDER_TEST)('%s: writes while a delete job claims its subtree', (strategy) => {
+  let server: TestServer;
+  let renamer: TestServer;
+  const held = pauses();
+  const renaming = pauses();
+  let table: string;
+
+  beforeAll(async () => {
+    table = uniqueTable();
+    server = await startTestServer({ strategy, table, middleware: held.middleware });
+    renamer = await startTestServer({ strategy, table, middleware: renaming.middleware });
+  });
+  afterAll(async () => {
+    await renamer?.close();
+    await server?.close();
+  });
+
+  /** The next transaction that names node `id` (a claim of its level, when a delete job runs). */
+  const transactionNaming = (id: string) =>
+    held.next((command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes(`"N#${id}"`));
+  const rename = (on: TestServer, id: string, name: string) =>
+    on.gql('mutation($id: ID!, $name: String!) { updateNode(id: $id, name: $name) { name } }', { id, name });
+  const restored = async (id: string) =>
+    okData(await server.gql('mutation($id: ID!) { restoreNode(id: $id) { id } }', { id })).restoreNode;
+
+  it('claims a child added, and keeps a rename committed, under a node read as a leaf before its claim', async () => {
+    await loadInto(server, [{ id: 'k1', children: [fullTree('c1', [3, 4, 4])] }]);
+    // The leaves are read; their claim is held: a create under one, a rename of another commit.
+    const leaves = transactionNaming('c1.0.0.0');
+    const deleted = server.gql('mutation { deleteNode(id: "c1") { deletedCount } }');
+    await leaves.reached;
+    okData(
+      await server.gql('mutation { createNode(input: { id: "c1.late", name: "late", parentId: "c1.0.0.0" }) { id } }'),
+    );
+    okData(await rename(server, 'c1.0.0.1', 'renamed'));
+    leaves.release();
+
+    expect(okData(await deleted).deleteNode).toEqual({ deletedCount: 65 });
+    await untilJobsDone(table);
+    expect(await restored('c1')).toEqual({ id: 'c1' });
+    const back = okData(await server.gql('{ nodes(ids: ["c1.late", "c1.0.0.1"]) { id name parentId } }'));
+    expect(back.nodes).toEqual([
+      { id: 'c1.late', name: 'late', parentId: 'c1.0.0.0' },
+      { id: 'c1.0.0.1', name: 'renamed', parentId: 'c1.0.0' },
+    ]);
+  });
+
+  it('makes a rename that read before a claim and commits after it wait for the job, then find the node gone', async () => {
+    await loadInto(server, [{ id: 'k2', children: [fullTree('c2', [3, 4, 4])] }]);
+    const renameCommit = renaming.next((command) => command.startsWith('TransactWrite'));
+    const renamed = rename(renamer, 'c2.0', 'too late');
+    await renameCommit.reached;
+    // c2.0 is claimed with the first level below the root; the job is held at the leaves.
+    const leaves = transactionNaming('c2.0.0.0');
+    const deleted = server.gql('mutation { deleteNode(id: "c2") { deletedCount } }');
+    await leaves.reached;
+    renameCommit.release();
+    leaves.release();
+
+    expectError(await renamed, 'NOT_FOUND', { message: 'node "c2.0" does not exist', details: { id: 'c2.0' } });
+    expect(okData(await deleted).deleteNode).toEqual({ deletedCount: 64 });
+    await untilJobsDone(table);
+    expect(await restored('c2')).toEqual({ id: 'c2' });
+    expect(okData(await server.gql('{ node(id: "c2.0") { name } }')).node).toEqual({ name: 'c2.0' });
+  });
+});
+
+/**
+ * A write whose change number a reader gave up while it was in flight commits again with the
+ * next number (changes/recordChanges.ts), its own transaction only: not a re-plan, and for a
+ * delete job's acceptance, not its claims given back and taken again.
+ */
+describe.each(STRATEGIES_UNDER_TEST)('%s: a write whose change number was given up in flight', (strategy) => {
+  let server: TestServer;
+  const held = pauses();
+  const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy, middleware: held.middleware });
+  });
+  afterAll(async () => {
+    await server?.close();
+    client.destroy();
+  });
+
+  const head = async (rootId: string) => Number((await getItem(doc, server.table, headKey(rootId)))?.seq);
+  /** Holds the next commit of a change of `kind`, gives its number up as a reader would, lets it go. */
+  async function givenUpInFlight<T>(rootId: string, kind: string, write: () => Promise<T>): Promise<T> {
+    const commit = held.next(
+      (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes(`"${kind}"`),
+    );
+    const written = write();
+    await commit.reached;
+    const seq = await head(rootId);
+    expect(await giveUp({ doc, table: server.table, changeRetentionMs: 3_600_000 }, rootId, seq)).toBe(true);
+    commit.release();
+    await written;
+    // The next number holds the change: its attempt with the old number was not sent again.
+    expect((await getItem(doc, server.table, changeKey(rootId, seq + 1)))?.kind).toBe(kind);
+    return written;
+  }
+
+  it('renames with the next number', async () => {
+    await loadInto(server, [{ id: 'r1', children: [{ id: 'r1.a' }] }]);
+    const renamed = await givenUpInFlight('r1', 'UPDATED', () =>
+      server.gql('mutation { updateNode(id: "r1.a", name: "b") { name } }'),
+    );
+    expect(okData(renamed).updateNode).toEqual({ name: 'b' });
+  });
+
+  it('accepts a delete job with the next number, its claims kept', async () => {
+    await loadInto(server, [{ id: 'r2', children: [fullTree('d2', [3, 4, 4])] }]);
+    const deleted = await givenUpInFlight('r2', 'DELETED', () =>
+      server.gql('mutation { deleteNode(id: "d2") { deletedCount } }'),
+    );
+    expect(okData(deleted).deleteNode).toEqual({ deletedCount: 64 });
   });
 });

@@ -26,8 +26,8 @@ import {
  * and commits again with new numbers (at most MAX_RENUMBERS times). So a number holds exactly
  * one committed change or none, for good.
  *
- * `commit` gets the plan of the records, to add to its transaction, and commits it; it may be
- * called again. Two drafts with the same facts are one change in two trees (a move between
+ * `commit` gets the plan of the records, to add to a copy of its transaction (withRecords), and
+ * commits it; it may be called again, with other numbers. Two drafts with the same facts are one change in two trees (a move between
  * trees): each record names the other. The change is told to this process's subscribers once
  * committed (EngineContext.onChanged).
  */
@@ -57,6 +57,16 @@ export async function recorded<T>(
       if (!renumber || attempt + 1 >= MAX_RENUMBERS) throw error;
     }
   }
+}
+
+/**
+ * A copy of a write's transaction with its records planned (`tx` stays as it is): `recorded`
+ * may commit again with new numbers, and each attempt must carry its own records only.
+ */
+export function withRecords(tx: TransactionBuilder, planRecords: (tx: TransactionBuilder) => void): TransactionBuilder {
+  const copy = tx.clone();
+  planRecords(copy);
+  return copy;
 }
 
 /**

@@ -6,15 +6,15 @@ import { otherClaim, planClaimNode, planNodeUnclaimed, planParentUnclaimed, plan
 const p = storedNode(testNode('p', 'r'), 4);
 
 describe('claims', () => {
-  it('are taken on a node still under the parent it was read under, claimed by no other job', () => {
+  it('are taken on a node as it was read (its rev: no child added, nothing renamed), claimed by no other job', () => {
     expect(plan((tx) => planClaimNode(tx, p, 'j')).steps).toEqual([
       {
         kind: 'Update',
         key: 'N#p NODE',
         update: 'SET claim = "j"',
         condition:
-          'attribute_exists(pk) AND (attribute_not_exists(claim) OR claim = "j") ' +
-          'AND (attribute_not_exists(deleting) OR deleting = "j") AND parentId = "r"',
+          'attribute_exists(pk) AND rev = 4 AND (attribute_not_exists(claim) OR claim = "j") ' +
+          'AND (attribute_not_exists(deleting) OR deleting = "j")',
       },
     ]);
   });

@@ -15,6 +15,10 @@ import { nodeKey } from './items.js';
  * node when it is done with it (a move rewrites its projection, a delete deletes it), and a job
  * given up before it was accepted releases them all, deepest first.
  *
+ * A claimed node is closed to every write, renames and data updates included (updateNode
+ * conditions on no claim, and waits for the job like a structural write): a delete job keeps the
+ * values it read when it claimed, and a move job's change is logged in one tree only.
+ *
  * Every structural write names, at commit, the items it changes and reads, and nothing else:
  * - its new parent is claimed by no job (`planParentUnclaimed`): nothing lands in a claimed subtree;
  * - the node it moves or deletes is claimed by no job (`planNodeUnclaimed`), and so is every node
@@ -42,18 +46,21 @@ export const otherClaim = (stored: StoredNode | null | undefined, own?: string):
   stored?.claim !== undefined && stored.claim !== own ? stored.claim : undefined;
 
 /**
- * Job `jobId` claims node `stored`: on the condition that it is still under the parent it was
- * read under, and not claimed by another job nor being deleted by another (a delete job's root
- * carries its own mark: items.ts `deleting`).
+ * Job `jobId` claims node `stored`: on the condition that it is as it was read (its `rev`: no
+ * write of any kind committed since, a child added or moved in, a rename, a move away), and not
+ * claimed by another job nor being deleted by another (a delete job's root carries its own mark:
+ * items.ts `deleting`). So the node's children are the ones the claim walk reads next, and its
+ * values the ones a delete job keeps: a write in between fails the claim, and the level is read
+ * again.
  */
 export function planClaimNode(tx: TransactionBuilder, stored: StoredNode, jobId: string): void {
   tx.update(
     nodeKey(stored.node.id),
     { set: { [CLAIM]: jobId } },
     { exists: true },
+    { equals: ['rev', stored.rev] },
     { missingOrEquals: [CLAIM, jobId] },
     { missingOrEquals: ['deleting', jobId] },
-    { equalsOrMissing: ['parentId', stored.node.parentId] },
   );
 }
 

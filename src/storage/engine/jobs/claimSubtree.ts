@@ -88,8 +88,10 @@ const ATTEMPTS = 6;
 
 /**
  * Claims the subtree of `root` (as read) for the job: the root, then each level's children once
- * the level is claimed, so that the claimed set closes over the subtree (a child added before
- * its parent's claim is read with the next level; after it, the add fails on the claim).
+ * the level is claimed, so that the claimed set closes over the subtree: a node's claim holds
+ * only if nothing was written to it since it was read (claims.ts, planClaimNode), so the children
+ * it had when claimed are those the next level reads (a child added before the claim fails the
+ * claim, and the level is read again; one added after fails on the claim).
  * Answers the subtree's levels, root first. Idempotent: nodes that the job claimed already cost
  * a read and no write, so a claimed subtree is walked again this way at no write.
  */

@@ -5,7 +5,7 @@ import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type JobRecord, type Lease } from './jobRecord.js';
-import { draft, recorded } from '../changes/recordChanges.js';
+import { draft, recorded, withRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { FINISH_GRACE_MS } from '../core/openJobs.js';
 import { keepActive } from './announceJob.js';
@@ -37,12 +37,7 @@ export async function commitChunk(
 ): Promise<void> {
   const { change } = progress;
   if (!change) return commitFenced(ctx, tx, lease, progress);
-  // Each attempt on a copy: a renumbered record is committed again with the same chunk.
-  await recorded(ctx, [change], (planRecords) => {
-    const attempt = tx.clone();
-    planRecords(attempt);
-    return commitFenced(ctx, attempt, lease, progress);
-  });
+  await recorded(ctx, [change], (planRecords) => commitFenced(ctx, withRecords(tx, planRecords), lease, progress));
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   settledPlace,
   type NodeTree,
 } from './guardedPlace.js';
-import { draft, recordItems, recorded } from '../changes/recordChanges.js';
+import { draft, recordItems, recorded, withRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { deletedItems } from '../changes/deletedSubtree.js';
 import { putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
@@ -75,10 +75,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       if (tx.size + keptItems.length + recordItems([change]) <= ctx.transactionItems && kept.bytes <= KEPT_BYTES) {
         for (const item of keptItems) tx.put(item);
         await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
-          recorded(ctx, [change], (planRecords) => {
-            planRecords(tx);
-            return transactWrite(ctx.doc, tx.build());
-          }),
+          recorded(ctx, [change], (planRecords) => transactWrite(ctx.doc, withRecords(tx, planRecords).build())),
         );
         return { deletedCount };
       }
@@ -121,10 +118,7 @@ async function startDeleteJob(
     planJobAccept(detach, acceptingLease(ctx, lease), Date.now(), job, { total });
     about.tree.guard(detach);
     const change = deletedChange(root, about.tree, total, { ...job, total });
-    await recorded(ctx, [change], (planRecords) => {
-      planRecords(detach);
-      return transactWrite(ctx.doc, detach.build());
-    });
+    await recorded(ctx, [change], (planRecords) => transactWrite(ctx.doc, withRecords(detach, planRecords).build()));
   } catch (error) {
     await forgetClaiming(ctx, lease, root.node.id);
     throw error;

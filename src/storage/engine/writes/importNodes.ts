@@ -9,7 +9,7 @@ import { planEntryJoin } from '../core/openJobs.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
 import type { StoredNode } from '../../strategy.js';
-import { draft, recorded } from '../changes/recordChanges.js';
+import { draft, recorded, withRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 
 /**
@@ -85,11 +85,9 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
   });
   // Its record, in the parent's tree: the import's nodes are its children from now on.
   const changes = plan.as ? [joinedAs(plan, plan.as)] : parent ? [importChange(plan, parent, 'JOB_DONE')] : [];
-  await recorded(ctx, changes, (planRecords) => {
-    const joining = tx.builder.clone();
-    planRecords(joining);
-    return commitChunk(ctx, joining, plan.lease, { record: { joined: true } });
-  });
+  await recorded(ctx, changes, (planRecords) =>
+    commitChunk(ctx, withRecords(tx.builder, planRecords), plan.lease, { record: { joined: true } }),
+  );
 }
 
 /** The record of a copy or a restore run as an import: its one top node, joined with its subtree. */

@@ -9,13 +9,16 @@ import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { NO_OPEN_JOBS } from '../core/openJobs.js';
 import { replanning } from '../core/replan.js';
 import { planUpdate } from '../core/writePlans.js';
-import { draft, recorded } from '../changes/recordChanges.js';
+import { draft, recorded, withRecords } from '../changes/recordChanges.js';
+import { otherClaim, planNodeUnclaimed } from '../core/claims.js';
+import { waitForOverlappingJob } from './overlapWait.js';
 
 /**
  * updateNode: a new name or data, in one transaction over the node item and every copy of it
  * (its edge, the projection's copies) and the change's record in its tree's log, on the
- * condition that the node did not change since it was read, nor its tree (readNodeTree). No
- * place changes: no guard of a place, but the caller's grant on the node's tree.
+ * condition that the node did not change since it was read, nor its tree (readNodeTree), and that
+ * no job claims it (a claimed node waits for its job, as a structural write does). No place
+ * changes: no guard of a place, but the caller's grant on the node's tree.
  */
 export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Promise<TreeNode> {
   checkId(args.id);
@@ -25,12 +28,16 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
     const scope: ReadScope = {};
     const target = live(await readVisible(ctx, [args.id], scope), args.id);
     checkVersion(target, args.expectedVersion);
+    // A claimed node is closed to renames too (claims.ts): its job goes first.
+    const claim = otherClaim(target);
+    if (claim) await waitForOverlappingJob(ctx, claim, `updating "${args.id}"`);
     const open = scope.open ?? NO_OPEN_JOBS;
     const tree = await readNodeTree(ctx, target, open);
     if (args.name == null && args.data === undefined) return target.node;
     const tx = new TransactionBuilder(ctx.table);
     const now = new Date().toISOString();
     const updated = planUpdate(tx, { target, name: args.name, data: args.data, now, copies: copiesIn(ctx, open) });
+    planNodeUnclaimed(tx, [target]);
     tree.guard(tx);
     const place = { parentId: target.node.parentId, path: tree.path };
     const change = draft(tree.rootId, {
@@ -41,10 +48,7 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
       from: place,
       to: place,
     });
-    await recorded(ctx, [change], (planRecords) => {
-      planRecords(tx);
-      return transactWrite(ctx.doc, tx.build());
-    });
+    await recorded(ctx, [change], (planRecords) => transactWrite(ctx.doc, withRecords(tx, planRecords).build()));
     return updated;
   });
 }
