@@ -282,7 +282,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: writes while a delete job claims its s
     ]);
   });
 
-  it('makes a rename that read before a claim and commits after it wait for the job, then find the node gone', async () => {
+  it('makes a rename read before a claim and committed after it wait for the job, then NOT_FOUND', async () => {
     await loadInto(server, [{ id: 'k2', children: [fullTree('c2', [3, 4, 4])] }]);
     const renameCommit = renaming.next((command) => command.startsWith('TransactWrite'));
     const renamed = rename(renamer, 'c2.0', 'too late');

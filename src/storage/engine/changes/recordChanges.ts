@@ -27,9 +27,9 @@ import {
  * one committed change or none, for good.
  *
  * `commit` gets the plan of the records, to add to a copy of its transaction (withRecords), and
- * commits it; it may be called again, with other numbers. Two drafts with the same facts are one change in two trees (a move between
- * trees): each record names the other. The change is told to this process's subscribers once
- * committed (EngineContext.onChanged).
+ * commits it; it may be called again, with other numbers. Two drafts with the same facts are one
+ * change in two trees (a move between trees): each record names the other. The change is told
+ * to this process's subscribers once committed (EngineContext.onChanged).
  */
 export async function recorded<T>(
   ctx: EngineContext,
