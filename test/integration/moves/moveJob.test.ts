@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { snapshot } from '../../support/invariants.js';
-import { pauseTransaction } from '../../support/pause.js';
+import { pauseTransaction, pauseWhen } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { loadInto } from '../../support/loadTree.js';
 import { expectError, fullTree, okData, specIds, type ExpectedError } from '../../support/tree.js';
@@ -196,5 +196,32 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
       depth: 5,
       ancestors: ['dst', 'd1', 'd2', 'm', 'm.2'].map((id) => ({ id })),
     });
+  });
+
+  it('counts a level added under a node read as a leaf before its claim: the depth limit holds', async () => {
+    if (!traitsOf(strategy).keepsPath) return; // a move that writes O(1) items is never a job
+    // m's leaves are at depth 3; under d2 they would be at 5, the limit. A child added under a
+    // leaf after the leaves were read and before their claim commits would land at 6.
+    const table = uniqueTable();
+    const leaves = pauseWhen(
+      (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('"N#m.0.0"'),
+    );
+    const writer = await start({ ...SMALL_BUDGET, MAX_TREE_DEPTH: '5' }, table, leaves.middleware);
+    await loadInto(writer, FIXTURE);
+    leaves.arm();
+    const moved = writer.gql(REPARENT);
+    await leaves.reached;
+    okData(
+      await writer.gql(
+        'mutation { createNode(input: { id: "m.0.0.late", name: "late", parentId: "m.0.0" }) { depth } }',
+      ),
+    );
+    leaves.release();
+    expectError(await moved, 'DEPTH_LIMIT', {
+      message: 'the write would put a node at depth 6; the limit is 5',
+      details: { depth: 6, maxDepth: 5 },
+    });
+    const m = okData(await writer.gql('{ node(id: "m.0.0.late") { depth rootId } }')).node;
+    expect(m).toEqual({ depth: 4, rootId: 'src' });
   });
 });
