@@ -87,7 +87,10 @@ export class HistoryResolver {
     ctx.loaders.clearAll();
     const readable = (root: string) => canRead(ctx.access.grants, root);
     const visible = visibleAfter(record, readable);
-    return deliveredChange({ record, kind: historyKind(record), cursor: liveCursorOf(record), visible }, readable);
+    return deliveredChange(
+      { record, kind: historyKind(record), cursor: liveCursorOf(ctx.store.changeCursors, record), visible },
+      readable,
+    );
   }
 }
 

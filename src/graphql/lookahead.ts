@@ -51,6 +51,10 @@ export function nestedChildren(info: GraphQLResolveInfo): number[][] {
   }
 }
 
+/** Whether the field being resolved selects `name` on its value (a node's changeCursor). */
+export const selects = (info: GraphQLResolveInfo, name: string): boolean =>
+  collect(info, info.fieldNodes, name).length > 0;
+
 /** The fields named `name` selected directly below `fields`, through fragments, if included. */
 function collect(info: GraphQLResolveInfo, fields: readonly FieldNode[], name: string): FieldNode[] {
   const found: FieldNode[] = [];

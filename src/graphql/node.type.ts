@@ -42,4 +42,14 @@ export class Node {
 
   @Field(() => DateTimeScalar, { description: 'When the node last changed (rename, data, move).' })
   updatedAt!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "On a node asked for by node or nodes (null elsewhere): the position in its tree's change log that this " +
+      'node and everything below it in the same request were read after. treeChanges(nodeId: this node, after: ' +
+      'changeCursor) then delivers every change committed since: none missed, though one may repeat what the ' +
+      'read showed.',
+  })
+  changeCursor?: string | null;
 }

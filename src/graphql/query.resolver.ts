@@ -6,29 +6,39 @@ import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
 import { Job, JobConnection } from './job.type.js';
-import { fieldsLeftOut } from './lookahead.js';
+import { fieldsLeftOut, selects } from './lookahead.js';
 import { PageArgs } from './node.args.js';
 import { Node } from './node.type.js';
 import { relayPage } from './relayPage.js';
+import { withChangeCursor } from './withChangeCursor.js';
 
 @Resolver()
 export class QueryResolver {
   @Query(() => Node, { nullable: true, description: 'null when there is no such node' })
   async node(
     @Arg('id', () => ID, { description: "The node's id." }) id: string,
-    @Ctx() { loaders, access }: Context,
+    @Ctx() { loaders, access, store }: Context,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<TreeNode | null> {
-    return access.visible(await loaders.nodeById.load(checkId(id)));
+    const node = await access.visible(await loaders.nodeById.load(checkId(id)));
+    return node && selects(info, 'changeCursor') ? access.visible(await withChangeCursor(store, node)) : node;
   }
 
   @Query(() => [Node], { nullable: 'items', description: 'Same order as ids, null where missing.' })
   async nodes(
     @Arg('ids', () => [ID], { description: 'The ids of the nodes, up to 1,000.' }) ids: string[],
-    @Ctx() { loaders, access }: Context,
+    @Ctx() { loaders, access, store }: Context,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Array<TreeNode | null>> {
     if (ids.length > MAX_PAGE_SIZE) throw badInput(`ids may hold at most ${MAX_PAGE_SIZE} ids, got ${ids.length}`);
     ids.forEach((id) => checkId(id));
-    return Promise.all(ids.map(async (id) => access.visible(await loaders.nodeById.load(id))));
+    const cursored = selects(info, 'changeCursor');
+    return Promise.all(
+      ids.map(async (id) => {
+        const node = await access.visible(await loaders.nodeById.load(id));
+        return node && cursored ? access.visible(await withChangeCursor(store, node)) : node;
+      }),
+    );
   }
 
   @Query(() => Job, {

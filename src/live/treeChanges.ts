@@ -1,8 +1,7 @@
-import { TreeError, notFound } from '../errors.js';
-import type { ChangeRecord } from '../storage/treeStore.js';
-import { decodeChangeCursor, encodeChangeCursor } from '../storage/engine/changes/changeRecord.js';
-import type { TreeNode, TreeStore } from '../storage/treeStore.js';
-import type { ChangeHub } from './changeHub.js';
+import { TreeError, badInput, notFound } from '../errors.js';
+import type { ChangeCursor, ChangeCursors } from '../storage/changeCursor.js';
+import type { ChangeRecord, TreeNode, TreeStore } from '../storage/treeStore.js';
+import type { ChangeHub, HubSubscriber } from './changeHub.js';
 import { seenBy, treeOf, type LiveKind, type Watch } from './window.js';
 
 /** A change as one subscriber receives it. */
@@ -40,9 +39,10 @@ export interface LiveScope {
 
 /**
  * The changes in the subtree of `nodeId` (to `maxDepth` below it), in the order of its tree's
- * log, each once: after the cursor `after` (every change since, then the live ones), or from
- * now. The watched node moving to another tree takes the subscription with it; its deletion
- * (or an ancestor's) ends it after that event.
+ * log, each once: after the cursor `after` (every change since, then the live ones), or every
+ * change committed from now on (one in flight now included: changeLog.ts, readChangeStart).
+ * The watched node moving to another tree takes the subscription with it; its deletion (or an
+ * ancestor's) ends it after that event.
  */
 export async function openTreeChanges(
   scope: LiveScope,
@@ -50,29 +50,40 @@ export async function openTreeChanges(
 ): Promise<AsyncIterableIterator<LiveChange>> {
   if (args.maxDepth != null && (!Number.isInteger(args.maxDepth) || args.maxDepth < 0))
     throw new TreeError('BAD_USER_INPUT', 'maxDepth must be 0 or more', { field: 'maxDepth' });
+  const resumed = args.after == null ? null : resumeFrom(scope, args.after);
   const node = await scope.readNode(args.nodeId);
   if (!node || !scope.canRead(node.rootId ?? node.id)) throw notFound('node', args.nodeId);
-  const path = (await scope.ancestorsOf(node)).map((n) => n.id);
+  // A cursor of this node's subscription holds its place then: the resume goes on from there
+  // as the subscription did, following the node into the trees it went to since.
+  const path =
+    resumed?.watch?.nodeId === node.id ? resumed.watch.path : (await scope.ancestorsOf(node)).map((n) => n.id);
   const watch: Watch = { nodeId: node.id, maxDepth: args.maxDepth ?? null, path };
-  let tree = treeOf(watch);
-  let pos: number;
-  if (args.after != null) {
-    const cursor = decodeChangeCursor(args.after);
-    if (Date.now() - cursor.at > scope.retentionMs)
-      throw new TreeError(
-        'RESYNC_REQUIRED',
-        'the cursor is older than the changes kept; read the subtree again, then subscribe without after',
-        { retentionHours: scope.retentionMs / 3_600_000 },
-      );
-    tree = cursor.rootId;
-    pos = cursor.seq;
-  } else {
-    pos = await scope.store.lastChange(tree);
-  }
-  return new Subscription(scope, watch, tree, pos).iterator();
+  if (resumed && resumed.rootId !== treeOf(watch))
+    throw badInput("after is a cursor of another tree than the node's: subscribe with the node's changeCursor", {
+      field: 'after',
+    });
+  const start = resumed ?? { rootId: treeOf(watch), ...(await scope.store.changeStart(treeOf(watch))) };
+  return new Subscription(scope, watch, start).iterator();
 }
 
-/** One subscriber: its watch, where it reads, and its queue of changes not yet taken. */
+/**
+ * The cursor `after` of a resume: signed for the caller's tenant, of a tree it may read (a cursor
+ * is no way into another tree's log), and within the retention.
+ */
+function resumeFrom(scope: LiveScope, after: string): ChangeCursor {
+  const cursor = scope.store.changeCursors.decode(after);
+  if (!scope.canRead(cursor.rootId)) throw badInput('after is not a cursor of treeChanges', { field: 'after' });
+  if (Date.now() - cursor.at > scope.retentionMs)
+    throw new TreeError(
+      'RESYNC_REQUIRED',
+      'the cursor is older than the changes kept; read the subtree again with its changeCursor, ' +
+        'then subscribe after it',
+      { retentionHours: scope.retentionMs / 3_600_000 },
+    );
+  return cursor;
+}
+
+/** One subscriber: its watch, the tree it reads, and its queue of changes not yet taken. */
 class Subscription {
   private readonly queue: Array<LiveChange> = [];
   private waiting: ((result: IteratorResult<LiveChange>) => void) | null = null;
@@ -80,50 +91,67 @@ class Subscription {
   private detach: () => void = () => {};
   private done = false;
   private error: Error | null = null;
+  private tree: string;
+  /** The hub's subscriber of the tree read now, and the numbers of that tree not for this one. */
+  private reader: HubSubscriber | null = null;
+  private skip: readonly number[] = [];
 
   constructor(
     private readonly scope: LiveScope,
     private watch: Watch,
-    private tree: string,
-    pos: number,
+    start: Pick<ChangeCursor, 'rootId' | 'seq' | 'skip'>,
   ) {
-    this.attach(pos);
+    this.tree = start.rootId;
+    this.attach(start.seq, start.skip);
   }
 
-  private attach(pos: number): void {
-    const subscriber = {
+  private attach(pos: number, skip: readonly number[]): void {
+    this.skip = skip;
+    const reader: HubSubscriber = {
       pos,
-      deliver: (changes: readonly ChangeRecord[], last: number) => {
-        subscriber.pos = last;
+      deliver: (changes, last) => {
+        reader.pos = last;
         for (const change of changes) {
-          if (this.done) return;
-          this.take(change);
+          // A change that took the watch to another tree ends this batch: the rest of it is
+          // that of a log no longer read (the same changes come from the new tree's, if any).
+          if (this.done || this.reader !== reader) return;
+          if (!this.skip.includes(change.seq)) this.take(change);
         }
       },
     };
-    this.detach = this.scope.hub.attach(this.scope.tenant, this.tree, subscriber);
+    this.reader = reader;
+    this.detach = this.scope.hub.attach(this.scope.tenant, this.tree, reader);
   }
 
   /** One change of the tree read: queued when in the window; the watch follows its node. */
   private take(record: ChangeRecord): void {
     const seen = seenBy(this.watch, record);
     this.watch = seen.watch;
+    const next = treeOf(this.watch);
+    // Where this subscription reads on from after the change: the record's twin in the tree
+    // the watched subtree went to, if it went to another.
+    const moved = !seen.ended && next !== this.tree;
+    const on = moved && record.other?.rootId === next ? record.other : { rootId: this.tree, seq: record.seq };
     if (seen.kind) {
       this.push({
         record,
         kind: seen.kind,
-        cursor: liveCursorOf(record),
+        cursor: this.scope.store.changeCursors.encode({
+          ...on,
+          at: Date.parse(record.at),
+          skip: moved ? [] : this.skip.filter((seq) => seq > record.seq),
+          watch: { nodeId: this.watch.nodeId, path: this.watch.path },
+        }),
         visible: visibleAfter(record, (rootId) => this.scope.canRead(rootId)),
       });
     }
     if (seen.ended) return this.end();
-    const next = treeOf(this.watch);
-    if (next === this.tree) return;
-    // The watched subtree went to another tree: read that one's log after the same change.
+    if (!moved) return;
     this.detach();
-    if (!record.other || !this.scope.canRead(next)) return this.end();
-    this.tree = record.other.rootId;
-    this.attach(record.other.seq);
+    this.reader = null;
+    if (on.rootId !== next || !this.scope.canRead(next)) return this.end();
+    this.tree = next;
+    this.attach(on.seq, []);
   }
 
   private push(change: LiveChange): void {
@@ -199,9 +227,20 @@ class Subscription {
   }
 }
 
-/** The `treeChanges` cursor of a change: a subscription with it as `after` gets every later change. */
-export const liveCursorOf = (record: ChangeRecord): string =>
-  encodeChangeCursor({ rootId: record.rootId, seq: record.seq, at: Date.parse(record.at) });
+/**
+ * The `treeChanges` cursor of a change read outside a subscription (an undo's answer): the
+ * changed node watched from its place after the change.
+ */
+export const liveCursorOf = (cursors: ChangeCursors, record: ChangeRecord): string => {
+  const path = record.to?.path ?? record.from?.path ?? [];
+  return cursors.encode({
+    rootId: record.rootId,
+    seq: record.seq,
+    at: Date.parse(record.at),
+    skip: [],
+    ...((path[0] ?? record.nodeId) === record.rootId ? { watch: { nodeId: record.nodeId, path } } : {}),
+  });
+};
 
 /** Whether a caller who may read the trees `canRead` says sees the node after the change (not after a delete). */
 export const visibleAfter = (record: ChangeRecord, canRead: (rootId: string) => boolean): boolean =>

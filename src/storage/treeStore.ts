@@ -1,4 +1,5 @@
 import { TreeError } from '../errors.js';
+import type { ChangeCursors } from './changeCursor.js';
 
 /**
  * The storage interface. The GraphQL layer and the loaders know only this file. Behind it, the
@@ -296,8 +297,13 @@ export interface TreeStore {
    * stopping before a number not written yet (engine/changes/changeLog.ts).
    */
   changesAfter(rootId: string, after: number, limit: number): Promise<ChangesRead>;
-  /** The last number of the tree's change log that a record holds; 0 when none. */
-  lastChange(rootId: string): Promise<number>;
+  /**
+   * Where a reader of the tree's change log starts to get exactly the changes committed from
+   * now on (engine/changes/changeLog.ts): after `seq`, save the numbers `skip`.
+   */
+  changeStart(rootId: string): Promise<ChangeStart>;
+  /** The signed cursors of treeChanges, bound to this store's tenant. */
+  readonly changeCursors: ChangeCursors;
   /** Gives up number `seq` of the tree's log when no change holds it: true when given up. */
   giveUpChange(rootId: string, seq: number): Promise<boolean>;
   /**
@@ -504,6 +510,12 @@ export function decodeChangeId(id: string, field = 'changeId'): { rootId: string
     // reported below
   }
   throw new TreeError('BAD_USER_INPUT', `${field} is not the id of a change`, { field });
+}
+
+/** Where a reader starts in a tree's log: after number `seq`, save the numbers in `skip` (committed already). */
+export interface ChangeStart {
+  seq: number;
+  skip: number[];
 }
 
 /** The changes of a tree read after a number, in order, up to the first number not written yet. */

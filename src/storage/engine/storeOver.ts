@@ -1,4 +1,11 @@
-import { lastChange, readChange, readChangesAfter, readNodeHistory, readTreeHistory } from './changes/changeLog.js';
+import { changeCursors } from '../changeCursor.js';
+import {
+  readChange,
+  readChangeStart,
+  readChangesAfter,
+  readNodeHistory,
+  readTreeHistory,
+} from './changes/changeLog.js';
 import { giveUp } from './changes/recordChanges.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { CreateNodesArgs, Page, TreeNode, TreeStore } from '../treeStore.js';
@@ -44,7 +51,8 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
       storeOver(strategy, options.forTenant(tenant, cost, treeAccess, by), {}),
     getNodes: ctx.getNodes,
     changesAfter: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
-    lastChange: (rootId) => lastChange(ctx, rootId),
+    changeStart: (rootId) => readChangeStart(ctx, rootId),
+    changeCursors: changeCursors(ctx.cursors),
     giveUpChange: (rootId, seq) => giveUp(ctx, rootId, seq),
     history: (of, first, after) =>
       'nodeId' in of

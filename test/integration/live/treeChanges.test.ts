@@ -1,24 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
-import { encodeChangeCursor } from '../../../src/storage/engine/changes/changeRecord.js';
+import { changeCursors } from '../../../src/storage/changeCursor.js';
+import { createCursorCodec } from '../../../src/storage/cursor.js';
 import { liveClient, subscribe, type LiveEvent } from '../../support/live.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { buildTree, okData } from '../../support/tree.js';
 import { eventually } from '../../support/eventually.js';
+import { pauses } from '../../support/pause.js';
 
 /**
  * treeChanges over GraphQL over WebSocket, on the real server, under every strategy: each kind
  * of change in commit order with what a client patches its view with, the watched window
- * (moves in and out of it, nothing from outside), resume after a disconnect, and the refusal
- * of a cursor past the retention.
+ * (moves in and out of it, nothing from outside), resume after a disconnect (into the tree the
+ * watched node went to), where a subscription starts around a change in flight, a read's change
+ * cursor, and the refusal of a cursor past the retention.
  */
 describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy) => {
   let server: TestServer;
   let client: Client;
   let tree = 0;
   const fresh = () => `l${++tree}`;
+  const held = pauses();
   beforeAll(async () => {
-    server = await startTestServer({ strategy });
+    server = await startTestServer({ strategy, middleware: held.middleware });
     client = liveClient(server.url);
   });
   afterAll(async () => {
@@ -143,7 +147,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy)
   it('refuses a cursor older than the retention with RESYNC_REQUIRED, and a foreign one', async () => {
     const r = fresh();
     await buildTree(server, { id: r });
-    const stale = encodeChangeCursor({ rootId: r, seq: 1, at: Date.now() - 25 * 3600 * 1000 });
+    const cursors = changeCursors(createCursorCodec(server.config.cursorSecret));
+    const stale = cursors.encode({ rootId: r, seq: 1, at: Date.now() - 25 * 3600 * 1000, skip: [] });
     const old = subscribe(client, { nodeId: r, after: stale });
     await old.until(1).catch(() => {});
     expect(old.errors.map((e) => (e as { extensions?: { code?: string } }).extensions?.code)).toEqual([
@@ -159,5 +164,126 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: live changes of a subtree', (strategy)
     expect(missing.errors.map((e) => (e as { extensions?: { code?: string } }).extensions?.code)).toEqual([
       'NOT_FOUND',
     ]);
+  });
+
+  /** Holds the next transaction (a write that took its change's number) until released. */
+  const holdWrite = () => held.next((command) => command.startsWith('TransactWrite'));
+  /** Holds the next forward read of the tree's log: a subscription has its position by then. */
+  const holdLogRead = (rootId: string) =>
+    held.next(
+      (command, input) =>
+        command.startsWith('Query') &&
+        input.ScanIndexForward !== false &&
+        JSON.stringify(input).includes(`"C#${rootId}"`),
+    );
+  const settled = async (sub: { events: LiveEvent[] }, count: number) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sub.events).toHaveLength(count);
+  };
+
+  it('starts without after before a change in flight: it gets that change, not those committed before', async () => {
+    const r = fresh();
+    await buildTree(server, { id: r, children: [{ id: `${r}.a` }, { id: `${r}.b` }] });
+    const write = holdWrite();
+    const inFlight = rename(`${r}.a`, 'in flight');
+    await write.reached;
+    okData(await rename(`${r}.b`, 'committed before'));
+    const read = holdLogRead(r);
+    const sub = subscribe(client, { nodeId: r });
+    await read.reached;
+    read.release();
+    write.release();
+    okData(await inFlight);
+    okData(await rename(r, 'after'));
+    expect(pick(await sub.until(2))).toEqual([
+      ['UPDATED', `${r}.a`, r, r, null, 'in flight'],
+      ['UPDATED', r, null, null, null, 'after'],
+    ]);
+    await settled(sub, 2);
+    await sub.close();
+  });
+
+  /** A subscription to `${r}.w`, closed after its first change: that change's cursor. */
+  const cursorBefore = async (r: string) => {
+    const sub = subscribe(client, { nodeId: `${r}.w` });
+    await sub.ready(`${r}.w1`, () => rename(`${r}.w1`, 'poke'));
+    okData(await rename(`${r}.w`, 'seen'));
+    const [seen] = await sub.until(1);
+    await sub.close();
+    return seen!.cursor;
+  };
+  const twoTrees = async () => {
+    const [r, other] = [fresh(), fresh()];
+    await buildTree(server, { id: r, children: [{ id: `${r}.w`, children: [{ id: `${r}.w1` }] }, { id: `${r}.n` }] });
+    await buildTree(server, { id: other });
+    return [r, other] as const;
+  };
+
+  it("resumes from the cursor of a move into another tree in that tree's log", async () => {
+    const [r, other] = await twoTrees();
+    const sub = subscribe(client, { nodeId: `${r}.w` });
+    await sub.ready(`${r}.w1`, () => rename(`${r}.w1`, 'poke'));
+    okData(await reparent(`${r}.w`, other));
+    const [moved] = await sub.until(1);
+    await sub.close();
+    okData(await rename(`${r}.w1`, 'after the move'));
+    const resumed = subscribe(client, { nodeId: `${r}.w`, after: moved!.cursor });
+    expect(pick(await resumed.until(1))).toEqual([['UPDATED', `${r}.w1`, `${r}.w`, `${r}.w`, null, 'after the move']]);
+    await settled(resumed, 1);
+    await resumed.close();
+  });
+
+  it('resumes through a batch that takes the watch to another tree: each change once', async () => {
+    const [r, other] = await twoTrees();
+    const after = await cursorBefore(r);
+    okData(await reparent(`${r}.w`, other));
+    okData(await reparent(`${r}.n`, `${r}.w`));
+    const resumed = subscribe(client, { nodeId: `${r}.w`, after });
+    await resumed.until(2);
+    okData(await rename(`${r}.w1`, 'live'));
+    expect(pick(await resumed.until(3))).toEqual([
+      ['MOVED', `${r}.w`, r, other, null, 'seen'],
+      ['MOVED_IN', `${r}.n`, r, `${r}.w`, 1, `${r}.n`],
+      ['UPDATED', `${r}.w1`, `${r}.w`, `${r}.w`, null, 'live'],
+    ]);
+    await settled(resumed, 3);
+    await resumed.close();
+  });
+
+  it('resumes through a batch that takes the watch to another tree and back: it reads the tree it is in', async () => {
+    const [r, other] = await twoTrees();
+    const after = await cursorBefore(r);
+    okData(await reparent(`${r}.w`, other));
+    okData(await reparent(`${r}.w`, r));
+    const resumed = subscribe(client, { nodeId: `${r}.w`, after });
+    await resumed.until(2);
+    okData(await rename(`${r}.w1`, 'live'));
+    expect(pick(await resumed.until(3))).toEqual([
+      ['MOVED', `${r}.w`, r, other, null, 'seen'],
+      ['MOVED', `${r}.w`, other, r, null, 'seen'],
+      ['UPDATED', `${r}.w1`, `${r}.w`, `${r}.w`, null, 'live'],
+    ]);
+    await settled(resumed, 3);
+    await resumed.close();
+  });
+
+  it("reads a node's change cursor: after it come the changes since the read, one in flight then too", async () => {
+    const r = fresh();
+    await buildTree(server, { id: r, children: [{ id: `${r}.a` }, { id: `${r}.b` }] });
+    const write = holdWrite();
+    const inFlight = rename(`${r}.a`, 'in flight');
+    await write.reached;
+    const read = okData(await server.gql(`{ node(id: "${r}") { name changeCursor } }`));
+    expect(read.node.name).toBe(r);
+    write.release();
+    okData(await inFlight);
+    okData(await rename(`${r}.b`, 'after the read'));
+    const sub = subscribe(client, { nodeId: r, after: read.node.changeCursor });
+    expect(pick(await sub.until(2))).toEqual([
+      ['UPDATED', `${r}.a`, r, r, null, 'in flight'],
+      ['UPDATED', `${r}.b`, r, r, null, 'after the read'],
+    ]);
+    await settled(sub, 2);
+    await sub.close();
   });
 });

@@ -2,7 +2,7 @@ import { getItem } from '../../../dynamodb/batchGet.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { EngineContext } from '../core/engineContext.js';
-import type { ChangesRead, HistoryPage } from '../../treeStore.js';
+import type { ChangeStart, ChangesRead, HistoryPage } from '../../treeStore.js';
 import {
   changeKey,
   changePk,
@@ -42,11 +42,29 @@ export async function readChangesAfter(
   return { changes, last, more };
 }
 
-/** The last number of the tree's log that a record holds (a change or a number given up); 0 when none. */
-export async function lastChange(ctx: Pick<EngineContext, 'doc' | 'table'>, rootId: string): Promise<number> {
+/** How many of a log's last records the start of a subscriber reads (one Query). */
+const START_WINDOW = 100;
+
+/**
+ * Where a new reader of the tree's log starts so as to get exactly the changes committed from
+ * now on: a change in flight holds no record yet, and may hold a number below records already
+ * committed. So: after the last number below the first missing one, save the records above it
+ * (committed already). One Query of the last START_WINDOW records, backwards: only the numbers
+ * between them are looked at, a number missing below them is taken as given up (a write in
+ * flight while that many later ones committed is the rare straggler a reader gives up past its
+ * patience anyway, and that then commits with a new number).
+ */
+export async function readChangeStart(ctx: Pick<EngineContext, 'doc' | 'table'>, rootId: string): Promise<ChangeStart> {
   const query = keyQuery(ctx.table, { pk: changePk(rootId), sk: { between: [seqSk(0), LAST_SK] }, backwards: true });
-  const { items } = await queryItems(ctx.doc, query, 1);
-  return items[0] ? seqOf(items[0]) : 0;
+  const { items } = await queryItems(ctx.doc, query, START_WINDOW);
+  return startAmong(items.map(seqOf).reverse());
+}
+
+/** Pure. The start among the numbers that hold records (ascending): before the first one missing between them. */
+export function startAmong(seqs: readonly number[]): ChangeStart {
+  const gap = seqs.findIndex((seq, i) => i > 0 && seq !== seqs[i - 1]! + 1);
+  if (gap < 0) return { seq: seqs.at(-1) ?? 0, skip: [] };
+  return { seq: seqs[gap - 1]!, skip: seqs.slice(gap) };
 }
 
 /**

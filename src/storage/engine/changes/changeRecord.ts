@@ -1,4 +1,3 @@
-import { TreeError } from '../../../errors.js';
 import type { Item, Key } from '../../../dynamodb/keys.js';
 import { CHANGE_HEAD_SK, CHANGE_SK_PREFIX, CHANGES_PK_PREFIX } from '../../../dynamodb/keys.js';
 import type { TreeNode } from '../../treeStore.js';
@@ -133,28 +132,3 @@ export function recordOf(item: Item): ChangeRecord | null {
 
 /** The sequence number of a change item's sort key. */
 export const seqOf = (item: Item): number => Number(item.seq);
-
-/**
- * Where a subscriber resumes: the tree, the number of the last change it saw there, and when
- * that change was made (a cursor older than the retention is refused: its changes may be gone).
- */
-export interface ChangeCursor {
-  rootId: string;
-  seq: number;
-  at: number;
-}
-
-export const encodeChangeCursor = (cursor: ChangeCursor): string =>
-  Buffer.from(JSON.stringify(['c', cursor.rootId, cursor.seq, cursor.at])).toString('base64url');
-
-/** A cursor from encodeChangeCursor; BAD_USER_INPUT for anything else. */
-export function decodeChangeCursor(cursor: string): ChangeCursor {
-  try {
-    const [tag, rootId, seq, at] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (tag === 'c' && typeof rootId === 'string' && Number.isSafeInteger(seq) && Number.isSafeInteger(at))
-      return { rootId, seq: seq as number, at: at as number };
-  } catch {
-    // reported below
-  }
-  throw new TreeError('BAD_USER_INPUT', 'after is not a cursor of treeChanges', { field: 'after' });
-}
