@@ -144,6 +144,44 @@ describe('live subscriptions: transports, callers and limits', () => {
     await onGlobex.close();
   });
 
+  it('refuses a forged cursor, one of another tenant, and one of a tree the caller may not read', async () => {
+    const refusal = async (client: Client, nodeId: string, after: string) => {
+      const sub = subscribe(client, { nodeId, after });
+      await sub.until(1).catch(() => {});
+      return sub.errors.map((e) => ({
+        message: (e as Error).message,
+        extensions: (e as { extensions?: unknown }).extensions,
+      }));
+    };
+    const refused = [
+      { message: 'after is not a cursor of treeChanges', extensions: { code: 'BAD_USER_INPUT', field: 'after' } },
+    ];
+    const cursorOf = async (id: string, authorization: string) =>
+      okData(await server.gql(`{ node(id: "${id}") { changeCursor } }`, undefined, { authorization })).node
+        .changeCursor as string;
+    const reader = await as('reader', { a: 'read' });
+    // Unsigned, as cursors were: naming a tree the caller may not read.
+    const forged = Buffer.from(JSON.stringify(['c', 'b', 0, Date.now()])).toString('base64url');
+    expect(await refusal(reader, 'a', forged)).toEqual(refused);
+    expect(await refusal(reader, 'a', await cursorOf('b', admin))).toEqual(refused);
+
+    const tenantToken = async (tenant: string) =>
+      `Bearer ${await new SignJWT({ sub: `${tenant}-user`, tenant, exp: Math.floor(Date.now() / 1000) + 300 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET))}`;
+    const [acme, globex] = await Promise.all([tenantToken('acme'), tenantToken('globex')]);
+    for (const authorization of [acme, globex])
+      await buildTree(
+        { ...server, gql: (q: string, v?: Record<string, unknown>) => server.gql(q, v, { authorization }) },
+        {
+          id: 'tc',
+        },
+      );
+    const globexClient = liveClient(server.url, { authorization: globex });
+    clients.push(globexClient);
+    expect(await refusal(globexClient, 'tc', await cursorOf('tc', acme))).toEqual(refused);
+  });
+
   it('refuses a connection, then a caller, past its live subscriptions with LIMIT_EXCEEDED', async () => {
     const messageOf = (errors: unknown[]) => (errors[0] as { message?: string } | undefined)?.message;
     const first = await as('busy');
