@@ -165,7 +165,7 @@ describe('loadConfig', () => {
 
   it('reads the authentication modes, and refuses incomplete or contradictory ones', () => {
     expect(loadConfig({ AUTH: 'none' }).auth).toEqual({ mode: 'none', explicit: true });
-    expect(loadConfig({ AUTH: 'apikey' }).auth).toEqual({ mode: 'apikey' });
+    expect(loadConfig({ AUTH: 'apikey' }).auth).toEqual({ mode: 'apikey', cacheMs: 30_000 });
     expect(loadConfig({ AUTH: 'jwt', JWT_JWKS_URL: 'https://issuer.example/jwks.json' }).auth).toEqual({
       mode: 'jwt',
       key: { jwksUrl: 'https://issuer.example/jwks.json' },

@@ -116,7 +116,14 @@ type Env = Record<string, string | undefined>;
 /** How callers authenticate. */
 export type AuthConfig =
   | { mode: 'none'; explicit: boolean }
-  | { mode: 'apikey' }
+  | {
+      mode: 'apikey';
+      /**
+       * API_KEY_CACHE_MS: how long a process trusts what it read of a key's record. A revoked or
+       * narrowed key reaches requests and open subscriptions within it.
+       */
+      cacheMs: number;
+    }
   | {
       mode: 'jwt';
       /** HS256 shared secret (JWT_SECRET), or the JWKS URL of asymmetric keys (JWT_JWKS_URL). */
@@ -209,6 +216,7 @@ const SCHEMA = z.object({
     .regex(/^[A-Za-z0-9_.:/-]{1,128}$/)
     .optional()
     .describe('a claim name'),
+  API_KEY_CACHE_MS: integer(30_000, 10, 3_600_000),
   RATE_LIMIT_PER_SECOND: z.coerce
     .number()
     .min(0)
@@ -423,7 +431,7 @@ function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
   ).filter((name) => v[name] !== undefined);
   if (mode !== 'jwt' && jwtOnly.length > 0) return `${jwtOnly.join(', ')} apply to AUTH=jwt only; AUTH is ${mode}`;
   if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
-  if (mode === 'apikey') return { mode };
+  if (mode === 'apikey') return { mode, cacheMs: v.API_KEY_CACHE_MS };
   if ((v.JWT_SECRET === undefined) === (v.JWT_JWKS_URL === undefined)) {
     return (
       'AUTH=jwt needs exactly one of JWT_SECRET (an HS256 shared secret) ' +

@@ -12,9 +12,10 @@ import { CONFIG_VARIABLES } from './configVariables.js';
 /**
  * The prefixes of Canopy's variables (their first word: TREE_, DYNAMODB_, JOB_, ...), except
  * those other software shares: the AWS SDK's (AWS_), Node's (NODE_) and OpenTelemetry's (OTEL_)
- * variables are many, and read by the libraries, not by the configuration.
+ * variables are many, and read by the libraries, not by the configuration; API_ starts the
+ * variables of too many programs (API_URL, API_TOKEN) to warn of them.
  */
-const SHARED_PREFIXES: ReadonlySet<string> = new Set(['AWS_', 'NODE_', 'OTEL_']);
+const SHARED_PREFIXES: ReadonlySet<string> = new Set(['AWS_', 'NODE_', 'OTEL_', 'API_']);
 export const CANOPY_PREFIXES: readonly string[] = [
   ...new Set(CONFIG_VARIABLES.flatMap((name) => (name.includes('_') ? [name.slice(0, name.indexOf('_') + 1)] : []))),
 ].filter((prefix) => !SHARED_PREFIXES.has(prefix));

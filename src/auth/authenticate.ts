@@ -7,8 +7,6 @@ import { ANONYMOUS, type Caller } from './caller.js';
 import { grantsFrom } from './grants.js';
 import { createJwtVerifier } from './verifyJwt.js';
 
-/** How long this process trusts what it read of an API key: a revocation takes effect within it. */
-export const API_KEY_CACHE_MS = 30_000;
 /** Key records held at most (an unknown id is remembered too, so a flood of them costs little). */
 const API_KEY_CACHE_SIZE = 10_000;
 
@@ -29,7 +27,8 @@ function credentialOf(headers: IncomingHttpHeaders, acceptApiKeyHeader: boolean)
 /**
  * Who a request comes from, established before anything of the operation runs: with AUTH=none,
  * anyone; with AUTH=jwt, the bearer token's subject (verified without any DynamoDB call); with
- * AUTH=apikey, the key's id (one BatchGetItem of the key's record per key id per API_KEY_CACHE_MS in this process).
+ * AUTH=apikey, the key's id (one BatchGetItem of the key's record per key id per API_KEY_CACHE_MS
+ * in this process, shared by the requests and subscriptions that need it meanwhile).
  * Missing or bad credentials throw UNAUTHENTICATED (HTTP 401).
  */
 export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table: string): Authenticate {
@@ -42,15 +41,18 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
       return verify(token);
     };
   }
-  const cache = new Map<string, { record: StoredApiKey | null; readAt: number }>();
-  const recordOf = async (id: string) => {
+  // A read is trusted from when it started: a revocation before then is in it.
+  const cache = new Map<string, { record: Promise<StoredApiKey | null>; readAt: number }>();
+  const recordOf = (id: string) => {
     const cached = cache.get(id);
-    if (cached && Date.now() - cached.readAt < API_KEY_CACHE_MS) return cached.record;
-    const record = await findApiKey(doc, table, id);
+    if (cached && Date.now() - cached.readAt < auth.cacheMs) return cached;
+    const read = { record: findApiKey(doc, table, id), readAt: Date.now() };
     cache.delete(id);
     if (cache.size >= API_KEY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(id, { record, readAt: Date.now() });
-    return record;
+    cache.set(id, read);
+    // A failed read is not remembered.
+    read.record.catch(() => cache.get(id) === read && cache.delete(id));
+    return read;
   };
   return async (headers) => {
     const presented = credentialOf(headers, true);
@@ -60,10 +62,18 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
       );
     const parsed = parseApiKey(presented);
     if (!parsed) throw unauthenticated('the API key is malformed');
-    const record = await recordOf(parsed.id);
+    const { record: reading, readAt } = recordOf(parsed.id);
+    const record = await reading;
     if (!record || !secretMatches(parsed.secret, record.hash)) throw unauthenticated('the API key is not valid');
     if (record.revokedAt !== null) throw unauthenticated('the API key has been revoked');
     const { id, name, tenant, trees } = record;
-    return { via: 'apikey', subject: id, keyName: name || id, tenant: tenant ?? null, grants: grantsFrom(trees) };
+    return {
+      via: 'apikey',
+      subject: id,
+      keyName: name || id,
+      tenant: tenant ?? null,
+      grants: grantsFrom(trees),
+      checkAgainAt: readAt + auth.cacheMs,
+    };
   };
 }

@@ -15,6 +15,12 @@ export interface Caller {
   keyName?: string;
   tenant: string | null;
   grants: Grants;
+  /**
+   * When what authenticated this caller is no longer trusted, in ms since the epoch: a token's
+   * `exp` (within the clock skew allowed), or when this process reads the API key's record
+   * again. Absent: never (AUTH=none). An open subscription authenticates again then.
+   */
+  checkAgainAt?: number;
 }
 
 /** The caller of a server running with AUTH=none. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTreeError } from '../errors.js';
-import { canRead, canWrite, grantsFrom, MAX_GRANTS, WRITE_ALL } from './grants.js';
+import { canRead, canWrite, grantsFrom, MAX_GRANTS, sameGrants, WRITE_ALL } from './grants.js';
 
 const refused = (claim: unknown): boolean => {
   try {
@@ -35,5 +35,17 @@ describe('grantsFrom', () => {
     for (const claim of [null, 'a', ['a'], { a: 'admin' }, { a: true }]) expect(refused(claim)).toBe(true);
     const many = Object.fromEntries(Array.from({ length: MAX_GRANTS + 1 }, (_, i) => [`t${i}`, 'read']));
     expect(refused(many)).toBe(true);
+  });
+});
+
+describe('sameGrants', () => {
+  it('compares every tree and the level on all of them', () => {
+    const of = (claim: Record<string, string>) => grantsFrom(claim);
+    expect(sameGrants(of({ a: 'read', b: 'write' }), of({ b: 'write', a: 'read' }))).toBe(true);
+    expect(sameGrants(WRITE_ALL, grantsFrom(undefined))).toBe(true);
+    expect(sameGrants(of({ a: 'read', b: 'write' }), of({ a: 'read' }))).toBe(false);
+    expect(sameGrants(of({ a: 'read' }), of({ a: 'write' }))).toBe(false);
+    expect(sameGrants(of({ a: 'read' }), of({ b: 'read' }))).toBe(false);
+    expect(sameGrants(of({ a: 'read', '*': 'read' }), of({ a: 'read' }))).toBe(false);
   });
 });

@@ -35,3 +35,9 @@ export function grantsFrom(claim: unknown, name = 'trees'): Grants {
 export const canRead = (grants: Grants, rootId: string): boolean => grants.all !== null || grants.trees.has(rootId);
 export const canWrite = (grants: Grants, rootId: string): boolean =>
   grants.all === 'write' || grants.trees.get(rootId) === 'write';
+
+/** Pure: whether two callers' grants are the same (an open subscription's credentials checked again). */
+export const sameGrants = (a: Grants, b: Grants): boolean =>
+  a.all === b.all &&
+  a.trees.size === b.trees.size &&
+  [...a.trees].every(([root, level]) => b.trees.get(root) === level);

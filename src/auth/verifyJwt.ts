@@ -66,7 +66,15 @@ export function createJwtVerifier(options: JwtOptions): (token: string) => Promi
         : jwtVerify(token, key, verifyOptions));
       const grants = grantsFrom(payload[options.permissionsClaim], options.permissionsClaim);
       const tenant = tenantFrom(payload[options.tenantClaim], options.tenantClaim);
-      return { via: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : null, tenant, grants };
+      // jose takes the token while the second it reads (rounded down) is before exp + the skew.
+      const checkAgainAt = Math.ceil(payload.exp! + options.clockSkewSeconds) * 1000;
+      return {
+        via: 'jwt',
+        subject: typeof payload.sub === 'string' ? payload.sub : null,
+        tenant,
+        grants,
+        checkAgainAt,
+      };
     } catch (error) {
       if (error instanceof TreeError) throw error;
       // The JWKS could not be fetched (a timeout, a refused connection, an answer that is no JWKS).

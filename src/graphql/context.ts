@@ -1,3 +1,4 @@
+import type { Caller } from '../auth/caller.js';
 import type { Loaders } from '../loaders/createLoaders.js';
 import type { Access } from './access.js';
 import type { TreeStore } from '../storage/treeStore.js';
@@ -16,6 +17,10 @@ export interface Context {
 export interface LiveContext {
   hub: ChangeHub;
   tenant: string | null;
+  /** Who subscribed, as admitted. */
+  caller: Caller;
+  /** Authenticates the subscription's credentials again, as at admission (while it stays open). */
+  reauthenticate(): Promise<Caller>;
   /** CHANGE_RETENTION_HOURS, in ms. */
   retentionMs: number;
   /** LIVE_QUEUE_LIMIT. */

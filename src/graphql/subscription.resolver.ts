@@ -1,8 +1,11 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root, Subscription } from 'type-graphql';
-import { canRead } from '../auth/grants.js';
-import { isTreeError, TreeError } from '../errors.js';
-import { openTreeChanges, type LiveChange, type TreeChangesArgs } from '../live/treeChanges.js';
+import type { Caller } from '../auth/caller.js';
+import { watchCredentials } from '../auth/credentialWatch.js';
+import { canRead, sameGrants } from '../auth/grants.js';
+import { isTreeError, notFound, TreeError } from '../errors.js';
+import { openTreeChanges, visibleAfter, type LiveChange, type TreeChangesArgs } from '../live/treeChanges.js';
 import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
+import { createAccess } from './access.js';
 import type { Context } from './context.js';
 import { Job } from './job.type.js';
 import { Node } from './node.type.js';
@@ -33,9 +36,11 @@ export class SubscriptionResolver {
     _after: string | null,
     @Ctx() { access }: Context,
   ): Delivered {
-    // The stream's end with a refusal (SLOW_CONSUMER): its event is the typed error.
+    // The stream's end with a refusal (SLOW_CONSUMER, credentials that no longer hold): its event is the typed error.
     if ('failure' in change) throw change.failure;
-    return deliveredChange(change, (rootId) => canRead(access.grants, rootId));
+    // The caller's grants as last checked, which may be narrower than when the change was read.
+    const readable = (rootId: string) => canRead(access.grants, rootId);
+    return deliveredChange({ ...change, visible: change.visible && visibleAfter(change.record, readable) }, readable);
   }
 
   @FieldResolver(() => Node, {
@@ -80,20 +85,23 @@ type Failure = { failure: TreeError };
 
 /**
  * The subscription's stream, each change's loaders fresh (a subscription lives long; a loader
- * caches), each delivery counted; a typed refusal of the stream (SLOW_CONSUMER) becomes its last
- * event, an error, then the end.
+ * caches), each delivery counted. The caller's credentials are authenticated again while it is
+ * open (credentialWatch.ts), and each change goes out only under credentials that hold, filtered
+ * by the grants as last checked. A typed refusal of the stream (SLOW_CONSUMER, or credentials
+ * that no longer hold) becomes its last event, an error, then the end: nothing after it, not even
+ * a change already queued.
  */
 async function subscribeTreeChanges(
   context: Context,
   args: TreeChangesArgs,
 ): Promise<AsyncIterable<LiveChange | Failure>> {
-  const { live, store, loaders, access } = context;
+  const { live, store, loaders } = context;
   if (!live) throw new TreeError('BAD_REQUEST', 'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events');
   const changes = await openTreeChanges(
     {
       store,
       tenant: live.tenant,
-      canRead: (rootId) => canRead(access.grants, rootId),
+      canRead: (rootId) => canRead(context.access.grants, rootId),
       readNode: (id) => loaders.nodeById.load(id),
       ancestorsOf: (node) => loaders.ancestors.load(node),
       hub: live.hub,
@@ -102,13 +110,27 @@ async function subscribeTreeChanges(
     },
     args,
   );
+  const credentials = watchCredentials({
+    caller: live.caller,
+    authenticate: () => live.reauthenticate(),
+    accept: (caller, before) => acceptGrants(context, args.nodeId, caller, before),
+  });
+  const refused = credentials.ended.then((error) => ({ refused: error }));
   let failed = false;
+  const close = () => {
+    credentials.stop();
+    return changes.return!();
+  };
   return {
     [Symbol.asyncIterator]: () => ({
       async next(): Promise<IteratorResult<LiveChange | Failure>> {
         if (failed) return { value: undefined, done: true };
         try {
-          const next = await changes.next();
+          // The refusal first: it wins over a change already queued.
+          const next = await Promise.race([refused, changes.next()]);
+          if ('refused' in next) throw next.refused;
+          if (next.done) credentials.stop();
+          else await credentials.current();
           loaders.clearAll();
           if (!next.done) live.observe?.delivered(next.value.record.at);
           return next;
@@ -116,10 +138,28 @@ async function subscribeTreeChanges(
           if (!isTreeError(error)) throw error;
           failed = true;
           if (isTreeError(error, 'SLOW_CONSUMER')) live.observe?.dropped();
+          await close();
           return { value: { failure: error }, done: false };
         }
       },
-      return: () => changes.return!(),
+      return: close,
     }),
   };
+}
+
+/**
+ * A subscriber's credentials checked again: its new grants, taken when they still cover the
+ * watched node's tree (where the node is now: it may have moved), else the answer a new
+ * subscription would get, NOT_FOUND. Unchanged grants cost nothing; changed ones, one read of
+ * the node (and, under adjacency, of its ancestors).
+ */
+async function acceptGrants(context: Context, nodeId: string, caller: Caller, before: Caller): Promise<void> {
+  if (caller.tenant !== before.tenant) throw notFound('node', nodeId);
+  if (sameGrants(caller.grants, before.grants)) return;
+  const access = createAccess(caller.grants, context.loaders);
+  if (caller.grants.all === null) {
+    const node = await context.loaders.nodeById.clear(nodeId).load(nodeId);
+    if (!(await access.visible(node))) throw notFound('node', nodeId);
+  }
+  context.access = access;
 }

@@ -76,11 +76,13 @@ export async function createApp(
     schema,
     authenticate: http.authenticate,
     trusted: http.trusted,
-    contextFor: async (caller) => ({
+    contextFor: async (caller, reauthenticate) => ({
       ...(await contextFor(caller)),
       live: {
         hub: http.hub,
         tenant: caller.tenant,
+        caller,
+        reauthenticate,
         retentionMs: config.changeRetentionHours * 3_600_000,
         queueLimit: config.liveQueueLimit,
         observe: {

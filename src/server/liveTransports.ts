@@ -30,15 +30,19 @@ import { trustedQuery, type TrustedDocuments } from './trustedDocuments.js';
  * HTTP (WebSocket: the connection_init payload's `authorization` or `x-api-key`; SSE: the
  * request's headers), trusted documents and the operation limits as for HTTP, subscriptions
  * only (queries and mutations go over POST), and the limits of live subscriptions per caller
- * and per connection, and of connections per process. On close, every WebSocket gets 1012
+ * and per connection, and of connections per process. While a subscription is open, its
+ * credentials are authenticated again the same way (subscription.resolver.ts). On close, every WebSocket gets 1012
  * (service restart: reconnect and resume from the last cursor) and every event stream ends.
  */
 export interface LiveTransportOptions {
   schema: GraphQLSchema;
   authenticate: Authenticate;
   trusted: TrustedDocuments | null;
-  /** The context of one subscription of `caller` (its store, loaders, grants, and the hub). */
-  contextFor(caller: Caller): Promise<Context>;
+  /**
+   * The context of one subscription of `caller` (its store, loaders, grants, and the hub), and
+   * how its credentials are authenticated again while it is open.
+   */
+  contextFor(caller: Caller, reauthenticate: () => Promise<Caller>): Promise<Context>;
   /** An error as clients see it (formatError.ts). */
   formatError(error: GraphQLError): GraphQLError;
   limits: { connections: number; perCaller: number; perConnection: number };
@@ -114,7 +118,8 @@ export function createLiveTransports(httpServer: Server, options: LiveTransportO
           document,
           operationName,
           variableValues: (params.variables ?? undefined) as Record<string, unknown> | undefined,
-          contextValue: await options.contextFor(caller),
+          // The same authentication of the same credentials: an open subscription is checked as a request is.
+          contextValue: await options.contextFor(caller, () => options.authenticate(headers)),
         },
         release,
       };

@@ -1,21 +1,26 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
 import { createClient as createSseClient } from 'graphql-sse';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamo } from '../../../src/dynamodb/client.js';
+import { createApiKey, revokeApiKey } from '../../../src/auth/apiKeys.js';
+import { createDynamo, type Dynamo } from '../../../src/dynamodb/client.js';
+import { API_KEYS_PK } from '../../../src/dynamodb/keys.js';
 import { ChangeHub } from '../../../src/live/changeHub.js';
 import { openTreeChanges } from '../../../src/live/treeChanges.js';
 import { localWaker } from '../../../src/live/waker.js';
 import { storeFor } from '../../../src/storeFor.js';
 import { eventually } from '../../support/eventually.js';
-import { liveClient, subscribe, type LiveEvent } from '../../support/live.js';
+import { liveClient, subscribe, type LiveEvent, type LiveSubscription } from '../../support/live.js';
+import { pauses } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { buildTree, okData } from '../../support/tree.js';
 
 /**
  * The transports and the guards of live subscriptions: Server-Sent Events beside WebSocket,
- * authentication on connect, the caller's trees (a node moved into a tree it may not read is
- * out of sight), the per-caller limit, a slow consumer, and the restart code on shutdown.
+ * authentication on connect and again while open (an expired token, a revoked or narrowed API
+ * key end the stream), the caller's trees (a node moved into a tree it may not read is out of
+ * sight), the per-caller limit, a slow consumer, and the restart code on shutdown.
  */
 const SECRET = 'a-live-updates-secret-of-32-bytes-or-more';
 const token = (sub: string, trees?: Record<string, string>) =>
@@ -23,6 +28,41 @@ const token = (sub: string, trees?: Record<string, string>) =>
     .setProtectedHeader({ alg: 'HS256' })
     .sign(new TextEncoder().encode(SECRET));
 const codeOf = (errors: unknown[]) => errors.map((e) => (e as { extensions?: { code?: string } }).extensions?.code);
+
+const TRANSPORTS = ['graphql-ws', 'sse'] as const;
+type Transport = (typeof TRANSPORTS)[number];
+
+/** A treeChanges subscription of `nodeId` over `transport`, `credentials` in its connection_init payload or headers. */
+function openOver(transport: Transport, url: string, credentials: Record<string, string>, nodeId: string) {
+  const client =
+    transport === 'graphql-ws'
+      ? liveClient(url, credentials)
+      : createSseClient({ url: `${url}/graphql`, headers: credentials, retryAttempts: 0 });
+  // graphql-sse's client subscribes as graphql-ws's does: a request and a sink.
+  const sub = subscribe(client as Pick<Client, 'subscribe'> as Client, { nodeId });
+  return { sub, dispose: async () => void (await client.dispose()) };
+}
+
+/** Waits for a subscription's end (its errors, then completion), and answers when its first error came. */
+async function endOf(sub: LiveSubscription): Promise<number> {
+  let endedAt: number | undefined;
+  const push = sub.errors.push.bind(sub.errors);
+  Object.defineProperty(sub.errors, 'push', {
+    value: (...errors: unknown[]) => ((endedAt ??= Date.now()), push(...errors)),
+  });
+  await eventually(
+    'the end of the stream',
+    async () => sub.completed,
+    (completed) => completed,
+  );
+  return endedAt!;
+}
+
+/** An error event of the stream's field, as clients get it. */
+const streamError = (message: string, code: string, extensions: Record<string, unknown> = {}) => ({
+  message,
+  extensions: { code, ...extensions },
+});
 
 describe('live subscriptions: transports, callers and limits', () => {
   const strategy = STRATEGIES_UNDER_TEST[0]!;
@@ -45,6 +85,8 @@ describe('live subscriptions: transports, callers and limits', () => {
       env: {
         AUTH: 'jwt',
         JWT_SECRET: SECRET,
+        // A token ends at its exp exactly.
+        JWT_CLOCK_SKEW_SECONDS: '0',
         LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: '3',
         LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '2',
       },
@@ -95,6 +137,27 @@ describe('live subscriptions: transports, callers and limits', () => {
     const refused = subscribe(anonymous, { nodeId: 'a' });
     await refused.until(1).catch(() => {});
     expect(codeOf(refused.errors)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it("ends a stream over graphql-ws and over SSE with UNAUTHENTICATED at its token's exp, nothing after", async () => {
+    const exp = Math.ceil(Date.now() / 1000) + 2;
+    const brief = await new SignJWT({ sub: 'brief', exp })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(SECRET));
+    const streams = TRANSPORTS.map((transport) =>
+      openOver(transport, server.url, { authorization: `Bearer ${brief}` }, 'a'),
+    );
+    for (const { sub } of streams) await sub.ready('a.m', () => rename('a.m', 'poke'));
+    expect(Date.now()).toBeLessThan(exp * 1000);
+    const ends = await Promise.all(streams.map(({ sub }) => endOf(sub)));
+    for (const [i, { sub, dispose }] of streams.entries()) {
+      const endedAt = ends[i]!;
+      expect(endedAt).toBeGreaterThanOrEqual(exp * 1000);
+      expect(endedAt).toBeLessThan(exp * 1000 + 1000);
+      expect(sub.errors).toEqual([streamError('the token has expired', 'UNAUTHENTICATED')]);
+      expect(sub.events).toEqual([]);
+      await dispose();
+    }
   });
 
   it("keeps to the caller's trees: another tree does not exist, a node moved there is out of sight", async () => {
@@ -281,4 +344,93 @@ describe('live subscriptions: transports, callers and limits', () => {
       dynamo.client.destroy();
     }
   });
+});
+
+describe('live subscriptions: API keys checked again while open', () => {
+  const strategy = STRATEGIES_UNDER_TEST[0]!;
+  const held = pauses();
+  let server: TestServer;
+  let dynamo: Dynamo;
+  let admin: string;
+  const rename = (id: string, name: string) =>
+    server.gql(
+      'mutation($id: ID!, $name: String!) { updateNode(id: $id, name: $name) { id } }',
+      { id, name },
+      {
+        'x-api-key': admin,
+      },
+    );
+
+  beforeAll(async () => {
+    // Key records trusted 100 ms: a revocation reaches open streams within that.
+    server = await startTestServer({
+      strategy,
+      middleware: held.middleware,
+      env: { AUTH: 'apikey', API_KEY_CACHE_MS: '100' },
+    });
+    dynamo = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    admin = (await createApiKey(dynamo.doc, server.table, 'admin')).key;
+    const gql = (query: string, variables?: Record<string, unknown>) =>
+      server.gql(query, variables, { 'x-api-key': admin });
+    await buildTree({ ...server, gql }, { id: 'k', children: [{ id: 'k.m' }, { id: 'k.x' }] });
+  });
+  afterAll(async () => {
+    dynamo?.client.destroy();
+    await server?.close();
+  });
+
+  /**
+   * Opens a stream of tree k with `key` over `transport`; holds the next read of the key's record
+   * (the stream's credentials checked again), makes `change` meanwhile, and a rename in the tree
+   * that reaches this process's subscribers (a witness gets it); then lets the read go on. The
+   * stream's events and errors, once it ended.
+   */
+  async function streamAcross(transport: Transport, key: { id: string; key: string }, change: () => Promise<unknown>) {
+    const stream = openOver(transport, server.url, { 'x-api-key': key.key }, 'k');
+    const witness = openOver('graphql-ws', server.url, { 'x-api-key': admin }, 'k');
+    try {
+      await stream.sub.ready('k.m', () => rename('k.m', 'poke'));
+      await witness.sub.ready('k.m', () => rename('k.m', 'poke'));
+      const check = held.next(
+        (command, input) => command === 'BatchGetItemCommand' && JSON.stringify(input).includes(key.id),
+      );
+      await check.reached;
+      await change();
+      okData(await rename('k.x', `renamed after the change, over ${transport}`));
+      await witness.sub.until(1);
+      check.release();
+      await endOf(stream.sub);
+      return { events: stream.sub.events, errors: stream.sub.errors };
+    } finally {
+      await stream.dispose();
+      await witness.dispose();
+    }
+  }
+
+  for (const transport of TRANSPORTS) {
+    it(`ends a stream over ${transport} with UNAUTHENTICATED once its key is revoked, queued change too`, async () => {
+      const key = await createApiKey(dynamo.doc, server.table, `revoked over ${transport}`);
+      const ended = await streamAcross(transport, key, () => revokeApiKey(dynamo.doc, server.table, key.id));
+      expect(ended).toEqual({ events: [], errors: [streamError('the API key has been revoked', 'UNAUTHENTICATED')] });
+    });
+
+    it(`ends a stream over ${transport} as a new subscription is refused once its key no longer covers k`, async () => {
+      const key = await createApiKey(dynamo.doc, server.table, `narrowed over ${transport}`, { trees: { k: 'read' } });
+      const ended = await streamAcross(transport, key, () =>
+        dynamo.doc.send(
+          new UpdateCommand({
+            TableName: server.table,
+            Key: { pk: API_KEYS_PK, sk: key.id },
+            UpdateExpression: 'SET trees = :trees',
+            ExpressionAttributeValues: { ':trees': { other: 'read' } },
+          }),
+        ),
+      );
+      expect(ended).toEqual({ events: [], errors: [streamError('node "k" does not exist', 'NOT_FOUND', { id: 'k' })] });
+      const again = openOver(transport, server.url, { 'x-api-key': key.key }, 'k');
+      await endOf(again.sub);
+      expect(again.sub.errors).toEqual(ended.errors);
+      await again.dispose();
+    });
+  }
 });
