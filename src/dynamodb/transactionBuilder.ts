@@ -1,3 +1,4 @@
+import { itemSize, TRANSACTION_BYTES, valueSize } from './itemSize.js';
 import type { Key, Item } from './keys.js';
 import type { TransactItem } from './transactWrite.js';
 
@@ -44,6 +45,27 @@ export class TransactionBuilder {
 
   get size(): number {
     return this.actions.size;
+  }
+
+  /**
+   * The bytes its actions send, as DynamoDB counts them (itemSize): whole items put, the values
+   * updates set, the keys of the rest.
+   */
+  get bytes(): number {
+    let bytes = 0;
+    for (const action of this.actions.values()) {
+      if (action.kind === 'put') bytes += itemSize(action.item);
+      else bytes += itemSize(action.key) + (action.kind === 'update' ? updateSize(action.update) : 0);
+    }
+    return bytes;
+  }
+
+  /**
+   * Whether this transaction and `more` fit one of at most `items` actions and TRANSACTION_BYTES
+   * bytes: the test of every writer that fills a transaction with as much as it holds.
+   */
+  holds(more: { size: number; bytes: number }, items: number): boolean {
+    return this.size + more.size <= items && this.bytes + more.bytes <= TRANSACTION_BYTES;
   }
 
   check(key: Key, ...conditions: Condition[]): this {
@@ -98,6 +120,14 @@ export class TransactionBuilder {
     return this;
   }
 }
+
+/** The bytes an update sends: the names and values it sets or adds. */
+const updateSize = (update: UpdateSpec): number =>
+  itemSize({ ...update.set, ...update.add }) +
+  Object.entries({ ...update.addToSet, ...update.deleteFromSet }).reduce(
+    (sum, [name, members]) => sum + Buffer.byteLength(name) + valueSize(new Set(members)),
+    0,
+  );
 
 /** Adds the conditions not already there (two plans may state the same one). */
 function addConditions(to: Condition[], more: Condition[]): void {

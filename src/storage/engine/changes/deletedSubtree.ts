@@ -49,8 +49,13 @@ const listKey = (entry: Pick<DeletedEntry, 'at' | 'nodeId'>): Key => ({
   sk: `${entry.at}#${entry.nodeId}`,
 });
 
-/** The serialized size of the nodes of one pack, well under DynamoDB's 400 KB an item. */
-const PACK_BYTES = 300_000;
+/**
+ * The nodes of one pack as JSON text, in UTF-8 bytes as DynamoDB counts them (a CJK character is
+ * 3 bytes and 1 UTF-16 unit, an emoji 4 and 2): with the pack's key and other attributes (under
+ * 200 bytes) well under DynamoDB's 400 KB an item, and ten packs (putAll) under 4 MB. One node
+ * that passes validation is at most about 70 KB, so a pack never needs to hold more.
+ */
+export const PACK_BYTES = 300_000;
 
 /** The fields of a node kept (its place is given back by the restore). */
 const kept = (node: TreeNode) => ({
@@ -67,7 +72,7 @@ const kept = (node: TreeNode) => ({
 
 /**
  * Pure. The items that keep a subtree deleted at `root` (its nodes parents first): the packs,
- * then the entry and its list item.
+ * then the entry and its list item; `bytes`, the UTF-8 bytes of the packs' nodes.
  */
 export function deletedItems(
   ctx: Pick<EngineContext, 'undoRetentionMs' | 'by'>,
@@ -78,17 +83,18 @@ export function deletedItems(
   const expiresAt = Math.ceil((now + ctx.undoRetentionMs) / 1000);
   const nodeId = subtree.root.node.id;
   const texts: string[][] = [[]];
-  let size = 0;
+  let size = 2; // the brackets of the pack's list
   let bytes = 0;
   for (const stored of [subtree.root, ...subtree.descendants]) {
     const text = JSON.stringify(kept(stored.node));
-    if (size + text.length > PACK_BYTES && texts.at(-1)!.length > 0) {
+    const length = Buffer.byteLength(text) + 1; // and its comma
+    if (size + length > PACK_BYTES && texts.at(-1)!.length > 0) {
       texts.push([]);
-      size = 0;
+      size = 2;
     }
     texts.at(-1)!.push(text);
-    size += text.length;
-    bytes += text.length;
+    size += length;
+    bytes += length;
   }
   const packs = texts.map((pack, n) => ({
     pk: changePk(nodeId),

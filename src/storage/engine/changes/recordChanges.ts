@@ -3,6 +3,7 @@ import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { writeAlone } from '../../../dynamodb/writeAlone.js';
 import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
 import { keyString } from '../../../dynamodb/keys.js';
+import { itemSize } from '../../../dynamodb/itemSize.js';
 import type { EngineContext } from '../core/engineContext.js';
 import {
   changeItem,
@@ -75,6 +76,41 @@ export function withRecords(tx: TransactionBuilder, planRecords: (tx: Transactio
  */
 export const recordItems = (drafts: readonly ChangeDraft[]): number =>
   drafts.length + new Set(drafts.filter((d) => inHistory(d.facts)).map((d) => d.facts)).size;
+
+/**
+ * The bytes that recording `drafts` adds to a write's transaction, at most (recordItems' items):
+ * a record carries its node twice (`node` and `prior`), so it weighs as much as the node's data.
+ */
+export const recordBytes = (ctx: Pick<EngineContext, 'by'>, drafts: readonly ChangeDraft[]): number =>
+  drafts.reduce((sum, d) => {
+    const record: ChangeRecord = {
+      ...d.facts,
+      rootId: d.rootId,
+      seq: Number.MAX_SAFE_INTEGER,
+      at: AT,
+      by: ctx.by ?? null,
+    };
+    const item = changeItem({ ...record, other: { rootId: d.rootId, seq: record.seq } }, 0);
+    // The history copy's key is the longer: it adds the time, the number and the tree's id.
+    const historyKeyBytes = HISTORY_KEY_ROOM + Buffer.byteLength(d.rootId);
+    return sum + (inHistory(d.facts) ? 2 * itemSize(item) + historyKeyBytes : itemSize(item));
+  }, 0);
+
+/** A time as long as any `at` (an ISO date), and the room of a history key's fixed parts. */
+const AT = '2000-01-01T00:00:00.000Z';
+const HISTORY_KEY_ROOM = 128;
+
+/** Whether a write's transaction `tx` also holds its change records (recordItems, recordBytes) and `more`. */
+export const holdsRecords = (
+  ctx: Pick<EngineContext, 'by' | 'transactionItems'>,
+  tx: TransactionBuilder,
+  drafts: readonly ChangeDraft[],
+  more: { size: number; bytes: number } = { size: 0, bytes: 0 },
+): boolean =>
+  tx.holds(
+    { size: more.size + recordItems(drafts), bytes: more.bytes + recordBytes(ctx, drafts) },
+    ctx.transactionItems,
+  );
 
 /** The records whose copy goes to their node's history: one per change (a twin's first). */
 const historyOf = (records: readonly ChangeRecord[]): ChangeRecord[] =>

@@ -148,7 +148,8 @@ function placesOf(imports: readonly ImportedNode[]): Map<string, Place> {
 }
 
 /**
- * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS,
+ * Commits the batches (each a node's writes) in fenced transactions of up to TRANSACTION_ITEMS
+ * (and TRANSACTION_BYTES: a node's copies carry its data),
  * one after the other (each writes the job's record: on AWS, transactions in flight together on
  * one item cancel each other); counts them in the job's progress when `count`, each with the
  * change record `change` (its progress, in the tree its nodes go to) when given.
@@ -166,7 +167,7 @@ export async function commitInChunks(
   for (const batch of batches) {
     const alone = new TransactionBuilder(ctx.table);
     batch(alone);
-    if (current.nodes > 0 && current.tx.size + alone.size > room) {
+    if (current.nodes > 0 && !current.tx.holds(alone, room)) {
       chunks.push(current);
       current = { tx: new TransactionBuilder(ctx.table), nodes: 0 };
     }

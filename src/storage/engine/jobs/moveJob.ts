@@ -78,7 +78,7 @@ async function rewriteLevel(
     const alone = new TransactionBuilder(ctx.table);
     planProjectionRewrite(alone, ctx.strategy, moved);
     release(alone, stored);
-    if (nodes > 0 && tx.size + alone.size > chunk) {
+    if (nodes > 0 && !tx.holds(alone, chunk)) {
       await commitChunk(ctx, tx, lease, progress(nodes));
       tx = new TransactionBuilder(ctx.table);
       nodes = 0;

@@ -185,7 +185,7 @@ async function placeNodes(
       await placeAlone(run, node);
       continue;
     }
-    if (tx.size + alone.size > chunk) await flush();
+    if (!tx.holds(alone, chunk)) await flush();
     planPlace(tx, run, node);
     group.push(node);
   }

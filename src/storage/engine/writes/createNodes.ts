@@ -14,7 +14,7 @@ import { checkId } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { chainPlace, commitGuarded, extended, readPlace, type GuardedPlace } from './guardedPlace.js';
-import { draft, recordItems, recorded } from '../changes/recordChanges.js';
+import { draft, holdsRecords, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { keptImports, undoImport } from '../jobs/importJob.js';
 import { join, writePending, type CreatedAs, type ImportPlan } from './importNodes.js';
@@ -87,7 +87,7 @@ async function writeOrStartImport(
     as?.planAlso?.(plan);
   });
   const changes = createdChanges(place, nodes, as?.kind);
-  if (tx.size + recordItems(changes) <= ctx.transactionItems) {
+  if (holdsRecords(ctx, tx.builder, changes)) {
     await recorded(ctx, changes, (planRecords) => commitGuarded(ctx, extended(tx, planRecords)));
     return { nodes };
   }

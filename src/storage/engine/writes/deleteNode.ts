@@ -13,7 +13,7 @@ import {
   settledPlace,
   type NodeTree,
 } from './guardedPlace.js';
-import { draft, recordItems, recorded, withRecords } from '../changes/recordChanges.js';
+import { draft, holdsRecords, recorded, withRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { deletedItems } from '../changes/deletedSubtree.js';
 import { putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
@@ -71,9 +71,10 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       const deletedCount = levels.flat().length + 1;
       const change = deletedChange(root, tree, deletedCount);
       const kept = deletedItems(ctx, { root, descendants: levels.flat(), path: tree.path });
-      const keptItems = [...kept.packs, ...kept.entry];
-      if (tx.size + keptItems.length + recordItems([change]) <= ctx.transactionItems && kept.bytes <= KEPT_BYTES) {
-        for (const item of keptItems) tx.put(item);
+      const keeping = new TransactionBuilder(ctx.table);
+      for (const item of [...kept.packs, ...kept.entry]) keeping.put(item);
+      if (holdsRecords(ctx, tx, [change], keeping)) {
+        for (const item of [...kept.packs, ...kept.entry]) tx.put(item);
         await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
           recorded(ctx, [change], (planRecords) => transactWrite(ctx.doc, withRecords(tx, planRecords).build())),
         );
@@ -136,9 +137,6 @@ const deletedChange = (root: StoredNode, tree: NodeTree, count: number, job?: Jo
     count,
     ...(job ? { job: { id: job.id, kind: job.kind, status: job.status } } : {}),
   });
-
-/** The most bytes of kept nodes a delete writes in its own transaction (DynamoDB takes 4 MB in one). */
-const KEPT_BYTES = 2_000_000;
 
 /** How long at least a delete waits for its job's count when another process runs the job. */
 const COUNT_WAIT_MS = 3000;

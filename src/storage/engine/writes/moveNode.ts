@@ -26,7 +26,7 @@ import { announceJob } from '../jobs/announceJob.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
 import { planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth, releaseHold } from './moveDepth.js';
-import { draft, recordItems, recorded } from '../changes/recordChanges.js';
+import { draft, holdsRecords, recorded } from '../changes/recordChanges.js';
 import type { ChangeDraft, ChangeFacts } from '../changes/changeRecord.js';
 import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
@@ -269,7 +269,7 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
       );
     });
     // With its records in the change logs.
-    if (tx.size + recordItems(moveChanges(move)) <= ctx.transactionItems) {
+    if (holdsRecords(ctx, tx.builder, moveChanges(move))) {
       Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
       const doing = `moving "${moving.node.id}"`;
       const count = below.flat().length + 1;
