@@ -3,14 +3,21 @@ import type { JsonObject, PageArgs, DepthWindow } from './treeStore.js';
 
 /** The input rules of the contract (docs/contract.md, "Input rules"), the same under every strategy. */
 export const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** In characters (code points): at most 1,024 bytes in UTF-8, whatever the characters. */
 export const MAX_NAME_LENGTH = 256;
 export const MAX_PAGE_SIZE = 1000;
-/** Serialized size cap for `data`, so that a node and its edge copy stay far below 400 KB. */
+/**
+ * The cap of `data`'s JSON text in UTF-8 bytes, as DynamoDB counts strings: a change record carries
+ * it twice as that text, and a node item or copy as a map DynamoDB counts at most about 1.5 times
+ * it (a list of small numbers), so every item stays far below 400 KB; transactions of many copies
+ * are cut by their bytes (TransactionBuilder.holds).
+ */
 export const MAX_DATA_BYTES = 64 * 1024;
 
 export function checkId(id: string, field = 'id'): string {
   if (!ID_PATTERN.test(id)) {
-    throw badInput(`${field} must match ${ID_PATTERN.source}, got "${id.slice(0, 80)}"`, { field });
+    // The first 80 characters (code points: no half of a 4-byte character).
+    throw badInput(`${field} must match ${ID_PATTERN.source}, got "${[...id].slice(0, 80).join('')}"`, { field });
   }
   return id;
 }
@@ -84,7 +91,9 @@ export function checkData(data: JsonObject | null | undefined): void {
   }
   const bytes = Buffer.byteLength(JSON.stringify(data));
   if (bytes > MAX_DATA_BYTES) {
-    throw badInput(`data must serialize to at most ${MAX_DATA_BYTES} bytes, got ${bytes}`, { field: 'data' });
+    throw badInput(`data must serialize to at most ${MAX_DATA_BYTES} bytes of JSON in UTF-8, got ${bytes}`, {
+      field: 'data',
+    });
   }
 }
 

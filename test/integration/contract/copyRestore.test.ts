@@ -49,6 +49,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
         withData(fullTree('hundred', [3, 32])), // 100 nodes
         { id: 'dst', children: [{ id: 'dst.a' }, { id: 'dst.b' }] },
         { id: 'deep', children: [{ id: 'deep.1', children: [{ id: 'deep.2', children: [{ id: 'deep.3' }] }] }] },
+        // 150 children of 1,000 CJK characters: 3 bytes each in UTF-8, 1 UTF-16 unit.
+        { id: 'cjk', children: Array.from({ length: 150 }, (_, i) => ({ id: `cjk.${i}`, data: { text: CJK } })) },
+        // 30 nodes of the largest name and data, in 4-byte characters, at depth 4.
+        chain(
+          ['wide', 'wide.1', 'wide.2', 'wide.3'],
+          Array.from({ length: 30 }, (_, i) => widest(`wide.3.${i}`)),
+        ),
       ]);
     } finally {
       client.destroy();
@@ -252,6 +259,73 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     expect(await getNode(view(), 'c4-hundred.2')).toBeNull();
   });
 
+  it('deletes and restores a parent of 150 children of 1,000 CJK characters each', async () => {
+    const before = await shapeOf('cjk');
+    expect((await run(DELETE, { id: 'cjk' })).deleteNode).toEqual({ deletedCount: 151 });
+    expect((await run(RESTORE, { id: 'cjk' })).restoreNode).toEqual({ id: 'cjk', parentId: null });
+    expect(await shapeOf('cjk')).toEqual(before);
+  });
+
+  it('counts names, data and ids in UTF-8: 4-byte characters at the limit pass, one more is refused', async () => {
+    const create = (input: Record<string, unknown>) =>
+      admin(`mutation C($input: CreateNodeInput!) { createNode(input: $input) { id name data } }`, {
+        input: { parentId: 'dst.b', name: 'n', ...input },
+      });
+    const id = 'i'.repeat(64);
+    const at = widest(id);
+    expect(okData(await create(at)).createNode).toEqual(at);
+    expectError(await create({ name: EMOJI.repeat(257) }), 'BAD_USER_INPUT', {
+      message: 'name must be 1..256 characters and not blank, got 257',
+      details: { field: 'name' },
+    });
+    expectError(await create({ data: { t: EMOJI.repeat(16_383) } }), 'BAD_USER_INPUT', {
+      message: 'data must serialize to at most 65536 bytes of JSON in UTF-8, got 65540',
+      details: { field: 'data' },
+    });
+    expectError(await create({ id: `${id}i` }), 'BAD_USER_INPUT', {
+      message: `id must match ^[A-Za-z0-9_.:-]{1,64}$, got "${id}i"`,
+      details: { field: 'id' },
+    });
+    expectError(await create({ id: EMOJI.repeat(81) }), 'BAD_USER_INPUT', {
+      message: `id must match ^[A-Za-z0-9_.:-]{1,64}$, got "${EMOJI.repeat(80)}"`,
+      details: { field: 'id' },
+    });
+    const update = await admin(`mutation U($id: ID!, $data: JSONObject) { updateNode(id: $id, data: $data) { id } }`, {
+      id,
+      data: { t: EMOJI.repeat(16_383) },
+    });
+    expectError(update, 'BAD_USER_INPUT', {
+      message: 'data must serialize to at most 65536 bytes of JSON in UTF-8, got 65540',
+      details: { field: 'data' },
+    });
+    await run(DELETE, { id });
+  });
+
+  it('creates, renames, moves, deletes and restores nodes of the largest name and data in emoji', async () => {
+    // Ten more under wide.3: each with its copies (its edge, its projection) in one request's transactions.
+    const more = Array.from({ length: 10 }, (_, i) => widest(`wide.3.n${i}`));
+    const created = await run(
+      `mutation M($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id name data } } }`,
+      { input: { parentId: 'wide.3', nodes: more } },
+    );
+    expect(created.createNodes).toEqual({ nodes: more });
+    // A rename and new data: its record carries the node twice, as it was and as it is.
+    const renamed = widest('wide.3.0', '🌳');
+    const update = `mutation U($id: ID!, $name: String, $data: JSONObject) {
+      updateNode(id: $id, name: $name, data: $data) { id name data } }`;
+    expect((await run(update, renamed)).updateNode).toEqual(renamed);
+    const move = `mutation M($id: ID!, $to: ID) { reparent(id: $id, newParentId: $to) { id parentId } }`;
+    expect((await run(move, { id: 'wide.3.1', to: 'wide.3.2' })).reparent).toEqual({
+      id: 'wide.3.1',
+      parentId: 'wide.3.2',
+    });
+    const before = await shapeOf('wide.3');
+    expect(before.ids).toHaveLength(41);
+    expect((await run(DELETE, { id: 'wide.3' })).deleteNode).toEqual({ deletedCount: 41 });
+    expect((await run(RESTORE, { id: 'wide.3' })).restoreNode).toEqual({ id: 'wide.3', parentId: 'wide.2' });
+    expect(await shapeOf('wide.3')).toEqual(before);
+  });
+
   it('refuses a copy into its own subtree, past the depth limit, or where the caller may not write', async () => {
     const before = await snapshot(view(), ['hundred', 'dst', 'deep']);
     expectError(await admin(COPY, { input: { id: 'hundred', newParentId: 'hundred.1.7' } }), 'CYCLE', {
@@ -275,6 +349,20 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     expect(await snapshot(view(), ['hundred', 'dst', 'deep'])).toEqual(before);
   });
 });
+
+const CJK = '樹'.repeat(1000);
+/** A character of 4 bytes in UTF-8 and 2 UTF-16 units. */
+const EMOJI = '😀';
+/** `{"t":"…"}` of 16,382 emoji: 8 + 65,528 = 65,536 bytes of JSON, the limit exactly. */
+const widestData = (emoji = EMOJI) => ({ t: emoji.repeat(16_382) });
+/** A node of the longest name (256 characters, 1,024 bytes) and the largest data. */
+const widest = (id: string, emoji = EMOJI) => ({ id, name: emoji.repeat(256), data: widestData(emoji) });
+
+/** `ids[0]` over `ids[1]` over ... over `children`. */
+function chain(ids: string[], children: TreeSpec[]): TreeSpec {
+  const [id, ...rest] = ids;
+  return { id: id!, children: rest.length > 0 ? [chain(rest, children)] : children };
+}
 
 /** A spec whose every node carries data of its own. */
 function withData(spec: TreeSpec): TreeSpec {
