@@ -7,19 +7,22 @@ export type Delivered = TreeChange & { live: LiveChange };
 
 /**
  * A change's fields for a caller who may read the trees `canRead` says: where the node is after
- * the change only when `visible`, what it was before only when the caller may read the tree it
- * was in then.
+ * the change only when `visible`; where it was and what it was before only when the caller may
+ * read the tree it was in then; its id in a tree the caller may read (a move between trees is
+ * recorded in both, and the copy in the node's history is the record of the tree it left).
  */
 export function deliveredChange(change: LiveChange, canRead: (rootId: string) => boolean): Delivered {
   const { record, kind, cursor, visible } = change;
-  const before = record.prior && canRead(record.from?.path[0] ?? record.nodeId) ? record.prior : null;
+  const readBefore = canRead(record.from?.path[0] ?? record.nodeId);
+  const before = record.prior && readBefore ? record.prior : null;
+  const twin = record.other && !canRead(record.rootId) && canRead(record.other.rootId) ? record.other : record;
   return {
     live: change,
     cursor,
-    id: changeIdOf(record),
+    id: changeIdOf(twin),
     kind,
     nodeId: record.nodeId,
-    oldParentId: record.from?.parentId ?? null,
+    oldParentId: readBefore ? (record.from?.parentId ?? null) : null,
     newParentId: visible ? (record.to?.parentId ?? null) : null,
     position: visible ? (record.node?.position ?? null) : null,
     count: record.count ?? null,

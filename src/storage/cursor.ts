@@ -68,6 +68,27 @@ function codecOf(keys: { mac: Buffer; seal: Buffer }, tenant: string | undefined
 }
 
 /**
+ * The payload of a cursor of one list, which `valid` recognizes (its tag, its owner, its
+ * position); BAD_USER_INPUT `message` (field `after`) for anything else: garbled, forged,
+ * another tenant's, or another list's.
+ */
+export function decodeListCursor(
+  cursors: CursorCodec,
+  raw: string,
+  message: string,
+  valid: (payload: Record<string, unknown>) => boolean,
+): Record<string, unknown> {
+  let payload: Record<string, unknown> | undefined;
+  try {
+    payload = cursors.decode(raw);
+  } catch {
+    // reported below
+  }
+  if (!payload || !valid(payload)) throw badInput(message, { field: 'after' });
+  return payload;
+}
+
+/**
  * A page's edge, whose cursor is signed only when read: most queries select no cursor. A class
  * rather than an object literal with a getter, which V8 builds through its runtime, one a node.
  */

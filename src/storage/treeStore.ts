@@ -308,9 +308,15 @@ export interface TreeStore {
   giveUpChange(rootId: string, seq: number): Promise<boolean>;
   /**
    * History, newest first: the changes to a node (`nodeId`), or every change in the tree of a
-   * root (`rootId`), `first` of them after the position `after` of an earlier page.
+   * root (`rootId`), `first` of them after `after`, a cursor of the same history (any other is
+   * BAD_USER_INPUT). A node's history lists only the changes made in a tree the caller may read
+   * (`treeAccess`): the others are passed over before the page is cut (engine/changes/readablePage.ts).
    */
-  history(of: { nodeId: string } | { rootId: string }, first: number, after?: string): Promise<HistoryPage>;
+  history(
+    of: { nodeId: string } | { rootId: string },
+    first: number,
+    after?: string | null,
+  ): Promise<NewestFirstPage<ChangeRecord>>;
   /** The change at number `seq` of the tree of `rootId`; null when none holds it (or it expired). */
   getChange(rootId: string, seq: number): Promise<ChangeRecord | null>;
   /**
@@ -322,11 +328,11 @@ export interface TreeStore {
   copySubtree(args: CopySubtreeArgs): Promise<CreateNodesResult>;
   /** Restores the subtree deleted at `id` (engine/undo/restoreNode.ts); its root is the first node of the answer. */
   restoreNode(id: string, newParentId?: string | null): Promise<CreateNodesResult>;
-  /** The deleted subtrees kept to be restored, newest first, in trees the caller may read. */
-  deletedNodes(
-    first: number,
-    after?: string,
-  ): Promise<{ entries: Array<DeletedNode & { after: string }>; hasNextPage: boolean }>;
+  /**
+   * The deleted subtrees kept to be restored, newest first, in trees the caller may read (the
+   * others are passed over before the page is cut), after `after`, a cursor of this list.
+   */
+  deletedNodes(first: number, after?: string | null): Promise<NewestFirstPage<DeletedNode>>;
   /** Direct children in sibling order; parentId null lists the roots. */
   children(parentId: string | null, page: PageArgs, leftOut?: LeftOut): Promise<Page>;
   /**
@@ -488,8 +494,20 @@ export interface ChangeRecord extends ChangeFacts {
 }
 
 /**
- * A page of history, newest first: each change with where the next page starts after it (the
- * store's own cursor, opaque to the caller).
+ * A page of a list kept newest first (history, deleted subtrees): its entries with their
+ * cursors (each signed when read), whether more follow, and the cursor the next page starts
+ * after: the last entry's, or, on a page ended early after passing over many entries the
+ * caller may not see, one past them.
+ */
+export interface NewestFirstPage<T> {
+  edges: Array<{ cursor: string; node: T }>;
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+/**
+ * A read of history, newest first: each change with the position (a sort key, or a number of
+ * the tree's log) the next read starts after it.
  */
 export interface HistoryPage {
   entries: Array<{ record: ChangeRecord; after: string }>;

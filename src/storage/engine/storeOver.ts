@@ -1,11 +1,7 @@
 import { changeCursors } from '../changeCursor.js';
-import {
-  readChange,
-  readChangeStart,
-  readChangesAfter,
-  readNodeHistory,
-  readTreeHistory,
-} from './changes/changeLog.js';
+import { readChange, readChangeStart, readChangesAfter } from './changes/changeLog.js';
+import { deletedNodesPage } from './changes/deletedNodesPage.js';
+import { historyPage } from './changes/historyPage.js';
 import { giveUp } from './changes/recordChanges.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { CreateNodesArgs, Page, TreeNode, TreeStore } from '../treeStore.js';
@@ -26,7 +22,7 @@ import { moveNode } from './writes/moveNode.js';
 import { updateNode } from './writes/updateNode.js';
 import { undoChange } from './undo/undoChange.js';
 import { copySubtree } from './undo/copySubtree.js';
-import { deletedNodes, restoreNode } from './undo/restoreNode.js';
+import { restoreNode } from './undo/restoreNode.js';
 
 /**
  * The store the resolvers use, over the parts of one tenant; with a scope, the request-scoped
@@ -54,14 +50,11 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     changeStart: (rootId) => readChangeStart(ctx, rootId),
     changeCursors: changeCursors(ctx.cursors),
     giveUpChange: (rootId, seq) => giveUp(ctx, rootId, seq),
-    history: (of, first, after) =>
-      'nodeId' in of
-        ? readNodeHistory(ctx, of.nodeId, first, after)
-        : readTreeHistory(ctx, of.rootId, first, after === undefined ? undefined : Number(after)),
+    history: (of, first, after) => historyPage(ctx, of, first, after),
     getChange: (rootId, seq) => readChange(ctx, rootId, seq),
     copySubtree: mutating(copySubtree),
     restoreNode: (id, newParentId) => mutating((c, _: null) => restoreNode(c, id, newParentId))(null),
-    deletedNodes: (first, after) => deletedNodes(ctx, first, after),
+    deletedNodes: (first, after) => deletedNodesPage(ctx, first, after),
     undo: (rootId, seq) => mutating((c, _: null) => undoChange(c, rootId, seq))(null),
     children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),

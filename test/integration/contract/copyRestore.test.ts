@@ -259,6 +259,69 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     expect(await getNode(view(), 'c4-hundred.2')).toBeNull();
   });
 
+  it("lists deleted nodes only of the caller's trees; its pages and cursors tell nothing of the others", async () => {
+    // A tenant of its own: its list holds only these deletes, newest first b3, b2, a1, b1.
+    const owner = await as({ sub: 'owner', tenant: 'deleted-list' });
+    const reader = await as({ sub: 'reader', tenant: 'deleted-list', trees: { da: 'read' } });
+    const create = (id: string, parentId: string | null) =>
+      run(
+        'mutation C($input: CreateNodeInput!) { createNode(input: $input) { id } }',
+        { input: { id, name: id, parentId } },
+        owner,
+      );
+    for (const root of ['da', 'db']) await create(root, null);
+    for (const id of ['db.1', 'da.1', 'db.2', 'db.3']) await create(id, id.split('.')[0]!);
+    for (const id of ['db.1', 'da.1', 'db.2', 'db.3']) await run(DELETE, { id }, owner);
+
+    const LIST = `query L($first: Int, $after: String) { deletedNodes(first: $first, after: $after) {
+      edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } }`;
+    type List = {
+      edges: Array<{ cursor: string; node: { id: string } }>;
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+    const page = async (gql: Gql, first: number, after?: string) =>
+      okData<{ deletedNodes: List }>(await gql(LIST, { first, after })).deletedNodes;
+    const walk = async (gql: Gql) => {
+      const pages: Array<[string[], boolean]> = [];
+      let after: string | undefined;
+      do {
+        const { edges, pageInfo } = await page(gql, 1, after);
+        pages.push([edges.map((e) => e.node.id), pageInfo.hasNextPage]);
+        after = pageInfo.hasNextPage ? pageInfo.endCursor! : undefined;
+      } while (after !== undefined && pages.length < 10);
+      return pages;
+    };
+    expect(await walk(owner)).toEqual([
+      [['db.3'], true],
+      [['db.2'], true],
+      [['da.1'], true],
+      [['db.1'], false],
+    ]);
+    // The reader's pages are the same whether tree db had deletes or not.
+    expect(await walk(reader)).toEqual([[['da.1'], false]]);
+    const readerPage = await page(reader, 1);
+    expect(readerPage.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      endCursor: readerPage.edges[0]!.cursor,
+    });
+
+    // A position of its own making, a garbled one, another tenant's, another list's: all refused.
+    const refusal = { message: 'after is not a cursor of deletedNodes', details: { field: 'after' } };
+    const [ownerFirst] = (await page(owner, 1)).edges;
+    await run('mutation { createNode(input: { id: "dn-elsewhere", name: "x" }) { id } }');
+    await run(DELETE, { id: 'dn-elsewhere' });
+    const tenantCursor = (await page(admin, 1)).edges[0]!.cursor;
+    const historyCursor = okData<{ treeHistory: { edges: Array<{ cursor: string }> } }>(
+      await owner('{ treeHistory(rootId: "da") { edges { cursor } } }'),
+    ).treeHistory.edges[0]!.cursor;
+    const crafted = Buffer.from(JSON.stringify(['d', '9999'])).toString('base64url');
+    for (const after of [crafted, 'garbage', `${ownerFirst!.cursor}A`, tenantCursor, historyCursor]) {
+      expectError(await reader(LIST, { first: 1, after }), 'BAD_USER_INPUT', refusal);
+    }
+    expect((await page(owner, 5, ownerFirst!.cursor)).edges.map((e) => e.node.id)).toEqual(['db.2', 'da.1', 'db.1']);
+  });
+
   it('deletes and restores a parent of 150 children of 1,000 CJK characters each', async () => {
     const before = await shapeOf('cjk');
     expect((await run(DELETE, { id: 'cjk' })).deleteNode).toEqual({ deletedCount: 151 });

@@ -183,6 +183,24 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: history', (strategy) => {
       refusal,
     );
     expectError(await alice(TREE_HISTORY, { rootId: r, after: 'bm9wZQ' }), 'BAD_USER_INPUT', refusal);
+    // A position of the caller's own making, another node's, another list's, another tenant's: all refused.
+    const crafted = Buffer.from(JSON.stringify(['h', 't', r, '3'])).toString('base64url');
+    await run(alice, `mutation { deleteNode(id: "${r}-b") { deletedCount } }`, {});
+    const deleted = (await run(alice, '{ deletedNodes(first: 1) { pageInfo { endCursor } } }', {})).deletedNodes as {
+      pageInfo: { endCursor: string };
+    };
+    const elsewhere = await as({ sub: 'alice', tenant: 'elsewhere' });
+    await create(elsewhere, r, null);
+    await run(elsewhere, `mutation { updateNode(id: "${r}", name: "other") { id } }`, {});
+    const theirs = (await treeHistory(elsewhere, r, 1)).pageInfo.endCursor!;
+    for (const after of [crafted, deleted.pageInfo.endCursor, theirs]) {
+      expectError(await alice(TREE_HISTORY, { rootId: r, after }), 'BAD_USER_INPUT', refusal);
+    }
+    expectError(
+      await alice(NODE_HISTORY, { id: `${r}-a`, after: firstTwo.pageInfo.endCursor.slice(0, -2) }),
+      'BAD_USER_INPUT',
+      refusal,
+    );
     expectError(await alice(TREE_HISTORY, { rootId: r, first: 0 }), 'BAD_USER_INPUT', {
       message: 'first must be in 1..1000, got 0',
       details: { field: 'first' },
@@ -200,9 +218,37 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: history', (strategy) => {
     // A node moved from a tree the reader may not read into one it may: its earlier changes stay hidden.
     await run(alice, `mutation { updateNode(id: "${a}", name: "secret") { id } }`, {});
     await run(alice, `mutation { reparent(id: "${a}", newParentId: "${other.b}") { id } }`, {});
-    const seen = await nodeHistory(reader, a);
-    expect(seen.map((c) => c.kind)).toEqual(['MOVED']);
-    expect(seen[0]).toMatchObject({ oldName: null, oldData: null, newParentId: other.b });
+    // Seen by the reader: the move as tree other.r recorded it, nothing of the tree it left, no older change.
+    const [arrived] = (await treeHistory(alice, other.r)).edges.map((e) => e.node);
+    const seen = (await run(reader, NODE_HISTORY, { id: a, first: 1 })).node as {
+      history: { nodes: Change[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+    };
+    expect(seen.history).toEqual({
+      nodes: [
+        {
+          id: arrived!.id,
+          kind: 'MOVED',
+          nodeId: a,
+          oldParentId: null,
+          newParentId: other.b,
+          position: arrived!.position,
+          oldPosition: null,
+          oldName: null,
+          oldData: null,
+          oldVersion: null,
+          version: 3,
+          count: arrived!.count,
+          at: (arrived as Change & { at: string }).at,
+          by: 'alice',
+          node: { id: a, name: 'secret', data: { v: 1 } },
+          job: null,
+        },
+      ],
+      pageInfo: { hasNextPage: false, endCursor: seen.history.pageInfo.endCursor },
+    });
+    expect(await nodeHistory(reader, a)).toEqual(seen.history.nodes);
+    // Whoever may read both trees sees the move as the tree it left recorded it, and where it was.
+    expect((await nodeHistory(alice, a))[0]).toMatchObject({ kind: 'MOVED', oldParentId: r, oldName: 'secret' });
 
     const tenant = await as({ sub: 'alice', tenant: 'elsewhere' });
     expect((await treeHistory(tenant, r)).edges).toEqual([]);

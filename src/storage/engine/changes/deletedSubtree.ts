@@ -159,13 +159,19 @@ export function planDeletedEntryRemoved(tx: TransactionBuilder, entry: DeletedEn
 
 /**
  * A page of the subtrees kept, newest first, after list key `after`: the entries still current
- * and not expired (the list's Query, then one BatchGet of their entries).
+ * and not expired (the list's Query, then one BatchGet of their entries); `read`, the list items
+ * read, and `last`, the key of the last of them (passed over or not), where the next read starts.
  */
 export async function readDeletedPage(
   ctx: Pick<EngineContext, 'doc' | 'table'>,
   first: number,
   after: string | undefined,
-): Promise<{ entries: Array<{ entry: DeletedEntry; after: string }>; hasNextPage: boolean }> {
+): Promise<{
+  entries: Array<{ entry: DeletedEntry; after: string }>;
+  hasNextPage: boolean;
+  read: number;
+  last: string | undefined;
+}> {
   const query = keyQuery(ctx.table, { pk: LIST_PK, backwards: true, ...(after === undefined ? {} : { after }) });
   const { items, lastKey } = await queryItems(ctx.doc, query, first);
   const keys = items.map((item) => deletedEntryKey(String(item.nodeId)));
@@ -176,5 +182,11 @@ export async function readDeletedPage(
     if (!entry || entry.token !== item.token || Number(entry.expiresAt) < now) return [];
     return [{ entry: entryOf(entry), after: String(item.sk) }];
   });
-  return { entries, hasNextPage: lastKey !== undefined };
+  const last = items.at(-1)?.sk as string | undefined;
+  return {
+    entries,
+    hasNextPage: lastKey !== undefined,
+    read: items.length,
+    last,
+  };
 }
