@@ -1,6 +1,5 @@
 import { TreeError, badInput, notFound } from '../errors.js';
-import type { ChangeCursor, ChangeCursors } from '../storage/changeCursor.js';
-import type { ChangeRecord, TreeNode, TreeStore } from '../storage/treeStore.js';
+import type { ChangeCursor, ChangeCursors, ChangeRecord, TreeNode, TreeStore } from '../storage/treeStore.js';
 import type { ChangeHub, HubSubscriber } from './changeHub.js';
 import { seenBy, treeOf, type LiveKind, type Watch } from './window.js';
 

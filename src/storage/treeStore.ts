@@ -1,5 +1,4 @@
 import { TreeError } from '../errors.js';
-import type { ChangeCursors } from './changeCursor.js';
 
 /**
  * The storage interface. The GraphQL layer and the loaders know only this file. Behind it, the
@@ -549,4 +548,27 @@ export interface ChangesRead {
    * died. The reader waits for it, and gives it up past its patience (TreeStore.giveUpChange).
    */
   missing?: number;
+}
+
+/**
+ * Where a treeChanges subscriber stands: after number `seq` of the change log of the tree of
+ * `rootId`, save the numbers in `skip` (above `seq`, committed before the subscription began:
+ * not for it). `at`: when that position was reached (a cursor older than the retention is
+ * refused: its changes may be gone). `watch`: the watched node and its ancestors' ids (root
+ * first) at that position, so that a resume follows the node from there as the subscription
+ * did, into another tree included; absent, the node is watched from where it is now.
+ */
+export interface ChangeCursor {
+  rootId: string;
+  seq: number;
+  at: number;
+  skip: readonly number[];
+  watch?: { nodeId: string; path: readonly string[] };
+}
+
+/** The signed codec of the cursors of treeChanges (the tenant's: one of another tenant is refused). */
+export interface ChangeCursors {
+  encode(cursor: ChangeCursor): string;
+  /** BAD_USER_INPUT for anything but a cursor `encode` made with the same secret and tenant. */
+  decode(raw: string): ChangeCursor;
 }
