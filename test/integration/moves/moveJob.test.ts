@@ -133,6 +133,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
       'moving "d1"',
       'deleting "m.0"',
       'deleting "dst"',
+      'updating "m.0"',
     ];
     const overlapping = await Promise.all([
       other.gql('mutation { createNode(input: { id: "new", parentId: "m.0", name: "new" }) { id } }'),
@@ -141,10 +142,12 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
       other.gql('mutation { reparent(id: "d1", newParentId: "src") { id } }'),
       other.gql('mutation { deleteNode(id: "m.0") { deletedCount } }'),
       other.gql('mutation { deleteNode(id: "dst") { deletedCount } }'),
+      // A rename of a node the job claims waits as well: it is then recorded in the tree the
+      // node is in, once the job has rewritten it.
+      other.gql('mutation { updateNode(id: "m.0", name: "too soon") { id } }'),
     ]);
     overlapping.forEach((response, i) => expectError(response, 'CONFLICT', overlapRefusal(writes[i]!)));
-    // Renames inside the moving subtree, and structural writes elsewhere (its old place too).
-    okData(await other.gql('mutation { updateNode(id: "m.0", name: "renamed") { id } }'));
+    // Structural writes elsewhere (its old place too).
     okData(await other.gql('mutation { createNode(input: { id: "src.y", parentId: "src", name: "y" }) { id } }'));
     okData(await other.gql('mutation { reparent(id: "src.x", newParentId: "src.y") { id } }'));
 
@@ -152,8 +155,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: moves as jobs', (strategy) => {
     const waiting = other.gql(
       'mutation { createNode(input: { id: "late", parentId: "m.0", name: "late" }) { id depth } }',
     );
+    const renaming = other.gql('mutation { updateNode(id: "m.0", name: "renamed") { name } }');
     setTimeout(pause.release, 300);
     expect(okData(await waiting).createNode).toEqual({ id: 'late', depth: 5 });
+    expect(okData(await renaming).updateNode).toEqual({ name: 'renamed' });
     const after = await view(other);
     expect(after.get('m.0')).toMatchObject({ name: 'renamed', depth: 4, childCount: 4 });
     expect(after.get('src')?.descendants).toEqual([
