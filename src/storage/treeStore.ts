@@ -36,6 +36,13 @@ export interface TreeNode {
   data: JsonObject | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Which life of its id the node is: a stamp given when the node is made (created, copied,
+   * restored; every node of one such write shares it), kept for its whole life. Versions restart
+   * at 1 when an id is used again, so an undo tells a node from an earlier one of the same id by
+   * this (items written before stamps have none).
+   */
+  incarnation?: string;
   depth?: number;
   rootId?: string;
   /** Ancestor ids, root first: kept by the path and closure strategies. */

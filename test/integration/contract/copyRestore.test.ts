@@ -4,6 +4,7 @@ import { createDynamo } from '../../../src/dynamodb/client.js';
 import { loadTree } from '../../support/loadTree.js';
 import { contractCostsOf } from '../../support/contractCosts.js';
 import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
+import { pauses } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { expectError, fullTree, getNode, okData, snapshot, type TreeSpec } from '../../support/tree.js';
 
@@ -37,9 +38,15 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
   let server: TestServer;
   let as: (claims: Record<string, unknown>) => Promise<Gql>;
   let admin: Gql;
+  // Holds a chosen DynamoDB call of the server's, as a process paused at that instant.
+  const pausing = pauses();
 
   beforeAll(async () => {
-    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET, MAX_TREE_DEPTH: '5' } });
+    server = await startTestServer({
+      strategy,
+      env: { AUTH: 'jwt', JWT_SECRET: SECRET, MAX_TREE_DEPTH: '5' },
+      middleware: pausing.middleware,
+    });
     as = (claims) => jwtCaller(server, SECRET, claims);
     admin = await as({ sub: 'admin' });
     const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
@@ -387,6 +394,48 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     expect((await run(DELETE, { id: 'wide.3' })).deleteNode).toEqual({ deletedCount: 41 });
     expect((await run(RESTORE, { id: 'wide.3' })).restoreNode).toEqual({ id: 'wide.3', parentId: 'wide.2' });
     expect(await shapeOf('wide.3')).toEqual(before);
+  });
+
+  it('copies a subtree as it was at one instant, while a node moves up from a level not read yet', async () => {
+    const nodes = [
+      { id: 'snap', name: 'snap' },
+      { id: 'snap-a', name: 'a', parentId: 'snap' },
+      { id: 'snap-b', name: 'b', parentId: 'snap' },
+      { id: 'snap-b1', name: 'b1', parentId: 'snap-b' },
+      { id: 'snap-b2', name: 'b2', parentId: 'snap-b1' },
+    ];
+    await run(`mutation N($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } } }`, {
+      input: { parentId: 'dst', nodes },
+    });
+    // The copy reads b1's children (the third level) only after b2 moved up to the first one.
+    const held = pausing.next(
+      (command, input) => command.startsWith('Query') && JSON.stringify(input).includes('"N#snap-b1"'),
+    );
+    const copying = admin(COPY, { input: { id: 'snap', idPrefix: 'c5-' } });
+    await held.reached;
+    await run(`mutation { reparent(id: "snap-b2", newParentId: "snap") { id } }`);
+    held.release();
+    const copied = okData<{ copySubtree: { copiedCount: number } }>(await copying).copySubtree;
+    expect(copied.copiedCount).toBe(5);
+    const source = await shapeOf('snap');
+    const made = await shapeOf('c5-snap');
+    expect(made.shape).toEqual(source.shape);
+    expect(made.ids).toEqual(source.ids.map((id) => `c5-${id}`));
+  });
+
+  it('restores only for a caller who may write the tree the node was deleted from', async () => {
+    await run(DELETE, { id: 'hundred.0.5' });
+    const reader = await as({ sub: 'rita', trees: { hundred: 'read', dst: 'write' } });
+    const before = await snapshot(view(), ['hundred', 'dst']);
+    expectError(await reader(RESTORE, { id: 'hundred.0.5', newParentId: 'dst' }), 'FORBIDDEN', {
+      message: 'you may read the tree of deleted node "hundred.0.5" but not change it',
+      details: { id: 'hundred.0.5' },
+    });
+    expect(await snapshot(view(), ['hundred', 'dst'])).toEqual(before);
+    expect((await run(RESTORE, { id: 'hundred.0.5' })).restoreNode).toEqual({
+      id: 'hundred.0.5',
+      parentId: 'hundred.0',
+    });
   });
 
   it('refuses a copy into its own subtree, past the depth limit, or where the caller may not write', async () => {

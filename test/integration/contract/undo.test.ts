@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { childIds, expectError, getNode, okData, snapshot } from '../../support/tree.js';
@@ -132,6 +132,125 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: undo', (strategy) => {
     expectError(await alice(UNDO, { changeId: later.id }), 'CONFLICT', {
       message: `node "${a}" was deleted since the change to undo`,
       details: { id: a, changeId: later.id },
+    });
+  });
+
+  const treeChange = async (rootId: string, kind: string, nodeId: string) =>
+    (
+      (await run(`{ treeHistory(rootId: "${rootId}") { nodes { id kind nodeId } } }`)).treeHistory as {
+        nodes: Array<{ id: string; kind: string; nodeId: string }>;
+      }
+    ).nodes.find((n) => n.kind === kind && n.nodeId === nodeId)!.id;
+
+  it('tells a node from an earlier one of the same id: the old create, update and delete are not undone', async () => {
+    const { r, b } = await freshTree();
+    const x = `${r}-x`;
+    await create(x, b, { life: 1 });
+    const firstCreate = (await lastChange(x)).id;
+    await run(`mutation { updateNode(id: "${x}", name: "Old") { id } }`);
+    const firstUpdate = (await lastChange(x)).id;
+    await run(`mutation { deleteNode(id: "${x}") { deletedCount } }`);
+    const firstDelete = await treeChange(r, 'DELETED', x);
+    await create(x, b, { life: 2 });
+    await run(`mutation { updateNode(id: "${x}", name: "New") { id } }`);
+    const later = await lastChange(x);
+    const before = await snapshot(viewOf(), [r]);
+    const named = {
+      message: new RegExp(`^node "${x}" changed since the change to undo: UPDATED by alice at `),
+      details: { id: x, laterChangeId: later.id, laterKind: 'UPDATED', by: 'alice' },
+    };
+    for (const changeId of [firstCreate, firstUpdate, firstDelete])
+      expectError(await alice(UNDO, { changeId }), 'CONFLICT', { ...named, details: { ...named.details, changeId } });
+    expect(await snapshot(viewOf(), [r])).toEqual(before);
+    expect(await getNode(viewOf(), x)).toMatchObject({ name: 'New', data: { life: 2 }, version: 2 });
+  });
+
+  it('undoes a create only while nothing was added anywhere below, nor a later delete restored', async () => {
+    const { r, b } = await freshTree();
+    const top = `${r}-t`;
+    await run(`mutation N($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } } }`, {
+      input: {
+        parentId: b,
+        nodes: [
+          { id: top, name: 't' },
+          { id: `${top}1`, name: 't1', parentId: top },
+        ],
+      },
+    });
+    const created = (await lastChange(top)).id;
+    await create(`${top}1g`, `${top}1`);
+    const before = await snapshot(viewOf(), [r]);
+    expectError(await alice(UNDO, { changeId: created }), 'CONFLICT', {
+      message: `node "${top}" changed since the change to undo`,
+      details: { id: top, changeId: created, laterChangeId: undefined },
+    });
+    expect(await snapshot(viewOf(), [r])).toEqual(before);
+
+    // A delete's undo restores what that delete kept, not a later delete's subtree.
+    const d = `${r}-c`;
+    await run(`mutation { deleteNode(id: "${d}") { deletedCount } }`);
+    const firstDelete = await treeChange(r, 'DELETED', d);
+    await run(`mutation { restoreNode(id: "${d}") { id } }`);
+    await create(`${d}-kid`, d);
+    await run(`mutation { deleteNode(id: "${d}") { deletedCount } }`);
+    const gone = await snapshot(viewOf(), [r]);
+    expectError(await alice(UNDO, { changeId: firstDelete }), 'CONFLICT', {
+      message: new RegExp(`^node "${d}" changed since the change to undo: DELETED by alice at `),
+      details: { id: d, changeId: firstDelete, laterKind: 'DELETED' },
+    });
+    expect(await snapshot(viewOf(), [r])).toEqual(gone);
+    expect((await run(`mutation { restoreNode(id: "${d}") { id } }`)).restoreNode).toEqual({ id: d });
+    expect(await childIds(viewOf(), d)).toEqual([`${d}-kid`]);
+  });
+
+  it("tells nothing in an undo's CONFLICT of a tree the caller may not read, nor if the node is there", async () => {
+    const mine = await freshTree();
+    const theirs = await freshTree();
+    const carol = await as({ sub: 'carol', trees: { [mine.r]: 'write' } });
+    await run(`mutation { updateNode(id: "${mine.a}", name: "Carol's") { id } }`, {}, carol);
+    const change = (await lastChange(mine.a)).id;
+    await run(`mutation { reparent(id: "${mine.a}", newParentId: "${theirs.b}") { id } }`);
+    await run(`mutation { updateNode(id: "${mine.a}", name: "Elsewhere") { id } }`);
+    const silent = {
+      message: `node "${mine.a}" changed since the change to undo`,
+      details: {
+        id: mine.a,
+        changeId: change,
+        laterChangeId: undefined,
+        laterKind: undefined,
+        by: undefined,
+        at: undefined,
+      },
+    };
+    expectError(await carol(UNDO, { changeId: change }), 'CONFLICT', silent);
+    await run(`mutation { deleteNode(id: "${mine.a}") { deletedCount } }`);
+    expectError(await carol(UNDO, { changeId: change }), 'CONFLICT', silent);
+  });
+
+  it("orders a node's changes as they happened to it, whatever the writers' clocks say", async () => {
+    const { a } = await freshTree();
+    await run(`mutation { updateNode(id: "${a}", name: "On time") { id } }`);
+    const onTime = await lastChange(a);
+    // A writer whose clock is an hour behind.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 3_600_000 });
+    try {
+      await run(`mutation { updateNode(id: "${a}", name: "Late clock") { id } }`);
+    } finally {
+      vi.useRealTimers();
+    }
+    const history = (
+      (await run(`{ node(id: "${a}") { history(first: 2) { nodes { id kind at oldName } } } }`)).node as {
+        history: { nodes: Array<{ id: string; kind: string; at: string; oldName: string }> };
+      }
+    ).history.nodes;
+    expect(history.map((h) => [h.id === onTime.id, h.oldName])).toEqual([
+      [false, 'On time'],
+      [true, a],
+    ]);
+    expect(Date.parse(history[0]!.at)).toBe(Date.parse(history[1]!.at) + 1);
+    expectError(await alice(UNDO, { changeId: onTime.id }), 'CONFLICT', {
+      message: new RegExp(`^node "${a}" changed since the change to undo: UPDATED by alice at `),
+      details: { id: a, changeId: onTime.id, laterChangeId: history[0]!.id },
     });
   });
 

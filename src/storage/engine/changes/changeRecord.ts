@@ -56,6 +56,7 @@ const NODE_FIELDS = [
   'data',
   'createdAt',
   'updatedAt',
+  'incarnation',
 ] as const;
 
 /**

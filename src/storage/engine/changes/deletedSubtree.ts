@@ -68,6 +68,7 @@ const kept = (node: TreeNode) => ({
   childCount: node.childCount,
   createdAt: node.createdAt,
   updatedAt: node.updatedAt,
+  ...(node.incarnation ? { incarnation: node.incarnation } : {}),
 });
 
 /**

@@ -4,6 +4,7 @@ import { writeAlone } from '../../../dynamodb/writeAlone.js';
 import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
 import { keyString } from '../../../dynamodb/keys.js';
 import { itemSize } from '../../../dynamodb/itemSize.js';
+import { changeTime } from '../core/changeTime.js';
 import type { EngineContext } from '../core/engineContext.js';
 import {
   changeItem,
@@ -124,19 +125,28 @@ const MAX_RENUMBERS = 3;
 /** The drafts, each at the next number of its tree's sequence, twins naming each other. */
 async function numbered(ctx: EngineContext, drafts: readonly ChangeDraft[]): Promise<ChangeRecord[]> {
   const seqs = await Promise.all(drafts.map((d) => nextSeq(ctx, d.rootId)));
-  const at = new Date().toISOString();
+  const now = Date.now();
   return drafts.map((d, i) => {
     const twin = drafts.findIndex((other, j) => j !== i && other.facts === d.facts);
     return {
       ...d.facts,
       rootId: d.rootId,
       seq: seqs[i]!,
-      at,
+      at: changeAt(d.facts, now),
       by: ctx.by ?? null,
       ...(twin >= 0 ? { other: { rootId: drafts[twin]!.rootId, seq: seqs[twin]! } } : {}),
     };
   });
 }
+
+/**
+ * When a change happened, on its node's hybrid clock (core/changeTime.ts): a change that leaves
+ * a node is at the node's new updatedAt (its write took it from changeTime, so that the next
+ * change of the node reads it with the node); a delete is past the node's last change; a change
+ * without a node (a job's progress) is at this process's clock.
+ */
+const changeAt = (facts: ChangeFacts, now: number): string =>
+  facts.node ? facts.node.updatedAt : changeTime(facts.prior, now);
 
 /** A change of one tree (the common case). */
 export const draft = (rootId: string, facts: ChangeFacts): ChangeDraft => ({ rootId, facts });

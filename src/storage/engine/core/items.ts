@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import { collectionPk, edgeSk, NODE_PK_PREFIX, NODE_SK, nodeKey, type Item, type Key } from '../../../dynamodb/keys.js';
@@ -56,13 +57,29 @@ export function nodeAttributes(node: TreeNode): Item {
  */
 export const PENDING = 'pending';
 
+/**
+ * A new incarnation stamp (TreeNode.incarnation): 64 random bits. Kept in the node item and its
+ * edge copy (the items writes read and condition on), not in the projection's copies.
+ */
+export const newIncarnation = (): string => randomBytes(8).toString('base64url');
+
+/** The incarnation attribute, when the node has one (nodes written before stamps have none). */
+const incarnationOf = (node: TreeNode): Item => (node.incarnation ? { incarnation: node.incarnation } : {});
+
 /** The node item; it also keeps the node's place fields (path, lineage) when the strategy keeps them. */
 export function nodeItem(node: TreeNode, rev: number): Item & Key {
-  return { ...nodeKey(node.id), ...nodeAttributes(node), path: node.path, lineage: node.lineage, rev };
+  return {
+    ...nodeKey(node.id),
+    ...nodeAttributes(node),
+    ...incarnationOf(node),
+    path: node.path,
+    lineage: node.lineage,
+    rev,
+  };
 }
 
 export function edgeItem(node: TreeNode, rev: number): Item & Key {
-  return { ...edgeKey(node), ...nodeAttributes(node), rev };
+  return { ...edgeKey(node), ...nodeAttributes(node), ...incarnationOf(node), rev };
 }
 
 const strings = z.array(z.string());
@@ -78,6 +95,7 @@ export const NODE_ITEM = z.object({
   data: z.record(z.string(), z.unknown()).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  incarnation: z.string().optional(),
   path: strings.optional(),
   lineage: strings.optional(),
 });
@@ -102,6 +120,7 @@ export const looksLikeNode = (item: Item): boolean =>
   optional(item.parentId, isString) &&
   optional(item.childCount, (v) => typeof v === 'number') &&
   optional(item.data, isMap) &&
+  optional(item.incarnation, isString) &&
   optional(item.path, isStrings) &&
   optional(item.lineage, isStrings);
 
@@ -122,6 +141,7 @@ export function nodeFromItem(item: Item): TreeNode {
     data: (item.data as TreeNode['data']) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
+    incarnation: item.incarnation as string | undefined,
     depth: path?.length,
     rootId: path ? (path[0] ?? id) : undefined,
     path,
@@ -155,6 +175,7 @@ const CHECKS = Object.entries({
   createdAt: isString,
   updatedAt: isString,
   data: (v: unknown) => optional(v, isMap),
+  incarnation: (v: unknown) => optional(v, isString),
 } satisfies Record<keyof z.input<typeof NODE_ITEM>, (value: unknown) => boolean>);
 
 const builders = new Map<string, (item: Item) => TreeNode>();

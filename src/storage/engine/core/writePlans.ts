@@ -86,10 +86,15 @@ export function planNotRespacing(tx: TransactionBuilder, parent: StoredNode | nu
   if (parent) tx.check(nodeKey(parent.node.id), { missingOrBelow: ['respacing', now] });
 }
 
+/**
+ * The node item is as it was read: its rev, and its incarnation when it has one (revs restart
+ * at 1 when an id is used again: a node deleted and made again could be back at the same rev).
+ */
 const unchangedSince = (stored: StoredNode): Condition[] => [
   { exists: true },
   { missing: 'deleting' },
   { equals: ['rev', stored.rev] },
+  ...(stored.node.incarnation ? [{ equals: ['incarnation', stored.node.incarnation] } as Condition] : []),
 ];
 
 /** The projection items that carry a copy of a node (projectionPlans.copiesOf). */

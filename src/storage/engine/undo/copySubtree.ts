@@ -4,7 +4,9 @@ import type { CopySubtreeArgs, CreateNodesResult, NewNodeInput } from '../../tre
 import { checkId, ID_PATTERN } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { live } from '../core/items.js';
-import { readSubtreeWithin } from '../core/reads.js';
+import { readStored, readSubtreeWithin } from '../core/reads.js';
+import { Replan, replanning } from '../core/replan.js';
+import type { StoredNode } from '../../strategy.js';
 import { readVisible } from '../reads/liveNodes.js';
 import { createNodes } from '../writes/createNodes.js';
 
@@ -15,8 +17,8 @@ import { createNodes } from '../writes/createNodes.js';
  * as a createNodes (one transaction when it fits, else an IMPORT job that no read sees before
  * the copy is whole and that any process gives up if it stops), recorded as COPIED. Refused:
  * NOT_FOUND (the node), CYCLE (into its own subtree), DEPTH_LIMIT (the copy's height under its
- * new parent), ALREADY_EXISTS (a prefixed id taken). The subtree is read level by level: a
- * change made to it meanwhile may or may not be in the copy.
+ * new parent), ALREADY_EXISTS (a prefixed id taken). The copy is of the subtree as it was at
+ * one instant (readSnapshot), never a mix of before and after a change made while it was read.
  */
 export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Promise<CreateNodesResult> {
   checkId(args.id);
@@ -24,9 +26,7 @@ export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Pr
   if (args.idPrefix != null && !/^[A-Za-z0-9_.:-]{1,63}$/.test(args.idPrefix))
     throw badInput('idPrefix must be 1..63 of the characters ids may hold', { field: 'idPrefix' });
   // The caller's read on the source's tree is the resolver's to check (graphql/access.ts).
-  const source = live(await readVisible(ctx, [args.id]), args.id);
-  const levels = (await readSubtreeWithin(ctx, source, Number.MAX_SAFE_INTEGER))!;
-  const nodes = [source, ...levels.flat()].map((s) => s.node);
+  const nodes = (await replanning(() => readSnapshot(ctx, args.id))).map((s) => s.node);
   if (parentId !== null && nodes.some((n) => n.id === parentId)) {
     throw new TreeError('CYCLE', `cannot copy "${args.id}" into its own subtree ("${parentId}")`);
   }
@@ -44,4 +44,28 @@ export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Pr
     { parentId, nodes: list },
     { as: { kind: 'COPIED', before: args.before ?? null, after: args.after ?? null } },
   );
+}
+
+/**
+ * The subtree of node `id` (its root first, then level by level) as it was at one instant: read
+ * level by level, then every node read again in one BatchGet wave, each at the rev it was read
+ * at. A node's rev counts every write to it, its children's coming and going included, so when
+ * none moved on, every node still had, when they were read again, the fields and the children
+ * it was read with: the subtree read is the subtree at that instant. Otherwise (a node moved
+ * into, out of or inside the subtree meanwhile) it is read again: Replan, at most MAX_REPLANS
+ * times, then CONFLICT.
+ */
+async function readSnapshot(ctx: EngineContext, id: string): Promise<StoredNode[]> {
+  const source = live(await readVisible(ctx, [id]), id);
+  const nodes = [source, ...(await readSubtreeWithin(ctx, source, Number.MAX_SAFE_INTEGER))!.flat()];
+  const again = await readStored(
+    ctx,
+    nodes.map((s) => s.node.id),
+  );
+  const moved = nodes.find((s) => {
+    const now = again.get(s.node.id);
+    return !now || now.rev !== s.rev || now.deleting !== undefined;
+  });
+  if (moved) throw new Replan(`node "${moved.node.id}" changed while the subtree was read for a copy`);
+  return nodes;
 }

@@ -1,6 +1,6 @@
 import { edgeSk } from '../../../dynamodb/keys.js';
 import { isTreeError, notFound, TreeError } from '../../../errors.js';
-import type { CreateNodesResult, NewNodeInput, TreeNode } from '../../treeStore.js';
+import type { ChangeRecord, CreateNodesResult, NewNodeInput, TreeNode } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import {
   planDeletedEntryRemoved,
@@ -12,6 +12,7 @@ import {
 import type { EngineContext } from '../core/engineContext.js';
 import { readAdjacent } from '../core/reads.js';
 import { createNodes } from '../writes/createNodes.js';
+import { sameNode } from './sameNode.js';
 
 /**
  * restoreNode: the subtree deleted at node `id` comes back whole, with its ids, names, data and
@@ -19,7 +20,9 @@ import { createNodes } from '../writes/createNodes.js';
  * `newParentId` (last) when given. Written as a createNodes of its nodes (one transaction when
  * they fit, else an IMPORT job that no read sees before all are there), recorded as RESTORED; its
  * kept entry ends in the same transaction, so it is restored once. NOT_FOUND when no deleted
- * subtree of that id is kept (or it is in a tree the caller may not read), RESTORE_EXPIRED past
+ * subtree of that id is kept (or it is in a tree the caller may not read), FORBIDDEN when the
+ * caller may only read the tree it was deleted from (the restore consumes its entry), besides
+ * the write on where it goes; RESTORE_EXPIRED past
  * UNDO_RETENTION_DAYS, NOT_FOUND naming the parent when its old parent is gone and no
  * `newParentId` is given, ALREADY_EXISTS when one of its ids was taken since.
  */
@@ -27,11 +30,24 @@ export async function restoreNode(
   ctx: EngineContext,
   id: string,
   newParentId: string | null | undefined,
+  options: { deletedBy?: ChangeRecord } = {},
 ): Promise<CreateNodesResult> {
   checkId(id);
   if (newParentId != null) checkId(newParentId, 'newParentId');
   const entry = await readDeletedEntry(ctx, id);
-  if (!entry || (ctx.treeAccess && !ctx.treeAccess(entry.path[0] ?? id))) throw notFound('deleted node', id);
+  const deletedBy = options.deletedBy?.prior;
+  if (deletedBy && !(entry && sameNode(entry.node, deletedBy))) {
+    // The entry that delete kept is gone (restored, expired) or replaced by a later delete's.
+    throw new TreeError('VERSION_CONFLICT', `the subtree deleted at "${id}" by the change is no longer kept`, {
+      currentVersion: entry?.node.version ?? 0,
+    });
+  }
+  // The entry is consumed: the tree it was deleted from must be the caller's to write.
+  const access = entry && (ctx.treeAccess?.(entry.path[0] ?? id) ?? 'write');
+  if (!entry || !access) throw notFound('deleted node', id);
+  if (access === 'read') {
+    throw new TreeError('FORBIDDEN', `you may read the tree of deleted node "${id}" but not change it`, { id });
+  }
   if (entry.expiresAt * 1000 < Date.now()) {
     throw new TreeError('RESTORE_EXPIRED', `the subtree deleted at "${id}" on ${entry.at} is no longer kept`, {
       id,

@@ -5,6 +5,7 @@ import { checkData, checkId, checkName } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { commitGuarded, extended, readPlace } from './guardedPlace.js';
 import { draft, recorded } from '../changes/recordChanges.js';
+import { newIncarnation } from '../core/items.js';
 import { planProjectionCreate } from '../core/projectionPlans.js';
 import { replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
@@ -48,6 +49,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       data: args.data ?? null,
       createdAt: now,
       updatedAt: now,
+      incarnation: newIncarnation(),
       ...ctx.strategy.nodeFields(at),
     };
     const tx = place.transaction((plan) => {

@@ -23,6 +23,7 @@ import { announceJob } from '../jobs/announceJob.js';
 import { newLease, runLeased } from '../jobs/jobRunner.js';
 import { MAX_CREATE_NODES, planNewNodes, type NewNode } from './newNodes.js';
 import { findSlot } from './slot.js';
+import { newIncarnation } from '../core/items.js';
 import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readAdjacent, readStored } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
@@ -145,9 +146,11 @@ async function placedNodes(
   const last = topPosition === undefined ? await readAdjacent(ctx, list.parentId, null, 'before', '') : null;
   const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
   const under = { id: list.parentId, place: parentPlace, lastPosition: last?.node.position ?? null, topPosition };
+  // One stamp for the nodes of one write: an undo of it tells them from nodes added since.
+  const incarnation = newIncarnation();
   const nodes = planNewNodes(list, under, new Date().toISOString(), randomUUID, most).map((n) => ({
     ...n,
-    node: { ...n.node, ...ctx.strategy.nodeFields(n.place) },
+    node: { ...n.node, incarnation, ...ctx.strategy.nodeFields(n.place) },
   }));
   place.checkDepthBelow(Math.max(...nodes.map((n) => n.below)));
   const taken = await readStored(

@@ -40,7 +40,11 @@ import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
  * transaction; the answer's deletedCount is the job's count. No node deleted is claimed by
  * another job.
  */
-export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Promise<DeleteResult> {
+export async function deleteNode(
+  ctx: EngineContext,
+  args: DeleteNodeArgs,
+  options: { check?: SubtreeCheck } = {},
+): Promise<DeleteResult> {
   checkId(args.id);
   const expectedParentId = expectedParent(args.expectedParentId);
   type Started = DeleteResult | { job: JobRecord; lease: Lease };
@@ -60,6 +64,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
       readSubtreeWithin(ctx, root, Math.floor(ctx.transactionItems / 2)),
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
+    if (levels) options.check?.([root, ...levels.flat()]);
     const copies = copiesIn(ctx, open);
     if (levels) {
       const tx = new TransactionBuilder(ctx.table);
@@ -81,7 +86,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
         return { deletedCount };
       }
     }
-    return startDeleteJob(ctx, { root, parent, open, tree });
+    return startDeleteJob(ctx, { root, parent, open, tree, check: options.check });
   });
   if (!('lease' in started)) return started;
   // Run here, so that the answer counts the nodes deleted; or counted by the worker.
@@ -96,7 +101,7 @@ export async function deleteNode(ctx: EngineContext, args: DeleteNodeArgs): Prom
  */
 async function startDeleteJob(
   ctx: EngineContext,
-  about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; tree: NodeTree },
+  about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; tree: NodeTree; check?: SubtreeCheck },
 ): Promise<{ job: JobRecord; lease: Lease }> {
   const { root, parent } = about;
   // Where the subtree was: its job's progress is told in that tree's change log.
@@ -110,6 +115,7 @@ async function startDeleteJob(
     // The subtree kept to be restored: its entry with the detach, and its nodes too when they
     // are one pack; more packs before it.
     const descendants = levels.flat().filter((s) => s.node.id !== root.node.id);
+    about.check?.([root, ...descendants]);
     const kept = deletedItems(ctx, { root, descendants, path: about.tree.path });
     if (kept.packs.length > 1) await putAll(ctx.doc, ctx.table, kept.packs);
     const detach = new TransactionBuilder(ctx.table);
@@ -126,6 +132,12 @@ async function startDeleteJob(
   }
   return { job: { ...job, total }, lease };
 }
+
+/**
+ * A caller's check on the subtree a delete reads (its root first), before anything is written: in
+ * one transaction, on the nodes whose revs it conditions on; as a job, on the claimed subtree.
+ */
+export type SubtreeCheck = (nodes: readonly StoredNode[]) => void;
 
 /** The record of a delete: the subtree's root, where it was, how many nodes went, and its job if it runs as one. */
 const deletedChange = (root: StoredNode, tree: NodeTree, count: number, job?: JobRecord): ChangeDraft =>

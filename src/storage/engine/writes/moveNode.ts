@@ -19,6 +19,7 @@ import {
   type NodeTree,
   type RespacingHold,
 } from './guardedPlace.js';
+import { changeTime } from '../core/changeTime.js';
 import { live, withPath } from '../core/items.js';
 import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
@@ -54,7 +55,7 @@ import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/w
  *
  * A respacing moves a child to a position it chose, while it holds the parent: `placeChild`.
  */
-export async function moveNode(ctx: EngineContext, args: MoveNodeArgs): Promise<TreeNode> {
+export async function moveNode(ctx: EngineContext, args: MoveNodeArgs & NodeCheck): Promise<TreeNode> {
   checkId(args.id);
   const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
   if (args.before != null) checkId(args.before, 'before');
@@ -76,6 +77,9 @@ export async function placeChild(
   const fixed = { position: step.position, hold: step.hold };
   return settle(ctx, await replanning(() => planAndCommit(ctx, args, fixed)));
 }
+
+/** A caller's check on the moving node as each attempt reads it (an undo's: the same node); its refusal stands. */
+type NodeCheck = { check?: (moving: StoredNode) => void };
 
 /** What an attempt committed: the moved node, and the job it started when it started one. */
 type Moved = { node: TreeNode; job?: JobRecord; lease?: Lease };
@@ -105,7 +109,7 @@ interface PlannedMove {
 
 async function planAndCommit(
   ctx: EngineContext,
-  args: MoveNodeArgs,
+  args: MoveNodeArgs & NodeCheck,
   fixed?: { position: string; hold: RespacingHold },
 ): Promise<Moved> {
   const planned = await planMoveOf(ctx, args, fixed);
@@ -120,7 +124,7 @@ async function planAndCommit(
 /** Reads the move and plans its truth; or the node as it is, when the move changes nothing. */
 async function planMoveOf(
   ctx: EngineContext,
-  args: MoveNodeArgs,
+  args: MoveNodeArgs & NodeCheck,
   fixed?: { position: string; hold: RespacingHold },
 ): Promise<PlannedMove | { unchanged: TreeNode }> {
   const parentId = args.newParentId ?? null;
@@ -134,6 +138,7 @@ async function planMoveOf(
     check: (known) => {
       checkVersion(live(known, args.id), args.expectedVersion);
       checkParent(live(known, args.id), expectedParent(args.expectedParentId));
+      args.check?.(live(known, args.id));
       if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
     },
   });
@@ -154,7 +159,7 @@ async function planMoveOf(
   const { oldParent, oldAncestors } = await readOldPlace(ctx, moving, place, parentId, from);
   let moved!: TreeNode;
   const truth = place.transaction((tx) => {
-    const now = new Date().toISOString();
+    const now = changeTime(moving.node);
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
     from.guard(tx);
   });

@@ -1,9 +1,11 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import type { StoredNode } from '../../strategy.js';
 import type { TreeNode, UpdateNodeArgs } from '../../treeStore.js';
 import { checkData, checkId, checkName } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { checkVersion, copiesIn, readNodeTree } from './guardedPlace.js';
+import { changeTime } from '../core/changeTime.js';
 import { live } from '../core/items.js';
 import { readVisible, type ReadScope } from '../reads/liveNodes.js';
 import { NO_OPEN_JOBS } from '../core/openJobs.js';
@@ -20,7 +22,11 @@ import { waitForOverlappingJob } from './overlapWait.js';
  * no job claims it (a claimed node waits for its job, as a structural write does). No place
  * changes: no guard of a place, but the caller's grant on the node's tree.
  */
-export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Promise<TreeNode> {
+export async function updateNode(
+  ctx: EngineContext,
+  args: UpdateNodeArgs,
+  options: { check?: (target: StoredNode) => void } = {},
+): Promise<TreeNode> {
   checkId(args.id);
   if (args.name != null) checkName(args.name);
   checkData(args.data);
@@ -28,6 +34,7 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
     const scope: ReadScope = {};
     const target = live(await readVisible(ctx, [args.id], scope), args.id);
     checkVersion(target, args.expectedVersion);
+    options.check?.(target);
     // A claimed node is closed to renames too (claims.ts): its job goes first.
     const claim = otherClaim(target);
     if (claim) await waitForOverlappingJob(ctx, claim, `updating "${args.id}"`);
@@ -35,7 +42,7 @@ export async function updateNode(ctx: EngineContext, args: UpdateNodeArgs): Prom
     const tree = await readNodeTree(ctx, target, open);
     if (args.name == null && args.data === undefined) return target.node;
     const tx = new TransactionBuilder(ctx.table);
-    const now = new Date().toISOString();
+    const now = changeTime(target.node);
     const updated = planUpdate(tx, { target, name: args.name, data: args.data, now, copies: copiesIn(ctx, open) });
     planNodeUnclaimed(tx, [target]);
     tree.guard(tx);
