@@ -51,11 +51,12 @@ export async function openTreeChanges(
     throw new TreeError('BAD_USER_INPUT', 'maxDepth must be 0 or more', { field: 'maxDepth' });
   const resumed = args.after == null ? null : resumeFrom(scope, args.after);
   const node = await scope.readNode(args.nodeId);
-  if (!node || !scope.canRead(node.rootId ?? node.id)) throw notFound('node', args.nodeId);
+  // Its tree from its ancestors: a strategy that keeps no path leaves a node's rootId unset.
+  const ancestors = node ? (await scope.ancestorsOf(node)).map((n) => n.id) : [];
+  if (!node || !scope.canRead(ancestors[0] ?? node.id)) throw notFound('node', args.nodeId);
   // A cursor of this node's subscription holds its place then: the resume goes on from there
   // as the subscription did, following the node into the trees it went to since.
-  const path =
-    resumed?.watch?.nodeId === node.id ? resumed.watch.path : (await scope.ancestorsOf(node)).map((n) => n.id);
+  const path = resumed?.watch?.nodeId === node.id ? resumed.watch.path : ancestors;
   const watch: Watch = { nodeId: node.id, maxDepth: args.maxDepth ?? null, path };
   if (resumed && resumed.rootId !== treeOf(watch))
     throw badInput("after is a cursor of another tree than the node's: subscribe with the node's changeCursor", {

@@ -174,6 +174,17 @@ describe('live subscriptions: transports, callers and limits', () => {
     await sub.close();
   });
 
+  it('streams a node below the root to a caller who may read its tree only', async () => {
+    await buildTree({ ...server, gql }, { id: 'a.k', children: [{ id: 'a.k1' }] }, 'a');
+    const reader = await as('reader', { a: 'read' });
+    const sub = subscribe(reader, { nodeId: 'a.k' });
+    await sub.ready('a.k1', () => rename('a.k1', 'poke'));
+    okData(await rename('a.k', 'seen'));
+    const [renamed] = await sub.until(1);
+    expect(renamed).toMatchObject({ kind: 'UPDATED', nodeId: 'a.k', node: { name: 'seen' } });
+    await sub.close();
+  });
+
   it('keeps each tenant to its own changes, where the trees have the same ids', async () => {
     const tenantToken = async (tenant: string) =>
       `Bearer ${await new SignJWT({ sub: `${tenant}-user`, tenant, exp: Math.floor(Date.now() / 1000) + 300 })
