@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { scanTable } from '../../dynamodb/scan.js';
+import { scanTable, type ScanOptions } from '../../dynamodb/scan.js';
 import type { StrategyName } from '../strategies/strategies.js';
 import { kindOf } from './kindOf.js';
 import { verifyItems, type Problem } from './verify.js';
@@ -9,15 +9,19 @@ export interface VerifyReport {
   problems: Problem[];
 }
 
-/** Reads the whole table (strongly consistent) and checks it against the truth. */
+/**
+ * Reads the whole table (strongly consistent) and checks it against the truth. The read is
+ * scanTable's: bounded pages, a page DynamoDB does not serve asked again after a wait (told to
+ * `scan.onWait`), up to its documented bound.
+ */
 export async function verifyTable(
   doc: DynamoDBDocumentClient,
   table: string,
   strategy: StrategyName,
   maxTreeDepth: number,
-  onPage?: (count: number) => void,
+  scan: ScanOptions = {},
 ): Promise<VerifyReport> {
-  const items = await scanTable(doc, table, onPage);
+  const items = await scanTable(doc, table, scan);
   return {
     nodes: items.filter((item) => kindOf(item) === 'node').length,
     problems: verifyItems(items, strategy, maxTreeDepth),

@@ -19,6 +19,8 @@ import { jobKey } from '../../../src/storage/engine/jobs/jobRecord.js';
 import type { DynamoOptions } from '../../../src/dynamodb/client.js';
 import type { Problem } from '../../../src/storage/maintenance/verify.js';
 import { verifyTable } from '../../../src/storage/maintenance/verifyTable.js';
+import type { ScanOptions, ScanWait } from '../../../src/dynamodb/scan.js';
+import { scanWaitMessage } from '../../../src/cli/verifyCommand.js';
 import { levelKey } from '../../../src/storage/strategies/path/levelKeys.js';
 import { pauseTransaction } from '../../support/pause.js';
 import { loadInto } from '../../support/loadTree.js';
@@ -587,6 +589,83 @@ describe.each(['path', 'closure', 'nested-set'] as const)('%s: a reindex over li
       await server.close();
     }
   });
+});
+
+/**
+ * A DynamoDB that cannot serve some Scan requests: `refuses` picks them, and each is failed with
+ * the error the SDK throws once its attempts are spent (`name`), before it is sent.
+ */
+function refusingScans(name: string, refuses: (input: { Limit?: number; Segment?: number }) => boolean): Dynamo {
+  const middleware: DynamoOptions['middleware'] = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ScanCommand' && refuses(args.input as { Limit?: number; Segment?: number }))
+          throw Object.assign(new Error(`${name} (test)`), { name, $metadata: { httpStatusCode: 400 } });
+        return next(args);
+      },
+      { step: 'initialize', name: 'refusingScans' },
+    );
+  return createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', middleware });
+}
+
+describe('verify on a DynamoDB that serves big pages late', () => {
+  // A tree of 13 nodes whose subtree of 4 was moved away and back; read 4 items a page.
+  const tree = fullTree('v', [3, 3]);
+  const PAGE = 4;
+
+  it.each(STRATEGY_NAMES)(
+    '%s: asks for bounded pages, and asks again after a wait for a page that was not served, up to its bound',
+    async (strategy) => {
+      const table = await builtTable(
+        strategy,
+        [tree],
+        [
+          ['v.0', 'v.2.1'],
+          ['v.0', 'v'],
+        ],
+      );
+      const verifyThrough = async (dynamo: Dynamo, scan: ScanOptions) => {
+        try {
+          return await verifyTable(dynamo.doc, table, strategy, MAX_DEPTH, scan);
+        } finally {
+          dynamo.client.destroy();
+        }
+      };
+      const healthy = { nodes: 13, problems: [] };
+
+      // A page of more than PAGE items (or of 1 MB: no Limit) is not served in time.
+      const big = refusingScans('TimeoutError', (input) => !(input.Limit! <= PAGE));
+      expect(await verifyThrough(big, { pageItems: PAGE })).toEqual(healthy);
+
+      // The first page of segment 1 is throttled twice: asked again for half as many items each time.
+      let throttled = 0;
+      const busy = refusingScans('ThrottlingException', (input) => input.Segment === 1 && ++throttled <= 2);
+      const waits: ScanWait[] = [];
+      const waited = await verifyThrough(busy, { pageItems: PAGE, waitMs: () => 0, onWait: (w) => waits.push(w) });
+      expect(waited).toEqual(healthy);
+      const wait = { segment: 1, retries: 8, cause: 'ThrottlingException', delayMs: 0 };
+      expect(waits).toEqual([
+        { ...wait, retry: 1, pageItems: 2 },
+        { ...wait, retry: 2, pageItems: 1 },
+      ]);
+      expect(scanWaitMessage(waits[0]!)).toBe(
+        'verify: DynamoDB did not serve a page of segment 1 (ThrottlingException); ' +
+          'asking again for 2 items in 0.0 s (retry 1 of 8)',
+      );
+
+      // A page that is never served fails the read after its retries.
+      const down = refusingScans('TimeoutError', (input) => input.Segment === 2);
+      const given: number[] = [];
+      await expect(
+        verifyThrough(down, { pageItems: PAGE, retries: 3, waitMs: () => 0, onWait: (w) => given.push(w.retry) }),
+      ).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'DynamoDB is unavailable; try again later',
+        details: { cause: 'TimeoutError' },
+      });
+      expect(given).toEqual([1, 2, 3]);
+    },
+  );
 });
 
 describe('npm run tree', () => {
