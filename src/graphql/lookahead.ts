@@ -55,9 +55,13 @@ export function nestedChildren(info: GraphQLResolveInfo): number[][] {
 export const selects = (info: GraphQLResolveInfo, name: string): boolean =>
   collect(info, info.fieldNodes, name).length > 0;
 
-/** The fields named `name` selected directly below `fields`, through fragments, if included. */
+/**
+ * The fields named `name` selected directly below `fields`, through fragments, if included. Each
+ * named fragment is visited once: a document may spread one fragment 2^40 times over.
+ */
 function collect(info: GraphQLResolveInfo, fields: readonly FieldNode[], name: string): FieldNode[] {
   const found: FieldNode[] = [];
+  const visited = new Set<string>();
   const visit = (set: SelectionSetNode | undefined) => {
     for (const selection of set?.selections ?? []) {
       if (!included(info, selection)) continue;
@@ -65,7 +69,8 @@ function collect(info: GraphQLResolveInfo, fields: readonly FieldNode[], name: s
         if (selection.name.value === name) found.push(selection);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         visit(selection.selectionSet);
-      } else {
+      } else if (!visited.has(selection.name.value)) {
+        visited.add(selection.name.value);
         visit(info.fragments[selection.name.value]?.selectionSet);
       }
     }
