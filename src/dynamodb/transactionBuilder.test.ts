@@ -264,4 +264,22 @@ describe('TransactionBuilder', () => {
       expect(item.Update?.ExpressionAttributeNames).toEqual({ '#n0': 'name' });
     }
   });
+
+  it('counts its bytes as DynamoDB does, again after an action changes, and in a clone', () => {
+    const tx = new TransactionBuilder('t');
+    // Key: pk + "N#a" (5), sk + "NODE" (6); name + "🌳" (4 + 4 bytes in UTF-8).
+    tx.put({ pk: 'N#a', sk: 'NODE', name: '🌳' });
+    expect(tx.bytes).toBe(19);
+    tx.check({ pk: 'N#b', sk: 'NODE' }, { exists: true });
+    expect(tx.bytes).toBe(30);
+    tx.update({ pk: 'N#b', sk: 'NODE' }, { set: { name: 'é' } });
+    expect(tx.bytes).toBe(36);
+    const copy = tx.clone();
+    copy.update({ pk: 'N#b', sk: 'NODE' }, { set: { data: 'xx' } });
+    expect([tx.bytes, copy.bytes]).toEqual([36, 42]);
+    expect(tx.holds({ size: 98, bytes: 0 }, 100)).toBe(true);
+    expect(tx.holds({ size: 99, bytes: 0 }, 100)).toBe(false);
+    expect(tx.holds({ size: 0, bytes: 3_500_000 - 36 }, 100)).toBe(true);
+    expect(tx.holds({ size: 0, bytes: 3_500_000 - 35 }, 100)).toBe(false);
+  });
 });

@@ -40,6 +40,8 @@ const keyId = (key: Key): string => `${key.pk}\u0000${key.sk}`;
 
 export class TransactionBuilder {
   private readonly actions = new Map<string, Action>();
+  /** Each action's bytes once counted (`bytes`): writers that fill a transaction ask after every node. */
+  private readonly sizes = new Map<string, number>();
 
   constructor(private readonly table: string) {}
 
@@ -53,9 +55,10 @@ export class TransactionBuilder {
    */
   get bytes(): number {
     let bytes = 0;
-    for (const action of this.actions.values()) {
-      if (action.kind === 'put') bytes += itemSize(action.item);
-      else bytes += itemSize(action.key) + (action.kind === 'update' ? updateSize(action.update) : 0);
+    for (const [id, action] of this.actions) {
+      let size = this.sizes.get(id);
+      if (size === undefined) this.sizes.set(id, (size = actionSize(action)));
+      bytes += size;
     }
     return bytes;
   }
@@ -91,6 +94,7 @@ export class TransactionBuilder {
   clone(): TransactionBuilder {
     const copy = new TransactionBuilder(this.table);
     for (const [id, action] of this.actions) copy.actions.set(id, structuredClone(action));
+    for (const [id, size] of this.sizes) copy.sizes.set(id, size);
     return copy;
   }
 
@@ -105,6 +109,7 @@ export class TransactionBuilder {
 
   private write(action: Action): this {
     const id = keyId(action.key);
+    this.sizes.delete(id);
     const existing = this.actions.get(id);
     if (existing?.kind === 'update' && action.kind === 'update') {
       // Two updates of one item (the truth's and a projection's) become one.
@@ -120,6 +125,12 @@ export class TransactionBuilder {
     return this;
   }
 }
+
+/** The bytes an action sends: a whole item put, the key of the others and the values an update sets. */
+const actionSize = (action: Action): number =>
+  action.kind === 'put'
+    ? itemSize(action.item)
+    : itemSize(action.key) + (action.kind === 'update' ? updateSize(action.update) : 0);
 
 /** The bytes an update sends: the names and values it sets or adds. */
 const updateSize = (update: UpdateSpec): number =>
