@@ -74,14 +74,7 @@ export function watchCredentials(options: CredentialWatchOptions): CredentialWat
     clearTimeout(timer);
     const at = caller.checkAgainAt;
     if (stopped || at === undefined) return;
-    timer = setTimeout(
-      () => {
-        if (due()) check().catch(() => {});
-        else schedule();
-      },
-      Math.min(Math.max(at - now(), 1), MAX_TIMER_MS),
-    );
-    timer.unref?.();
+    timer = timerAt(at - now(), () => (due() ? void check().catch(() => {}) : schedule()));
   }
   schedule();
 
@@ -94,4 +87,11 @@ export function watchCredentials(options: CredentialWatchOptions): CredentialWat
     },
     stop,
   };
+}
+
+/** A timer `ms` ahead (at least 1 ms, at most MAX_TIMER_MS) that keeps no process alive. */
+function timerAt(ms: number, fire: () => void): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(fire, Math.min(Math.max(ms, 1), MAX_TIMER_MS));
+  timer.unref?.();
+  return timer;
 }
