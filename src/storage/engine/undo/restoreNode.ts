@@ -6,7 +6,6 @@ import {
   planDeletedEntryRemoved,
   readDeletedEntry,
   readDeletedNodes,
-  readDeletedPage,
   type DeletedEntry,
 } from '../changes/deletedSubtree.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -100,21 +99,4 @@ function goneHome(error: unknown, entry: DeletedEntry): unknown {
     `parent "${parentId}" of the deleted node "${entry.nodeId}" is gone: restore it first, or give newParentId`,
     { id: parentId },
   );
-}
-
-/** A page of the deleted subtrees kept, newest first, in trees the caller may read. */
-export async function deletedNodes(ctx: EngineContext, first: number, after: string | undefined) {
-  const page = await readDeletedPage(ctx, first, after);
-  const readable = ({ entry }: { entry: DeletedEntry }) =>
-    !ctx.treeAccess || ctx.treeAccess(entry.path[0] ?? entry.nodeId);
-  return {
-    entries: page.entries.filter(readable).map(({ entry, after: at }) => ({
-      node: { ...entry.node, depth: entry.path.length, rootId: entry.path[0] ?? entry.nodeId },
-      count: entry.count,
-      deletedAt: entry.at,
-      deletedBy: entry.by,
-      after: at,
-    })),
-    hasNextPage: page.hasNextPage,
-  };
 }
