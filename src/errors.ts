@@ -40,9 +40,13 @@ export interface ErrorDetails {
   PARENT_CONFLICT: { id: string; currentParentId: string | null };
   /**
    * `maxDepth` is MAX_TREE_DEPTH; under the nested-set strategy, a node whose document key would
-   * pass DynamoDB's sort key limit gets `keyBytes` and `maxKeyBytes` instead.
+   * pass DynamoDB's sort key limit gets `keyBytes` and `maxKeyBytes` instead; a node whose sibling
+   * position would pass its limit (a gap used up), `positionLength` and `maxPositionLength`.
    */
-  DEPTH_LIMIT: { depth: number; maxDepth: number } | { depth: number; keyBytes: number; maxKeyBytes: number };
+  DEPTH_LIMIT:
+    | { depth: number; maxDepth: number }
+    | { depth: number; keyBytes: number; maxKeyBytes: number }
+    | { positionLength: number; maxPositionLength: number };
   QUERY_TOO_COMPLEX: Record<string, never>;
   /**
    * `jobId`: the open job whose subtree the write overlaps. An undo refused: `id` (the node),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import type { GraphQLResponse } from '../../support/server.js';
 import {
@@ -246,5 +247,40 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: createNode', (strategy) => {
       message: `after "${a}" and before "${a}" are not adjacent siblings`,
       details: { field: 'before' },
     });
+  });
+
+  it('refuses a create or a move into a used-up gap with DEPTH_LIMIT, before any write', async () => {
+    // Two siblings whose positions share 1,008 characters, as thousands of inserts into one gap
+    // make them: a node between them would need a position over 512 characters, and an edge over
+    // DynamoDB's 1,024-byte sort key (its write would fail there, an INTERNAL_SERVER_ERROR).
+    const shared = `a0${'V'.repeat(1006)}`;
+    await loadInto(server, [
+      {
+        id: 'gap',
+        children: [
+          { id: 'gap-a', position: shared },
+          { id: 'gap-b', position: `${shared}V` },
+        ],
+      },
+    ]);
+    await createNode(server, { id: 'gap-moving' });
+    const expected = {
+      message:
+        "the gap between these siblings is used up (many inserts into it): the node's position would be 1013 " +
+        'characters, over 512; place it elsewhere among its siblings, or respace them (tree reindex --respace)',
+      details: { positionLength: 1013, maxPositionLength: 512 },
+    };
+    await expectRefused({ id: 'gap-new', parentId: 'gap', after: 'gap-a' }, 'DEPTH_LIMIT', ['gap'], expected);
+    const before = await snapshot(server, ['gap', 'gap-moving']);
+    const move = await server.gql(
+      'mutation { reparent(id: "gap-moving", newParentId: "gap", after: "gap-a", before: "gap-b") { id } }',
+    );
+    expectError(move, 'DEPTH_LIMIT', expected);
+    expect(await snapshot(server, ['gap', 'gap-moving'])).toEqual(before);
+    // Elsewhere among the same siblings, positions are short again.
+    expect(await createNode(server, { id: 'gap-first', parentId: 'gap', before: 'gap-a' })).toMatchObject({
+      parentId: 'gap',
+    });
+    expect(await childIds(server, 'gap')).toEqual(['gap-first', 'gap-a', 'gap-b']);
   });
 });

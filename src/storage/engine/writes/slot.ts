@@ -1,4 +1,4 @@
-import { badInput } from '../../../errors.js';
+import { badInput, TreeError } from '../../../errors.js';
 import type { StoredNode } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
@@ -71,5 +71,24 @@ export async function findSlot(
   ) {
     return { position: current.position, neighbours, unchanged: true };
   }
-  return { position: positionBetween(prev?.position ?? null, next?.position ?? null), neighbours, unchanged: false };
+  const position = positionBetween(prev?.position ?? null, next?.position ?? null);
+  if (position.length > MAX_POSITION_LENGTH) throw gapUsedUp(position.length);
+  return { position, neighbours, unchanged: false };
 }
+
+/**
+ * The longest sibling position a write gives, in characters (base 62, a byte each). A position
+ * grows by a character about every six inserts into one gap, and goes into the edge's sort key
+ * (`E#<position>#<id>`, at most 1,024 bytes in DynamoDB) and under nested-set into every
+ * descendant's document key: past this, the write is refused before any write, under every strategy.
+ */
+export const MAX_POSITION_LENGTH = 512;
+
+const gapUsedUp = (positionLength: number): TreeError<'DEPTH_LIMIT'> =>
+  new TreeError(
+    'DEPTH_LIMIT',
+    `the gap between these siblings is used up (many inserts into it): the node's position would be ` +
+      `${positionLength} characters, over ${MAX_POSITION_LENGTH}; place it elsewhere among its siblings, ` +
+      'or respace them (tree reindex --respace)',
+    { positionLength, maxPositionLength: MAX_POSITION_LENGTH },
+  );
