@@ -1,6 +1,19 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.js';
 
+/**
+ * The long suite: capabilities `npm test` shows at smaller sizes, here at full scale (copies of
+ * 2,041 nodes and of the largest nodes, the deepest trees a strategy accepts), moves from many
+ * clients at once through two processes, and servers killed mid-job.
+ */
+const LONG = [
+  'test/integration/contract/copyRestoreScale.test.ts',
+  'test/integration/contract/depthHighest.test.ts',
+  'test/integration/moves/churn.test.ts',
+  'test/integration/moves/distinctMoves.test.ts',
+  'test/integration/robustness/crash.test.ts',
+];
+
 const shared = {
   globalSetup: ['test/support/globalSetup.ts'],
   setupFiles: ['reflect-metadata'],
@@ -27,7 +40,13 @@ export default defineConfig({
     // The longest files first, across both projects (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      {
+        // `npm test`: every behaviour, under every strategy, at the sizes that show it.
+        extends: true,
+        test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: LONG },
+      },
+      // `npm run test:long` (CI runs it after `npm test`): the same at full scale, and crashes of real processes.
+      { extends: true, test: { ...shared, name: 'long', include: LONG } },
       {
         // The contract suites of moves and deletes and the model suite again (the concurrency suite
         // emulates AWS's conflicts in the main project), with transactions of at most 10 items:

@@ -1,12 +1,13 @@
 #!/bin/sh
-# `npm test`: the type checks (scripts/checks.sh) beside every test (vitest). The tests leave a
+# `npm test`: the type checks (scripts/checks.sh) beside the test project `all` (vitest; the long
+# suite is `npm run test:long`, docs/testing.md). The tests leave a
 # core idle while they wait on jobs' leases, processes and timers; the checks fill it. Both run
 # to their end; fails if either fails. Arguments go to vitest. The lint is `npm run lint`.
 set -u
 log=$(mktemp)
 sh scripts/checks.sh > "$log" 2>&1 &
 checks=$!
-vitest run "$@"
+vitest run --project all "$@"
 tested=$?
 wait "$checks"
 checked=$?

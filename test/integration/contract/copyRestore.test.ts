@@ -2,14 +2,15 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { loadTree } from '../../support/loadTree.js';
-import { contractCostsOf } from '../../support/contractCosts.js';
 import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
 import { pauses } from '../../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
-import { expectError, fullTree, getNode, okData, snapshot, type TreeSpec } from '../../support/tree.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { EMOJI, subtreeShape, widest, withData } from '../../support/subtreeShape.js';
+import { expectError, fullTree, getNode, okData, snapshot } from '../../support/tree.js';
 
 /**
- * Copies of subtrees and deleted subtrees restored: of 1, 100 and 2,041 nodes, read back whole
+ * Copies of subtrees and deleted subtrees restored: of 1 and 100 nodes (2,041 and the largest
+ * nodes: copyRestoreScale.test.ts, in the long suite), read back whole
  * (every node's name, data and place, in document order); refused into their own subtree, past
  * the depth limit, under a parent the caller may not write; restored once, where they were or
  * under another parent, and no longer after UNDO_RETENTION_DAYS. The server verifies the table
@@ -25,14 +26,6 @@ const RESTORE = `mutation R($id: ID!, $newParentId: ID) {
   restoreNode(id: $id, newParentId: $newParentId) { id parentId }
 }`;
 const DELETE = `mutation D($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
-
-interface Shape {
-  name: string;
-  data: unknown;
-  depth: number;
-  /** The index of its parent in document order (-1: the subtree's root). */
-  parent: number;
-}
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
   let server: TestServer;
@@ -52,17 +45,11 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
     try {
       await loadTree(doc, server.table, strategy, [
-        withData(fullTree('big', [40, 50])), // 2,041 nodes
         withData(fullTree('hundred', [3, 32])), // 100 nodes
         { id: 'dst', children: [{ id: 'dst.a' }, { id: 'dst.b' }] },
         { id: 'deep', children: [{ id: 'deep.1', children: [{ id: 'deep.2', children: [{ id: 'deep.3' }] }] }] },
         // 150 children of 1,000 CJK characters: 3 bytes each in UTF-8, 1 UTF-16 unit.
         { id: 'cjk', children: Array.from({ length: 150 }, (_, i) => ({ id: `cjk.${i}`, data: { text: CJK } })) },
-        // 30 nodes of the largest name and data, in 4-byte characters, at depth 4.
-        chain(
-          ['wide', 'wide.1', 'wide.2', 'wide.3'],
-          Array.from({ length: 30 }, (_, i) => widest(`wide.3.${i}`)),
-        ),
       ]);
     } finally {
       client.destroy();
@@ -79,38 +66,6 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
       job: { kind: string; status: string } | null;
     };
   const view = () => ({ ...server, gql: admin });
-
-  /** The subtree of `id` in document order: each node's name, data, depth below it, and parent's index. */
-  async function shapeOf(id: string): Promise<{ ids: string[]; shape: Shape[] }> {
-    type Listed = { id: string; parentId: string; name: string; data: unknown; depth: number };
-    type Page = { nodes: Listed[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
-    const nodes: Listed[] = [];
-    let after: string | null = null;
-    for (;;) {
-      const page: Page = (
-        (await run(
-          `query P($id: ID!, $after: String) { node(id: $id) { depth descendants(minDepth: 0, order: PREORDER,
-            first: 1000, after: $after) {
-              nodes { id parentId name data depth } pageInfo { hasNextPage endCursor } } } }`,
-          { id, after },
-        )) as { node: { descendants: Page } }
-      ).node.descendants;
-      nodes.push(...page.nodes);
-      if (!page.pageInfo.hasNextPage) break;
-      after = page.pageInfo.endCursor;
-    }
-    const index = new Map(nodes.map((n, i) => [n.id, i]));
-    const top = nodes[0]!.depth;
-    return {
-      ids: nodes.map((n) => n.id),
-      shape: nodes.map((n, i) => ({
-        name: n.name,
-        data: n.data,
-        depth: n.depth - top,
-        parent: i === 0 ? -1 : index.get(n.parentId)!,
-      })),
-    };
-  }
 
   it('copies one node, with a new id and creation time, last under its new parent', async () => {
     const before = (await getNode(view(), 'hundred.0.0'))!;
@@ -129,8 +84,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
   it('copies 100 nodes with prefixed ids where before says, and its undo deletes the copy', async () => {
     const copied = await copy({ id: 'hundred', newParentId: 'dst', before: 'dst.b', idPrefix: 'c1-' });
     expect(copied).toMatchObject({ copiedCount: 100, node: { id: 'c1-hundred', parentId: 'dst', depth: 1 } });
-    const source = await shapeOf('hundred');
-    const copy1 = await shapeOf('c1-hundred');
+    const source = await subtreeShape(admin, 'hundred');
+    const copy1 = await subtreeShape(admin, 'c1-hundred');
     expect(copy1.shape).toEqual(source.shape);
     expect(copy1.ids).toEqual(source.ids.map((id) => `c1-${id}`));
     const order = (await run(`{ node(id: "dst") { children { nodes { id } } } }`)) as {
@@ -147,50 +102,6 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     await run(`mutation U($id: ID!) { undo(changeId: $id) { kind } }`, { id: change!.id });
     expect(await getNode(view(), 'c1-hundred')).toBeNull();
     expect(await getNode(view(), 'c1-hundred.2.31')).toBeNull();
-  });
-
-  it('copies 2,041 nodes as one job, then deletes and restores the copy whole, once', async () => {
-    const costs = contractCostsOf(strategy).copies;
-    // Exact, but for one item: a job rewrites the summary of the open jobs unless an earlier
-    // job's announcement is still active (core/openJobs.ts), which depends on timing.
-    const written = (response: GraphQLResponse) => {
-      const items = response.body.extensions?.dynamodb?.itemsWritten as number;
-      return (declared: number) => expect([declared, declared + 1]).toContain(items);
-    };
-    const copying = await admin(COPY, { input: { id: 'big', idPrefix: 'c2-' } });
-    written(copying)(costs.itemsWrittenByCopy);
-    const copied = okData<{ copySubtree: unknown }>(copying).copySubtree;
-    expect(copied).toMatchObject({
-      copiedCount: 2041,
-      node: { id: 'c2-big', parentId: null },
-      job: { kind: 'IMPORT' },
-    });
-    const source = await shapeOf('big');
-    const made = await shapeOf('c2-big');
-    expect(made.shape).toEqual(source.shape);
-    expect(made.ids).toEqual(source.ids.map((id) => `c2-${id}`));
-
-    const deleting = await admin(DELETE, { id: 'c2-big' });
-    expect(okData(deleting).deleteNode).toEqual({ deletedCount: 2041 });
-    written(deleting)(costs.itemsWrittenByDelete);
-    expect(await getNode(view(), 'c2-big.39.49')).toBeNull();
-    const deleted = (await run(`{ deletedNodes(first: 5) { nodes { id name parentId } } }`)) as {
-      deletedNodes: { nodes: Array<{ id: string }> };
-    };
-    expect(deleted.deletedNodes.nodes[0]).toMatchObject({ id: 'c2-big', parentId: null });
-
-    const restoring = await admin(RESTORE, { id: 'c2-big' });
-    expect(okData(restoring).restoreNode).toEqual({ id: 'c2-big', parentId: null });
-    written(restoring)(costs.itemsWrittenByRestore);
-    const back = await shapeOf('c2-big');
-    expect(back).toEqual(made);
-    const after = (await run(`{ deletedNodes(first: 5) { nodes { id } } }`)) as {
-      deletedNodes: { nodes: Array<{ id: string }> };
-    };
-    expect(after.deletedNodes.nodes.map((n) => n.id)).not.toContain('c2-big');
-    expectError(await admin(RESTORE, { id: 'c2-big' }), 'NOT_FOUND', {
-      message: 'deleted node "c2-big" does not exist',
-    });
   });
 
   it('restores a deleted subtree where it was, by restoreNode or by the undo of its delete', async () => {
@@ -330,10 +241,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
   });
 
   it('deletes and restores a parent of 150 children of 1,000 CJK characters each', async () => {
-    const before = await shapeOf('cjk');
+    const before = await subtreeShape(admin, 'cjk');
     expect((await run(DELETE, { id: 'cjk' })).deleteNode).toEqual({ deletedCount: 151 });
     expect((await run(RESTORE, { id: 'cjk' })).restoreNode).toEqual({ id: 'cjk', parentId: null });
-    expect(await shapeOf('cjk')).toEqual(before);
+    expect(await subtreeShape(admin, 'cjk')).toEqual(before);
   });
 
   it('counts names, data and ids in UTF-8: 4-byte characters at the limit pass, one more is refused', async () => {
@@ -371,31 +282,6 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     await run(DELETE, { id });
   });
 
-  it('creates, renames, moves, deletes and restores nodes of the largest name and data in emoji', async () => {
-    // Ten more under wide.3: each with its copies (its edge, its projection) in one request's transactions.
-    const more = Array.from({ length: 10 }, (_, i) => widest(`wide.3.n${i}`));
-    const created = await run(
-      `mutation M($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id name data } } }`,
-      { input: { parentId: 'wide.3', nodes: more } },
-    );
-    expect(created.createNodes).toEqual({ nodes: more });
-    // A rename and new data: its record carries the node twice, as it was and as it is.
-    const renamed = widest('wide.3.0', '🌳');
-    const update = `mutation U($id: ID!, $name: String, $data: JSONObject) {
-      updateNode(id: $id, name: $name, data: $data) { id name data } }`;
-    expect((await run(update, renamed)).updateNode).toEqual(renamed);
-    const move = `mutation M($id: ID!, $to: ID) { reparent(id: $id, newParentId: $to) { id parentId } }`;
-    expect((await run(move, { id: 'wide.3.1', to: 'wide.3.2' })).reparent).toEqual({
-      id: 'wide.3.1',
-      parentId: 'wide.3.2',
-    });
-    const before = await shapeOf('wide.3');
-    expect(before.ids).toHaveLength(41);
-    expect((await run(DELETE, { id: 'wide.3' })).deleteNode).toEqual({ deletedCount: 41 });
-    expect((await run(RESTORE, { id: 'wide.3' })).restoreNode).toEqual({ id: 'wide.3', parentId: 'wide.2' });
-    expect(await shapeOf('wide.3')).toEqual(before);
-  });
-
   it('copies a subtree as it was at one instant, while a node moves up from a level not read yet', async () => {
     const nodes = [
       { id: 'snap', name: 'snap' },
@@ -417,8 +303,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     held.release();
     const copied = okData<{ copySubtree: { copiedCount: number } }>(await copying).copySubtree;
     expect(copied.copiedCount).toBe(5);
-    const source = await shapeOf('snap');
-    const made = await shapeOf('c5-snap');
+    const source = await subtreeShape(admin, 'snap');
+    const made = await subtreeShape(admin, 'c5-snap');
     expect(made.shape).toEqual(source.shape);
     expect(made.ids).toEqual(source.ids.map((id) => `c5-${id}`));
   });
@@ -463,20 +349,3 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
 });
 
 const CJK = '樹'.repeat(1000);
-/** A character of 4 bytes in UTF-8 and 2 UTF-16 units. */
-const EMOJI = '😀';
-/** `{"t":"…"}` of 16,382 emoji: 8 + 65,528 = 65,536 bytes of JSON, the limit exactly. */
-const widestData = (emoji = EMOJI) => ({ t: emoji.repeat(16_382) });
-/** A node of the longest name (256 characters, 1,024 bytes) and the largest data. */
-const widest = (id: string, emoji = EMOJI) => ({ id, name: emoji.repeat(256), data: widestData(emoji) });
-
-/** `ids[0]` over `ids[1]` over ... over `children`. */
-function chain(ids: string[], children: TreeSpec[]): TreeSpec {
-  const [id, ...rest] = ids;
-  return { id: id!, children: rest.length > 0 ? [chain(rest, children)] : children };
-}
-
-/** A spec whose every node carries data of its own. */
-function withData(spec: TreeSpec): TreeSpec {
-  return { ...spec, data: { of: spec.id, n: spec.id.length }, children: spec.children?.map(withData) };
-}
