@@ -3,12 +3,18 @@ import LongestFirst from './test/support/sequencer.js';
 
 /**
  * The long suite: capabilities `npm test` shows at smaller sizes, here at full scale (copies of
- * 2,041 nodes and of the largest nodes, the deepest trees a strategy accepts), moves from many
- * clients at once through two processes, and servers killed mid-job.
+ * 2,041 nodes and of the largest nodes, the deepest trees a strategy accepts, pages of subtrees of
+ * 11,110 nodes), moves from many clients at once through two processes, processes dying at every
+ * step of a job, and the rest of `npm start`'s
+ * life (its production build, its DynamoDB Local dying, stops before it is ready, its class archive).
  */
 const LONG = [
+  'test/e2e/startEdges.test.ts',
+  'test/integration/http/quickStart.test.ts',
   'test/integration/contract/copyRestoreScale.test.ts',
   'test/integration/contract/depthHighest.test.ts',
+  'test/integration/contract/pageCosts.test.ts',
+  'test/integration/deletes/deleteCrash.test.ts',
   'test/integration/moves/churn.test.ts',
   'test/integration/moves/distinctMoves.test.ts',
   'test/integration/robustness/crash.test.ts',
