@@ -20,6 +20,8 @@ const LONG = [
   'test/integration/robustness/crash.test.ts',
 ];
 
+const SIZE = ['test/integration/maintenance/verifySize.test.ts'];
+
 const shared = {
   globalSetup: ['test/support/globalSetup.ts'],
   setupFiles: ['reflect-metadata'],
@@ -49,10 +51,17 @@ export default defineConfig({
       {
         // `npm test`: every behaviour, under every strategy, at the sizes that show it.
         extends: true,
-        test: { ...shared, name: 'all', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: LONG },
+        test: {
+          ...shared,
+          name: 'all',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...LONG, ...SIZE],
+        },
       },
       // `npm run test:long` (CI runs it after `npm test`): the same at full scale, and crashes of real processes.
       { extends: true, test: { ...shared, name: 'long', include: LONG } },
+      // `npm run test:size`, on demand: maintenance on a table of a real directory tree's size.
+      { extends: true, test: { ...shared, name: 'size', include: SIZE } },
       {
         // The contract suites of moves and deletes and the model suite again (the concurrency suite
         // emulates AWS's conflicts in the main project), with transactions of at most 10 items:
