@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { loadTree } from '../../support/loadTree.js';
+import { COPY, DELETE, RESTORE } from '../../support/copyMutations.js';
 import { jwtCaller, type Gql } from '../../support/jwtCaller.js';
 import { pauses } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
@@ -18,14 +19,6 @@ import { expectError, fullTree, getNode, okData, snapshot } from '../../support/
  */
 
 const SECRET = 'a-copy-secret-of-at-least-32-bytes-long';
-
-const COPY = `mutation Copy($input: CopySubtreeInput!) {
-  copySubtree(input: $input) { copiedCount node { id parentId name depth } job { kind status } }
-}`;
-const RESTORE = `mutation R($id: ID!, $newParentId: ID) {
-  restoreNode(id: $id, newParentId: $newParentId) { id parentId }
-}`;
-const DELETE = `mutation D($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
   let server: TestServer;

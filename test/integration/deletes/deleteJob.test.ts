@@ -1,10 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
-import { scanTable } from '../../../src/dynamodb/scan.js';
-import { chainsOf } from '../../../src/storage/engine/core/chains.js';
-import { kindOf } from '../../../src/storage/maintenance/kindOf.js';
-import { eventually } from '../../support/eventually.js';
+import { untilJobsDone } from '../../support/deleteJobTable.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { expectError, fullTree, okData, specIds } from '../../support/tree.js';
 import { pauses, pauseTransaction } from '../../support/pause.js';
@@ -21,32 +18,6 @@ import { loadInto } from '../../support/loadTree.js';
  * deleteCrash.test.ts, in the long suite.
  */
 const SUBTREE = fullTree('big', [3, 4, 4]); // 1 + 3 + 12 + 48 = 64 nodes: more than one transaction holds
-async function tableState(table: string) {
-  const { doc, client } = createDynamo({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
-  try {
-    const items = await scanTable(doc, table);
-    const nodes = new Map(items.filter((i) => kindOf(i) === 'node').map((i) => [String(i.id), i]));
-    const edges = items.filter((i) => kindOf(i) === 'edge').map((i) => String(i.id));
-    const jobs = items.filter((i) => i.pk === 'JOBS' && String(i.sk).startsWith('JOB#'));
-    return { nodes, edges, facts: chainsOf(nodes, 64), jobs, running: jobs.filter((j) => j.status === 'RUNNING') };
-  } finally {
-    client.destroy();
-  }
-}
-
-/**
- * Waits, a bounded time, until no job of the table is running; then the table as it is. A scan is
- * no snapshot (its segments are read at once): the one that saw the job done may have read a node
- * before the job removed it, so the table is read again once nothing runs.
- */
-const untilJobsDone = async (table: string) => {
-  await eventually(
-    'no running job',
-    () => tableState(table),
-    (state) => state.running.length === 0,
-  );
-  return tableState(table);
-};
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: a move read before a delete job started', (strategy) => {
   let servers: TestServer[] = [];
