@@ -24,6 +24,8 @@ interface Import {
   target: string;
   specifier: string;
   typeOnly: boolean;
+  /** The names it imports (`{ a, type B }`: a, B); [] for a default, namespace or side-effect import. */
+  names: string[];
 }
 
 function sourceFiles(dir: string): string[] {
@@ -38,11 +40,11 @@ function importsOf(file: string): Import[] {
   const text = readFileSync(posix.join(ROOT, file), 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const found: Import[] = [];
-  const add = (specifier: string, typeOnly: boolean) => {
+  const add = (specifier: string, typeOnly: boolean, names: string[] = []) => {
     const target = specifier.startsWith('.')
       ? posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts')
       : specifier;
-    found.push({ from: file, target, specifier, typeOnly });
+    found.push({ from: file, target, specifier, typeOnly, names });
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -55,7 +57,9 @@ function importsOf(file: string): Import[] {
             ts.isNamedImports(clause.namedBindings) &&
             clause.namedBindings.elements.length > 0 &&
             clause.namedBindings.elements.every((element) => element.isTypeOnly)));
-      add(node.moduleSpecifier.text, typeOnly);
+      const bindings = clause?.namedBindings;
+      const names = bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => e.name.text) : [];
+      add(node.moduleSpecifier.text, typeOnly, names);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node.moduleSpecifier.text, node.isTypeOnly);
     } else if (
@@ -150,12 +154,17 @@ describe('layers', () => {
       .map((i) => posix.dirname(i.target));
     expect(strategyFolders).toEqual([...new Set(listed)].sort());
     expect(strategyFolders.length).toBe(STRATEGY_NAMES.length);
-    expect(imports).toContainEqual({
-      from: 'src/graphql/context.ts',
-      target: 'src/storage/treeStore.ts',
-      specifier: '../storage/treeStore.js',
-      typeOnly: true,
-    });
+    expect(imports).toContainEqual(
+      expect.objectContaining({
+        from: 'src/graphql/context.ts',
+        target: 'src/storage/treeStore.ts',
+        specifier: '../storage/treeStore.js',
+        typeOnly: true,
+      }),
+    );
+    expect(
+      imports.find((i) => i.from.endsWith('/guard/holds.ts') && i.specifier.endsWith('/transactWrite.js'))?.names,
+    ).toEqual(['ConditionFailed', 'transactWrite']);
     expect(imports.some((i) => isAwsSdk(i.target) && !i.typeOnly)).toBe(true);
   });
 
@@ -240,8 +249,9 @@ describe('layers', () => {
       core: [],
       reads: ['core'],
       changes: ['core'],
-      jobs: ['core', 'changes'],
-      writes: ['core', 'reads', 'jobs', 'changes'],
+      guard: ['core', 'changes'],
+      jobs: ['core', 'changes', 'guard'],
+      writes: ['core', 'reads', 'jobs', 'changes', 'guard'],
       undo: ['core', 'reads', 'changes', 'writes'],
     };
     const wingOf = (path: string) => (under(ENGINE)(path) ? path.slice(ENGINE.length + 1).split('/')[0]! : null);
@@ -258,6 +268,39 @@ describe('layers', () => {
       };
       expect(violations(under(`${ENGINE}/${wing}`), outside)).toEqual([]);
     }
+  });
+
+  it('commits every write through the guard: no write, undo or job step reaches transactWrite', () => {
+    const ENGINE = 'src/storage/engine';
+    const TRANSACT = 'src/dynamodb/transactWrite.ts';
+    // What a write may name of transactWrite.ts: its error and its limits, never a way to commit.
+    const HARMLESS = new Set(['ConditionFailed', 'TRANSACTION_LIMIT', 'MAX_CONFLICT_ATTEMPTS', 'TransactItem']);
+    const writers = (path: string) => under(`${ENGINE}/writes`)(path) || under(`${ENGINE}/undo`)(path);
+    expect(violations(writers, (i) => i.target === TRANSACT && i.names.some((n) => !HARMLESS.has(n)))).toEqual([]);
+    expect(violations(writers, (i) => i.target === TRANSACT && i.names.length === 0)).toEqual([]);
+    // A job's chunks commit through the guard too (commitChunk.ts); only the jobs' own records
+    // (a lease taken or given up, a start, a claim, an import's packs) are written beside it.
+    const jobBookkeeping = ['claimSubtree.ts', 'importJob.ts', 'jobRunner.ts', 'startReindex.ts'].map(
+      (f) => `${ENGINE}/jobs/${f}`,
+    );
+    const committers = imports
+      .filter((i) => i.target === TRANSACT && i.names.some((n) => !HARMLESS.has(n)))
+      .map((i) => i.from)
+      .filter((from) => under(ENGINE)(from));
+    expect([...new Set(committers)].sort()).toEqual(
+      [`${ENGINE}/guard/guardedTransaction.ts`, `${ENGINE}/guard/holds.ts`, ...jobBookkeeping].sort(),
+    );
+  });
+
+  it("makes guards only of what a write reads: a place, a node, a job's lease", () => {
+    const guards = sourceFiles('src').filter((file) =>
+      /\bextends Guard\b/.test(readFileSync(posix.join(ROOT, file), 'utf8')),
+    );
+    expect(guards.sort()).toEqual([
+      'src/storage/engine/jobs/commitChunk.ts',
+      'src/storage/engine/writes/guard/guardedNode.ts',
+      'src/storage/engine/writes/guard/guardedPlace.ts',
+    ]);
   });
 
   it('reaches a strategy only through the strategies list; the engine and the contract know none', () => {

@@ -104,7 +104,7 @@ const HISTORY_KEY_ROOM = 128;
 /** Whether a write's transaction `tx` also holds its change records (recordItems, recordBytes) and `more`. */
 export const holdsRecords = (
   ctx: Pick<EngineContext, 'by' | 'transactionItems'>,
-  tx: TransactionBuilder,
+  tx: Pick<TransactionBuilder, 'holds'>,
   drafts: readonly ChangeDraft[],
   more: { size: number; bytes: number } = { size: 0, bytes: 0 },
 ): boolean =>

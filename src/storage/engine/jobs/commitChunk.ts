@@ -1,14 +1,15 @@
 import { sleep } from '../../../dynamodb/backoff.js';
 import { keyString } from '../../../dynamodb/keys.js';
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type JobRecord, type Lease } from './jobRecord.js';
-import { draft, recorded, withRecords } from '../changes/recordChanges.js';
+import { draft } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { FINISH_GRACE_MS } from '../core/openJobs.js';
 import { keepActive } from './announceJob.js';
+import { commitWrite, Guard, type GuardedTransaction } from '../guard/guardedTransaction.js';
 
 /** The lease was lost: another process holds the job now; this runner must stop writing. */
 export class LeaseLost extends Error {
@@ -18,26 +19,53 @@ export class LeaseLost extends Error {
   }
 }
 
+/** What a job's chunk commits besides its actions: its progress, or its end. */
+interface Progress {
+  done?: number;
+  record?: Record<string, unknown>;
+  finish?: 'DONE' | 'FAILED';
+  /** The chunk's record in its tree's change log (a move's or delete's progress: jobChange). */
+  change?: ChangeDraft;
+}
+
 /**
  * Commits one chunk of a job's work with the fence (the lease is still ours; renewed; `done`
  * added to the progress), or, with `finish`, as the job's last chunk, after the closing grace
- * (openJobs.ts, FINISH_GRACE_MS).
+ * (openJobs.ts, FINISH_GRACE_MS). `tx`: the chunk's actions, or a transaction guarded already
+ * (an import's join, under the guards of its place).
  */
 export async function commitChunk(
   ctx: EngineContext,
-  tx: TransactionBuilder,
+  tx: TransactionBuilder | GuardedTransaction,
   lease: Lease,
-  progress: {
-    done?: number;
-    record?: Record<string, unknown>;
-    finish?: 'DONE' | 'FAILED';
-    /** The chunk's record in its tree's change log (a move's or delete's progress: jobChange). */
-    change?: ChangeDraft;
-  } = {},
+  progress: Progress = {},
 ): Promise<void> {
-  const { change } = progress;
-  if (!change) return commitFenced(ctx, tx, lease, progress);
-  await recorded(ctx, [change], (planRecords) => commitFenced(ctx, withRecords(tx, planRecords), lease, progress));
+  if (progress.finish) await sleep(FINISH_GRACE_MS);
+  await keepActive(ctx);
+  const fenced = new JobFence(ctx.table, lease, progress).transaction(tx);
+  await commitWrite(ctx, fenced, progress.change ? { changes: [progress.change] } : {});
+}
+
+/** The guard of a job's chunk: the job's lease, still this runner's, renewed with its progress. */
+class JobFence extends Guard {
+  constructor(
+    table: string,
+    private readonly lease: Lease,
+    private readonly progress: Progress,
+  ) {
+    super(table);
+  }
+
+  protected planGuards(tx: TransactionBuilder): void {
+    const { done, record, finish } = this.progress;
+    if (finish) planJobFinish(tx, this.lease, finish, { done, record });
+    else planFence(tx, this.lease, Date.now(), done, record);
+  }
+
+  /** The fence failed: another process holds the job now (LeaseLost). */
+  protected override explain(failed: readonly string[]): Error | undefined {
+    return failed.includes(keyString(jobKey(this.lease.jobId))) ? new LeaseLost(this.lease.jobId) : undefined;
+  }
 }
 
 /**
@@ -53,29 +81,6 @@ export function jobChange(job: JobRecord, kind: 'JOB_PROGRESS' | 'JOB_DONE'): Ch
     to: { parentId: path.at(-1) ?? null, path },
     job: { id: job.id, kind: job.kind, status: kind === 'JOB_DONE' ? 'DONE' : 'RUNNING' },
   });
-}
-
-async function commitFenced(
-  ctx: EngineContext,
-  tx: TransactionBuilder,
-  lease: Lease,
-  progress: { done?: number; record?: Record<string, unknown>; finish?: 'DONE' | 'FAILED' },
-): Promise<void> {
-  if (progress.finish) {
-    await sleep(FINISH_GRACE_MS);
-    planJobFinish(tx, lease, progress.finish, { done: progress.done, record: progress.record });
-  } else planFence(tx, lease, Date.now(), progress.done, progress.record);
-  await keepActive(ctx);
-  const keys = tx.keys();
-  try {
-    await transactWrite(ctx.doc, tx.build());
-  } catch (error) {
-    const fence = keyString(jobKey(lease.jobId));
-    if (error instanceof ConditionFailed && error.failedIndexes.some((i) => keyString(keys[i]!) === fence)) {
-      throw new LeaseLost(lease.jobId);
-    }
-    throw error;
-  }
 }
 
 /** Passes of a job over a subtree that keeps changing, before it gives up for a while. */

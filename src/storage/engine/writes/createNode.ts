@@ -3,8 +3,9 @@ import { TreeError } from '../../../errors.js';
 import type { CreateNodeArgs, TreeNode } from '../../treeStore.js';
 import { checkData, checkId, checkName } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { commitGuarded, extended, readPlace } from './guardedPlace.js';
-import { draft, recorded } from '../changes/recordChanges.js';
+import { readPlace } from './guard/guardedPlace.js';
+import { commitWrite } from '../guard/guardedTransaction.js';
+import { draft } from '../changes/recordChanges.js';
 import { newIncarnation } from '../core/items.js';
 import { planProjectionCreate } from '../core/projectionPlans.js';
 import { replanning } from '../core/replan.js';
@@ -14,7 +15,7 @@ import { planCreate } from '../core/writePlans.js';
 /**
  * createNode: one node under a parent (or a root), in one transaction: its node item, its edge,
  * the parent's childCount, the guard on the neighbours of its slot, its projection items, the
- * guards of its place (guardedPlace.ts), and its record in its tree's change log (changes/). A
+ * guards of its place (guard/guardedPlace.ts), and its record in its tree's change log (changes/). A
  * condition that fails means the tree changed under it: read and plan again (replanning).
  */
 export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Promise<TreeNode> {
@@ -63,7 +64,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       to: { parentId, path: chain.map((c) => c.node.id) },
       count: 1,
     });
-    await recorded(ctx, [change], (planRecords) => commitGuarded(ctx, extended(tx, planRecords), slot));
+    await commitWrite(ctx, tx, { changes: [change], slot });
     return placed(node, chain.length, chain[0]?.node.id);
   });
 }

@@ -13,8 +13,9 @@ import {
 import { checkId } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { chainPlace, commitGuarded, extended, readPlace, type GuardedPlace } from './guardedPlace.js';
-import { draft, holdsRecords, recorded } from '../changes/recordChanges.js';
+import { chainPlace, readPlace, type GuardedPlace } from './guard/guardedPlace.js';
+import { commitWrite } from '../guard/guardedTransaction.js';
+import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { keptImports, undoImport } from '../jobs/importJob.js';
 import { join, writePending, type CreatedAs, type ImportPlan } from './importNodes.js';
@@ -88,8 +89,8 @@ async function writeOrStartImport(
     as?.planAlso?.(plan);
   });
   const changes = createdChanges(place, nodes, as?.kind);
-  if (holdsRecords(ctx, tx.builder, changes)) {
-    await recorded(ctx, changes, (planRecords) => commitGuarded(ctx, extended(tx, planRecords)));
+  if (holdsRecords(ctx, tx, changes)) {
+    await commitWrite(ctx, tx, { changes });
     return { nodes };
   }
   if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);
@@ -100,7 +101,7 @@ async function writeOrStartImport(
   const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, place.open);
   const start = place.transaction((plan) => planJobStart(plan, job, lease, Date.now(), announced));
-  await commitGuarded(ctx, start);
+  await commitWrite(ctx, start);
   const projected = items.some((i) => i.length > 0);
   return { nodes, plan: { job, lease, nodes, place, projected, ...(as ? { as } : {}) } };
 }

@@ -4,28 +4,16 @@ import type { StoredNode } from '../../strategy.js';
 import type { DeleteNodeArgs, DeleteResult } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import {
-  checkParent,
-  checkVersion,
-  copiesIn,
-  expectedParent,
-  readNodeTree,
-  settledPlace,
-  type NodeTree,
-} from './guardedPlace.js';
-import { draft, holdsRecords, recorded, withRecords } from '../changes/recordChanges.js';
+import { expectedParent, GuardedNode, type NodeTree } from './guard/guardedNode.js';
+import { commitWrite } from '../guard/guardedTransaction.js';
+import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { deletedItems } from '../changes/deletedSubtree.js';
-import { putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
-import { live } from '../core/items.js';
 import { newJob, planJobAccept, publicJob, type JobRecord, type Lease } from '../jobs/jobRecord.js';
-import { NO_OPEN_JOBS, overlappingMove, type OpenJobs } from '../core/openJobs.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { acceptingLease, newLease, runLeased } from '../jobs/jobRunner.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
-import { otherClaim, planNodeUnclaimed } from '../core/claims.js';
-import { readVisible, type ReadScope } from '../reads/liveNodes.js';
-import { claimingOrWaiting, committedUnlessClaimed, pollJob, waitForOverlappingJob } from './overlapWait.js';
+import { claimingOrWaiting, committedUnlessClaimed, pollJob } from './guard/overlapWait.js';
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
@@ -49,14 +37,10 @@ export async function deleteNode(
   const expectedParentId = expectedParent(args.expectedParentId);
   type Started = DeleteResult | { job: JobRecord; lease: Lease };
   const started = await replanning(async (): Promise<Started> => {
-    const scope: ReadScope = {};
-    const root = live(await readVisible(ctx, [args.id], scope), args.id);
-    const open = scope.open ?? NO_OPEN_JOBS;
-    checkVersion(root, args.expectedVersion);
-    checkParent(root, expectedParentId);
-    const overlap = overlappingMove(open, args.id, settledPlace(ctx, open, root))?.id ?? otherClaim(root);
-    if (overlap) await waitForOverlappingJob(ctx, overlap, `deleting "${args.id}"`);
-    const tree = await readNodeTree(ctx, root, open);
+    const doing = `deleting "${args.id}"`;
+    const read = { id: args.id, expectedVersion: args.expectedVersion, expectedParentId, doing };
+    const guard = await GuardedNode.read(ctx, { ...read, overlappingMoves: true });
+    const { stored: root, tree } = guard;
     const parentId = root.node.parentId;
     // Each node deleted takes at least two items (its node and its edge).
     const [parent, levels] = await Promise.all([
@@ -65,28 +49,26 @@ export async function deleteNode(
     ]);
     if (parentId !== null && !parent) throw notFound('parent', parentId);
     if (levels) options.check?.([root, ...levels.flat()]);
-    const copies = copiesIn(ctx, open);
     if (levels) {
-      const tx = new TransactionBuilder(ctx.table);
-      planDeleteSubtree(tx, { root, descendants: levels.flat(), parent, copies });
-      planProjectionDelete(tx, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
-      planNodeUnclaimed(tx, [root, ...levels.flat()]);
-      tree.guard(tx);
+      const descendants = levels.flat();
+      const tx = guard.over([root, ...descendants]).transaction((plan) => {
+        planDeleteSubtree(plan, { root, descendants, parent, copies: guard.copies });
+        planProjectionDelete(plan, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
+      });
       // With its record in the tree's change log, and what keeps it to be restored.
-      const deletedCount = levels.flat().length + 1;
-      const change = deletedChange(root, tree, deletedCount);
-      const kept = deletedItems(ctx, { root, descendants: levels.flat(), path: tree.path });
+      const change = deletedChange(root, tree, descendants.length + 1);
+      const kept = deletedItems(ctx, { root, descendants, path: tree.path });
       const keeping = new TransactionBuilder(ctx.table);
       for (const item of [...kept.packs, ...kept.entry]) keeping.put(item);
       if (holdsRecords(ctx, tx, [change], keeping)) {
-        for (const item of [...kept.packs, ...kept.entry]) tx.put(item);
-        await committedUnlessClaimed(ctx, levels.flat(), `deleting "${args.id}"`, () =>
-          recorded(ctx, [change], (planRecords) => transactWrite(ctx.doc, withRecords(tx, planRecords).build())),
-        );
-        return { deletedCount };
+        const withKept = tx.extended((plan) => {
+          for (const item of [...kept.packs, ...kept.entry]) plan.put(item);
+        });
+        await committedUnlessClaimed(ctx, descendants, doing, () => commitWrite(ctx, withKept, { changes: [change] }));
+        return { deletedCount: descendants.length + 1 };
       }
     }
-    return startDeleteJob(ctx, { root, parent, open, tree, check: options.check });
+    return startDeleteJob(ctx, { guard, parent, check: options.check });
   });
   if (!('lease' in started)) return started;
   // Run here, so that the answer counts the nodes deleted; or counted by the worker.
@@ -101,13 +83,14 @@ export async function deleteNode(
  */
 async function startDeleteJob(
   ctx: EngineContext,
-  about: { root: StoredNode; parent: StoredNode | null; open: OpenJobs; tree: NodeTree; check?: SubtreeCheck },
+  about: { guard: GuardedNode; parent: StoredNode | null; check?: SubtreeCheck },
 ): Promise<{ job: JobRecord; lease: Lease }> {
-  const { root, parent } = about;
+  const { guard, parent } = about;
+  const { stored: root, tree } = guard;
   // Where the subtree was: its job's progress is told in that tree's change log.
-  const job = newJob('DELETE', root.node.id, null, { from: about.tree.path });
+  const job = newJob('DELETE', root.node.id, null, { from: tree.path });
   const lease = newLease(ctx, job.id);
-  const announced = await announceJob(ctx, about.open);
+  const announced = await announceJob(ctx, guard.open);
   const doing = `deleting "${root.node.id}"`;
   const levels = await claimingOrWaiting(ctx, startClaiming(ctx, { job, lease, root, announced }), doing);
   const total = levels.flat().length;
@@ -116,16 +99,15 @@ async function startDeleteJob(
     // are one pack; more packs before it.
     const descendants = levels.flat().filter((s) => s.node.id !== root.node.id);
     about.check?.([root, ...descendants]);
-    const kept = deletedItems(ctx, { root, descendants, path: about.tree.path });
-    if (kept.packs.length > 1) await putAll(ctx.doc, ctx.table, kept.packs);
-    const detach = new TransactionBuilder(ctx.table);
-    for (const item of [...(kept.packs.length > 1 ? [] : kept.packs), ...kept.entry]) detach.put(item);
-    planDetachForDelete(detach, { root, parent, jobId: job.id, copies: copiesIn(ctx, about.open) });
-    planNodeUnclaimed(detach, [root], job.id);
-    planJobAccept(detach, acceptingLease(ctx, lease), Date.now(), job, { total });
-    about.tree.guard(detach);
-    const change = deletedChange(root, about.tree, total, { ...job, total });
-    await recorded(ctx, [change], (planRecords) => transactWrite(ctx.doc, withRecords(detach, planRecords).build()));
+    const kept = deletedItems(ctx, { root, descendants, path: tree.path });
+    const ahead = kept.packs.length > 1 ? kept.packs : [];
+    const detach = guard.over([root], job.id).transaction((plan) => {
+      for (const item of [...(ahead.length > 0 ? [] : kept.packs), ...kept.entry]) plan.put(item);
+      planDetachForDelete(plan, { root, parent, jobId: job.id, copies: guard.copies });
+      planJobAccept(plan, acceptingLease(ctx, lease), Date.now(), job, { total });
+    });
+    const change = deletedChange(root, tree, total, { ...job, total });
+    await commitWrite(ctx, detach, { changes: [change], ahead });
   } catch (error) {
     await forgetClaiming(ctx, lease, root.node.id);
     throw error;

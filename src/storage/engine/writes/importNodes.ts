@@ -1,7 +1,7 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { commitChunk } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
-import type { GuardedPlace } from './guardedPlace.js';
+import type { GuardedPlace } from './guard/guardedPlace.js';
 import { commitInChunks } from '../jobs/importJob.js';
 import type { JobRecord, Lease } from '../jobs/jobRecord.js';
 import type { NewNode } from './newNodes.js';
@@ -9,7 +9,7 @@ import { planEntryJoin } from '../core/openJobs.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
 import type { StoredNode } from '../../strategy.js';
-import { draft, recorded, withRecords } from '../changes/recordChanges.js';
+import { draft } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 
 /**
@@ -85,9 +85,7 @@ export async function join(ctx: EngineContext, plan: ImportPlan): Promise<void> 
   });
   // Its record, in the parent's tree: the import's nodes are its children from now on.
   const changes = plan.as ? [joinedAs(plan, plan.as)] : parent ? [importChange(plan, parent, 'JOB_DONE')] : [];
-  await recorded(ctx, changes, (planRecords) =>
-    commitChunk(ctx, withRecords(tx.builder, planRecords), plan.lease, { record: { joined: true } }),
-  );
+  await commitChunk(ctx, tx, plan.lease, { record: { joined: true }, ...(changes[0] ? { change: changes[0] } : {}) });
 }
 
 /** The record of a copy or a restore run as an import: its one top node, joined with its subtree. */

@@ -1,13 +1,8 @@
-import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import type { StoredNode } from '../../strategy.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { checkDepth } from './guardedPlace.js';
+import { checkDepth } from './guard/guardedPlace.js';
+import { holdMoving, releaseHold } from '../guard/holds.js';
 import { keptFields, placeOf } from '../core/projectionPlans.js';
-import { planHold, planReleaseHold } from '../core/writePlans.js';
-
-/** How long a hold lasts if its move never commits (its process died). */
-const HOLD_MS = 5000;
 
 /**
  * The depth limit on a move to another parent, reading only what it needs: nothing when the
@@ -46,21 +41,4 @@ export async function checkMoveDepth(
     throw error;
   }
   return until;
-}
-
-async function holdMoving(ctx: EngineContext, node: StoredNode): Promise<number> {
-  const now = Date.now();
-  const tx = new TransactionBuilder(ctx.table);
-  planHold(tx, node, now, now + HOLD_MS);
-  await transactWrite(ctx.doc, tx.build());
-  return now + HOLD_MS;
-}
-
-/** Releases a hold taken for a move that did not commit. */
-export async function releaseHold(ctx: EngineContext, node: StoredNode, until: number): Promise<void> {
-  const tx = new TransactionBuilder(ctx.table);
-  planReleaseHold(tx, node, until);
-  await transactWrite(ctx.doc, tx.build()).catch(() => {
-    // Released already, or DynamoDB is away: the hold expires by itself.
-  });
 }

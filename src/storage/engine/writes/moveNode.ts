@@ -5,20 +5,10 @@ import type { MoveNodeArgs, TreeNode } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import { placed } from './createNode.js';
 import type { EngineContext } from '../core/engineContext.js';
-import {
-  checkDepth,
-  checkParent,
-  checkVersion,
-  expectedParent,
-  commitGuarded,
-  extended,
-  readNodeTree,
-  readPlace,
-  type GuardedPlace,
-  type GuardedTransaction,
-  type NodeTree,
-  type RespacingHold,
-} from './guardedPlace.js';
+import { checkDepth, readPlace, type GuardedPlace, type RespacingHold } from './guard/guardedPlace.js';
+import { checkParent, checkVersion, expectedParent, readNodeTree, type NodeTree } from './guard/guardedNode.js';
+import { commitWrite, type GuardedTransaction } from '../guard/guardedTransaction.js';
+import { releaseHold } from '../guard/holds.js';
 import { changeTime } from '../core/changeTime.js';
 import { live, withPath } from '../core/items.js';
 import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRecord.js';
@@ -26,14 +16,14 @@ import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
 import { planNodeUnclaimed } from '../core/claims.js';
-import { checkMoveDepth, releaseHold } from './moveDepth.js';
-import { draft, holdsRecords, recorded } from '../changes/recordChanges.js';
+import { checkMoveDepth } from './moveDepth.js';
+import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft, ChangeFacts } from '../changes/changeRecord.js';
 import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
-import { claimingOrWaiting, committedUnlessClaimed } from './overlapWait.js';
+import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
 import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
 
 /**
@@ -219,11 +209,11 @@ function moveChanges(move: PlannedMove, count?: number): ChangeDraft[] {
 
 /** Commits a move's transaction with its records (recordChanges.ts). */
 const commitMove = (ctx: EngineContext, move: PlannedMove, tx: GuardedTransaction, count?: number) =>
-  recorded(ctx, moveChanges(move, count), (planRecords) => commitGuarded(ctx, extended(tx, planRecords), move.slot));
+  commitWrite(ctx, tx, { changes: moveChanges(move, count), slot: move.slot });
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
 async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
-  const tx = extended(move.truth, (plan) => {
+  const tx = move.truth.extended((plan) => {
     planMovedCopies(plan, move.moving, move.moved, move.place.copies);
     planNodeUnclaimed(plan, [move.moving]);
   });
@@ -237,7 +227,7 @@ async function moveHeld(ctx: EngineContext, move: PlannedMove): Promise<TreeNode
     hold: true,
     oldAncestors: move.oldAncestors,
   });
-  const tx = extended(move.truth, (plan) => {
+  const tx = move.truth.extended((plan) => {
     if (held) planReleaseHold(plan, move.moving, held);
     planNodeUnclaimed(plan, [move.moving]);
   });
@@ -266,7 +256,7 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
       newPlace: rebased(p.place, oldPlace, newPlace),
       ...(p.stored === moving ? { moved: move.moved } : {}),
     }));
-    const tx = extended(move.truth, (plan) => {
+    const tx = move.truth.extended((plan) => {
       planProjectionMove(plan, ctx.strategy, levels);
       planNodeUnclaimed(
         plan,
@@ -274,7 +264,7 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
       );
     });
     // With its records in the change logs.
-    if (holdsRecords(ctx, tx.builder, moveChanges(move))) {
+    if (holdsRecords(ctx, tx, moveChanges(move))) {
       Object.assign(move.moved, ctx.strategy.nodeFields(newPlace));
       const doing = `moving "${moving.node.id}"`;
       const count = below.flat().length + 1;
@@ -305,7 +295,7 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
   try {
     // Closed by the claims: no node can be added below any more.
     checkDepth(ctx, newPlace.path.length + levels.length - 1);
-    const tx = extended(move.truth, (plan: TransactionBuilder) => {
+    const tx = move.truth.extended((plan: TransactionBuilder) => {
       planMovedCopies(plan, moving, move.moved, place.copies);
       planNodeUnclaimed(plan, [moving], job.id);
       planJobAccept(plan, acceptingLease(ctx, lease), Date.now(), job);

@@ -1,8 +1,6 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 import { scanTable } from '../../../dynamodb/scan.js';
-import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
-import { isTreeError, TreeError } from '../../../errors.js';
+import { isTreeError } from '../../../errors.js';
 import type { CrowdedParent, RespaceResult, TreeNode } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -10,7 +8,7 @@ import { isNodeKey, live, nodeFromItem, storedFromItem } from '../core/items.js'
 import { readVisible } from '../reads/liveNodes.js';
 import { placeChild } from './moveNode.js';
 import { queryChildren } from '../core/reads.js';
-import { planHold, planReleaseHold } from '../core/writePlans.js';
+import { holdParent, releaseRespacing, RESPACE_HOLD_MS } from '../guard/holds.js';
 
 /**
  * Respacing: sibling positions are fractional indexes, and one grows by about a character every
@@ -32,12 +30,10 @@ import { planHold, planReleaseHold } from '../core/writePlans.js';
  * The roots are not respaced: no key but their own edge's holds their positions.
  */
 
-/** How long a hold lasts past the respacing's last step, if its process dies. */
-export const RESPACE_HOLD_MS = 30_000;
-
 export async function respaceChildren(ctx: EngineContext, parentId: string): Promise<RespaceResult> {
   checkId(parentId, 'parentId');
-  let until = await holdParent(ctx, parentId);
+  const parent = live(await readVisible(ctx, [parentId]), parentId, 'parent');
+  let until = await holdParent(ctx, parent);
   const children = await childrenOf(ctx, parentId);
   const last = children[children.length - 1];
   const positions = last ? generateNKeysBetween(last.position, null, children.length) : [];
@@ -56,7 +52,7 @@ export async function respaceChildren(ctx: EngineContext, parentId: string): Pro
       moved.push(node);
     }
   } finally {
-    await releaseRespacing(ctx, parentId, until);
+    await releaseRespacing(ctx, parent, until);
   }
   return { respaced: moved.length, moved };
 }
@@ -89,31 +85,6 @@ export async function crowdedParents(ctx: EngineContext, longerThan: number): Pr
   return [...parents]
     .map((id) => ({ id, depth: depthOf(id) }))
     .sort((a, b) => b.depth - a.depth || (a.id < b.id ? -1 : 1));
-}
-
-async function holdParent(ctx: EngineContext, parentId: string): Promise<number> {
-  const parent = live(await readVisible(ctx, [parentId]), parentId, 'parent');
-  const now = Date.now();
-  const until = now + RESPACE_HOLD_MS;
-  const tx = new TransactionBuilder(ctx.table);
-  planHold(tx, parent, now, until, 'respacing');
-  try {
-    await transactWrite(ctx.doc, tx.build());
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    throw new TreeError('CONFLICT', `"${parentId}" changed, or is held by another respacing or a move; try again`);
-  }
-  return until;
-}
-
-async function releaseRespacing(ctx: EngineContext, parentId: string, until: number): Promise<void> {
-  try {
-    const tx = new TransactionBuilder(ctx.table);
-    planReleaseHold(tx, live(await readVisible(ctx, [parentId]), parentId, 'parent'), until, 'respacing');
-    await transactWrite(ctx.doc, tx.build());
-  } catch {
-    // Deleted meanwhile, or DynamoDB is away: the hold expires by itself.
-  }
 }
 
 /** Every child of the parent, in sibling order, read from its edge items. */

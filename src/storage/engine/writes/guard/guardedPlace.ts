@@ -1,19 +1,15 @@
-import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
-import { keyString } from '../../../dynamodb/keys.js';
-import { Replan } from '../core/replan.js';
-import { notFound, TreeError } from '../../../errors.js';
-import { checkId } from '../../validation.js';
-import type { Place, StoredNode, TreeStrategy } from '../../strategy.js';
-import type { EngineContext, TableContext } from '../core/engineContext.js';
-import { edgeKey, live } from '../core/items.js';
-import { nodeKey } from '../../../dynamodb/keys.js';
-import { moveOf, NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs, type OpenMove } from '../core/openJobs.js';
-import { readVisible, type ReadScope } from '../reads/liveNodes.js';
+import type { TransactionBuilder } from '../../../../dynamodb/transactionBuilder.js';
+import { TreeError } from '../../../../errors.js';
+import type { Place, StoredNode, TreeStrategy } from '../../../strategy.js';
+import type { EngineContext, TableContext } from '../../core/engineContext.js';
+import { live } from '../../core/items.js';
+import { moveOf, NO_OPEN_JOBS, overlappingMove, type OpenJobs, type OpenMove } from '../../core/openJobs.js';
+import { readVisible, type ReadScope } from '../../reads/liveNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
-import { copiesOf, placeOf } from '../core/projectionPlans.js';
-import { planNotRespacing, planRenewHold, type CopiesOf, type Slot, CHAIN_GUARDS } from '../core/writePlans.js';
-import { otherClaim, planParentUnclaimed } from '../core/claims.js';
+import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../../core/writePlans.js';
+import { otherClaim, planParentUnclaimed } from '../../core/claims.js';
+import { Guard } from '../../guard/guardedTransaction.js';
+import { copiesIn, requireWrite, settledPlace } from './guardedNode.js';
 
 /**
  * A place under a parent: the one way a structural write (createNode, createNodes and its
@@ -39,7 +35,7 @@ import { otherClaim, planParentUnclaimed } from '../core/claims.js';
  * and the parent not being respaced (or, for a respacing's step, its hold renewed). No item
  * outside the place and what the strategy's chain guard names: under a strategy that keeps
  * paths, writes under different parents share none. A structural write's transaction can only
- * be had from a place (GuardedTransaction), and is committed with `commitGuarded`.
+ * be had from a place (a Guard), and is committed with `commitWrite`.
  */
 export interface PlaceRequest {
   /** The new parent; null: the roots. */
@@ -64,21 +60,7 @@ export interface RespacingHold {
   renewed: number;
 }
 
-/** The brand of a guarded transaction: not exported, so no other module can make one without a cast. */
-declare const guarded: unique symbol;
-
-/** A structural write's transaction, with every guard of its place: only a GuardedPlace makes one. */
-export interface GuardedTransaction {
-  readonly [guarded]: true;
-  readonly builder: TransactionBuilder;
-  /** Its actions, guards included. */
-  readonly size: number;
-}
-
-const seal = (builder: TransactionBuilder): GuardedTransaction =>
-  ({ builder, size: builder.size }) as GuardedTransaction;
-
-export class GuardedPlace {
+export class GuardedPlace extends Guard {
   private constructor(
     private readonly ctx: EngineContext,
     /** The nodes read with the parent (parent included), as writes see them. */
@@ -90,7 +72,9 @@ export class GuardedPlace {
     /** Where the strategy keeps copies of a node, as the table's projection stands. */
     readonly copies: CopiesOf,
     private readonly respacing: RespacingHold | undefined,
-  ) {}
+  ) {
+    super(ctx.table);
+  }
 
   /** Reads a place under a parent for a structural write (see the module's comment). */
   static async read(ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> {
@@ -131,13 +115,10 @@ export class GuardedPlace {
     checkDepth(this.ctx, this.chain.length - 1 + below);
   }
 
-  /** The write's transaction: its own actions (`plan`), then every guard of the place. */
-  transaction(plan: (tx: TransactionBuilder) => void): GuardedTransaction {
-    const tx = new TransactionBuilder(this.ctx.table);
-    plan(tx);
+  /** The guards of the place (planPlaceGuards), at the instant of the transaction. */
+  protected planGuards(tx: TransactionBuilder): void {
     const { strategy } = this.ctx;
     planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, now: Date.now() });
-    return seal(tx);
   }
 }
 
@@ -168,50 +149,9 @@ export function planPlaceGuards(
   }
 }
 
-/** A guarded transaction with more of the write's actions (a copy: `tx` stays as it is). */
-export function extended(tx: GuardedTransaction, plan: (tx: TransactionBuilder) => void): GuardedTransaction {
-  const copy = tx.builder.clone();
-  plan(copy);
-  return seal(copy);
-}
-
 /** Reads a place under a parent for a structural write (see the module's comment). */
 export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> =>
   GuardedPlace.read(ctx, request);
-
-/**
- * Commits a structural write's transaction. `slot`: the siblings its position was computed
- * between (writePlans.ts, Slot). When only their guard failed, another write placed or took a
- * sibling there and committed first: the write plans again (Replan) without counting it among
- * the re-plans of a tree that keeps changing under it, as after a wait for a job
- * (replan.ts, MAX_WAITS): writes crowding one parent take turns instead of answering CONFLICT.
- */
-export async function commitGuarded(ctx: EngineContext, tx: GuardedTransaction, slot?: Slot): Promise<void> {
-  const keys = tx.builder.keys();
-  try {
-    await transactWrite(ctx.doc, tx.builder.build());
-  } catch (error) {
-    const siblings = new Set(slot?.neighbours.map((node) => keyString(edgeKey(node))));
-    const failed = error instanceof ConditionFailed ? error.failedIndexes.map((i) => keyString(keys[i]!)) : [];
-    if (failed.length > 0 && failed.every((key) => siblings.has(key)))
-      throw new Replan('a sibling beside its place moved', true);
-    throw error;
-  }
-}
-
-/**
- * Where the strategy keeps copies of a node (none under adjacency, nor when a reindex gave the
- * table another strategy's projection: OpenJobs.projection).
- */
-export function copiesIn(ctx: EngineContext, open: OpenJobs): CopiesOf {
-  const projection = open.projection;
-  if (projection !== undefined && projection !== ctx.strategy.name) return () => [];
-  return (stored) => copiesOf(ctx.strategy, stored);
-}
-
-/** The node's path once the open moves are done ([] for a strategy that keeps none). */
-export const settledPlace = (ctx: EngineContext, open: OpenJobs, stored: StoredNode): string[] =>
-  settledPath(open, stored.node.id, [...placeOf(ctx.strategy, stored).path]);
 
 /** The place of a node under `chain` (root first, parent last) at sibling position `position`. */
 export const chainPlace = (chain: readonly StoredNode[], position: string): Place => ({
@@ -242,96 +182,6 @@ export function refuseWhileRespacing(parent: StoredNode | null | undefined, now:
       'CONFLICT',
       `the children of "${parent.node.id}" are being respaced (tree reindex --respace); ` +
         'nothing was applied: try again once it is done',
-    );
-  }
-}
-
-/** Where a node is, as a write to it reads it: its tree, its ancestors, and the guard that keeps them. */
-export interface NodeTree {
-  rootId: string;
-  /** Its ancestors' ids, root first, the parent last ([] for a root). */
-  path: string[];
-  /** Keeps the node where it was read until the write commits. */
-  guard(tx: TransactionBuilder): void;
-}
-
-/**
- * Where a write to node `stored` finds it (its change is recorded in that tree's log: changes/),
- * with the caller's grant on that tree checked (NOT_FOUND, FORBIDDEN), and the guard that keeps
- * it in that tree until the write commits. Under a strategy that keeps paths, for a caller who
- * may write every tree, the node's own path (as the open moves leave it) and its rev: a move of
- * the node or an ancestor rewrites it. Otherwise the parent's chain, read, and the strategy's
- * guard on it (the chain above it unchanged; the node's own move fails the write's condition on
- * its rev).
- */
-export async function readNodeTree(
-  ctx: EngineContext,
-  stored: StoredNode,
-  open: OpenJobs,
-  label = 'node',
-): Promise<NodeTree> {
-  const { id, parentId } = stored.node;
-  if (!ctx.treeAccess && ctx.strategy.keeps !== 'nothing') {
-    const path = settledPlace(ctx, open, stored);
-    return {
-      rootId: path[0] ?? id,
-      path,
-      guard: (tx) => tx.check(nodeKey(id), { equals: ['rev', stored.rev] }),
-    };
-  }
-  const above =
-    parentId === null
-      ? []
-      : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
-  const rootId = above[0]?.node.id ?? id;
-  requireWrite(ctx, rootId, label, id);
-  return {
-    rootId,
-    path: above.map((c) => c.node.id),
-    guard: (tx) => ctx.strategy.guardChain(tx, above, Date.now(), CHAIN_GUARDS),
-  };
-}
-
-/**
- * Refuses a write in the tree of `rootId` to a caller who may not write it: NOT_FOUND when it
- * may not read it either (as if node `id` did not exist), FORBIDDEN when it may only read it.
- */
-function requireWrite(ctx: EngineContext, rootId: string, label: string, id: string): void {
-  const access = ctx.treeAccess?.(rootId) ?? 'write';
-  if (access === null) throw notFound(label, id);
-  if (access === 'read')
-    throw new TreeError('FORBIDDEN', `you may read the tree of ${label} "${id}" but not change it`, { id });
-}
-
-/**
- * The parent a caller expects a node to have (`expectedParentId`: an id, or '' for a root, null),
- * its form checked; undefined when it expects none.
- */
-export function expectedParent(expected: string | null | undefined): string | null | undefined {
-  if (expected === null || expected === undefined) return undefined;
-  return expected === '' ? null : checkId(expected, 'expectedParentId');
-}
-
-/** A node's parent, when the caller expects one (PARENT_CONFLICT otherwise, naming the current one). */
-export function checkParent(stored: StoredNode, expected: string | null | undefined): void {
-  if (expected === undefined || stored.node.parentId === expected) return;
-  const where = (id: string | null) => (id === null ? 'a root' : `under "${id}"`);
-  throw new TreeError(
-    'PARENT_CONFLICT',
-    `node "${stored.node.id}" is ${where(stored.node.parentId)}, expected ${where(expected)}`,
-    { id: stored.node.id, currentParentId: stored.node.parentId },
-  );
-}
-
-/** A node's version, when the caller expects one (VERSION_CONFLICT otherwise). */
-export function checkVersion(stored: StoredNode, expected: number | null | undefined): void {
-  if (expected !== null && expected !== undefined && stored.node.version !== expected) {
-    throw new TreeError(
-      'VERSION_CONFLICT',
-      `node "${stored.node.id}" is at version ${stored.node.version}, expected ${expected}`,
-      {
-        currentVersion: stored.node.version,
-      },
     );
   }
 }

@@ -1,14 +1,14 @@
-import { getItem } from '../../../dynamodb/batchGet.js';
-import { sleep } from '../../../dynamodb/backoff.js';
-import { TreeError } from '../../../errors.js';
-import type { TableContext } from '../core/engineContext.js';
-import { jobFromItem, jobKey, type JobRecord } from '../jobs/jobRecord.js';
-import { ClaimedByOther } from '../jobs/claimSubtree.js';
-import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
-import { otherClaim } from '../core/claims.js';
-import { readStored } from '../core/reads.js';
-import type { StoredNode } from '../../strategy.js';
-import { Replan } from '../core/replan.js';
+import { getItem } from '../../../../dynamodb/batchGet.js';
+import { sleep } from '../../../../dynamodb/backoff.js';
+import { TreeError } from '../../../../errors.js';
+import type { TableContext } from '../../core/engineContext.js';
+import { jobFromItem, jobKey, type JobRecord } from '../../jobs/jobRecord.js';
+import { ClaimedByOther } from '../../jobs/claimSubtree.js';
+import { ConditionFailed } from '../../../../dynamodb/transactWrite.js';
+import { otherClaim } from '../../core/claims.js';
+import { readStored } from '../../core/reads.js';
+import type { StoredNode } from '../../../strategy.js';
+import { Replan } from '../../core/replan.js';
 
 /**
  * How long a structural write waits for an overlapping job that makes no progress: longer than a
