@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { EDGE_SK_PREFIX } from '../dynamodb/keys.js';
-import { badInput } from '../errors.js';
-import type { DepthWindow } from './treeStore.js';
+import { EDGE_SK_PREFIX, JOB_SK_PREFIX } from '../dynamodb/keys.js';
+import { badInput, isTreeError } from '../errors.js';
+import type { ChangeCursors, DepthWindow, NewestFirstPage } from './treeStore.js';
 
 /**
  * Opaque pagination cursors, sealed with the configured secret: base64url of a 16-byte synthetic
@@ -12,6 +12,11 @@ import type { DepthWindow } from './treeStore.js';
  * it names. Sealed rather than only signed: a position may be a key of something the caller
  * cannot see (a change in another tree, a deletion passed over), and a cursor tells nothing of
  * it. Anything garbled, forged or issued for another tenant or list is BAD_USER_INPUT.
+ *
+ * This module is the one home of every cursor the API hands out, each a payload tagged with its
+ * list (`t`) and bound to its owner: children and roots (`c`, the collection), jobs (`j`),
+ * descendants (`d`, the origin and the depth window; its order's position fields), the lists
+ * kept newest first (history, deleted subtrees: their tag and owner) and treeChanges (`ch`).
  */
 export interface CursorCodec {
   encode(payload: Record<string, unknown>): string;
@@ -175,4 +180,112 @@ export function decodePreorderCursor(
       ),
   );
   return c.c as string[];
+}
+
+/** An edge of a parent's children (or of the roots): its cursor names the collection and the edge's sort key. */
+export const childEdge = <T>(cursors: CursorCodec, pk: string, sk: unknown, node: T): { cursor: string; node: T } =>
+  edgeWithCursor(cursors, { t: 'c', p: pk, s: sk }, node);
+
+/** The edge sort key a children cursor of collection `pk` names (BAD_USER_INPUT for any other). */
+export function decodeChildCursor(cursors: CursorCodec, pk: string, raw: string): string {
+  const cursor = cursors.decode(raw);
+  if (cursor.t !== 'c' || cursor.p !== pk || typeof cursor.s !== 'string' || !cursor.s.startsWith(EDGE_SK_PREFIX)) {
+    throw badInput('the cursor is not one of this list of children');
+  }
+  return cursor.s;
+}
+
+/** An edge of the list of jobs: its cursor names the job's sort key. */
+export const jobEdge = <T>(cursors: CursorCodec, sk: unknown, job: T): { cursor: string; node: T } =>
+  edgeWithCursor(cursors, { t: 'j', s: sk }, job);
+
+/** The job sort key a cursor of the list of jobs names (BAD_USER_INPUT for any other). */
+export function decodeJobCursor(cursors: CursorCodec, raw: string): string {
+  const cursor = cursors.decode(raw);
+  if (cursor.t !== 'j' || typeof cursor.s !== 'string' || !cursor.s.startsWith(JOB_SK_PREFIX)) {
+    throw badInput('the cursor is not one of the list of jobs');
+  }
+  return cursor.s;
+}
+
+/**
+ * The cursors of the lists kept newest first (history, deleted subtrees): the list's fields
+ * (`t`, its tag, and its owner) and `s`, the position the next page starts after. Sealed by the
+ * tenant's codec, so a position names nothing the caller can read (a change of a tree it may
+ * not read, a deletion passed over).
+ */
+
+/** The position a cursor of `list` names; BAD_USER_INPUT `message` (field `after`) for any other cursor. */
+export function positionIn(
+  cursors: CursorCodec,
+  raw: string,
+  list: Readonly<Record<string, string>>,
+  validPosition: (s: unknown) => boolean,
+  message: string,
+): string {
+  const payload = decodeListCursor(
+    cursors,
+    raw,
+    message,
+    (p) => Object.entries(list).every(([field, value]) => p[field] === value) && validPosition(p.s),
+  );
+  return payload.s as string;
+}
+
+/** Pure. A page's edges and end, each cursor naming `list` and a position in it. */
+export function withCursors<T>(
+  cursors: CursorCodec,
+  list: Readonly<Record<string, string>>,
+  page: { entries: ReadonlyArray<{ value: T; after: string }>; hasNextPage: boolean; end?: string },
+): NewestFirstPage<T> {
+  return {
+    edges: page.entries.map(({ value, after }) => edgeWithCursor(cursors, { ...list, s: after }, value)),
+    hasNextPage: page.hasNextPage,
+    endCursor: page.end === undefined ? null : cursors.encode({ ...list, s: page.end }),
+  };
+}
+
+/** Pure. The change cursors of a tenant, signed with its cursor codec (storage/cursor.ts). */
+export function changeCursors(cursors: CursorCodec): ChangeCursors {
+  return {
+    encode: ({ rootId, seq, at, skip, watch }) =>
+      cursors.encode({
+        t: 'ch',
+        r: rootId,
+        s: seq,
+        a: at,
+        ...(skip.length > 0 ? { k: skip } : {}),
+        ...(watch ? { n: watch.nodeId, p: watch.path } : {}),
+      }),
+    decode(raw) {
+      const invalid = badInput('after is not a cursor of treeChanges', { field: 'after' });
+      let c: Record<string, unknown>;
+      try {
+        c = cursors.decode(raw);
+      } catch (error) {
+        throw isTreeError(error, 'BAD_USER_INPUT') ? invalid : error;
+      }
+      const { r, s, a, k = [], n, p } = c;
+      const seqs = (value: unknown): value is number[] =>
+        Array.isArray(value) && value.every((x) => Number.isSafeInteger(x) && (x as number) > (s as number));
+      const ids = (value: unknown): value is string[] =>
+        Array.isArray(value) && value.every((x) => typeof x === 'string');
+      const valid =
+        c.t === 'ch' &&
+        typeof r === 'string' &&
+        Number.isSafeInteger(s) &&
+        (s as number) >= 0 &&
+        Number.isSafeInteger(a) &&
+        seqs(k) &&
+        (n === undefined || (typeof n === 'string' && ids(p) && (p[0] ?? n) === r));
+      if (!valid) throw invalid;
+      return {
+        rootId: r,
+        seq: s as number,
+        at: a as number,
+        skip: k,
+        ...(typeof n === 'string' ? { watch: { nodeId: n, path: p as string[] } } : {}),
+      };
+    },
+  };
 }

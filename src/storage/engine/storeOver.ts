@@ -1,4 +1,4 @@
-import { changeCursors } from '../changeCursor.js';
+import { changeCursors } from '../cursor.js';
 import { readChange, readChangeStart, readChangesAfter } from './changes/changeLog.js';
 import { deletedNodesPage } from './changes/deletedNodesPage.js';
 import { historyPage } from './changes/historyPage.js';

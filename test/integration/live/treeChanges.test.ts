@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
-import { changeCursors } from '../../../src/storage/changeCursor.js';
+import { changeCursors } from '../../../src/storage/cursor.js';
 import { createCursorCodec } from '../../../src/storage/cursor.js';
 import { liveClient, subscribe, type LiveEvent } from '../../support/live.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';

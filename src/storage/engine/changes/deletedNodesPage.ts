@@ -1,7 +1,7 @@
 import type { DeletedNode, NewestFirstPage } from '../../treeStore.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { readDeletedPage, type DeletedEntry } from './deletedSubtree.js';
-import { positionIn, withCursors } from './listCursors.js';
+import { positionIn, withCursors } from '../../cursor.js';
 import { readablePage } from './readablePage.js';
 
 const LIST = { t: 'dn' } as const;

@@ -1,7 +1,7 @@
 import type { ChangeRecord, NewestFirstPage } from '../../treeStore.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { readNodeHistory, readTreeHistory } from './changeLog.js';
-import { positionIn, withCursors } from './listCursors.js';
+import { positionIn, withCursors } from '../../cursor.js';
 import { readablePage } from './readablePage.js';
 import { HISTORY_SK_PREFIX } from './changeRecord.js';
 

@@ -1,8 +1,6 @@
-import { JOB_SK_PREFIX } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
-import { badInput } from '../../../errors.js';
-import { edgeWithCursor } from '../../cursor.js';
+import { decodeJobCursor, jobEdge } from '../../cursor.js';
 import type { JobPage, PageArgs } from '../../treeStore.js';
 import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -17,17 +15,11 @@ export async function jobsPage(ctx: EngineContext, page: PageArgs): Promise<JobP
   checkPage(page);
   let afterSk: string | undefined;
   if (page.after != null) {
-    const cursor = ctx.cursors.decode(page.after);
-    if (cursor.t !== 'j' || typeof cursor.s !== 'string' || !cursor.s.startsWith(JOB_SK_PREFIX)) {
-      throw badInput('the cursor is not one of the list of jobs');
-    }
-    afterSk = cursor.s;
+    afterSk = decodeJobCursor(ctx.cursors, page.after);
   }
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, jobsQuery(afterSk, page.backwards)), page.first + 1);
   return {
-    edges: items
-      .slice(0, page.first)
-      .map((item) => edgeWithCursor(ctx.cursors, { t: 'j', s: item.sk }, publicJob(jobFromItem(item)))),
+    edges: items.slice(0, page.first).map((item) => jobEdge(ctx.cursors, item.sk, publicJob(jobFromItem(item)))),
     hasNextPage: items.length > page.first,
   };
 }

@@ -1,6 +1,4 @@
-import { EDGE_SK_PREFIX } from '../../../dynamodb/keys.js';
-import { badInput } from '../../../errors.js';
-import { edgeWithCursor } from '../../cursor.js';
+import { childEdge, decodeChildCursor } from '../../cursor.js';
 import type { LeftOut, Page, PageArgs } from '../../treeStore.js';
 import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -31,9 +29,7 @@ export async function childrenPage(
     reading: ctx.reading,
   });
   return {
-    edges: items
-      .slice(0, page.first)
-      .map((item) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: item.sk }, ctx.nodeFromItem(item))),
+    edges: items.slice(0, page.first).map((item) => childEdge(ctx.cursors, pk, item.sk, ctx.nodeFromItem(item))),
     hasNextPage: items.length > page.first,
   };
 }
@@ -41,11 +37,7 @@ export async function childrenPage(
 /** The edge sort key a children cursor of collection `pk` names (BAD_USER_INPUT for any other). */
 function afterSk(ctx: EngineContext, pk: string, after: string | null | undefined): string | undefined {
   if (after == null) return undefined;
-  const cursor = ctx.cursors.decode(after);
-  if (cursor.t !== 'c' || cursor.p !== pk || typeof cursor.s !== 'string' || !cursor.s.startsWith(EDGE_SK_PREFIX)) {
-    throw badInput('the cursor is not one of this list of children');
-  }
-  return cursor.s;
+  return decodeChildCursor(ctx.cursors, pk, after);
 }
 
 /**
@@ -64,9 +56,7 @@ export async function rootsAmong(ctx: EngineContext, ids: readonly string[], pag
     .filter(({ sk }) => startSk === undefined || (page.backwards ? sk < startSk : sk > startSk))
     .sort((a, b) => (a.sk < b.sk ? -order : a.sk > b.sk ? order : 0));
   return {
-    edges: roots
-      .slice(0, page.first)
-      .map(({ node, sk }) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: sk }, node)),
+    edges: roots.slice(0, page.first).map(({ node, sk }) => childEdge(ctx.cursors, pk, sk, node)),
     hasNextPage: roots.length > page.first,
   };
 }

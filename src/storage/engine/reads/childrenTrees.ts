@@ -1,4 +1,4 @@
-import { edgeWithCursor } from '../../cursor.js';
+import { childEdge } from '../../cursor.js';
 import type { ChildrenPages, ChildrenTreeRequest, Page, TreeNode } from '../../treeStore.js';
 import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -75,7 +75,7 @@ interface Sibling {
 function pageOf(ctx: EngineContext, parentId: string, children: Sibling[], first: number): Page {
   const pk = collectionPk(parentId);
   return {
-    edges: children.slice(0, first).map(({ node, sk }) => edgeWithCursor(ctx.cursors, { t: 'c', p: pk, s: sk }, node)),
+    edges: children.slice(0, first).map(({ node, sk }) => childEdge(ctx.cursors, pk, sk, node)),
     hasNextPage: children.length > first,
   };
 }

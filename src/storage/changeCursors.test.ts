@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startAmong } from './engine/changes/changeLog.js';
-import { changeCursors } from './changeCursor.js';
+import { changeCursors } from './cursor.js';
 import { createCursorCodec } from './cursor.js';
 
 const refused = { code: 'BAD_USER_INPUT', message: 'after is not a cursor of treeChanges' };
