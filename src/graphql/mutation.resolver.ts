@@ -24,7 +24,7 @@ export class MutationResolver {
   ): Promise<TreeNode> {
     if (input.parentId == null) ctx.access.requireWriteAll('creating a root');
     else await ctx.access.requireWrite(checkId(input.parentId, 'parentId'), 'parent');
-    return settle(ctx, await ctx.store.createNode(input));
+    return primed(ctx, await ctx.store.createNode(input));
   }
 
   @Mutation(() => CreateNodesResult, {
@@ -49,7 +49,7 @@ export class MutationResolver {
   @Mutation(() => Node, { description: 'Renames a node and/or sets its data; its place in the tree stays.' })
   async updateNode(@Args(() => UpdateNodeArgs) args: UpdateNodeArgs, @Ctx() ctx: Context): Promise<TreeNode> {
     await ctx.access.requireWrite(checkId(args.id), 'node');
-    return settle(ctx, await ctx.store.updateNode(args));
+    return primed(ctx, await ctx.store.updateNode(args));
   }
 
   @Mutation(() => Node, {
@@ -62,7 +62,7 @@ export class MutationResolver {
     await ctx.access.requireWrite(checkId(args.id), 'node');
     if (args.newParentId == null) ctx.access.requireWriteAll('making a node a root');
     else await ctx.access.requireWrite(checkId(args.newParentId, 'newParentId'), 'new parent');
-    return settle(ctx, await ctx.store.moveNode(args));
+    return primed(ctx, await ctx.store.moveNode(args));
   }
 
   @Mutation(() => DeleteResult, { description: 'Deletes the node and its whole subtree.' })
@@ -74,7 +74,7 @@ export class MutationResolver {
   }
 }
 
-function settle(ctx: Context, node: TreeNode): TreeNode {
+function primed(ctx: Context, node: TreeNode): TreeNode {
   ctx.loaders.clearAll();
   ctx.loaders.prime([node]);
   return node;

@@ -114,7 +114,7 @@ export interface StrategyMembers<Name extends string = string> {
   readonly itemName: string;
 
   /**
-   * The chain from the root down to `node` (inclusive), every element live (not being
+   * The chain from the root down to `node` (inclusive), every element existing (not being
    * deleted), read strongly consistent. Must fail with NOT_FOUND when an ancestor is missing
    * or being deleted. Used by creates and moves: the new parent's chain decides the new
    * node's depth, and a move whose chain holds the moving node is refused as a CYCLE.
@@ -280,8 +280,8 @@ export interface ChainGuards {
   node: (tx: TransactionBuilder, chainNode: StoredNode, now: number) => void;
 }
 
-/** A live node (present and not being deleted) among nodes read, or NOT_FOUND naming it as `what`. */
-export function live(stored: ReadonlyMap<string, StoredNode>, id: string, what = 'node'): StoredNode {
+/** An existing node (present and not being deleted) among nodes read, or NOT_FOUND naming it as `what`. */
+export function existing(stored: ReadonlyMap<string, StoredNode>, id: string, what = 'node'): StoredNode {
   const node = stored.get(id);
   if (!node || node.deleting !== undefined) throw notFound(what, id);
   return node;
@@ -309,7 +309,7 @@ export interface StrategyContext {
     options: { after?: string; limit?: number; backwards?: boolean; reading?: readonly string[] },
   ) => Promise<QueryResult>;
   /**
-   * The live nodes of projection items, by id: from the copies they carry (carriesNode), with
+   * The existing nodes of projection items, by id: from the copies they carry (carriesNode), with
    * no read, while no open job makes copies unsafe to answer from (a subtree being deleted or
    * moved); otherwise, and for items that carry no copy, read by id (getNodes).
    */

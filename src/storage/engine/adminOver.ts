@@ -5,7 +5,7 @@ import { builtStrategies } from './builtStrategies.js';
 import { contextOf, type EngineParts } from './engineParts.js';
 import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobs/jobRunner.js';
 import { startReindex } from './jobs/startReindex.js';
-import { readOpenJobs } from './reads/liveNodes.js';
+import { readOpenJobs } from './reads/visibleNodes.js';
 import { crowdedParents, respaceChildren } from './writes/respace.js';
 import { storeOver } from './storeOver.js';
 
@@ -34,7 +34,7 @@ export function adminOver(strategy: TreeStrategy, options: EngineParts): TreeAdm
       return {
         async stop() {
           await sweeper.stop();
-          await options.settle();
+          await options.drain();
         },
       };
     },

@@ -23,7 +23,7 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     running.add(work);
     void work.finally(() => running.delete(work));
   };
-  const settle = async () => {
+  const drain = async () => {
     while (running.size > 0) await Promise.allSettled([...running]);
   };
   const runsJobs = options.runsJobs ?? true;
@@ -33,7 +33,7 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     tenant: null,
     runsJobs,
     background,
-    settle,
+    drain,
     forTenant,
   };
   function forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess, by?: string): EngineParts {

@@ -7,7 +7,7 @@ import type { EngineContext, JobEvent, TreeAccess } from './core/engineContext.j
 import { nodeFromItem } from './core/items.js';
 import { queryChildren, readChildren, readStored } from './core/reads.js';
 import { jobFromItem, jobKey, publicJob } from './jobs/jobRecord.js';
-import { nodesOfItems, readLiveNodes, readOpenJobs, type ReadScope } from './reads/liveNodes.js';
+import { nodesOfItems, readExistingNodes, readOpenJobs, type ReadScope } from './reads/visibleNodes.js';
 
 export interface EngineOptions {
   doc: DynamoDBDocumentClient;
@@ -33,7 +33,8 @@ export interface EngineOptions {
 /** What the stores of one engine share, for one tenant: the options and the jobs run in the background. */
 export type EngineParts = EngineOptions &
   Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess' | 'by'> & {
-    settle(): Promise<void>;
+    /** Waits until the jobs this process runs in the background are done (a CLI's exit, a test's end). */
+    drain(): Promise<void>;
     /**
      * The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when
      * given, for a caller (`by`) who may write only some trees when `treeAccess` is given.
@@ -53,7 +54,7 @@ export const nodesOfWith =
 
 /** The context of the engine's reads and writes, over the parts of one tenant. */
 export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): EngineContext {
-  const getNodes = (ids: readonly string[]) => readLiveNodes(options, ids, scope);
+  const getNodes = (ids: readonly string[]) => readExistingNodes(options, ids, scope);
   // Object.assign, not a spread: V8 builds `{ ...options, more }` field by field through its
   // runtime (several µs for this many fields), and every request builds this context.
   return Object.assign({}, options, {

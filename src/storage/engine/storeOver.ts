@@ -2,7 +2,7 @@ import { changeCursors } from '../cursor.js';
 import { readChange, readChangeStart, readChangesAfter } from './changes/changeLog.js';
 import { deletedNodesPage } from './changes/deletedNodesPage.js';
 import { historyPage } from './changes/historyPage.js';
-import { giveUp } from './changes/recordChanges.js';
+import { giveUpNumber } from './changes/recordChanges.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { CreateNodesArgs, Page, TreeNode, TreeStore } from '../treeStore.js';
 import type { EngineContext } from './core/engineContext.js';
@@ -13,7 +13,7 @@ import { childrenPage, rootsAmong } from './reads/childrenPage.js';
 import { childrenTree } from './reads/childrenTrees.js';
 import { descendantCounts } from './reads/descendantCounts.js';
 import { descendantsPage } from './reads/descendantsPage.js';
-import { readOpenJobs, type ReadScope } from './reads/liveNodes.js';
+import { readOpenJobs, type ReadScope } from './reads/visibleNodes.js';
 import { readBarrier } from './reads/readBarrier.js';
 import { createNode } from './writes/createNode.js';
 import { createNodes } from './writes/createNodes.js';
@@ -49,7 +49,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     changesAfter: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
     changeStart: (rootId) => readChangeStart(ctx, rootId),
     changeCursors: changeCursors(ctx.cursors),
-    giveUpChange: (rootId, seq) => giveUp(ctx, rootId, seq),
+    giveUpChange: (rootId, seq) => giveUpNumber(ctx, rootId, seq),
     history: (of, first, after) => historyPage(ctx, of, first, after),
     getChange: (rootId, seq) => readChange(ctx, rootId, seq),
     copySubtree: mutating(copySubtree),

@@ -7,7 +7,7 @@ import { expectError, fullTree, okData, specIds } from '../../support/tree.js';
 import { pauses, pauseTransaction } from '../../support/pause.js';
 import { getItem } from '../../../src/dynamodb/batchGet.js';
 import { changeKey, headKey } from '../../../src/storage/engine/changes/changeRecord.js';
-import { giveUp } from '../../../src/storage/engine/changes/recordChanges.js';
+import { giveUpNumber } from '../../../src/storage/engine/changes/recordChanges.js';
 import { loadInto } from '../../support/loadTree.js';
 
 /**
@@ -157,7 +157,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: a write whose change number was given 
     const written = write();
     await commit.reached;
     const seq = await head(rootId);
-    expect(await giveUp({ doc, table: server.table, changeRetentionMs: 3_600_000 }, rootId, seq)).toBe(true);
+    expect(await giveUpNumber({ doc, table: server.table, changeRetentionMs: 3_600_000 }, rootId, seq)).toBe(true);
     commit.release();
     await written;
     // The next number holds the change: its attempt with the old number was not sent again.

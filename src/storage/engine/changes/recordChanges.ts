@@ -51,7 +51,7 @@ export async function recorded<T>(
       ctx.onChanged?.(ctx.tenant, records);
       return result;
     } catch (error) {
-      await Promise.all(records.map((record) => giveUp(ctx, record.rootId, record.seq)));
+      await Promise.all(records.map((record) => giveUpNumber(ctx, record.rootId, record.seq)));
       const renumber =
         error instanceof ConditionFailed &&
         error.failedKeys.length > 0 &&
@@ -167,7 +167,7 @@ const nextSeq = (ctx: EngineContext, rootId: string): Promise<number> =>
  * up, false when a record holds it (a change, or a NONE) or DynamoDB did not answer. Best
  * effort for a write that failed: a reader gives the number up later if this did not.
  */
-export async function giveUp(
+export async function giveUpNumber(
   ctx: Pick<EngineContext, 'doc' | 'table' | 'changeRetentionMs'>,
   rootId: string,
   seq: number,

@@ -27,7 +27,7 @@ import { nodeWith, OPTIONAL_FIELDS, type LeftOut, type OptionalField, type TreeN
  * (TreeStrategy.nodeFields).
  */
 export { collectionPk, edgeSk, nodeKey } from '../../../dynamodb/keys.js';
-export { live } from '../../strategy.js';
+export { existing } from '../../strategy.js';
 /** Whether a table item is a node item (the truth), by its key. */
 export const isNodeKey = (key: Key): boolean => key.sk === NODE_SK && key.pk.startsWith(NODE_PK_PREFIX);
 export const edgeKey = (node: Pick<TreeNode, 'parentId' | 'position' | 'id'>): Key => ({
@@ -53,7 +53,7 @@ export function nodeAttributes(node: TreeNode): Item {
 /**
  * The attribute of a node item written by an IMPORT job before its nodes join the tree: the
  * job's id. While the job lists it as importing (openJobs.ts), every read and write takes the
- * node for absent (liveNodes.ts); once it has joined, the attribute means nothing.
+ * node for absent (visibleNodes.ts); once it has joined, the attribute means nothing.
  */
 export const PENDING = 'pending';
 

@@ -15,7 +15,7 @@ import type { Job, JobKind } from '../../treeStore.js';
  *   until when reads must look for entries (`activeUntil`): a job about to start pushes it
  *   ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
  *   nodes by id fetches the summary in the same BatchGet as the nodes, at no extra request
- *   (reads/liveNodes.ts), and only while it is active Queries the entries (one more request). It
+ *   (reads/visibleNodes.ts), and only while it is active Queries the entries (one more request). It
  *   also holds the reindex that runs (`reindex`, jobs/reindexLock.ts) and the strategy whose
  *   projection the table holds (`projection`).
  * - **Starting.** The summary and the nodes come in one BatchGetItem, whose items DynamoDB reads

@@ -41,7 +41,7 @@ export async function readOpenEntries(ctx: TableContext): Promise<Item[]> {
 /**
  * The open jobs, whether or not the summary is active (openJobs.ts): the summary and the
  * entries, read side by side. For the job sweep and a reindex's start; a request's reads of
- * nodes go through reads/liveNodes.ts.
+ * nodes go through reads/visibleNodes.ts.
  */
 export async function readAllOpenJobs(ctx: TableContext): Promise<OpenJobs> {
   const [summary, entries] = await Promise.all([readSummaryItem(ctx), readOpenEntries(ctx)]);

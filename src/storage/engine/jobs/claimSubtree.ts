@@ -109,7 +109,7 @@ export async function claimSubtree(ctx: EngineContext, lease: Lease, root: Store
 /** Claims the children of the claimed `parents`; answers them (those claimed already included). */
 async function claimChildren(ctx: EngineContext, lease: Lease, parents: StoredNode[]): Promise<StoredNode[]> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const children = await liveChildren(ctx, parents);
+    const children = await existingChildren(ctx, parents);
     try {
       await claimLevel(ctx, lease, children);
       return children;
@@ -137,7 +137,7 @@ async function claimLevel(ctx: EngineContext, lease: Lease, nodes: StoredNode[])
  * The nodes still under `parents` (their node items, which carry the claims), read through the
  * parents' edges: a child that moved away between the two reads is left out.
  */
-export async function liveChildren(ctx: EngineContext, parents: StoredNode[]): Promise<StoredNode[]> {
+export async function existingChildren(ctx: EngineContext, parents: StoredNode[]): Promise<StoredNode[]> {
   const edges = (
     await Promise.all(parents.filter((p) => p.node.childCount > 0).map((p) => readChildren(ctx, p.node.id)))
   ).flat();
@@ -161,7 +161,7 @@ export async function releaseSubtree(ctx: EngineContext, lease: Lease, rootId: s
     if (root?.claim !== lease.jobId) return;
     const levels: StoredNode[][] = [[root]];
     for (let frontier = [root]; frontier.length > 0 && levels.length <= walkLimit(ctx);) {
-      frontier = (await liveChildren(ctx, frontier)).filter((s) => s.claim === lease.jobId);
+      frontier = (await existingChildren(ctx, frontier)).filter((s) => s.claim === lease.jobId);
       if (frontier.length > 0) levels.push(frontier);
     }
     const chunk = ctx.transactionItems - 1;

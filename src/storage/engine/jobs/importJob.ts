@@ -25,7 +25,7 @@ import { planReleaseNode } from '../core/claims.js';
  *    TRANSACTION_ITEMS, one after the other. Each node item, and the edge item of each top node (in
  *    the parent's collection), is marked with the job's id (items.ts PENDING): while the job's
  *    entry in the list of open jobs says it is importing, every read and write takes a marked
- *    node for absent (liveNodes.ts) and every read of children leaves a marked edge out
+ *    node for absent (visibleNodes.ts) and every read of children leaves a marked edge out
  *    (reads.ts queryChildren); the other edges are in collections of nodes not in the tree yet.
  *    Under the roots, the projection items go too: they are all in collections of new nodes.
  * 2. **join**, one transaction of a few items however many the top nodes are: the parent's

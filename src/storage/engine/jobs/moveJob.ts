@@ -13,7 +13,7 @@ import {
   projectionSteps,
 } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
-import { liveChildren } from './claimSubtree.js';
+import { existingChildren } from './claimSubtree.js';
 import { planReleaseNode } from '../core/claims.js';
 
 /**
@@ -113,10 +113,10 @@ async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Leas
   await commitChunk(ctx, last, lease, { done: 1 });
 }
 
-/** The live children of the level's nodes (node items: they carry the kept path), placed. */
+/** The existing children of the level's nodes (node items: they carry the kept path), placed. */
 async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<MovingNode[]> {
   const placeOfParent = new Map(level.map((p) => [p.stored.node.id, p.newPlace]));
-  const children = await liveChildren(
+  const children = await existingChildren(
     ctx,
     level.map((p) => p.stored),
   );

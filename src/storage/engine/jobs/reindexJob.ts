@@ -135,7 +135,7 @@ function notPlaced(run: Run, scan: TruthScan): (id: string) => boolean {
     if (!place || !item) return true;
     const fields: Record<string, unknown> = { ...run.target.nodeFields(place) };
     if (run.placeFields.some((field) => !isDeepStrictEqual(item[field], fields[field]))) return true;
-    return itemsOf(run, { id, item, place }).some((wanted) => !sameItem(stored.get(keyString(wanted)), wanted));
+    return itemsOf(run, { id, item, place }).some((wanted) => !holdsExactly(stored.get(keyString(wanted)), wanted));
   };
 }
 
@@ -205,7 +205,7 @@ interface Run {
 }
 
 /** Whether a stored item holds what `wanted` says (its attributes left undefined are not written). */
-function sameItem(stored: Item | undefined, wanted: Item): boolean {
+function holdsExactly(stored: Item | undefined, wanted: Item): boolean {
   if (!stored) return false;
   const attributes = Object.keys(wanted).filter((name) => wanted[name] !== undefined);
   return (

@@ -4,7 +4,7 @@ import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { collectionPk, edgeSk } from '../core/items.js';
 import { queryChildren } from '../core/reads.js';
-import { leaving } from './liveNodes.js';
+import { leaving } from './visibleNodes.js';
 
 /**
  * A page of a parent's children (or of the roots): one strongly consistent Query of the edge

@@ -4,7 +4,7 @@ import { checkPage } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { collectionPk, edgeSk } from '../core/items.js';
 import { projectionSettled, type OpenJobs } from '../core/openJobs.js';
-import { leaving } from './liveNodes.js';
+import { leaving } from './visibleNodes.js';
 
 /**
  * The most items one bulk read of children may read (per request): past it, children are read

@@ -2,7 +2,7 @@ import type { DescendantCountRequest, TreeNode } from '../../treeStore.js';
 import { checkCountDepth } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { moveBelow, type OpenJobs } from '../core/openJobs.js';
-import { readOpenJobs, type ReadScope } from './liveNodes.js';
+import { readOpenJobs, type ReadScope } from './visibleNodes.js';
 
 /**
  * `descendantCount`: how many nodes lie 1 to maxDepth levels below each node, exactly, as every

@@ -3,7 +3,7 @@ import { checkPage, checkWindow } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { moveBelow, projectionSettled } from '../core/openJobs.js';
 import { descendantsFromTruth } from './descendantsFromTruth.js';
-import { leaving, readOpenJobs, type ReadScope } from './liveNodes.js';
+import { leaving, readOpenJobs, type ReadScope } from './visibleNodes.js';
 import { preorderPage } from './preorderPage.js';
 
 /**

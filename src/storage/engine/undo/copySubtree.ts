@@ -3,11 +3,11 @@ import { badInput, TreeError } from '../../../errors.js';
 import type { CopySubtreeArgs, CreateNodesResult, NewNodeInput } from '../../treeStore.js';
 import { checkId, ID_PATTERN } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { live } from '../core/items.js';
+import { existing } from '../core/items.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import type { StoredNode } from '../../strategy.js';
-import { readVisible } from '../reads/liveNodes.js';
+import { readVisible } from '../reads/visibleNodes.js';
 import { createNodes } from '../writes/createNodes.js';
 
 /**
@@ -56,7 +56,7 @@ export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Pr
  * times, then CONFLICT.
  */
 async function readSnapshot(ctx: EngineContext, id: string): Promise<StoredNode[]> {
-  const source = live(await readVisible(ctx, [id]), id);
+  const source = existing(await readVisible(ctx, [id]), id);
   const nodes = [source, ...(await readSubtreeWithin(ctx, source, Number.MAX_SAFE_INTEGER))!.flat()];
   const again = await readStored(
     ctx,

@@ -6,7 +6,7 @@ import { readChange, readNodeHistory } from '../changes/changeLog.js';
 import { inHistory } from '../changes/changeRecord.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { readAdjacent } from '../core/reads.js';
-import { readVisible } from '../reads/liveNodes.js';
+import { readVisible } from '../reads/visibleNodes.js';
 import { deleteNode } from '../writes/deleteNode.js';
 import { moveNode } from '../writes/moveNode.js';
 import { updateNode } from '../writes/updateNode.js';

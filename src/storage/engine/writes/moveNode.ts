@@ -10,7 +10,7 @@ import { checkParent, checkVersion, expectedParent, readNodeTree, type NodeTree 
 import { commitWrite, type GuardedTransaction } from '../guard/guardedTransaction.js';
 import { releaseHold } from '../guard/holds.js';
 import { changeTime } from '../core/changeTime.js';
-import { live, withPath } from '../core/items.js';
+import { existing, withPath } from '../core/items.js';
 import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
 import { announceJob } from '../jobs/announceJob.js';
@@ -51,7 +51,7 @@ export async function moveNode(ctx: EngineContext, args: MoveNodeArgs & NodeChec
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
   expectedParent(args.expectedParentId); // its form, before anything is read
-  return settle(ctx, await replanning(() => planAndCommit(ctx, { ...args, newParentId: parentId })));
+  return answered(ctx, await replanning(() => planAndCommit(ctx, { ...args, newParentId: parentId })));
 }
 
 /**
@@ -65,7 +65,7 @@ export async function placeChild(
 ): Promise<TreeNode> {
   const args = { id: step.id, newParentId: step.parentId };
   const fixed = { position: step.position, hold: step.hold };
-  return settle(ctx, await replanning(() => planAndCommit(ctx, args, fixed)));
+  return answered(ctx, await replanning(() => planAndCommit(ctx, args, fixed)));
 }
 
 /** A caller's check on the moving node as each attempt reads it (an undo's: the same node); its refusal stands. */
@@ -75,7 +75,7 @@ type NodeCheck = { check?: (moving: StoredNode) => void };
 type Moved = { node: TreeNode; job?: JobRecord; lease?: Lease };
 
 /** Starts the job an attempt recorded (outside the re-planning loop), and answers the node. */
-function settle(ctx: EngineContext, moved: Moved): TreeNode {
+function answered(ctx: EngineContext, moved: Moved): TreeNode {
   if (moved.job && moved.lease) runStarted(ctx, moved.job, moved.lease);
   return moved.node;
 }
@@ -126,13 +126,13 @@ async function planMoveOf(
     doing: `moving "${args.id}"`,
     respacing: fixed?.hold,
     check: (known) => {
-      checkVersion(live(known, args.id), args.expectedVersion);
-      checkParent(live(known, args.id), expectedParent(args.expectedParentId));
-      args.check?.(live(known, args.id));
+      checkVersion(existing(known, args.id), args.expectedVersion);
+      checkParent(existing(known, args.id), expectedParent(args.expectedParentId));
+      args.check?.(existing(known, args.id));
       if (parentId === args.id) throw new TreeError('CYCLE', `cannot move "${args.id}" under itself`);
     },
   });
-  const moving = live(place.known, args.id);
+  const moving = existing(place.known, args.id);
   if (place.chain.some((c) => c.node.id === args.id)) {
     throw new TreeError('CYCLE', `cannot move "${args.id}" under its own descendant "${parentId}"`);
   }
@@ -183,7 +183,7 @@ async function readOldPlace(
     oldParentId === null
       ? null
       : (place.chain.find((c) => c.node.id === oldParentId) ??
-        live(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
+        existing(await readStored(ctx, [oldParentId]), oldParentId, 'parent'));
   if (keptFields(ctx.strategy).path || oldParentId === newParentId) return { oldParent };
   return { oldParent, oldAncestors: from.path };
 }

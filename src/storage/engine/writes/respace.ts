@@ -4,8 +4,8 @@ import { isTreeError } from '../../../errors.js';
 import type { CrowdedParent, RespaceResult, TreeNode } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { isNodeKey, live, nodeFromItem, storedFromItem } from '../core/items.js';
-import { readVisible } from '../reads/liveNodes.js';
+import { isNodeKey, existing, nodeFromItem, storedFromItem } from '../core/items.js';
+import { readVisible } from '../reads/visibleNodes.js';
 import { placeChild } from './moveNode.js';
 import { queryChildren } from '../core/reads.js';
 import { holdParent, releaseRespacing, RESPACE_HOLD_MS } from '../guard/holds.js';
@@ -32,7 +32,7 @@ import { holdParent, releaseRespacing, RESPACE_HOLD_MS } from '../guard/holds.js
 
 export async function respaceChildren(ctx: EngineContext, parentId: string): Promise<RespaceResult> {
   checkId(parentId, 'parentId');
-  const parent = live(await readVisible(ctx, [parentId]), parentId, 'parent');
+  const parent = existing(await readVisible(ctx, [parentId]), parentId, 'parent');
   let until = await holdParent(ctx, parent);
   const children = await childrenOf(ctx, parentId);
   const last = children[children.length - 1];

@@ -2,7 +2,7 @@ import { badInput, TreeError } from '../../../errors.js';
 import type { StoredNode } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
-import { edgeSk, live } from '../core/items.js';
+import { edgeSk, existing } from '../core/items.js';
 import { positionBetween } from '../core/position.js';
 import { readAdjacent } from '../core/reads.js';
 import type { Slot } from '../core/writePlans.js';
@@ -23,7 +23,7 @@ const parentLabel = (parentId: string | null) => (parentId === null ? 'a root' :
 /** A sibling named in before/after: it must exist (NOT_FOUND) and share the target parent. */
 function sibling(req: SlotRequest, id: string, field: 'before' | 'after'): TreeNode {
   if (id === req.placingId) throw badInput(`${field} cannot name the node being placed ("${id}")`, { field });
-  const node = live(req.known, id, `${field} sibling`).node;
+  const node = existing(req.known, id, `${field} sibling`).node;
   if (node.parentId !== req.parentId) {
     throw badInput(`${field} "${id}" is not ${parentLabel(req.parentId)}`, { field });
   }

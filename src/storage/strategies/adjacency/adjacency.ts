@@ -1,4 +1,4 @@
-import { live, walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
+import { existing, walkLimit, type StoredNode, type TreeStrategy } from '../../strategy.js';
 import { ancestorsByWalk } from './ancestorsByWalk.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 
@@ -25,7 +25,7 @@ export const adjacency: TreeStrategy<'adjacency'> = {
       if (chain.length > walkLimit(ctx)) {
         throw new Error(`parent chain of ${node.node.id} is longer than the depth limit allows`);
       }
-      chain.unshift(live(await ctx.readStored([parentId]), parentId, 'ancestor'));
+      chain.unshift(existing(await ctx.readStored([parentId]), parentId, 'ancestor'));
     }
     return chain;
   },

@@ -1,6 +1,6 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { nodeKey } from '../../../dynamodb/keys.js';
-import { live, type StoredNode, type StrategyMembers } from '../../strategy.js';
+import { existing, type StoredNode, type StrategyMembers } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
 
 /**
@@ -25,7 +25,7 @@ export const storedPath: Pick<
     const path = storedPathOf(node.node);
     if (path.length === 0) return [node];
     const stored = await ctx.readStored(path);
-    return [...path.map((id) => live(stored, id, 'ancestor')), node];
+    return [...path.map((id) => existing(stored, id, 'ancestor')), node];
   },
 
   guardChain(tx: TransactionBuilder, chain: readonly StoredNode[]) {

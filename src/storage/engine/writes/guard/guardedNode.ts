@@ -5,12 +5,12 @@ import type { StoredNode } from '../../../strategy.js';
 import { checkId } from '../../../validation.js';
 import { otherClaim, planNodeUnclaimed } from '../../core/claims.js';
 import type { EngineContext } from '../../core/engineContext.js';
-import { live } from '../../core/items.js';
+import { existing } from '../../core/items.js';
 import { NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs } from '../../core/openJobs.js';
 import { copiesOf, placeOf } from '../../core/projectionPlans.js';
 import { CHAIN_GUARDS, type CopiesOf } from '../../core/writePlans.js';
 import { Guard } from '../../guard/guardedTransaction.js';
-import { readVisible, type ReadScope } from '../../reads/liveNodes.js';
+import { readVisible, type ReadScope } from '../../reads/visibleNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
 
 /** What a write to one node (an update, a delete) reads it for, and what it expects of it. */
@@ -53,7 +53,7 @@ export class GuardedNode extends Guard {
   /** Reads a node for a write to it (see the class's comment). */
   static async read(ctx: EngineContext, request: NodeRequest): Promise<GuardedNode> {
     const scope: ReadScope = {};
-    const stored = live(await readVisible(ctx, [request.id], scope), request.id);
+    const stored = existing(await readVisible(ctx, [request.id], scope), request.id);
     const open = scope.open ?? NO_OPEN_JOBS;
     checkVersion(stored, request.expectedVersion);
     checkParent(stored, request.expectedParentId);
@@ -129,7 +129,7 @@ export async function readNodeTree(
   const above =
     parentId === null
       ? []
-      : await ctx.strategy.readChain(ctx, live(await readVisible(ctx, [parentId]), parentId, 'parent'));
+      : await ctx.strategy.readChain(ctx, existing(await readVisible(ctx, [parentId]), parentId, 'parent'));
   const rootId = above[0]?.node.id ?? id;
   requireWrite(ctx, rootId, label, id);
   return {

@@ -2,9 +2,9 @@ import type { TransactionBuilder } from '../../../../dynamodb/transactionBuilder
 import { TreeError } from '../../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../../strategy.js';
 import type { EngineContext, TableContext } from '../../core/engineContext.js';
-import { live } from '../../core/items.js';
+import { existing } from '../../core/items.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, type OpenJobs, type OpenMove } from '../../core/openJobs.js';
-import { readVisible, type ReadScope } from '../../reads/liveNodes.js';
+import { readVisible, type ReadScope } from '../../reads/visibleNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
 import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../../core/writePlans.js';
 import { otherClaim, planParentUnclaimed } from '../../core/claims.js';
@@ -18,7 +18,7 @@ import { copiesIn, requireWrite, settledPlace } from './guardedNode.js';
  * in this order:
  *
  * 1. the parent (null: the roots) and the other nodes the write names, in one BatchGet with the
- *    list of open jobs (liveNodes.ts), then the write's own checks on them (`check`);
+ *    list of open jobs (visibleNodes.ts), then the write's own checks on them (`check`);
  * 2. the parent's chain (the strategy's readChain: NOT_FOUND when the parent or an ancestor is
  *    missing or being deleted);
  * 3. a parent whose children are being respaced: CONFLICT (but for the respacing's own steps);
@@ -87,7 +87,7 @@ export class GuardedPlace extends Guard {
     const open = scope.open ?? NO_OPEN_JOBS;
     request.check?.(known);
     const chain =
-      parentId === null ? [] : await ctx.strategy.readChain(ctx, live(known, parentId, request.parentLabel));
+      parentId === null ? [] : await ctx.strategy.readChain(ctx, existing(known, parentId, request.parentLabel));
     const parent = chain[chain.length - 1];
     if (!request.respacing) refuseWhileRespacing(parent, Date.now());
     const moving = request.movingId === undefined ? undefined : known.get(request.movingId);

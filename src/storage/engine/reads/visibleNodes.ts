@@ -38,7 +38,7 @@ export interface ReadScope {
   open?: OpenJobs;
 }
 
-export async function readLiveNodes(
+export async function readExistingNodes(
   ctx: TableContext,
   ids: readonly string[],
   scope: ReadScope = {},
@@ -184,7 +184,7 @@ export function leaving<C extends StrategyContext>(ctx: C, leftOut: LeftOut | un
 }
 
 /**
- * The live nodes of projection items (StrategyContext.nodesOf): from the copies they carry
+ * The existing nodes of projection items (StrategyContext.nodesOf): from the copies they carry
  * while no open job makes a copy unsafe to answer from (a subtree being deleted still has its
  * items; one being moved has them at its old place; a reindex to another strategy removes
  * them), otherwise, and for items that carry no copy, read by id through `read`.
