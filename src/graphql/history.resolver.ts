@@ -77,7 +77,7 @@ export class HistoryResolver {
     const readable = (root: string) => canRead(ctx.access.grants, root);
     const visible = visibleAfter(record, readable);
     return deliveredChange(
-      { record, kind: historyKind(record), cursor: liveCursorOf(ctx.store.changeCursors, record), visible },
+      { record, kind: historyKind(record), cursor: liveCursorOf(ctx.store.changes.cursors, record), visible },
       readable,
     );
   }

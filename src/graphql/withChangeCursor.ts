@@ -19,7 +19,7 @@ export async function withChangeCursor(store: TreeStore, read: TreeNode): Promis
   let node = read;
   let tree = node.rootId ?? (await pathOf(store, node))[0] ?? node.id;
   for (let round = 0; round < ROUNDS; round++) {
-    const { seq } = await store.changeStart(tree);
+    const { seq } = await store.changes.start(tree);
     const at = Date.now();
     const fresh = (await store.getNodes([node.id])).get(node.id);
     if (!fresh) return null;
@@ -27,7 +27,7 @@ export async function withChangeCursor(store: TreeStore, read: TreeNode): Promis
     const now = path[0] ?? fresh.id;
     if (now === tree) {
       const watch = { nodeId: fresh.id, path };
-      const changeCursor = store.changeCursors.encode({ rootId: tree, seq, at, skip: [], watch });
+      const changeCursor = store.changes.cursors.encode({ rootId: tree, seq, at, skip: [], watch });
       // Its place as read here, not as the request's caches may hold it from an earlier read.
       return { ...fresh, rootId: tree, depth: path.length, changeCursor };
     }

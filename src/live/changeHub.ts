@@ -1,5 +1,5 @@
 import type { ChangeRecord } from '../storage/treeStore.js';
-import type { TreeStore } from '../storage/treeStore.js';
+import type { ChangeFeed, TreeStore } from '../storage/treeStore.js';
 import type { Waker } from './waker.js';
 
 /**
@@ -43,7 +43,7 @@ class TreeFeed {
   private retry: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: TreeStore,
+    private readonly feed: ChangeFeed,
     readonly rootId: string,
     private readonly patienceMs: number,
   ) {}
@@ -81,7 +81,7 @@ class TreeFeed {
     for (;;) {
       this.admit();
       if (this.subscribers.size === 0) return;
-      const read = await this.store.changesAfter(this.rootId, this.last!, BATCH);
+      const read = await this.feed.after(this.rootId, this.last!, BATCH);
       this.last = read.last;
       for (const subscriber of this.subscribers) {
         if (read.last > subscriber.pos)
@@ -101,7 +101,7 @@ class TreeFeed {
     const now = Date.now();
     if (this.missing?.seq !== seq) this.missing = { seq, since: now };
     if (now - this.missing.since >= this.patienceMs) {
-      await this.store.giveUpChange(this.rootId, seq);
+      await this.feed.giveUp(this.rootId, seq);
       this.again = true;
       return;
     }
@@ -139,7 +139,7 @@ export class ChangeHub {
     const key = feedKey(tenant, rootId);
     let feed = this.feeds.get(key);
     if (!feed) {
-      feed = new TreeFeed(this.options.storeOf(tenant), rootId, this.options.patienceMs);
+      feed = new TreeFeed(this.options.storeOf(tenant).changes, rootId, this.options.patienceMs);
       this.feeds.set(key, feed);
     }
     feed.joining.add(subscriber);

@@ -62,7 +62,7 @@ export async function openTreeChanges(
     throw badInput("after is a cursor of another tree than the node's: subscribe with the node's changeCursor", {
       field: 'after',
     });
-  const start = resumed ?? { rootId: treeOf(watch), ...(await scope.store.changeStart(treeOf(watch))) };
+  const start = resumed ?? { rootId: treeOf(watch), ...(await scope.store.changes.start(treeOf(watch))) };
   return new Subscription(scope, watch, start).iterator();
 }
 
@@ -71,7 +71,7 @@ export async function openTreeChanges(
  * is no way into another tree's log), and within the retention.
  */
 function resumeFrom(scope: LiveScope, after: string): ChangeCursor {
-  const cursor = scope.store.changeCursors.decode(after);
+  const cursor = scope.store.changes.cursors.decode(after);
   if (!scope.canRead(cursor.rootId)) throw badInput('after is not a cursor of treeChanges', { field: 'after' });
   if (Date.now() - cursor.at > scope.retentionMs)
     throw new TreeError(
@@ -136,7 +136,7 @@ class Subscription {
       this.push({
         record,
         kind: seen.kind,
-        cursor: this.scope.store.changeCursors.encode({
+        cursor: this.scope.store.changes.cursors.encode({
           ...on,
           at: Date.parse(record.at),
           skip: moved ? [] : this.skip.filter((seq) => seq > record.seq),

@@ -277,7 +277,32 @@ export interface JobSweeper {
   stop(): Promise<void>;
 }
 
-export interface TreeStore {
+/**
+ * The change logs, as live updates read them (src/live/changeHub.ts): where a reader starts,
+ * what came after a number, a number given up, and the signed cursors of treeChanges.
+ */
+export interface ChangeFeed {
+  /**
+   * The changes of the tree of `rootId` after number `after`, in order, at most `limit`,
+   * stopping before a number not written yet (engine/changes/changeLog.ts).
+   */
+  after(rootId: string, after: number, limit: number): Promise<ChangesRead>;
+  /**
+   * Where a reader of the tree's change log starts to get exactly the changes committed from
+   * now on (engine/changes/changeLog.ts): after `seq`, save the numbers `skip`.
+   */
+  start(rootId: string): Promise<ChangeStart>;
+  /** Gives up number `seq` of the tree's log when no change holds it: true when given up. */
+  giveUp(rootId: string, seq: number): Promise<boolean>;
+  /** The signed cursors of treeChanges, bound to this store's tenant. */
+  readonly cursors: ChangeCursors;
+}
+
+/**
+ * A store of trees, as the API uses it: its reads (the loaders and resolvers), its writes (the
+ * mutations), and its change logs (live updates).
+ */
+export interface TreeStore extends TreeReads, TreeWrites {
   /** The strategy's name (TREE_STRATEGY). */
   readonly strategy: string;
   /**
@@ -296,22 +321,14 @@ export interface TreeStore {
     treeAccess?: (rootId: string) => 'write' | 'read' | null,
     by?: string,
   ): TreeStore;
+  /** The change logs of this store's trees, for live updates. */
+  readonly changes: ChangeFeed;
+}
+
+/** What the loaders and resolvers read: nodes, pages, ancestors, descendants, counts, history, jobs. */
+export interface TreeReads {
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
   getNodes(ids: readonly string[]): Promise<Map<string, TreeNode>>;
-  /**
-   * The changes of the tree of `rootId` after number `after`, in order, at most `limit`,
-   * stopping before a number not written yet (engine/changes/changeLog.ts).
-   */
-  changesAfter(rootId: string, after: number, limit: number): Promise<ChangesRead>;
-  /**
-   * Where a reader of the tree's change log starts to get exactly the changes committed from
-   * now on (engine/changes/changeLog.ts): after `seq`, save the numbers `skip`.
-   */
-  changeStart(rootId: string): Promise<ChangeStart>;
-  /** The signed cursors of treeChanges, bound to this store's tenant. */
-  readonly changeCursors: ChangeCursors;
-  /** Gives up number `seq` of the tree's log when no change holds it: true when given up. */
-  giveUpChange(rootId: string, seq: number): Promise<boolean>;
   /**
    * History, newest first: the changes to a node (`nodeId`), or every change in the tree of a
    * root (`rootId`), `first` of them after `after`, a cursor of the same history (any other is
@@ -323,17 +340,6 @@ export interface TreeStore {
     first: number,
     after?: string | null,
   ): Promise<NewestFirstPage<ChangeRecord>>;
-  /** The change at number `seq` of the tree of `rootId`; null when none holds it (or it expired). */
-  getChange(rootId: string, seq: number): Promise<ChangeRecord | null>;
-  /**
-   * Undoes change `seq` of the tree of `rootId` (engine/undo/): NOT_FOUND when no change holds
-   * it, CONFLICT when its node changed since. The undo's own record is the answer.
-   */
-  undo(rootId: string, seq: number): Promise<ChangeRecord>;
-  /** Copies a subtree (engine/undo/copySubtree.ts); the copy's root is the first node of the answer. */
-  copySubtree(args: CopySubtreeArgs): Promise<CreateNodesResult>;
-  /** Restores the subtree deleted at `id` (engine/undo/restoreNode.ts); its root is the first node of the answer. */
-  restoreNode(id: string, newParentId?: string | null): Promise<CreateNodesResult>;
   /**
    * The deleted subtrees kept to be restored, newest first, in trees the caller may read (the
    * others are passed over before the page is cut), after `after`, a cursor of this list.
@@ -371,15 +377,6 @@ export interface TreeStore {
    * In order; a request that fails (a negative `maxDepth`) gives its Error without failing the others.
    */
   descendantCounts(requests: readonly DescendantCountRequest[]): Promise<Array<number | Error>>;
-  createNode(args: CreateNodeArgs): Promise<TreeNode>;
-  /**
-   * Creates up to 1,000 nodes (engine/createNodes.ts): in one transaction when they fit, otherwise
-   * as an IMPORT job that the call waits for, whose nodes no read sees until all are written.
-   */
-  createNodes(args: CreateNodesArgs, options?: CreateNodesOptions): Promise<CreateNodesResult>;
-  updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
-  moveNode(args: MoveNodeArgs): Promise<TreeNode>;
-  deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;
   /**
    * For each node, the open job moving the subtree it belongs to (the node or one of its
    * ancestors is being moved), or null. Costs nothing while no move job is open.
@@ -389,6 +386,28 @@ export interface TreeStore {
   getJobs(ids: readonly string[]): Promise<Map<string, Job>>;
   /** Every job, running and finished, oldest first. */
   listJobs(page: PageArgs): Promise<JobPage>;
+}
+
+/** What the mutations do: create, update, move, delete, copy, restore and undo. */
+export interface TreeWrites {
+  /**
+   * Undoes change `seq` of the tree of `rootId` (engine/undo/): NOT_FOUND when no change holds
+   * it, CONFLICT when its node changed since. The undo's own record is the answer.
+   */
+  undo(rootId: string, seq: number): Promise<ChangeRecord>;
+  /** Copies a subtree (engine/undo/copySubtree.ts); the copy's root is the first node of the answer. */
+  copySubtree(args: CopySubtreeArgs): Promise<CreateNodesResult>;
+  /** Restores the subtree deleted at `id` (engine/undo/restoreNode.ts); its root is the first node of the answer. */
+  restoreNode(id: string, newParentId?: string | null): Promise<CreateNodesResult>;
+  createNode(args: CreateNodeArgs): Promise<TreeNode>;
+  /**
+   * Creates up to 1,000 nodes (engine/createNodes.ts): in one transaction when they fit, otherwise
+   * as an IMPORT job that the call waits for, whose nodes no read sees until all are written.
+   */
+  createNodes(args: CreateNodesArgs, options?: CreateNodesOptions): Promise<CreateNodesResult>;
+  updateNode(args: UpdateNodeArgs): Promise<TreeNode>;
+  moveNode(args: MoveNodeArgs): Promise<TreeNode>;
+  deleteNode(args: DeleteNodeArgs): Promise<DeleteResult>;
 }
 
 /**
@@ -552,7 +571,7 @@ export interface ChangesRead {
   more: boolean;
   /**
    * A number not written yet, with later ones written: its write is in flight, or its writer
-   * died. The reader waits for it, and gives it up past its patience (TreeStore.giveUpChange).
+   * died. The reader waits for it, and gives it up past its patience (ChangeFeed.giveUp).
    */
   missing?: number;
 }

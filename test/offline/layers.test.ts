@@ -195,8 +195,9 @@ describe('layers', () => {
     ).toEqual([]);
   });
 
-  it('keeps the GraphQL layer, the loaders and the seed on the storage interface, away from DynamoDB', () => {
-    const upper = (path: string) => ['src/graphql', 'src/loaders', 'src/seed'].some((folder) => under(folder)(path));
+  it('keeps the GraphQL layer, the loaders, the seed and live updates on the storage interface, away from DynamoDB', () => {
+    const upper = (path: string) =>
+      ['src/graphql', 'src/loaders', 'src/seed', 'src/live'].some((folder) => under(folder)(path));
     expect(
       violations(
         upper,

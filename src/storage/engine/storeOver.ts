@@ -1,5 +1,5 @@
 import { changeCursors } from '../cursor.js';
-import { readChange, readChangeStart, readChangesAfter } from './changes/changeLog.js';
+import { readChangeStart, readChangesAfter } from './changes/changeLog.js';
 import { deletedNodesPage } from './changes/deletedNodesPage.js';
 import { historyPage } from './changes/historyPage.js';
 import { giveUpNumber } from './changes/recordChanges.js';
@@ -46,12 +46,13 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     scoped: (cost, tenant = null, treeAccess, by) =>
       storeOver(strategy, options.forTenant(tenant, cost, treeAccess, by), {}),
     getNodes: ctx.getNodes,
-    changesAfter: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
-    changeStart: (rootId) => readChangeStart(ctx, rootId),
-    changeCursors: changeCursors(ctx.cursors),
-    giveUpChange: (rootId, seq) => giveUpNumber(ctx, rootId, seq),
+    changes: {
+      after: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),
+      start: (rootId) => readChangeStart(ctx, rootId),
+      giveUp: (rootId, seq) => giveUpNumber(ctx, rootId, seq),
+      cursors: changeCursors(ctx.cursors),
+    },
     history: (of, first, after) => historyPage(ctx, of, first, after),
-    getChange: (rootId, seq) => readChange(ctx, rootId, seq),
     copySubtree: mutating(copySubtree),
     restoreNode: (id, newParentId) => mutating((c, _: null) => restoreNode(c, id, newParentId))(null),
     deletedNodes: (first, after) => deletedNodesPage(ctx, first, after),
