@@ -4,7 +4,7 @@ import { badInput, notFound } from '../errors.js';
 import { liveCursorOf, visibleAfter } from '../live/treeChanges.js';
 import type { LiveKind } from '../live/window.js';
 import { decodeChangeId, type ChangeRecord, type NewestFirstPage, type TreeNode } from '../storage/treeStore.js';
-import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
+import { checkId, grouped, MAX_PAGE_SIZE } from '../storage/validation.js';
 import type { Context } from './context.js';
 import { deliveredChange, type Delivered } from './deliveredChange.js';
 import { Node } from './node.type.js';
@@ -13,7 +13,7 @@ import { TreeChange, TreeChangeConnection } from './treeChange.type.js';
 /** The paging of the lists kept newest first: a node's or a tree's history, the deleted nodes. */
 @ArgsType()
 export class NewestFirstArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 20, description: 'The page size, 1 to 1,000.' })
+  @Field(() => Int, { nullable: true, defaultValue: 20, description: `The page size, 1 to ${grouped(MAX_PAGE_SIZE)}.` })
   first!: number;
 
   @Field(() => String, {

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { TreeNode } from '../storage/treeStore.js';
-import { checkId } from '../storage/validation.js';
+import { checkId, grouped, MAX_CREATE_NODES } from '../storage/validation.js';
 import { DeleteResult } from './deleteResult.type.js';
 import type { Context } from './context.js';
 import { CreateNodesResult } from './createNodesResult.type.js';
@@ -29,8 +29,9 @@ export class MutationResolver {
 
   @Mutation(() => CreateNodesResult, {
     description:
-      'Creates up to 1,000 nodes (a subtree, or several, given as a list whose nodes name their parent in it) ' +
-      'under one parent: all or none. In one transaction when they fit, otherwise as an IMPORT job that the ' +
+      `Creates up to ${grouped(MAX_CREATE_NODES)} nodes ` +
+      '(a subtree, or several, given as a list whose nodes name their parent in it) under one parent: ' +
+      'all or none. In one transaction when they fit, otherwise as an IMPORT job that the ' +
       'mutation waits for; no read sees any of them before all are there.',
   })
   async createNodes(

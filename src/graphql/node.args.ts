@@ -1,5 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import type { DescendantsOrder as Order, JsonObject } from '../storage/treeStore.js';
+import { grouped, MAX_CREATE_NODES, MAX_NAME_LENGTH, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { JSONObjectScalar } from './scalars.js';
 
 /**
@@ -12,7 +13,7 @@ export class PageArgs {
   @Field(() => Int, {
     nullable: true,
     defaultValue: 100,
-    description: 'Paging forward: the page size, 1 to 1,000 (100 unless `last` is given).',
+    description: `Paging forward: the page size, 1 to ${grouped(MAX_PAGE_SIZE)} (100 unless \`last\` is given).`,
   })
   first!: number;
 
@@ -26,8 +27,9 @@ export class PageArgs {
   @Field(() => Int, {
     nullable: true,
     description:
-      'Paging backward: the page size, 1 to 1,000; the page holds the nodes just before `before` (without it, ' +
-      "the list's last nodes), in list order. Not with `first` or `after`.",
+      `Paging backward: the page size, 1 to ${grouped(MAX_PAGE_SIZE)}; ` +
+      "the page holds the nodes just before `before` (without it, the list's last nodes), in list order. " +
+      'Not with `first` or `after`.',
   })
   last?: number | null;
 
@@ -80,7 +82,9 @@ export class CreateNodeInput {
   @Field(() => ID, { nullable: true, description: 'Absent or null: a new root.' })
   parentId?: string | null;
 
-  @Field(() => String, { description: 'The display name: 1 to 256 characters, not blank, no control characters.' })
+  @Field(() => String, {
+    description: `The display name: 1 to ${MAX_NAME_LENGTH} characters, not blank, no control characters.`,
+  })
   name!: string;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: "Data of the caller's, a JSON object (optional)." })
@@ -172,7 +176,9 @@ export class NewNodeInput {
   })
   parentId?: string | null;
 
-  @Field(() => String, { description: 'The display name: 1 to 256 characters, not blank, no control characters.' })
+  @Field(() => String, {
+    description: `The display name: 1 to ${MAX_NAME_LENGTH} characters, not blank, no control characters.`,
+  })
   name!: string;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: "Data of the caller's, a JSON object (optional)." })
@@ -189,6 +195,8 @@ export class CreateNodesInput {
   })
   parentId?: string | null;
 
-  @Field(() => [NewNodeInput], { description: '1 to 1,000 nodes, in any order; siblings keep the order of the list.' })
+  @Field(() => [NewNodeInput], {
+    description: `1 to ${grouped(MAX_CREATE_NODES)} nodes, in any order; siblings keep the order of the list.`,
+  })
   nodes!: NewNodeInput[];
 }

@@ -1,5 +1,6 @@
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import type { JsonObject } from '../storage/treeStore.js';
+import { MAX_NAME_LENGTH } from '../storage/validation.js';
 import { DateTimeScalar, JSONObjectScalar } from './scalars.js';
 
 /**
@@ -16,7 +17,9 @@ export class Node {
   @Field(() => ID, { description: 'Unique in its tenant; given at creation, or generated.' })
   id!: string;
 
-  @Field(() => String, { description: 'The display name: 1 to 256 characters, not blank, no control characters.' })
+  @Field(() => String, {
+    description: `The display name: 1 to ${MAX_NAME_LENGTH} characters, not blank, no control characters.`,
+  })
   name!: string;
 
   @Field(() => ID, { nullable: true, description: 'null for a root' })

@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
 import { badInput } from '../errors.js';
 import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
-import { checkId, MAX_PAGE_SIZE } from '../storage/validation.js';
+import { checkId, grouped, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { NodeConnection, toConnection } from './connection.type.js';
 import type { Context } from './context.js';
 import { Job, JobConnection } from './job.type.js';
@@ -26,7 +26,7 @@ export class QueryResolver {
 
   @Query(() => [Node], { nullable: 'items', description: 'Same order as ids, null where missing.' })
   async nodes(
-    @Arg('ids', () => [ID], { description: 'The ids of the nodes, up to 1,000.' }) ids: string[],
+    @Arg('ids', () => [ID], { description: `The ids of the nodes, up to ${grouped(MAX_PAGE_SIZE)}.` }) ids: string[],
     @Ctx() { loaders, access, store }: Context,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Array<TreeNode | null>> {

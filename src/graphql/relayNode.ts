@@ -9,7 +9,7 @@ import {
   type GraphQLFieldResolver,
 } from 'graphql';
 import { badInput } from '../errors.js';
-import { MAX_PAGE_SIZE } from '../storage/validation.js';
+import { grouped, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { globalIds, type GlobalIds } from './globalId.js';
 import { globalNodeIds, type NodeIdPositions } from './globalNodeIds.js';
 import type { SchemaNames } from './schemaPrefix.js';
@@ -100,7 +100,7 @@ function withRelayRootFields(query: GraphQLObjectType, names: SchemaNames, node:
     nodes: {
       type: new GraphQLNonNull(new GraphQLList(node)),
       description: "Relay's refetch of several objects: same order as ids, null where there is none here.",
-      args: { ids: { type: globalIdsArg, description: 'Global ids, up to 1,000.' } },
+      args: { ids: { type: globalIdsArg, description: `Global ids, up to ${grouped(MAX_PAGE_SIZE)}.` } },
       resolve: async (source, args: { ids: Array<string | null> }, context, info) => {
         if (args.ids.length > MAX_PAGE_SIZE)
           throw badInput(`ids may hold at most ${MAX_PAGE_SIZE} ids, got ${args.ids.length}`, { field: 'ids' });

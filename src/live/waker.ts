@@ -69,7 +69,7 @@ export async function redisWaker(options: RedisWakerOptions): Promise<Waker> {
   });
   return {
     notify(tenant, rootId) {
-      // This process's readers at once; the others through Redis (and this one again: harmless).
+      // This process's readers at once; the others through Redis (its own message comes back, dropped above).
       local.notify(tenant, rootId);
       publisher.publish(options.channel, JSON.stringify([tenant, rootId, self])).catch(() => {
         // Redis is away: the other processes' readers poll.

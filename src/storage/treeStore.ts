@@ -395,7 +395,7 @@ export interface TreeWrites {
    * it, CONFLICT when its node changed since. The undo's own record is the answer.
    */
   undo(rootId: string, seq: number): Promise<ChangeRecord>;
-  /** Copies a subtree (engine/undo/copySubtree.ts); the copy's root is the first node of the answer. */
+  /** Copies a subtree (engine/writes/copySubtree.ts); the copy's root is the first node of the answer. */
   copySubtree(args: CopySubtreeArgs): Promise<CreateNodesResult>;
   /** Restores the subtree deleted at `id` (engine/undo/restoreNode.ts); its root is the first node of the answer. */
   restoreNode(id: string, newParentId?: string | null): Promise<CreateNodesResult>;

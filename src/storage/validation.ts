@@ -6,6 +6,10 @@ export const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** In characters (code points): at most 1,024 bytes in UTF-8, whatever the characters. */
 export const MAX_NAME_LENGTH = 256;
 export const MAX_PAGE_SIZE = 1000;
+/** The nodes one createNodes may create. */
+export const MAX_CREATE_NODES = 1000;
+/** A limit as the docs and the schema's descriptions write it: 1000 is "1,000". */
+export const grouped = (n: number): string => n.toLocaleString('en-US');
 /**
  * The cap of `data`'s JSON text in UTF-8 bytes, as DynamoDB counts strings: a change record carries
  * it twice as that text, and a node item or copy as a map DynamoDB counts at most about 1.5 times

@@ -21,7 +21,7 @@ import { deleteNode } from './writes/deleteNode.js';
 import { moveNode } from './writes/moveNode.js';
 import { updateNode } from './writes/updateNode.js';
 import { undoChange } from './undo/undoChange.js';
-import { copySubtree } from './undo/copySubtree.js';
+import { copySubtree } from './writes/copySubtree.js';
 import { restoreNode } from './undo/restoreNode.js';
 
 /**

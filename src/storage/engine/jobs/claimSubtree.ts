@@ -125,7 +125,7 @@ async function claimLevel(ctx: EngineContext, lease: Lease, nodes: StoredNode[])
   const other = nodes.find((s) => s.claim !== undefined && s.claim !== lease.jobId);
   if (other) throw new ClaimedByOther(other.claim!);
   const unclaimed = nodes.filter((s) => s.claim !== lease.jobId);
-  const chunk = ctx.transactionItems - 1; // one action is the fence on the job record
+  const chunk = claimsPerTransaction(ctx);
   for (let i = 0; i < unclaimed.length; i += chunk) {
     const tx = new TransactionBuilder(ctx.table);
     for (const stored of unclaimed.slice(i, i + chunk)) planClaimNode(tx, stored, lease.jobId);
@@ -164,7 +164,7 @@ export async function releaseSubtree(ctx: EngineContext, lease: Lease, rootId: s
       frontier = (await existingChildren(ctx, frontier)).filter((s) => s.claim === lease.jobId);
       if (frontier.length > 0) levels.push(frontier);
     }
-    const chunk = ctx.transactionItems - 1;
+    const chunk = claimsPerTransaction(ctx);
     for (const level of levels.reverse()) {
       for (let i = 0; i < level.length; i += chunk) {
         const tx = new TransactionBuilder(ctx.table);
@@ -174,3 +174,6 @@ export async function releaseSubtree(ctx: EngineContext, lease: Lease, rootId: s
     }
   });
 }
+
+/** The nodes one transaction of a job claims or releases: all of its actions but the fence on the job record. */
+const claimsPerTransaction = (ctx: Pick<EngineContext, 'transactionItems'>): number => ctx.transactionItems - 1;

@@ -10,7 +10,7 @@ import {
   type Job,
   type TreeNode,
 } from '../../treeStore.js';
-import { checkId } from '../../validation.js';
+import { checkId, MAX_CREATE_NODES } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { chainPlace, readPlace, type GuardedPlace } from './guard/guardedPlace.js';
@@ -22,7 +22,7 @@ import { join, writePending, type CreatedAs, type ImportPlan } from './importNod
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { newLease, runLeased } from '../jobs/jobRunner.js';
-import { MAX_CREATE_NODES, planNewNodes, type NewNode } from './newNodes.js';
+import { planNewNodes, type NewNode } from './newNodes.js';
 import { findSlot } from './slot.js';
 import { newIncarnation } from '../core/items.js';
 import { NOWHERE, projectionItems } from '../core/projectionPlans.js';

@@ -2,12 +2,11 @@ import { generateNKeysBetween } from 'fractional-indexing';
 import { badInput, isTreeError } from '../../../errors.js';
 import type { Place } from '../../strategy.js';
 import type { CreateNodesArgs, TreeNode } from '../../treeStore.js';
-import { checkData, checkId, checkName } from '../../validation.js';
+import { checkData, checkId, checkName, MAX_CREATE_NODES } from '../../validation.js';
 import { childPlace } from '../core/projectionPlans.js';
 import { positionBetween } from '../core/position.js';
 
 /** The most nodes one createNodes creates. */
-export const MAX_CREATE_NODES = 1000;
 
 /** A node of a createNodes list, checked, placed, and ready to write. */
 export interface NewNode {

@@ -8,7 +8,7 @@ import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import type { StoredNode } from '../../strategy.js';
 import { readVisible } from '../reads/visibleNodes.js';
-import { createNodes } from '../writes/createNodes.js';
+import { createNodes } from './createNodes.js';
 
 /**
  * copySubtree: a copy of node `id` and its whole subtree under `newParentId` (or as a new root),
@@ -23,7 +23,8 @@ import { createNodes } from '../writes/createNodes.js';
 export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Promise<CreateNodesResult> {
   checkId(args.id);
   const parentId = args.newParentId == null ? null : checkId(args.newParentId, 'newParentId');
-  if (args.idPrefix != null && !/^[A-Za-z0-9_.:-]{1,63}$/.test(args.idPrefix))
+  // 1..63 of the characters ids may hold: room for at least one of the id's own.
+  if (args.idPrefix != null && !ID_PATTERN.test(`${args.idPrefix}x`))
     throw badInput('idPrefix must be 1..63 of the characters ids may hold', { field: 'idPrefix' });
   // The caller's read on the source's tree is the resolver's to check (graphql/access.ts).
   const nodes = (await replanning(() => readSnapshot(ctx, args.id))).map((s) => s.node);
