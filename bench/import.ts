@@ -27,6 +27,7 @@ import { createStore } from '../src/storage/store/createStore.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
 import type { TreeStore } from '../src/storage/treeStore.js';
 import { prng } from '../test/support/prng.js';
+import { DAY_MS } from '../src/durations.js';
 
 const args = process.argv.slice(2);
 const SIZE = Number(args.find((a) => Number(a) > 0) ?? 100_000);
@@ -160,6 +161,8 @@ async function emptyTable(endpoint: string, strategy: StrategyName, name: string
     cursorSecret: 'bench',
     jobLeaseMs: 30_000,
     transactionItems: 100,
+    changeRetentionMs: DAY_MS,
+    undoRetentionMs: 7 * DAY_MS,
   });
   const drop = async () => {
     await client.send(new DeleteTableCommand({ TableName: table }));

@@ -25,6 +25,7 @@ import type { Place, TreeStrategy } from '../src/storage/strategy.js';
 import type { TreeStore } from '../src/storage/treeStore.js';
 import { loadTree } from '../test/support/loadTree.js';
 import type { TreeSpec } from '../test/support/tree.js';
+import { DAY_MS } from '../src/durations.js';
 
 const SIZES = process.argv
   .slice(2)
@@ -99,6 +100,8 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
     cursorSecret: 'bench',
     jobLeaseMs: 30_000,
     transactionItems: 100,
+    changeRetentionMs: DAY_MS,
+    undoRetentionMs: 7 * DAY_MS,
   });
   process.stdout.write(`${strategy}, ${size} nodes: loading...`);
   await load(doc, table, strategy, size);

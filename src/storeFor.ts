@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { DAY_MS, HOUR_MS, SECOND_MS } from './durations.js';
 import type { Dynamo } from './dynamodb/client.js';
 import { createStore, type StoreOptions } from './storage/store/createStore.js';
 import type { TreeAdmin } from './storage/treeStore.js';
@@ -19,10 +20,10 @@ export function storeFor(
     strategy: config.strategy,
     maxTreeDepth: config.maxTreeDepth,
     cursorSecret: config.cursorSecret,
-    jobLeaseMs: config.jobLeaseSeconds * 1000,
+    jobLeaseMs: config.jobLeaseSeconds * SECOND_MS,
     // A change's record serves live subscribers and history: kept for the longer of the two.
-    changeRetentionMs: Math.max(config.changeRetentionHours * 3600, config.historyRetentionDays * 86400) * 1000,
-    undoRetentionMs: config.undoRetentionDays * 86400 * 1000,
+    changeRetentionMs: Math.max(config.changeRetentionHours * HOUR_MS, config.historyRetentionDays * DAY_MS),
+    undoRetentionMs: config.undoRetentionDays * DAY_MS,
     transactionItems: config.transactionItems,
     runsJobs: config.jobRunner === 'process',
     ...(onJob ? { onJob } : {}),

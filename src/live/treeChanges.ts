@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../durations.js';
 import { TreeError, badInput, notFound } from '../errors.js';
 import type { ChangeCursor, ChangeCursors, ChangeRecord, TreeNode, TreeStore } from '../storage/treeStore.js';
 import type { ChangeHub, HubSubscriber } from './changeHub.js';
@@ -78,7 +79,7 @@ function resumeFrom(scope: LiveScope, after: string): ChangeCursor {
       'RESYNC_REQUIRED',
       'the cursor is older than the changes kept; read the subtree again with its changeCursor, ' +
         'then subscribe after it',
-      { retentionHours: scope.retentionMs / 3_600_000 },
+      { retentionHours: scope.retentionMs / HOUR_MS },
     );
   return cursor;
 }

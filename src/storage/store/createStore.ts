@@ -17,10 +17,10 @@ export interface StoreOptions {
   transactionItems: number;
   /** Told of the jobs this process runs. */
   onJob?: EngineOptions['onJob'];
-  /** How long a tree's changes stay in its log (default 24 hours). */
-  changeRetentionMs?: number;
-  /** How long a deleted subtree stays restorable (default 7 days). */
-  undoRetentionMs?: number;
+  /** How long a change's record stays in its tree's log and its node's history (ms). */
+  changeRetentionMs: number;
+  /** How long a deleted subtree stays restorable (UNDO_RETENTION_DAYS, in ms). */
+  undoRetentionMs: number;
   /** Told of the changes this process committed (the live subscribers' wake-up). */
   onChanged?: EngineOptions['onChanged'];
   /** Whether this process runs the jobs it starts (default true; JOB_RUNNER). */
@@ -37,8 +37,8 @@ export function createStore(options: StoreOptions): TreeAdmin {
     jobLeaseMs: options.jobLeaseMs,
     transactionItems: options.transactionItems,
     strategies: STRATEGIES,
-    changeRetentionMs: options.changeRetentionMs ?? 24 * 3600 * 1000,
-    undoRetentionMs: options.undoRetentionMs ?? 7 * 86400 * 1000,
+    changeRetentionMs: options.changeRetentionMs,
+    undoRetentionMs: options.undoRetentionMs,
     ...(options.onJob ? { onJob: options.onJob } : {}),
     ...(options.onChanged ? { onChanged: options.onChanged } : {}),
     ...(options.runsJobs === undefined ? {} : { runsJobs: options.runsJobs }),

@@ -12,6 +12,7 @@ import { createStore } from '../../../src/storage/store/createStore.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 import { runTree } from '../../support/treeCli.js';
+import { DAY_MS } from '../../../src/durations.js';
 
 /**
  * `npm run tree -- import FILE`: checked whole (nothing written on any problem), then created
@@ -161,6 +162,8 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
         cursorSecret: 'import',
         jobLeaseMs: 5000,
         transactionItems: 100,
+        changeRetentionMs: DAY_MS,
+        undoRetentionMs: 7 * DAY_MS,
       });
       const text = JSON.stringify(
         specIds(fullTree('t', [4, 5, 6])).map((id) => ({

@@ -18,6 +18,7 @@ import type { Job, TreeAdmin } from '../../../src/storage/treeStore.js';
 import { capturedLogger } from '../../support/capturedLogger.js';
 import { loadTree } from '../../support/loadTree.js';
 import { startTestServer, uniqueTable } from '../../support/server.js';
+import { DAY_MS } from '../../../src/durations.js';
 
 let dynamo: Dynamo;
 beforeAll(() => {
@@ -35,6 +36,8 @@ const storeOn = (table: string, strategy: StrategyName): TreeAdmin =>
     cursorSecret: 'test',
     jobLeaseMs: 1000,
     transactionItems: 100,
+    changeRetentionMs: DAY_MS,
+    undoRetentionMs: 7 * DAY_MS,
   });
 
 /** A reindex run to its end by a store with its sweep running, as `tree reindex` does. */

@@ -26,6 +26,7 @@ import { pauseTransaction } from '../../support/pause.js';
 import { loadInto } from '../../support/loadTree.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { fullTree, okData, specIds, type TreeSpec } from '../../support/tree.js';
+import { DAY_MS } from '../../../src/durations.js';
 
 const MAX_DEPTH = 64;
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -70,6 +71,8 @@ const storeOn = (table: string, doc = dynamo.doc, transactionItems = 100) =>
     cursorSecret: 'test',
     jobLeaseMs: 1000,
     transactionItems,
+    changeRetentionMs: DAY_MS,
+    undoRetentionMs: 7 * DAY_MS,
   });
 
 /** Polls a job until it is no longer running. */

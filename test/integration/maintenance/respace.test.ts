@@ -14,6 +14,7 @@ import { pauseTransaction } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { childIds, createNode, createNodeRaw, expectError, okData, type TreeSpec } from '../../support/tree.js';
 import { runTree } from '../../support/treeCli.js';
+import { DAY_MS } from '../../../src/durations.js';
 
 /** Positions that many inserts into one gap leave: 18 characters, in order. */
 const crowded = (i: number) => `a0${'V'.repeat(15)}${'123456789'[i]}`;
@@ -87,6 +88,8 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
       cursorSecret: server.config.cursorSecret,
       jobLeaseMs: 1000,
       transactionItems: 100,
+      changeRetentionMs: DAY_MS,
+      undoRetentionMs: 7 * DAY_MS,
     });
     try {
       const order = (await children('held')).map((c) => c.id);
