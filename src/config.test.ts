@@ -4,7 +4,7 @@ import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js
 import { CONFIG_VARIABLES } from './configVariables.js';
 
 describe('loadConfig', () => {
-  it('defaults to the documented configuration table (docs/contract.md)', () => {
+  it("defaults to the README's configuration table", () => {
     expect(loadConfig({})).toEqual({
       port: 4000,
       host: '127.0.0.1',

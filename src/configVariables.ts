@@ -1,8 +1,8 @@
 /**
- * The configuration variables, in the order the README's configuration table (and
- * docs/contract.md) documents them: the one list. config.ts reads the environment only through
- * these names, and deployment files (docker-compose.yml) may set only these, plus the AWS SDK's
- * own credential variables; tests check both.
+ * The configuration variables, in the order the README's configuration table documents them:
+ * the one list. config.ts reads the environment only through these names, and deployment files
+ * (docker-compose.yml, the stack of infra/) may set only these, plus the AWS SDK's own
+ * credential variables; tests check them all.
  */
 export const CONFIG_VARIABLES = [
   'PORT',
