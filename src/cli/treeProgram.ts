@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { JavaMissing } from '../dynamodb/dynamoLocal.js';
 import { VERSION } from '../version.js';
 import { exportCommand } from './exportCommand.js';
 import { importCommand } from './importCommand.js';
@@ -71,7 +72,7 @@ export async function runTree(args: string[], output: TreeOutput = PROCESS_OUTPU
       output.err(`${error.message}\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof JavaMissing) {
       output.err(`${error.message}\n`);
       return 2;
     }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
@@ -88,6 +88,7 @@ export function quickStartCacheDir(): string {
 }
 
 export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocal> {
+  if (!javaOnPath()) throw new JavaMissing();
   // Otherwise the port would answer at once, and the caller would use someone else's data.
   if (await portAnswers(connectHost(options), options.port)) {
     throw new Error(
@@ -101,6 +102,38 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   } catch (error) {
     release();
     throw error;
+  }
+}
+
+/** Whether `java` is on the PATH (`path`), where the launcher's shell looks for it. */
+export function javaOnPath(path = process.env.PATH ?? ''): boolean {
+  const java = process.platform === 'win32' ? 'java.exe' : 'java';
+  return path.split(delimiter).some((dir) => {
+    if (dir === '') return false;
+    try {
+      accessSync(join(dir, java), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** No `java` on the PATH: the embedded DynamoDB Local cannot start. The message says how to go on. */
+export class JavaMissing extends Error {
+  constructor() {
+    super(
+      [
+        'the embedded DynamoDB Local needs Java 17 or later, and there is no `java` on the PATH. Install it:',
+        '  Debian, Ubuntu:  sudo apt-get install -y openjdk-17-jre-headless',
+        '  macOS:           brew install openjdk@17   (then put it on the PATH as brew says)',
+        '  Windows:         winget install Microsoft.OpenJDK.17',
+        'or run DynamoDB Local in Docker and point Canopy at it:',
+        '  docker run -d -p 8000:8000 amazon/dynamodb-local',
+        '  DYNAMODB_ENDPOINT=http://127.0.0.1:8000 npm start',
+      ].join('\n'),
+    );
+    this.name = 'JavaMissing';
   }
 }
 

@@ -138,6 +138,29 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(stderr).toMatch(/^ {2}- CURSOR_SECRET must be set with NODE_ENV=production/m);
   });
 
+  it('without Java, says how to install it or to use DynamoDB Local in Docker, and exits 2', async () => {
+    // A PATH with no java on it (node itself is run by its full path).
+    const env = { ...process.env, PATH: freshDataDir(), PORT: String(await freePort()), DATA_DIR: freshDataDir() };
+    const run = async (script: string, ...args: string[]) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+        cwd: REPO_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      return { code, stderr };
+    };
+    for (const { code, stderr } of [await run('src/main.ts'), await run('src/cli/tree.ts', 'verify')]) {
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/needs Java 17 or later, and there is no `java` on the PATH/);
+      expect(stderr).toMatch(/^ {2}Debian, Ubuntu: {2}sudo apt-get install -y openjdk-17-jre-headless$/m);
+      expect(stderr).toMatch(/^ {2}DYNAMODB_ENDPOINT=http:\/\/127\.0\.0\.1:8000 npm start$/m);
+      expect(stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+
   it('refuses to start when the DynamoDB Local port is taken, before starting it, with exit code 2', async () => {
     const squatter = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
