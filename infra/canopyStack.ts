@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as ecsPatterns from 'aws-cdk-lib/aws-ecs-patterns';
-import { HttpCodeTarget } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as elasticache from 'aws-cdk-lib/aws-elasticache';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -44,6 +45,8 @@ export interface CanopyStackProps extends StackProps {
   jwksUrl?: string;
   /** Serve an existing table of this name (its data stays when the stack goes) instead of a new one. */
   existingTable?: string;
+  /** An ACM certificate's ARN: the load balancer then answers HTTPS, and redirects HTTP to it. */
+  certificateArn?: string;
 }
 
 /**
@@ -84,10 +87,14 @@ export class CanopyStack extends Stack {
       ...(cache ? { PUBSUB_URL: cache.url } : {}),
     };
     const apiLogs = new logs.LogGroup(this, 'ApiLogs', { retention: logs.RetentionDays.ONE_MONTH });
-    this.service = apiService(this, { vpc, tasks, environment, secrets: secretsOf, cache, logs: apiLogs });
+    const certificate = props.certificateArn
+      ? acm.Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn)
+      : undefined;
+    this.service = apiService(this, { vpc, tasks, environment, secrets: secretsOf, cache, logs: apiLogs, certificate });
     grantTable(this.service.taskDefinition.taskRole, this.table);
     if (worker) streamWorker(this, { table: this.table, environment, secrets: secretsOf });
     alarms(this, { api: this.service, logs: apiLogs, table: this.table });
+    outputs(this, { secrets: secretsOf, https: certificate !== undefined });
   }
 }
 
@@ -156,6 +163,7 @@ interface ServiceParts {
   secrets: Record<string, ecs.Secret>;
   cache: { securityGroup: ec2.SecurityGroup } | undefined;
   logs: logs.LogGroup;
+  certificate: acm.ICertificate | undefined;
 }
 
 /**
@@ -177,6 +185,9 @@ function apiService(stack: Stack, parts: ServiceParts): ecsPatterns.ApplicationL
     circuitBreaker: { rollback: true },
     minHealthyPercent: 100,
     idleTimeout: Duration.hours(1),
+    ...(parts.certificate
+      ? { certificate: parts.certificate, protocol: elbv2.ApplicationProtocol.HTTPS, redirectHTTP: true }
+      : {}),
     taskImageOptions: {
       image: ecs.ContainerImage.fromAsset(ROOT, { exclude: IMAGE_EXCLUDES }),
       containerPort: 4000,
@@ -316,7 +327,7 @@ function alarms(
     });
   const minute = { period: Duration.minutes(1) };
   const metrics = parts.api.loadBalancer.metrics;
-  alarm('ServerErrors', metrics.httpCodeTarget(HttpCodeTarget.TARGET_5XX_COUNT, minute), 5);
+  alarm('ServerErrors', metrics.httpCodeTarget(elbv2.HttpCodeTarget.TARGET_5XX_COUNT, minute), 5);
   alarm('Latency', metrics.targetResponseTime({ ...minute, statistic: 'p99' }), 1);
   const operations = THROTTLED_OPERATIONS.map((name) => dynamodb.Operation[name]);
   alarm('Throttles', parts.table.metricThrottledRequestsForOperations({ ...minute, operations }), 1);
@@ -329,4 +340,18 @@ function alarms(
     metricValue: '1',
   });
   alarm('JobFailures', stopped.metric({ statistic: 'Sum', period: Duration.minutes(5) }), 1);
+}
+
+/** What a deployment tells: the API's URL, the table, and where its secrets are (docs/deploy.md). */
+function outputs(stack: CanopyStack, parts: { secrets: Record<string, ecs.Secret>; https: boolean }): void {
+  const scheme = parts.https ? 'https' : 'http';
+  new CfnOutput(stack, 'Url', {
+    value: `${scheme}://${stack.service.loadBalancer.loadBalancerDnsName}/graphql`,
+    description: 'GraphQL',
+  });
+  new CfnOutput(stack, 'TableName', { value: stack.table.tableName, description: 'DYNAMODB_TABLE' });
+  for (const [name, secret] of Object.entries(parts.secrets)) {
+    const id = name.toLowerCase().replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
+    new CfnOutput(stack, `${id}Arn`, { value: secret.arn, description: `the secret of ${name}` });
+  }
 }

@@ -25,6 +25,8 @@ const TABLE = JSON.parse(readFileSync(posix.join(ROOT, 'schema/table.json'), 'ut
   StreamSpecification: { StreamViewType: string };
 };
 
+const CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000';
+
 interface Synthesized {
   stack: CanopyStack;
   template: Template;
@@ -70,7 +72,7 @@ describe('the deployable stack', () => {
   let full: Synthesized;
   let plain: Synthesized;
   beforeAll(() => {
-    full = synth({ tasks: 3, jobRunner: 'worker', strategy: 'path' });
+    full = synth({ tasks: 3, jobRunner: 'worker', strategy: 'path', certificateArn: CERTIFICATE });
     plain = synth({ tasks: 1 });
   });
 
@@ -111,6 +113,21 @@ describe('the deployable stack', () => {
     expect(resourcesOf(plain, 'AWS::ElastiCache::ServerlessCache')).toEqual([]);
     expect(environmentNames(full)).toContain('PUBSUB_URL');
     expect(environmentNames(plain)).not.toContain('PUBSUB_URL');
+  });
+
+  it('answers HTTPS with a certificate (HTTP redirected), and tells its URL, table and secrets', () => {
+    full.template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+      Protocol: 'HTTPS',
+      Certificates: [{ CertificateArn: CERTIFICATE }],
+    });
+    full.template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+      Protocol: 'HTTP',
+      DefaultActions: [Match.objectLike({ Type: 'redirect' })],
+    });
+    expect(Object.keys(full.template.toJSON().Outputs as object)).toEqual(
+      expect.arrayContaining(['Url', 'TableName', 'CursorSecretArn', 'JwtSecretArn']),
+    );
+    plain.template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'HTTP' });
   });
 
   it('runs the stream worker on the table stream and every minute, under JOB_RUNNER=worker only', () => {
@@ -175,7 +192,11 @@ describe('the Dockerfile', () => {
   const build = JSON.parse(readFileSync(posix.join(ROOT, 'tsconfig.build.json'), 'utf8')) as {
     compilerOptions: { outDir: string };
   };
-  const app = readFileSync(posix.join(ROOT, 'src/server/createApp.ts'), 'utf8');
+  // The server's routes, wherever src/server declares them.
+  const app = readdirSync(posix.join(ROOT, 'src/server'))
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .map((name) => readFileSync(posix.join(ROOT, 'src/server', name), 'utf8'))
+    .join('\n');
 
   it("runs the compiled server as the unprivileged user, checked by the server's readiness probe", () => {
     const command = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
@@ -185,7 +206,7 @@ describe('the Dockerfile', () => {
     expect(dockerfile).toMatch(/^ENV NODE_ENV=production$/m);
     const probe = /HEALTHCHECK[\s\S]*?\/(\w+)`/.exec(dockerfile)?.[1];
     expect(probe).toBe('readyz');
-    expect(app).toContain(`app.get('/${probe}'`);
+    expect(app).toMatch(new RegExp(`\\.get\\('/${probe}'`));
     // The port the image listens on is the one the stack routes to.
     expect(/^ENV HOST=0\.0\.0\.0 PORT=(\d+)$/m.exec(dockerfile)?.[1]).toBe('4000');
     expect(dockerfile).toMatch(/^EXPOSE 4000$/m);
