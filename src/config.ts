@@ -302,41 +302,64 @@ const SCHEMA = z.object({
   OTEL_SERVICE_NAME: z.string().default('canopy'),
 } satisfies Record<ConfigVariable, z.ZodType>);
 
+/** The variables once validated by the schema. */
+type Variables = z.infer<typeof SCHEMA>;
+/** The variables as the environment gives them, empty ones unset. */
+type RawVariables = Record<ConfigVariable, string | undefined>;
+
 /**
  * The configuration from the environment (empty counts as unset), validated whole with zod:
  * every invalid variable is reported, each with what it must be and what it was (ConfigError).
  */
 export function loadConfig(env: Env = process.env): Config {
   if (env === process.env) quietSdkNodeWarning();
-  const raw = Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, env[name] === '' ? undefined : env[name]]));
-  const parsed = SCHEMA.safeParse(raw);
-  if (!parsed.success) {
-    const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] as ConfigVariable[];
-    // A refinement's own message says what is wrong within the value (CORS_ORIGINS).
-    const detail = (name: ConfigVariable) =>
-      parsed.error.issues
-        .filter((issue) => issue.path[0] === name && issue.code === 'custom')
-        .map((issue) => issue.message)
-        .join('; ');
-    throw new ConfigError(
-      names.map(
-        (name) =>
-          `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"` +
-          (detail(name) ? `: ${detail(name)}` : ''),
-      ),
-    );
-  }
-  const v = parsed.data;
-  const deepest = strategyNamed(v.TREE_STRATEGY).maxDepthLimit;
-  if (v.MAX_TREE_DEPTH > deepest) {
-    throw new ConfigError([
-      `MAX_TREE_DEPTH must be at most ${deepest} with TREE_STRATEGY=${v.TREE_STRATEGY} ` +
-        `(a create at that depth must fit one transaction of 100 actions), got "${raw.MAX_TREE_DEPTH}"`,
-    ]);
-  }
-  if (v.RELAY_NODE && !v.SCHEMA_PREFIX) throw new ConfigError([RELAY_NODE_WITHOUT_PREFIX]);
+  const raw = Object.fromEntries(
+    CONFIG_VARIABLES.map((name) => [name, env[name] === '' ? undefined : env[name]]),
+  ) as RawVariables;
+  const v = validVariables(raw);
+  const problem = combinationProblem(v, raw);
+  if (problem) throw new ConfigError([problem]);
   const auth = authConfig(v);
   if (typeof auth === 'string') throw new ConfigError([auth]);
+  return configOf(v, auth);
+}
+
+/** The variables, validated by the schema; a ConfigError naming each invalid one. */
+function validVariables(raw: RawVariables): Variables {
+  const parsed = SCHEMA.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const names = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0])))] as ConfigVariable[];
+  // A refinement's own message says what is wrong within the value (CORS_ORIGINS).
+  const detail = (name: ConfigVariable) =>
+    parsed.error.issues
+      .filter((issue) => issue.path[0] === name && issue.code === 'custom')
+      .map((issue) => issue.message)
+      .join('; ');
+  throw new ConfigError(
+    names.map(
+      (name) =>
+        `${name} must be ${SCHEMA.shape[name].description ?? 'valid'}, got "${raw[name]}"` +
+        (detail(name) ? `: ${detail(name)}` : ''),
+    ),
+  );
+}
+
+/** What is wrong with valid variables together (the depth TREE_STRATEGY allows; RELAY_NODE's prefix). */
+function combinationProblem(v: Variables, raw: RawVariables): string | undefined {
+  const deepest = strategyNamed(v.TREE_STRATEGY).maxDepthLimit;
+  if (v.MAX_TREE_DEPTH > deepest) {
+    return (
+      `MAX_TREE_DEPTH must be at most ${deepest} with TREE_STRATEGY=${v.TREE_STRATEGY} ` +
+      `(a create at that depth must fit one transaction of 100 actions), got "${raw.MAX_TREE_DEPTH}"`
+    );
+  }
+  if (v.RELAY_NODE && !v.SCHEMA_PREFIX) return RELAY_NODE_WITHOUT_PREFIX;
+  return undefined;
+}
+
+/** Pure: the configuration the valid variables describe. */
+function configOf(v: Variables, auth: AuthConfig): Config {
+  const production = v.NODE_ENV === 'production';
   return {
     port: v.PORT,
     host: v.HOST,
@@ -351,14 +374,14 @@ export function loadConfig(env: Env = process.env): Config {
     strategy: v.TREE_STRATEGY,
     maxTreeDepth: v.MAX_TREE_DEPTH,
     seedDemo: v.SEED_DEMO,
-    production: v.NODE_ENV === 'production',
+    production,
     cursorSecret: v.CURSOR_SECRET,
     corsOrigins: v.CORS_ORIGINS,
     federation: v.FEDERATION,
     schemaPrefix: v.SCHEMA_PREFIX,
     relayNode: v.RELAY_NODE,
-    introspection: v.INTROSPECTION ?? v.NODE_ENV !== 'production',
-    graphiql: v.GRAPHIQL ?? v.NODE_ENV !== 'production',
+    introspection: v.INTROSPECTION ?? !production,
+    graphiql: v.GRAPHIQL ?? !production,
     trustedDocuments: v.TRUSTED_DOCUMENTS,
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
     changeRetentionHours: v.CHANGE_RETENTION_HOURS,
@@ -375,12 +398,17 @@ export function loadConfig(env: Env = process.env): Config {
     maxOperationItemsRead: v.MAX_OPERATION_ITEMS_READ,
     logLevel: v.LOG_LEVEL,
     logFormat: v.LOG_FORMAT,
-    tracing: v.OTEL_SDK_DISABLED
-      ? 'none'
-      : (v.OTEL_TRACES_EXPORTER ??
-        (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')),
+    tracing: tracingOf(v),
     serviceName: v.OTEL_SERVICE_NAME,
   };
+}
+
+/** Where spans go: none with the SDK disabled, else as OTEL_TRACES_EXPORTER says, else otlp when an endpoint is set. */
+function tracingOf(v: Variables): Config['tracing'] {
+  if (v.OTEL_SDK_DISABLED) return 'none';
+  return (
+    v.OTEL_TRACES_EXPORTER ?? (v.OTEL_EXPORTER_OTLP_ENDPOINT || v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none')
+  );
 }
 
 /**
@@ -424,7 +452,7 @@ export function configWarnings(env: Env = process.env): string[] {
 }
 
 /** The authentication the variables describe, or what is wrong with them. */
-function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
+function authConfig(v: Variables): AuthConfig | string {
   const mode = v.AUTH ?? 'none';
   const jwtOnly = (
     ['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'TENANT_CLAIM', 'PERMISSIONS_CLAIM'] as const
@@ -459,7 +487,7 @@ function authConfig(v: z.infer<typeof SCHEMA>): AuthConfig | string {
 export const PRODUCTION_RATE_LIMIT = { perSecond: 50, burst: 100 };
 
 /** The rate limit: RATE_LIMIT_PER_SECOND (0: none), a burst of twice the rate unless set. */
-function rateLimitOf(v: z.infer<typeof SCHEMA>): Config['rateLimit'] {
+function rateLimitOf(v: Variables): Config['rateLimit'] {
   const perSecond = v.RATE_LIMIT_PER_SECOND ?? (v.NODE_ENV === 'production' ? PRODUCTION_RATE_LIMIT.perSecond : 0);
   if (perSecond === 0) return null;
   return { perSecond, burst: v.RATE_LIMIT_BURST || Math.max(1, Math.ceil(perSecond * 2)) };

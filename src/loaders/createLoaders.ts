@@ -1,7 +1,5 @@
 import DataLoader from 'dataloader';
 import type {
-  ChildrenPages,
-  ChildrenTreeRequest,
   DescendantCountRequest,
   DescendantsRequest,
   Job,
@@ -11,6 +9,10 @@ import type {
   TreeNode,
   TreeStore,
 } from '../storage/treeStore.js';
+import { childrenLoaders, type ChildrenKey } from './childrenLoaders.js';
+import { knownNodes, type KnownNodes } from './knownNodes.js';
+
+export type { ChildrenKey } from './childrenLoaders.js';
 
 /**
  * Per-request loaders (never shared between requests: every process is stateless and every
@@ -43,116 +45,78 @@ export interface Loaders {
   clearAll(): void;
 }
 
-export interface ChildrenKey extends PageArgs {
-  parentId: string | null;
-  /** The fields the operation never reads (not part of the key: one request, one operation). */
-  leftOut?: LeftOut;
+/** The loaders of one request. */
+export function createLoaders(store: TreeStore): Loaders {
+  const known = knownNodes();
+  const nodeById = nodeByIdLoader(store, known);
+  const ancestors = ancestorsLoader(store, nodeById, known);
+  const children = childrenLoaders(store, known);
+  const descendants = descendantsLoader(store, known);
+  const descendantCount = new DataLoader<DescendantCountRequest, number, string>(
+    (requests) => store.descendantCounts(requests),
+    { cacheKeyFn: ({ node, maxDepth }) => JSON.stringify([node.id, maxDepth]) },
+  );
+  const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
+    cacheKeyFn: (node) => node.id,
+  });
+  return {
+    nodeById,
+    ancestors,
+    childrenByParent: children.byParent,
+    descendants,
+    descendantCount,
+    children: children.page,
+    pendingJob,
+    prime: known.prime,
+    clearAll() {
+      known.clear();
+      nodeById.clearAll();
+      ancestors.clearAll();
+      children.clearAll();
+      descendants.clearAll();
+      descendantCount.clearAll();
+      pendingJob.clearAll();
+    },
+  };
 }
 
-export function createLoaders(store: TreeStore): Loaders {
-  // Nodes read by other means (pages of children, descendants, ancestors), by id: a lookup
-  // finds them there instead of reading them. Kept in a plain map rather than primed into
-  // nodeById one promise each (a page of a thousand nodes is often never looked up by id).
-  const known = new Map<string, TreeNode>();
-  const nodeById = new DataLoader<string, TreeNode | null>(async (ids) => {
+/** Nodes by id: the known ones at once, the others in one read per tick. */
+function nodeByIdLoader(store: TreeStore, known: KnownNodes): DataLoader<string, TreeNode | null> {
+  return new DataLoader<string, TreeNode | null>(async (ids) => {
     const missing = ids.filter((id) => !known.has(id));
     const found = missing.length > 0 ? await store.getNodes(missing) : new Map<string, TreeNode>();
     return ids.map((id) => known.get(id) ?? found.get(id) ?? null);
   });
-  // A node already known stays: it may be the node item, which carries more than a copy of the
-  // same node (the stored path, under path and closure). Mutations clear everything.
-  // A node read without its childCount (LeftOut) serves its own list only.
-  const keep = (node: TreeNode) => {
-    if (!known.has(node.id) && Object.hasOwn(node, 'childCount')) known.set(node.id, node);
-  };
-  const prime = (nodes: Iterable<TreeNode>) => {
-    for (const node of nodes) keep(node);
-  };
+}
+
+/** The ancestors of every node asked for in one tick, their chains walked together over nodeById. */
+function ancestorsLoader(
+  store: TreeStore,
+  nodeById: DataLoader<string, TreeNode | null>,
+  known: KnownNodes,
+): DataLoader<TreeNode, TreeNode[], string> {
   const readNodes = async (ids: readonly string[]) =>
     (await nodeById.loadMany(ids)).map((n) => {
       if (n instanceof Error) throw n;
       return n;
     });
-  const ancestors = new DataLoader<TreeNode, TreeNode[], string>(
+  return new DataLoader<TreeNode, TreeNode[], string>(
     async (nodes) => {
       const chains = await store.ancestors(nodes, readNodes);
-      for (const chain of chains) prime(chain);
+      for (const chain of chains) known.prime(chain);
       return chains;
     },
     { cacheKeyFn: (node) => node.id },
   );
-  // Children pages known before they are asked for (read in bulk by childrenTree).
-  const primed = new Set<string>();
-  const childrenKey = (key: ChildrenKey) =>
-    JSON.stringify([key.parentId, key.first, key.after ?? null, key.backwards === true]);
-  const childrenByParent = new DataLoader<ChildrenKey, Page, string>(
-    async (keys) =>
-      Promise.all(
-        // One failing key (a bad cursor) must not fail the others.
-        keys.map(async (key) => {
-          try {
-            const page = await store.children(key.parentId, key, key.leftOut);
-            prime(page.edges.map((edge) => edge.node));
-            return page;
-          } catch (error) {
-            return error as Error;
-          }
-        }),
-      ),
-    { cacheKeyFn: childrenKey },
-  );
-  const childrenTree = new DataLoader<ChildrenTreeRequest, ChildrenPages, string>(
-    async (asked) => {
-      // Aliases of `children` on one parent ask for different levels: one read serves them all.
-      const merged = new Map<string, ChildrenTreeRequest>();
-      // All from one operation: they leave out the same fields.
-      for (const { parent, levels, leftOut } of asked) {
-        const known = merged.get(parent.id)?.levels ?? [];
-        const depth = Math.max(known.length, levels.length);
-        const union = Array.from({ length: depth }, (_, i) => [
-          ...new Set([...(known[i] ?? []), ...(levels[i] ?? [])]),
-        ]);
-        merged.set(parent.id, { parent, levels: union, leftOut });
-      }
-      const requests = [...merged.values()];
-      const read = await store.childrenTrees(requests);
-      const byParent = new Map(requests.map((request, i) => [request.parent.id, read[i]!]));
-      const results = asked.map((request) => byParent.get(request.parent.id)!);
-      for (const pages of read) {
-        if (pages instanceof Error) continue;
-        for (const [parentId, sized] of pages) {
-          for (const [first, page] of sized) {
-            const key = { parentId, first };
-            const cacheKey = childrenKey(key);
-            if (primed.has(cacheKey)) continue;
-            primed.add(cacheKey);
-            childrenByParent.prime(key, page);
-            for (const edge of page.edges) keep(edge.node);
-          }
-        }
-      }
-      return results;
-    },
-    { cacheKeyFn: ({ parent, levels }) => JSON.stringify([parent.id, levels]) },
-  );
-  const children = async (
-    parent: TreeNode,
-    page: PageArgs,
-    nested: () => number[][],
-    leftOut?: LeftOut,
-  ): Promise<Page> => {
-    const key = { parentId: parent.id, ...page, leftOut };
-    if (page.after == null && !page.backwards && !primed.has(childrenKey(key))) {
-      const levels = nested();
-      if (levels.length > 0) await childrenTree.load({ parent, levels: [[page.first], ...levels], leftOut });
-    }
-    return childrenByParent.load(key);
-  };
-  const descendants = new DataLoader<DescendantsRequest, Page, string>(
+}
+
+/** The descendants pages asked for in one tick, read together. */
+function descendantsLoader(store: TreeStore, known: KnownNodes): DataLoader<DescendantsRequest, Page, string> {
+  return new DataLoader<DescendantsRequest, Page, string>(
     async (requests) => {
       const pages = await store.descendantsOfMany(requests);
       for (const page of pages)
-        if (!(page instanceof Error)) prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
+        if (!(page instanceof Error)) known.prime([...(page.related ?? []), ...page.edges.map((edge) => edge.node)]);
       return pages;
     },
     {
@@ -170,32 +134,4 @@ export function createLoaders(store: TreeStore): Loaders {
         ]),
     },
   );
-  const descendantCount = new DataLoader<DescendantCountRequest, number, string>(
-    (requests) => store.descendantCounts(requests),
-    { cacheKeyFn: ({ node, maxDepth }) => JSON.stringify([node.id, maxDepth]) },
-  );
-  const pendingJob = new DataLoader<TreeNode, Job | null, string>((nodes) => store.pendingJobs(nodes), {
-    cacheKeyFn: (node) => node.id,
-  });
-  return {
-    nodeById,
-    ancestors,
-    childrenByParent,
-    descendants,
-    descendantCount,
-    children,
-    pendingJob,
-    prime,
-    clearAll() {
-      known.clear();
-      nodeById.clearAll();
-      ancestors.clearAll();
-      childrenByParent.clearAll();
-      childrenTree.clearAll();
-      primed.clear();
-      descendants.clearAll();
-      descendantCount.clearAll();
-      pendingJob.clearAll();
-    },
-  };
 }

@@ -17,7 +17,7 @@ function measure(
     if (definition.kind === Kind.OPERATION_DEFINITION) operation ??= definition;
   }
   if (!operation) throw new Error('no operation in the source');
-  return measureOperation(operation, fragments, variables, maxNodes, ancestors);
+  return measureOperation(operation, fragments, { variables, maxNodes, ancestors });
 }
 
 describe('measureOperation', () => {

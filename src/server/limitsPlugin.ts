@@ -5,21 +5,23 @@ import {
   OperationTypeNode,
   Source,
   TokenKind,
-  valueFromASTUntyped,
-  type FieldNode,
+  type DocumentNode,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
-  type SelectionSetNode,
 } from 'graphql';
 import type { DynamoCost, ReadBudget } from '../dynamodb/costMeter.js';
 import { badRequest, tooComplex, type TreeError } from '../errors.js';
+import { measureOperation, type MeasureOptions } from './measureOperation.js';
+
+// Measured in measureOperation.ts; still imported from here by armorRules.ts and the tests.
+export { measureOperation, type OperationMeasure } from './measureOperation.js';
 
 /**
  * Refuses, before any DynamoDB call, operations longer or larger than the limits
  * (QUERY_TOO_COMPLEX); nesting, aliases and directives are graphql-armor's rules (armorRules.ts).
  * Tokens are counted before the document is parsed, so that a huge
- * document costs no parse (tokenLimitRefusal, checked by the HTTP handler: Apollo answers an
- * error thrown by a plugin before parsing as a 500); nodes is an estimate of how
+ * document costs no parse (tokenLimitRefusal, checked by every transport's admission: Apollo
+ * answers an error thrown by a plugin before parsing as a 500); nodes is an estimate of how
  * many nodes an operation may return: each list field (roots, children, descendants, jobs,
  * ancestors, nodes) multiplies by its `first` (its `last` read backwards; the number of ids;
  * MAX_TREE_DEPTH for ancestors) the count of the list it sits in.
@@ -65,224 +67,76 @@ export function countTokens(body: string, stopAfter: number): number {
   return count;
 }
 
-const LIST_FIELDS = new Set(['roots', 'children', 'descendants', 'jobs']);
-const DEFAULT_FIRST = 100;
-/** What `ancestors` may return when the tree's depth limit is not given: MAX_TREE_DEPTH's default. */
-const DEFAULT_ANCESTORS = 64;
-
-export interface OperationMeasure {
-  nesting: number;
-  aliases: number;
-  nodes: number;
-  /** The response path of the deepest field (the first one found at that depth). */
-  deepestAt: string;
-  /** The path of the field at which the node estimate first went over `maxNodes`. */
-  nodesOverAt?: string;
-}
-
-/** What a selection set adds, whatever it sits under: nodes per node of the list around it. */
-interface Summary {
-  depth: number;
-  /** The path of its deepest field, relative to the set. */
-  deepest: string[];
-  aliases: number;
-  nodes: number;
-}
-
-const EMPTY: Summary = { depth: 0, deepest: [], aliases: 0, nodes: 0 };
-
-/** The operation's variables, with the defaults its definitions give to those not sent. */
-function variablesWithDefaults(
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
-): Record<string, unknown> {
-  const values = { ...variables };
-  for (const definition of operation.variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    if (values[name] === undefined && definition.defaultValue)
-      values[name] = valueFromASTUntyped(definition.defaultValue, {});
-  }
-  return values;
+/** What the limits plugin enforces once Apollo has resolved an operation. */
+export interface LimitsPluginOptions {
+  limits: OperationLimits;
+  /** A query's runtime budget (a mutation's work is bounded by its own design). */
+  budget: ReadBudget;
+  /** MAX_TREE_DEPTH: the length of an `ancestors` list. */
+  maxTreeDepth: number;
+  /** The root field a name stands for (under SCHEMA_PREFIX, `treeRoots` is `roots`). */
+  rootField?: (name: string) => string;
 }
 
 /**
- * Measures an operation in time linear in its document: each fragment is summarised once (its
- * depth, aliases and nodes per enclosing node), however many times it is spread, so that
- * fragments spreading fragments twice over cannot make the walk exponential. Variables count
- * with the defaults of their definitions. `ancestors` (the tree's depth limit) is the length of
- * an `ancestors` list. `rootField`: the root field a name stands for (under SCHEMA_PREFIX,
- * `treeRoots` is `roots`).
+ * The Apollo plugin of the limits: subscriptions refused (they go over liveTransports.ts), a
+ * query's runtime budget set, and the node estimate checked; nesting, aliases and directives were
+ * checked while Apollo validated (armorRules.ts).
  */
-export function measureOperation(
-  operation: OperationDefinitionNode,
-  fragments: Record<string, FragmentDefinitionNode>,
-  variables: Record<string, unknown> = {},
-  maxNodes = Number.POSITIVE_INFINITY,
-  ancestors = DEFAULT_ANCESTORS,
-  rootField: (name: string) => string = (name) => name,
-): OperationMeasure {
-  const values = variablesWithDefaults(operation, variables);
-  /** The nodes a field lists per node it sits under; null for a field that is not a list. */
-  const listSize = (field: FieldNode, top: boolean): number | null => {
-    const name = top ? rootField(field.name.value) : field.name.value;
-    if (name === 'ancestors') return ancestors;
-    // Query.nodes(ids:) and a gateway's _entities(representations:) are lists of the given
-    // length; a connection's `nodes` is the page already counted.
-    const listArg = top ? ({ nodes: 'ids', _entities: 'representations' } as Record<string, string>)[name] : undefined;
-    const paged = LIST_FIELDS.has(name) ? 'first' : null;
-    // A connection read backwards holds its `last`.
-    const backwards = paged && field.arguments?.some((a) => a.name.value === 'last') ? 'last' : paged;
-    const argName = listArg ?? backwards;
-    if (argName === null) return null;
-    const arg = field.arguments?.find((a) => a.name.value === argName)?.value;
-    const value = arg === undefined ? undefined : valueFromASTUntyped(arg, values);
-    if (listArg) return Array.isArray(value) ? value.length : 0;
-    return typeof value === 'number' && value > 0 ? value : DEFAULT_FIRST;
-  };
-  const key = (field: FieldNode) => field.alias?.value ?? field.name.value;
-
-  const summaries = new Map<string, Summary>();
-  const summarizing = new Set<string>();
-  /** A fragment's summary; a spread inside its own expansion (a cycle) adds nothing. */
-  const fragmentSummary = (name: string, top: boolean): Summary | undefined => {
-    const fragment = fragments[name];
-    const id = `${name}:${top}`;
-    if (!fragment || summarizing.has(id)) return undefined;
-    let found = summaries.get(id);
-    if (!found) {
-      summarizing.add(id);
-      found = summarize(fragment.selectionSet, top);
-      summarizing.delete(id);
-      summaries.set(id, found);
-    }
-    return found;
-  };
-  const fieldSummaries = new Map<SelectionSetNode, Summary>();
-  /** A field's selection set, summarised once (the search for nodesOverAt asks again). */
-  const summarizeField = (set: SelectionSetNode): Summary => {
-    let found = fieldSummaries.get(set);
-    if (!found) fieldSummaries.set(set, (found = summarize(set, false)));
-    return found;
-  };
-  const summarize = (set: SelectionSetNode, top: boolean): Summary => {
-    const total = { depth: 0, deepest: [] as string[], aliases: 0, nodes: 0 };
-    const add = (part: Summary, perNode: number, level: string | undefined) => {
-      total.aliases += part.aliases;
-      total.nodes += perNode * part.nodes;
-      const depth = part.depth + (level === undefined ? 0 : 1);
-      if (depth > total.depth) {
-        total.depth = depth;
-        total.deepest = level === undefined ? part.deepest : [level, ...part.deepest];
-      }
-    };
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const size = listSize(selection, top);
-        if (selection.alias) total.aliases++;
-        if (size !== null) total.nodes += size;
-        add(selection.selectionSet ? summarizeField(selection.selectionSet) : EMPTY, size ?? 1, key(selection));
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        add(summarize(selection.selectionSet, top), 1, undefined);
-      } else {
-        add(fragmentSummary(selection.name.value, top) ?? EMPTY, 1, undefined);
-      }
-    }
-    return total;
-  };
-
-  /** The path of the field at which the running count first goes over maxNodes, in document order. */
-  const overAt = (
-    set: SelectionSetNode,
-    top: boolean,
-    path: string[],
-    perNode: number,
-    before: number,
-  ): string | undefined => {
-    let count = before;
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const here = [...path, key(selection)];
-        const size = listSize(selection, top);
-        const inner = size === null ? perNode : perNode * size;
-        if (size !== null) count += inner;
-        if (count > maxNodes) return here.join('.');
-        if (!selection.selectionSet) continue;
-        const below = inner * summarizeField(selection.selectionSet).nodes;
-        if (count + below > maxNodes) return overAt(selection.selectionSet, false, here, inner, count);
-        count += below;
-      } else {
-        const inner =
-          selection.kind === Kind.INLINE_FRAGMENT
-            ? { set: selection.selectionSet, summary: summarize(selection.selectionSet, top) }
-            : {
-                set: fragments[selection.name.value]?.selectionSet,
-                summary: fragmentSummary(selection.name.value, top),
-              };
-        if (!inner.set || !inner.summary) continue;
-        const below = perNode * inner.summary.nodes;
-        if (count + below > maxNodes) return overAt(inner.set, top, path, perNode, count);
-        count += below;
-      }
-    }
-    return undefined;
-  };
-
-  const whole = summarize(operation.selectionSet, true);
-  const nodesOverAt = whole.nodes > maxNodes ? overAt(operation.selectionSet, true, [], 1, 0) : undefined;
-  return {
-    nesting: whole.depth,
-    aliases: whole.aliases,
-    nodes: whole.nodes,
-    deepestAt: whole.deepest.join('.'),
-    ...(nodesOverAt ? { nodesOverAt } : {}),
-  };
-}
-
-export function createLimitsPlugin(
-  limits: OperationLimits,
-  budget: ReadBudget,
-  maxTreeDepth: number,
-  rootField?: (name: string) => string,
-): ApolloServerPlugin<{ cost?: DynamoCost }> {
+export function createLimitsPlugin(options: LimitsPluginOptions): ApolloServerPlugin<{ cost?: DynamoCost }> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, document, request, contextValue }) {
           if (!operation) return;
-          // Apollo answers one result per request: a subscription needs a stream (liveTransports.ts).
-          if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-            throw badRequest(
-              'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql, ' +
-                'not as a plain POST',
-            );
-          }
-          // A query has a runtime budget; a mutation's work is bounded by its own design.
+          refuseSubscription(operation);
           const cost = contextValue.cost;
-          if (cost && operation.operation === OperationTypeNode.QUERY) cost.budget = budget;
-          const fragments: Record<string, FragmentDefinitionNode> = {};
-          for (const def of document.definitions) {
-            if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-          }
-          const measure = measureOperation(
-            operation,
-            fragments,
-            request.variables ?? {},
-            limits.maxNodes,
-            maxTreeDepth,
-            rootField,
-          );
-          // Nesting, aliases and directives were checked while Apollo validated (armorRules.ts).
-          const { nodes } = measure;
-          if (nodes > limits.maxNodes) {
-            throw tooComplex(
-              `operation may return up to ${nodes} nodes, over the limit of ${limits.maxNodes} ` +
-                `from ${measure.nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
-            );
-          }
+          if (cost && operation.operation === OperationTypeNode.QUERY) cost.budget = options.budget;
+          const refusal = nodeLimitRefusal(operation, fragmentsOf(document), {
+            variables: request.variables ?? {},
+            maxNodes: options.limits.maxNodes,
+            ancestors: options.maxTreeDepth,
+            rootField: options.rootField,
+          });
+          if (refusal) throw refusal;
         },
       };
     },
   };
+}
+
+/** Apollo answers one result per request: a subscription needs a stream (liveTransports.ts). */
+function refuseSubscription(operation: OperationDefinitionNode): void {
+  if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return;
+  throw badRequest(
+    'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql, ' +
+      'not as a plain POST',
+  );
+}
+
+/** A document's fragments, by name. */
+function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  }
+  return fragments;
+}
+
+/** The refusal of an operation whose node estimate is over `maxNodes`, naming where; undefined within it. */
+function nodeLimitRefusal(
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  options: MeasureOptions & { maxNodes: number },
+): TreeError<'QUERY_TOO_COMPLEX'> | undefined {
+  const { nodes, nodesOverAt } = measureOperation(operation, fragments, options);
+  if (nodes > options.maxNodes) {
+    return tooComplex(
+      `operation may return up to ${nodes} nodes, over the limit of ${options.maxNodes} ` +
+        `from ${nodesOverAt} on; lower \`first\` there or above it, or nest fewer lists`,
+    );
+  }
+  return undefined;
 }
 
 /**

@@ -42,13 +42,31 @@ export function childCache<V extends string[], C>(labels: (...values: V) => C): 
  */
 let processRegistry: Registry | undefined;
 
-export function createMetrics(openJobs: () => Promise<number>): Metrics {
+/** The registry of the process's own metrics, made on first use. */
+function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: 100 });
   }
+  return processRegistry;
+}
+
+/** Seconds, from 5 ms to 10 s. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** One server's metrics: its own, merged with the process's. */
+export function createMetrics(openJobs: () => Promise<number>): Metrics {
+  const shared = processMetrics();
   const own = new Registry();
-  const metrics: Omit<Metrics, 'registry'> = {
+  const metrics = { ...operationMetrics(own), ...liveMetrics(own) };
+  openJobsGauge(own, openJobs);
+  // Merged once every metric is registered: a merge copies the metrics it is given.
+  return { ...metrics, registry: Registry.merge([shared, own]) };
+}
+
+/** GraphQL operations (answered, their latency, their errors) and the DynamoDB calls they make. */
+function operationMetrics(own: Registry): Pick<Metrics, 'requests' | 'latency' | 'dynamodbCalls' | 'errors'> {
+  return {
     requests: new Counter({
       name: 'canopy_graphql_requests_total',
       help: 'GraphQL operations answered, by operation name (or "anonymous"), type and outcome (ok or error)',
@@ -59,7 +77,7 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
       name: 'canopy_graphql_request_duration_seconds',
       help: 'Time from the start of a GraphQL operation to its answer, by operation name and type',
       labelNames: ['operation', 'type'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: LATENCY_BUCKETS,
       registers: [own],
     }),
     dynamodbCalls: new Counter({
@@ -76,6 +94,14 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
       labelNames: ['code'],
       registers: [own],
     }),
+  };
+}
+
+/** Live subscriptions: connections, subscriptions held, events sent and their lag, consumers closed. */
+function liveMetrics(
+  own: Registry,
+): Pick<Metrics, 'liveConnections' | 'liveSubscriptions' | 'liveEvents' | 'liveLag' | 'liveDropped'> {
+  return {
     liveConnections: new Gauge({
       name: 'canopy_live_connections',
       help: 'GraphQL over WebSocket connections open',
@@ -94,7 +120,7 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
     liveLag: new Histogram({
       name: 'canopy_live_delivery_lag_seconds',
       help: 'Time from a change committing to its being sent to a subscriber',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: LATENCY_BUCKETS,
       registers: [own],
     }),
     liveDropped: new Counter({
@@ -103,6 +129,10 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
       registers: [own],
     }),
   };
+}
+
+/** The jobs running, read when scraped (NaN when they cannot be read). */
+function openJobsGauge(own: Registry, openJobs: () => Promise<number>): void {
   new Gauge({
     name: 'canopy_open_jobs',
     help: 'Jobs running (moves, deletes, reindexes), read when scraped',
@@ -111,6 +141,4 @@ export function createMetrics(openJobs: () => Promise<number>): Metrics {
       this.set(await openJobs().catch(() => Number.NaN));
     },
   });
-  // Merged once every metric is registered: a merge copies the metrics it is given.
-  return { ...metrics, registry: Registry.merge([processRegistry, own]) };
 }

@@ -3,26 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { createAuthenticator } from '../auth/authenticate.js';
 import { checkBuiltStrategy } from '../checkBuiltStrategy.js';
 import type { Config } from '../config.js';
-import { createDynamo, type DynamoOptions } from '../dynamodb/client.js';
-import { toServiceError } from '../dynamodb/serviceErrors.js';
+import type { Dynamo, DynamoOptions } from '../dynamodb/client.js';
 import { ensureTable } from '../dynamodb/table.js';
-import { isTreeError } from '../errors.js';
+import type { ChangeHub } from '../live/changeHub.js';
+import type { Waker } from '../live/waker.js';
 import { seedDemoTree } from '../seed/demoTree.js';
 import { storeFor } from '../storeFor.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
 import { createApp } from './createApp.js';
+import { createLiveHub, openWaker, wakeOnChanges } from './liveHub.js';
+import type { LiveTransports } from './liveTransports.js';
 import { createLogger, type Logger } from './logger.js';
-import { childCache, createMetrics } from './metrics.js';
-import { traceDynamoCall } from './tracing.js';
+import { createMetrics } from './metrics.js';
+import { observedDynamo } from './observedDynamo.js';
 import { loadTrustedDocuments } from './trustedDocuments.js';
-import { USER_AGENT } from '../version.js';
-import { ChangeHub } from '../live/changeHub.js';
-import { localWaker, redisWaker } from '../live/waker.js';
-
-/** How often a tree with live subscribers here is read without a wake-up (a lost one costs at most this). */
-const LIVE_POLL_MS = 1000;
-/** How long a tree's reader waits for a change number not written yet before giving it up. */
-const LIVE_PATIENCE_MS = 2000;
 
 export interface RunningServer {
   logger: Logger;
@@ -51,57 +45,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config.logLevel);
   let admin: TreeAdmin | undefined;
   const metrics = createMetrics(async () => (admin ? admin.openJobCount() : 0));
-  const dynamodbCalls = childCache((command: string, outcome: string) =>
-    metrics.dynamodbCalls.labels(command, outcome),
-  );
-  const dynamo = createDynamo({
-    endpoint: config.dynamodbEndpoint,
-    region: config.region,
-    middleware: options.middleware,
-    userAgent: USER_AGENT,
-    timeouts: config.dynamodbTimeouts,
-    onCall: (call) => {
-      const { command, outcome, ms, error } = call;
-      dynamodbCalls(command, outcome).inc();
-      traceDynamoCall(config.table, call);
-      // Refusals of conditions are how writes work; what makes DynamoDB unavailable is news.
-      if (error !== undefined && isTreeError(toServiceError(error), 'SERVICE_UNAVAILABLE')) {
-        logger.warn({ command, error: outcome, ms: Math.round(ms) }, 'DynamoDB call failed');
-      }
-    },
-  });
+  const dynamo = observedDynamo({ config, middleware: options.middleware, logger, metrics });
   // JOB_RUNNER=worker: the worker reads the table's stream.
   await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
   const tableReady = Math.round(performance.now());
-  // Live updates: the changes committed here wake this process's subscribers, and, with
-  // PUBSUB_URL, every other process's through Redis or Valkey.
-  const waker = config.pubsubUrl
-    ? await redisWaker({
-        url: config.pubsubUrl,
-        channel: `canopy:changes:${config.table}`,
-        ...(options.dropWakeUp ? { drop: options.dropWakeUp } : {}),
-        onError: (error) => logger.warn({ error: error.message }, 'pub/sub connection failed; subscribers poll'),
-      })
-    : localWaker();
-  const store = storeFor(
-    config,
-    dynamo,
-    ({ event, job, error }) =>
-      logger[event === 'stopped' ? 'warn' : 'info'](
-        { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
-        `job ${event}`,
-      ),
-    (tenant, changes) => {
-      for (const rootId of new Set(changes.map((change) => change.rootId))) waker.notify(tenant, rootId);
-    },
-  );
+  const waker = await openWaker({ config, logger, drop: options.dropWakeUp });
+  const store = storeFor(config, dynamo, logJobEvents(logger), wakeOnChanges(waker));
   admin = store;
-  const hub = new ChangeHub({
-    storeOf: (tenant) => store.forTenant(tenant).store,
-    waker,
-    pollMs: LIVE_POLL_MS,
-    patienceMs: LIVE_PATIENCE_MS,
-  });
+  const hub = createLiveHub(store, waker);
   await refuseOtherStrategy(config, admin, logger, () => dynamo.client.destroy());
   const seeded = config.seedDemo ? await seedDemoTree(admin.store) : 0;
   const seededAt = Math.round(performance.now());
@@ -110,27 +61,48 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const httpServer = createServer();
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
-  const { listener, apollo, live } = await createApp(config, admin, { authenticate, trusted, hub }, httpServer, {
-    logger,
-    metrics,
-  });
-  const port = await listenOn(httpServer, listener, config);
+  const app = await createApp({ config, admin, authenticate, trusted, hub, httpServer, logger, metrics });
+  const port = await listenOn(httpServer, app.listener, config);
   return {
     logger,
     url: `http://${urlHost(config.host)}:${port}`,
     port,
     seeded,
     timings: { tableReady, seeded: seededAt, listening: Math.round(performance.now()) },
-    async close() {
-      // Subscribers first (told to reconnect elsewhere), then the HTTP server's drain.
-      live.stopping();
-      await apollo.stop();
-      await live.close();
-      hub.close();
-      await jobs.stop();
-      await waker.close();
-      dynamo.client.destroy();
-    },
+    close: stopper({ ...app, hub, jobs, waker, dynamo }),
+  };
+}
+
+/** Logs each job's start, end or stop (a stop as a warning). */
+function logJobEvents(logger: Logger): Parameters<typeof storeFor>[2] {
+  return ({ event, job, error }) =>
+    logger[event === 'stopped' ? 'warn' : 'info'](
+      { job: job.id, kind: job.kind, nodeId: job.nodeId, ...(error ? { error } : {}) },
+      `job ${event}`,
+    );
+}
+
+/** What a running server holds, in the order it lets go of it. */
+interface Held {
+  live: LiveTransports;
+  /** Apollo Server, whose stop drains the HTTP server. */
+  apollo: { stop(): Promise<void> };
+  hub: ChangeHub;
+  jobs: { stop(): Promise<void> };
+  waker: Waker;
+  dynamo: Dynamo;
+}
+
+/** The server's stop: subscribers first (told to reconnect elsewhere), then the HTTP server's drain. */
+function stopper(held: Held): () => Promise<void> {
+  return async () => {
+    held.live.stopping();
+    await held.apollo.stop();
+    await held.live.close();
+    held.hub.close();
+    await held.jobs.stop();
+    await held.waker.close();
+    held.dynamo.client.destroy();
   };
 }
 
