@@ -82,7 +82,7 @@ async function main() {
       const started = performance.now();
       const records = parseImport(text, 'json');
       let done = 0;
-      const result = await importTree(store.store.scoped(cost), records, {
+      const result = await importTree(store.store.scoped({ cost }), records, {
         maxTreeDepth: MAX_DEPTH,
         onRecord: () => {
           if (++done % Math.ceil(SIZE / 10) === 0) process.stdout.write(` ${Math.round((100 * done) / SIZE)}%`);
@@ -96,7 +96,7 @@ async function main() {
           `${strategy}: verify found ${problems.length} problems, the first: ${JSON.stringify(problems[0])}`,
         );
       const again = newCost();
-      const rerun = await importTree(store.store.scoped(again), parseImport(text, 'json'), { maxTreeDepth: MAX_DEPTH });
+      const rerun = await importTree(store.store.scoped({ cost: again }), parseImport(text, 'json'), { maxTreeDepth: MAX_DEPTH });
       if (rerun.created !== 0 || rerun.skipped !== SIZE)
         throw new Error(`${strategy}: the second import created ${rerun.created}`);
       process.stdout.write(

@@ -111,7 +111,7 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const cost: DynamoCost = newCost();
   const started = Date.now();
   // The store's scope for the call meters it, its job included.
-  await store.store.scoped(cost).moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
+  await store.store.scoped({ cost }).moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
   const answerMs = Date.now() - started;
   const jobMs = (await waitForJobs(store.store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);

@@ -22,7 +22,7 @@ export interface LiveContext {
   /** Authenticates the subscription's credentials again, as at admission (while it stays open). */
   reauthenticate(): Promise<Caller>;
   /** CHANGE_RETENTION_HOURS, in ms. */
-  retentionMs: number;
+  resumeWithinMs: number;
   /** LIVE_QUEUE_LIMIT. */
   queueLimit: number;
   /** Told of each change sent (when it committed) and of each subscriber closed for being slow (metrics). */

@@ -14,9 +14,9 @@ import {
   visit,
 } from 'graphql';
 import { OPTIONAL_FIELDS, type LeftOut } from '../storage/treeStore.js';
+import { DEFAULT_PAGE_SIZE } from '../storage/validation.js';
 
 /** The page size `children` takes when the query gives none (PageArgs). */
-const DEFAULT_FIRST = 100;
 
 /**
  * Lookahead: the page sizes that the operation asks of `children` below the `children` field
@@ -46,7 +46,7 @@ export function nestedChildren(info: GraphQLResolveInfo): number[][] {
     );
     // A page from a cursor, or read backwards, is read on its own.
     if (args.some((a) => a.after != null || a.before != null || a.last != null)) return levels;
-    levels.push([...new Set(args.map((a) => (typeof a.first === 'number' ? a.first : DEFAULT_FIRST)))]);
+    levels.push([...new Set(args.map((a) => (typeof a.first === 'number' ? a.first : DEFAULT_PAGE_SIZE)))]);
     connections = children;
   }
 }

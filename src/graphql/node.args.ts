@@ -1,6 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from 'type-graphql';
 import type { DescendantsOrder as Order, JsonObject } from '../storage/treeStore.js';
-import { grouped, MAX_CREATE_NODES, MAX_NAME_LENGTH, MAX_PAGE_SIZE } from '../storage/validation.js';
+import { DEFAULT_PAGE_SIZE, grouped, MAX_CREATE_NODES, MAX_NAME_LENGTH, MAX_PAGE_SIZE } from '../storage/validation.js';
 import { JSONObjectScalar } from './scalars.js';
 
 /**
@@ -12,8 +12,10 @@ export class PageArgs {
   // Nullable with a default, as in the contract: `first: Int = 100` (an explicit null means 100).
   @Field(() => Int, {
     nullable: true,
-    defaultValue: 100,
-    description: `Paging forward: the page size, 1 to ${grouped(MAX_PAGE_SIZE)} (100 unless \`last\` is given).`,
+    defaultValue: DEFAULT_PAGE_SIZE,
+    description:
+      `Paging forward: the page size, 1 to ${grouped(MAX_PAGE_SIZE)} ` +
+      `(${DEFAULT_PAGE_SIZE} unless \`last\` is given).`,
   })
   first!: number;
 
@@ -37,7 +39,7 @@ export class PageArgs {
     nullable: true,
     description:
       "Paging backward: a cursor of this list (an edge's `cursor`, or `pageInfo.startCursor`): the page ends " +
-      'before it (100 nodes unless `last` says).',
+      `before it (${DEFAULT_PAGE_SIZE} nodes unless \`last\` says).`,
   })
   before?: string | null;
 }

@@ -1,10 +1,8 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { badInput } from '../errors.js';
 import type { PageArgs as StoragePage } from '../storage/treeStore.js';
+import { DEFAULT_PAGE_SIZE } from '../storage/validation.js';
 import type { PageArgs } from './node.args.js';
-
-/** The page size when the query gives none. */
-const DEFAULT_SIZE = 100;
 
 /**
  * The storage's page for a connection's arguments (Relay cursor connections): forward with
@@ -14,11 +12,11 @@ const DEFAULT_SIZE = 100;
  * (the schema's default `first: 100` is not explicit).
  */
 export function relayPage(args: PageArgs, info: GraphQLResolveInfo): StoragePage {
-  if (args.last == null && args.before == null) return { first: args.first ?? DEFAULT_SIZE, after: args.after };
+  if (args.last == null && args.before == null) return { first: args.first ?? DEFAULT_PAGE_SIZE, after: args.after };
   if (args.after != null || givesFirst(info)) {
     throw badInput('page forward (first, after) or backward (last, before), not both', { field: 'last' });
   }
-  return { first: args.last ?? DEFAULT_SIZE, after: args.before, backwards: true };
+  return { first: args.last ?? DEFAULT_PAGE_SIZE, after: args.before, backwards: true };
 }
 
 /** Whether the field's `first` is given, as a literal or as a variable with a value. */

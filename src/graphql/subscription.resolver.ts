@@ -105,7 +105,7 @@ async function subscribeTreeChanges(
       readNode: (id) => loaders.nodeById.load(id),
       ancestorsOf: (node) => loaders.ancestors.load(node),
       hub: live.hub,
-      retentionMs: live.retentionMs,
+      resumeWithinMs: live.resumeWithinMs,
       queueLimit: live.queueLimit,
     },
     args,

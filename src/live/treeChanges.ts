@@ -32,7 +32,7 @@ export interface LiveScope {
   ancestorsOf(node: TreeNode): Promise<TreeNode[]>;
   hub: ChangeHub;
   /** CHANGE_RETENTION_HOURS, in ms: an older cursor is refused (RESYNC_REQUIRED). */
-  retentionMs: number;
+  resumeWithinMs: number;
   /** Changes queued for a subscriber that reads too slowly before it is closed (SLOW_CONSUMER). */
   queueLimit: number;
 }
@@ -74,12 +74,12 @@ export async function openTreeChanges(
 function resumeFrom(scope: LiveScope, after: string): ChangeCursor {
   const cursor = scope.store.changes.cursors.decode(after);
   if (!scope.canRead(cursor.rootId)) throw badInput('after is not a cursor of treeChanges', { field: 'after' });
-  if (Date.now() - cursor.at > scope.retentionMs)
+  if (Date.now() - cursor.at > scope.resumeWithinMs)
     throw new TreeError(
       'RESYNC_REQUIRED',
       'the cursor is older than the changes kept; read the subtree again with its changeCursor, ' +
         'then subscribe after it',
-      { retentionHours: scope.retentionMs / HOUR_MS },
+      { retentionHours: scope.resumeWithinMs / HOUR_MS },
     );
   return cursor;
 }

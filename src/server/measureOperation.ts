@@ -8,6 +8,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { DEFAULT_PAGE_SIZE } from '../storage/validation.js';
 
 /**
  * The measure of an operation that the limits judge (limitsPlugin.ts, armorRules.ts): its nesting,
@@ -38,7 +39,6 @@ export interface MeasureOptions {
 }
 
 const LIST_FIELDS = new Set(['roots', 'children', 'descendants', 'jobs']);
-const DEFAULT_FIRST = 100;
 /** What `ancestors` may return when the tree's depth limit is not given: MAX_TREE_DEPTH's default. */
 const DEFAULT_ANCESTORS = 64;
 /** The root fields whose list is as long as an argument: Query.nodes(ids:), a gateway's _entities. */
@@ -128,7 +128,7 @@ function listSizer(
     const arg = field.arguments?.find((a) => a.name.value === argName)?.value;
     const value = arg === undefined ? undefined : valueFromASTUntyped(arg, values);
     if (listArg) return Array.isArray(value) ? value.length : 0;
-    return typeof value === 'number' && value > 0 ? value : DEFAULT_FIRST;
+    return typeof value === 'number' && value > 0 ? value : DEFAULT_PAGE_SIZE;
   };
 }
 

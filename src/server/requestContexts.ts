@@ -2,6 +2,7 @@ import type { Caller } from '../auth/caller.js';
 import { canRead, canWrite } from '../auth/grants.js';
 import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
+import { HOUR_MS } from '../durations.js';
 import { createAccess } from '../graphql/access.js';
 import type { Context } from '../graphql/context.js';
 import type { ChangeHub } from '../live/changeHub.js';
@@ -28,7 +29,7 @@ export function requestContexts(admin: TreeAdmin): (caller: Caller) => Promise<R
         : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
     // Who makes the request's changes, for their records: the token's subject, or the key's name.
     const by = caller.keyName ?? caller.subject ?? undefined;
-    const scoped = admin.store.scoped(cost, caller.tenant, access, by);
+    const scoped = admin.store.scoped({ cost, tenant: caller.tenant, treeAccess: access, by });
     const loaders = createLoaders(scoped);
     return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
   };
@@ -59,7 +60,7 @@ export function subscriptionContexts(options: SubscriptionContextOptions): Subsc
       tenant: caller.tenant,
       caller,
       reauthenticate,
-      retentionMs: config.changeRetentionHours * 3_600_000,
+      resumeWithinMs: config.changeRetentionHours * HOUR_MS,
       queueLimit: config.liveQueueLimit,
       observe,
     },

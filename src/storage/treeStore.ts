@@ -277,6 +277,21 @@ export interface JobSweeper {
   stop(): Promise<void>;
 }
 
+/** Whose store a request has, and what it counts (TreeStore.scoped). */
+export interface StoreScope {
+  /** Every DynamoDB call the store makes (the jobs it starts included) is added to it. */
+  cost?: OperationCost;
+  /** The tenant (null or absent: the default one): its own keys (dynamodb/tenantDoc.ts) and cursors. */
+  tenant?: string | null;
+  /**
+   * What the caller may do with the tree of a root: 'write', 'read', or null. Every write checks
+   * the tree it lands in when it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits.
+   */
+  treeAccess?: (rootId: string) => 'write' | 'read' | null;
+  /** Who the caller is (its subject, or its API key's name), for the records of its changes. */
+  by?: string;
+}
+
 /**
  * The change logs, as live updates read them (src/live/changeHub.ts): where a reader starts,
  * what came after a number, a number given up, and the signed cursors of treeChanges.
@@ -307,20 +322,9 @@ export interface TreeStore extends TreeReads, TreeWrites {
   readonly strategy: string;
   /**
    * The store for one request: it reads the list of open jobs once, with its first read of
-   * nodes by id, and again after a mutation, and adds every DynamoDB call it makes (the jobs it
-   * starts included) to `cost` when given. Like the loaders, never shared between requests.
-   * With `tenant`, the store of that tenant: its own keys (dynamodb/tenantDoc.ts) and cursors.
-   * With `treeAccess`, the store of a caller who may write only some trees (what it may do with
-   * the tree of a root: 'write', 'read', or null): every write checks the tree it lands in when
-   * it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits. With `by`, who the
-   * caller is (its subject, or its API key's name), for the records of its changes.
+   * nodes by id, and again after a mutation. Like the loaders, never shared between requests.
    */
-  scoped(
-    cost?: OperationCost,
-    tenant?: string | null,
-    treeAccess?: (rootId: string) => 'write' | 'read' | null,
-    by?: string,
-  ): TreeStore;
+  scoped(scope?: StoreScope): TreeStore;
   /** The change logs of this store's trees, for live updates. */
   readonly changes: ChangeFeed;
 }

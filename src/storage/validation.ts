@@ -6,6 +6,8 @@ export const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** In characters (code points): at most 1,024 bytes in UTF-8, whatever the characters. */
 export const MAX_NAME_LENGTH = 256;
 export const MAX_PAGE_SIZE = 1000;
+/** The page size of a list when the query gives none (`first: Int = 100`). */
+export const DEFAULT_PAGE_SIZE = 100;
 /** The nodes one createNodes may create. */
 export const MAX_CREATE_NODES = 1000;
 /** A limit as the docs and the schema's descriptions write it: 1000 is "1,000". */

@@ -28,12 +28,12 @@ const DOCS = [
 ];
 const read = (file: string) => readFileSync(posix.join(ROOT, file), 'utf8');
 const SCHEMA = ['schema/schema.graphql', 'schema/subgraph.graphql'];
-const CODE = codeNames(ROOT, ['src', 'test', 'bench', 'examples'], SCHEMA, 'test/offline/docs.test.ts');
+const CODE = codeNames(ROOT, ['src', 'test', 'bench', 'examples', 'infra'], SCHEMA, 'test/offline/docs.test.ts');
 const PACKAGE = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
 const TABLE = read('schema/table.json');
 const FILES = [
   '.ci/run',
-  ...['src', 'test', 'bench', 'examples', 'schema', 'docs', 'scripts'].flatMap((folder) => filesUnder(ROOT, folder)),
+  ...['src', 'test', 'bench', 'examples', 'infra', 'schema', 'docs', 'scripts'].flatMap((folder) => filesUnder(ROOT, folder)),
 ];
 const FOLDERS = new Set(
   FILES.flatMap((file) =>
@@ -83,7 +83,7 @@ const LOCAL_HOST = /^(localhost|127\.0\.0\.1|0\.0\.0\.0|([\w-]+\.)*example\.com)
 
 const spansOf = (doc: string) => markdownSpans(doc, read(doc));
 
-const TOP = 'src|test|bench|examples|schema|docs|scripts|\\.ci';
+const TOP = 'src|test|bench|examples|infra|schema|docs|scripts|\\.ci';
 const ROOTED = new RegExp(`(?<![\\w./:~@*-])((?:${TOP})/[\\w./-]*[\\w/])`, 'g');
 const EXTENSION = '(?:tsx?|json|m?js|md|graphql|java|sh|ya?ml|css|html)';
 const PARTIAL = new RegExp(`(?<![\\w./:~@<*-])((?:[\\w-]+/)*[\\w.-]*\\w\\.${EXTENSION})(?![\\w/-])`, 'g');
@@ -100,7 +100,7 @@ function pathsIn(doc: string): Found[] {
     found.push({ doc, line: lineOf(text, m.index), text: m[1]!.replace(/\/$/, '') });
   }
   for (const m of text.matchAll(PARTIAL)) {
-    if (!/^(src|test|bench|examples|schema|docs|scripts|dist|node_modules)\//.test(m[1]!)) {
+    if (!/^(src|test|bench|examples|infra|schema|docs|scripts|dist|node_modules)\//.test(m[1]!)) {
       found.push({ doc, line: lineOf(text, m.index), text: m[1]! });
     }
   }

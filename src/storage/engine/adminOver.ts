@@ -12,15 +12,15 @@ import { storeOver } from './storeOver.js';
 /** The maintenance side of the store (TreeAdmin), over the parts of one tenant. */
 export function adminOver(strategy: TreeStrategy, options: EngineParts): TreeAdmin {
   const ctx = contextOf(strategy, options, undefined);
-  const tenantContext = (tenant: string) => contextOf(strategy, options.forTenant(tenant), undefined);
+  const tenantContext = (tenant: string) => contextOf(strategy, options.scopedTo({ tenant }), undefined);
   return {
     strategy: strategy.name,
     store: storeOver(strategy, options, undefined),
-    forTenant: (tenant, cost) => adminOver(strategy, options.forTenant(tenant, cost)),
+    forTenant: (tenant, cost) => adminOver(strategy, options.scopedTo({ tenant, cost })),
     async openJobCount() {
       const [own, tenants] = await Promise.all([readOpenJobs(options), listedTenants(ctx)]);
       const theirs = await Promise.all(
-        tenants.map(async (tenant) => (await readOpenJobs(options.forTenant(tenant))).count),
+        tenants.map(async (tenant) => (await readOpenJobs(options.scopedTo({ tenant }))).count),
       );
       return theirs.reduce((sum, count) => sum + count, own.count);
     },
@@ -39,6 +39,6 @@ export function adminOver(strategy: TreeStrategy, options: EngineParts): TreeAdm
       };
     },
     ready: () => tableAnswers(options.doc, options.table),
-    builtStrategies: () => builtStrategies((tenant) => contextOf(strategy, options.forTenant(tenant), undefined)),
+    builtStrategies: () => builtStrategies((tenant) => contextOf(strategy, options.scopedTo({ tenant }), undefined)),
   };
 }

@@ -1,9 +1,8 @@
 import { meteredDoc } from '../../dynamodb/costMeter.js';
 import { tenantDoc } from '../../dynamodb/tenantDoc.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { OperationCost, TreeAdmin } from '../treeStore.js';
+import type { StoreScope, TreeAdmin } from '../treeStore.js';
 import { adminOver } from './adminOver.js';
-import type { TreeAccess } from './core/engineContext.js';
 import type { EngineOptions, EngineParts } from './engineParts.js';
 
 export type { EngineOptions } from './engineParts.js';
@@ -34,9 +33,9 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     runsJobs,
     background,
     drain,
-    forTenant,
+    scopedTo,
   };
-  function forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess, by?: string): EngineParts {
+  function scopedTo({ tenant = null, cost, treeAccess, by }: StoreScope): EngineParts {
     const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
     const cursors = tenant === null ? options.cursors : options.cursors.forTenant(tenant);
     const scope = Object.assign({ doc: tenantDoc(doc, tenant), tenant, cursors }, treeAccess ? { treeAccess } : {});

@@ -2,8 +2,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetItems } from '../../dynamodb/batchGet.js';
 import type { CursorCodec } from '../cursor.js';
 import type { TreeStrategy } from '../strategy.js';
-import type { Job, OperationCost } from '../treeStore.js';
-import type { EngineContext, JobEvent, TreeAccess } from './core/engineContext.js';
+import type { Job, StoreScope } from '../treeStore.js';
+import type { EngineContext, JobEvent } from './core/engineContext.js';
 import { nodeFromItem } from './core/items.js';
 import { queryChildren, readChildren, readStored } from './core/reads.js';
 import { jobFromItem, jobKey, publicJob } from './jobs/jobRecord.js';
@@ -35,11 +35,8 @@ export type EngineParts = EngineOptions &
   Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess' | 'by'> & {
     /** Waits until the jobs this process runs in the background are done (a CLI's exit, a test's end). */
     drain(): Promise<void>;
-    /**
-     * The parts of one tenant's store (its keys, its cursors), its calls added to `cost` when
-     * given, for a caller (`by`) who may write only some trees when `treeAccess` is given.
-     */
-    forTenant(tenant: string | null, cost?: OperationCost, treeAccess?: TreeAccess, by?: string): EngineParts;
+    /** The parts of the store of one tenant, for one caller (TreeStore.scoped). */
+    scopedTo(scope: StoreScope): EngineParts;
   };
 
 export const nodesOfWith =

@@ -43,8 +43,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
   const descendantsOfMany = descendantsOfManyOver(ctx, options, scope);
   return {
     strategy: strategy.name,
-    scoped: (cost, tenant = null, treeAccess, by) =>
-      storeOver(strategy, options.forTenant(tenant, cost, treeAccess, by), {}),
+    scoped: (scope = {}) => storeOver(strategy, options.scopedTo(scope), {}),
     getNodes: ctx.getNodes,
     changes: {
       after: (rootId, after, limit) => readChangesAfter(ctx, rootId, after, limit),

@@ -173,7 +173,7 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
         })),
       );
       const cost = newCost();
-      const result = await importTree(store.store.scoped(cost), parseImport(text, 'json'), { maxTreeDepth: 64 });
+      const result = await importTree(store.store.scoped({ cost }), parseImport(text, 'json'), { maxTreeDepth: 64 });
       expect(result).toEqual({ created: 145, skipped: 0 });
       expect(throttled).toBe(3);
       // 145 nodes in 8 packs of whole subtrees (3 items a node, and the throttled pack again), not in 26 batches
@@ -221,7 +221,8 @@ describe(`${CLI_STRATEGY}: tree import, resumed and refused`, () => {
       '  line 4: parent "nowhere" is neither in the file nor in the table',
       '  line 5: id "home.1" is taken by a node under "home"',
       '  line 6: "x.4" names itself as its parent',
-      expect.stringMatching(/^ {2}line 7: name must be well-formed Unicode/),
+      '  line 7: name must be well-formed Unicode without control characters (tabs, line breaks); ' +
+        'got "bad\\tname", which holds a tab',
     ]);
     expect(await trees(target)).toEqual(before);
   });

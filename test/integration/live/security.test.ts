@@ -342,7 +342,7 @@ describe('live subscriptions: transports, callers and limits', () => {
               })
             )[0]!,
           hub,
-          retentionMs: 3_600_000,
+          resumeWithinMs: 3_600_000,
           queueLimit: 3,
         },
         { nodeId: 'a' },
