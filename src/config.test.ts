@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js';
 import { CONFIG_VARIABLES } from './configVariables.js';
+import { createDynamo } from './dynamodb/client.js';
 
 describe('loadConfig', () => {
   it("defaults to the README's configuration table", () => {
@@ -11,6 +12,7 @@ describe('loadConfig', () => {
       auth: { mode: 'none', explicit: false },
       rateLimit: null,
       dynamodbEndpoint: undefined,
+      embeddedDynamo: true,
       dynamodbLocalPort: 8000,
       dynamodbTimeouts: { connectMs: 2000, requestMs: 5000 },
       dataDir: '.data',
@@ -126,6 +128,7 @@ describe('loadConfig', () => {
       },
       rateLimit: { perSecond: 20, burst: 50 },
       dynamodbEndpoint: 'http://localhost:9000',
+      embeddedDynamo: false,
       dynamodbLocalPort: 9001,
       dynamodbTimeouts: { connectMs: 100, requestMs: 200 },
       dataDir: '/var/lib/canopy',
@@ -380,5 +383,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' }).dynamodbEndpoint).toBe(
       'https://dynamodb.eu-west-1.amazonaws.com',
     );
+  });
+});
+
+describe('where DynamoDB is', () => {
+  const production = {
+    NODE_ENV: 'production',
+    AUTH: 'none',
+    CURSOR_SECRET: 'a production secret',
+    AWS_REGION: 'eu-west-1',
+  };
+
+  it('is the embedded DynamoDB Local in development, DYNAMODB_ENDPOINT when set, and never Java in production', () => {
+    expect(loadConfig({}).embeddedDynamo).toBe(true);
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }).embeddedDynamo).toBe(false);
+    const config = loadConfig(production);
+    expect([config.embeddedDynamo, config.dynamodbEndpoint, config.region]).toEqual([false, undefined, 'eu-west-1']);
+    expect(loadConfig({ ...production, DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }).embeddedDynamo).toBe(false);
+  });
+
+  it("gives production a client of the AWS SDK's regional endpoint and credential chain", async () => {
+    const config = loadConfig(production);
+    const { client } = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+    try {
+      expect(await client.config.region()).toBe('eu-west-1');
+      const { url } = client.config.endpointProvider({ Region: 'eu-west-1', UseFIPS: false, UseDualStack: false });
+      expect(url.href).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
+      // No fixed credentials: the SDK's chain (a role, a profile) provides them.
+      expect(client.config.credentials).not.toMatchObject({ accessKeyId: 'local' });
+    } finally {
+      client.destroy();
+    }
   });
 });

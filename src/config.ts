@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StartRefused } from './startRefused.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, strategyNamed, type StrategyName } from './storage/strategies/strategies.js';
 import { unknownVariables } from './unknownVariables.js';
@@ -30,8 +31,14 @@ export interface Config {
    * process; null: no limit (the default outside production).
    */
   rateLimit: { perSecond: number; burst: number } | null;
-  /** Unset: start the embedded DynamoDB Local. */
+  /** DYNAMODB_ENDPOINT; unset: the embedded DynamoDB Local, or in production DynamoDB in `region`. */
   dynamodbEndpoint: string | undefined;
+  /**
+   * Whether this process starts the embedded DynamoDB Local: DYNAMODB_ENDPOINT unset, outside
+   * production. In production without it, DynamoDB in AWS_REGION, through the AWS SDK's own
+   * endpoint and credential chain: production never starts Java.
+   */
+  embeddedDynamo: boolean;
   dynamodbLocalPort: number;
   /** Per attempt: how long a DynamoDB call waits for a connection, and then for its answer. */
   dynamodbTimeouts: { connectMs: number; requestMs: number };
@@ -161,10 +168,9 @@ const RELAY_NODE_WITHOUT_PREFIX =
   "the name of Relay's interface";
 
 /** Every problem of a configuration, one line each, for an operator to fix at once. */
-export class ConfigError extends Error {
+export class ConfigError extends StartRefused {
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.name = 'ConfigError';
   }
 }
 
@@ -366,6 +372,7 @@ function configOf(v: Variables, auth: AuthConfig): Config {
     auth,
     rateLimit: rateLimitOf(v),
     dynamodbEndpoint: v.DYNAMODB_ENDPOINT,
+    embeddedDynamo: v.DYNAMODB_ENDPOINT === undefined && !production,
     dynamodbLocalPort: v.DYNAMODB_LOCAL_PORT,
     dynamodbTimeouts: { connectMs: v.DYNAMODB_CONNECT_TIMEOUT_MS, requestMs: v.DYNAMODB_REQUEST_TIMEOUT_MS },
     dataDir: v.DATA_DIR,

@@ -8,7 +8,8 @@ import type { RunningServer, startServer } from './server/startServer.js';
 import { VERSION } from './version.js';
 
 /**
- * `npm start`: the embedded DynamoDB Local (unless DYNAMODB_ENDPOINT is set), then the server.
+ * `npm start`: the embedded DynamoDB Local (unless DYNAMODB_ENDPOINT is set, or in production:
+ * DynamoDB in AWS_REGION), then the server.
  * SIGINT/SIGTERM stop accepting requests, finish the ones in flight and stop DynamoDB Local,
  * also when they arrive while starting.
  */
@@ -39,7 +40,10 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 async function main(): Promise<void> {
   // Java takes the longest: it starts first, and the server's modules load while it does.
-  const [endpoint, start] = await Promise.all([config.dynamodbEndpoint ?? startLocal(), loadServer()]);
+  const [endpoint, start] = await Promise.all([
+    config.embeddedDynamo ? startLocal() : config.dynamodbEndpoint,
+    loadServer(),
+  ]);
   if (stopping) return;
   server = await start({ ...config, dynamodbEndpoint: endpoint }, { logger });
   if (stopping) {
@@ -48,7 +52,7 @@ async function main(): Promise<void> {
   }
   const data = local
     ? `the embedded DynamoDB Local at ${new URL(local.endpoint).host}, files in ${config.dataDir}`
-    : endpoint;
+    : (endpoint ?? `DynamoDB in ${config.region}`);
   logger.info(
     {
       version: VERSION,

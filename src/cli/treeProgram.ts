@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
-import { JavaMissing } from '../dynamodb/dynamoLocal.js';
+import { StartRefused } from '../startRefused.js';
 import { VERSION } from '../version.js';
 import { exportCommand } from './exportCommand.js';
 import { importCommand } from './importCommand.js';
@@ -72,7 +71,7 @@ export async function runTree(args: string[], output: TreeOutput = PROCESS_OUTPU
       output.err(`${error.message}\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof JavaMissing) {
+    if (error instanceof StartRefused) {
       output.err(`${error.message}\n`);
       return 2;
     }

@@ -34,7 +34,7 @@ export function workerCommand(tree: Command): void {
     });
 }
 
-async function worker(config: Config, dynamo: Dynamo, endpoint: string): Promise<number> {
+async function worker(config: Config, dynamo: Dynamo, endpoint: string | undefined): Promise<number> {
   const logger = processLogger(config);
   await ensureTable(dynamo.client, config.table, { stream: true });
   const admin = await checkedAdmin(config, dynamo, ({ event, job, error }) =>

@@ -18,7 +18,7 @@ export async function checkBeforeStart(config: Config): Promise<void> {
 
 /** Each port of `config` this process cannot listen on, with the variable to change. */
 export async function portProblems(config: Config): Promise<string[]> {
-  const local = config.dynamodbEndpoint === undefined;
+  const local = config.embeddedDynamo;
   if (local && config.port === config.dynamodbLocalPort) {
     return [
       `PORT and DYNAMODB_LOCAL_PORT are both ${config.port}: the server and the embedded DynamoDB Local ` +
