@@ -3,7 +3,8 @@
  * of its own (port 8200, files in .data/supergraph: never those of `npm start`), Canopy as a
  * federation subgraph under SCHEMA_PREFIX=Tree with a small catalogue (catalogueTree.ts), the
  * three neighbours of neighbours.ts, and an Apollo Gateway over the four; then prints the
- * gateway's URL and queries to try. Ctrl-C stops everything. TREE_STRATEGY picks the strategy.
+ * gateway's URL and queries to try (welcome.ts). Ctrl-C stops everything. TREE_STRATEGY picks the
+ * strategy; GATEWAY_PORT moves every port (ports.ts).
  */
 import 'reflect-metadata';
 import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
@@ -15,10 +16,10 @@ import { startDynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
 import { startServer } from '../../src/server/startServer.js';
 import { seedCatalogueTree } from './catalogueTree.js';
 import { neighbours } from './neighbours.js';
-import { QUERIES } from './queries.js';
+import { supergraphPorts, type SupergraphPorts } from './ports.js';
+import { welcomeText } from './welcome.js';
 
 const HOST = '127.0.0.1';
-const PORTS = { gateway: 4200, canopy: 4201, builds: 4202, catalogue: 4203, accounts: 4204, dynamodb: 8200 };
 const DATA_DIR = '.data/supergraph';
 
 /** What to stop, last started first. */
@@ -35,20 +36,20 @@ interface Canopy {
 }
 
 /** DynamoDB Local, then Canopy on it with the catalogue seeded (the configuration checked first). */
-async function startCanopy(): Promise<Canopy> {
+async function startCanopy(ports: SupergraphPorts): Promise<Canopy> {
   const strategy = process.env.TREE_STRATEGY || 'adjacency';
   const config = loadConfig({
-    PORT: String(PORTS.canopy),
+    PORT: String(ports.canopy),
     // A table per strategy: switching the strategy of a table is a reindex (docs/strategies.md).
     DYNAMODB_TABLE: `supergraph-${strategy}`,
     TREE_STRATEGY: strategy,
-    DYNAMODB_ENDPOINT: `http://${HOST}:${PORTS.dynamodb}`,
+    DYNAMODB_ENDPOINT: `http://${HOST}:${ports.dynamodb}`,
     FEDERATION: 'true',
     SCHEMA_PREFIX: 'Tree',
     SEED_DEMO: 'false',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
-  const local = await startDynamoLocal({ port: PORTS.dynamodb, host: HOST, dataDir: DATA_DIR });
+  const local = await startDynamoLocal({ port: ports.dynamodb, host: HOST, dataDir: DATA_DIR });
   running.push(() => local.stop());
   const canopy = await startServer(config);
   running.push(() => canopy.close());
@@ -58,52 +59,36 @@ async function startCanopy(): Promise<Canopy> {
 }
 
 /** The neighbours, each on its port; answers the gateway's list of subgraphs, Canopy first. */
-async function startNeighbours(canopyUrl: string): Promise<Array<{ name: string; url: string }>> {
+async function startNeighbours(
+  canopyUrl: string,
+  ports: SupergraphPorts,
+): Promise<Array<{ name: string; url: string }>> {
   const subgraphs = [{ name: 'canopy', url: canopyUrl }];
   for (const { name, schema } of neighbours()) {
     // Inline tracing is for Apollo's hosted studio, which this example does not report to.
     const server = new ApolloServer({ schema, plugins: [ApolloServerPluginInlineTraceDisabled()] });
-    const { url } = await startStandaloneServer(server, { listen: { host: HOST, port: PORTS[name] } });
+    const { url } = await startStandaloneServer(server, { listen: { host: HOST, port: ports[name] } });
     running.push(() => server.stop());
     subgraphs.push({ name, url });
   }
   return subgraphs;
 }
 
-async function startGateway(subgraphs: Array<{ name: string; url: string }>): Promise<string> {
+async function startGateway(subgraphs: Array<{ name: string; url: string }>, port: number): Promise<string> {
   const gateway = new ApolloServer({
     gateway: new ApolloGateway({ supergraphSdl: new IntrospectAndCompose({ subgraphs }) }),
   });
-  const { url } = await startStandaloneServer(gateway, { listen: { host: HOST, port: PORTS.gateway } });
+  const { url } = await startStandaloneServer(gateway, { listen: { host: HOST, port } });
   running.push(() => gateway.stop());
   return url;
 }
 
-/** The text as one shell word: single-quoted, each quote inside written '\\''. */
-const shellQuoted = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
-
-function printWelcome(gatewayUrl: string, canopy: Canopy): void {
-  const lines = [
-    `Supergraph gateway ready at ${gatewayUrl}`,
-    `Canopy at ${canopy.url} (strategy ${canopy.strategy}, SCHEMA_PREFIX=Tree, FEDERATION=true), ` +
-      `table ${canopy.table} on DynamoDB Local at ${HOST}:${PORTS.dynamodb}, files in ${DATA_DIR}`,
-    '',
-    'Queries to try with curl (or in Apollo Sandbox: open the URL in a browser, online):',
-    ...Object.entries(QUERIES).flatMap(([name, { title, query }]) => [
-      '',
-      `# (${name}) ${title}`,
-      `curl -s ${gatewayUrl} -H 'content-type: application/json' -d ${shellQuoted(JSON.stringify({ query }))}`,
-    ]),
-    '',
-    'Ctrl-C stops it.',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-}
-
 async function main(): Promise<void> {
-  const canopy = await startCanopy();
-  const subgraphs = await startNeighbours(canopy.url);
-  printWelcome(await startGateway(subgraphs), canopy);
+  const ports = supergraphPorts(process.env.GATEWAY_PORT);
+  const canopy = await startCanopy(ports);
+  const subgraphs = await startNeighbours(canopy.url, ports);
+  const gatewayUrl = await startGateway(subgraphs, ports.gateway);
+  process.stdout.write(welcomeText({ gatewayUrl, canopy, dynamodb: `${HOST}:${ports.dynamodb}`, dataDir: DATA_DIR }));
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -111,7 +96,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 main().catch(async (error: unknown) => {
-  console.error(`the supergraph example failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`the supergraph example failed to start: ${message}`);
+  if (
+    (error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE') ||
+    /already in use/.test(message)
+  ) {
+    console.error(
+      'GATEWAY_PORT moves every port of the example: the gateway on it, the subgraphs on the four ports after ' +
+        'it, DynamoDB Local 4000 above it (GATEWAY_PORT=4300: 4300 to 4304, and 8300)',
+    );
+  }
   await stopAll();
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -51,14 +52,13 @@ export function exportCommand(tree: Command): void {
     });
 }
 
-/** The records to stdout or a file, a count of them on stderr; exit 1 when the root is unknown. */
+/**
+ * The records to stdout or a file, a count of them on stderr; exit 1 when the root is unknown.
+ * A reader that goes before the end (`| head`: EPIPE) ends the export quietly, with exit 0.
+ */
 async function exportTrees(store: TreeStore, root: string | null, format: ExportFormat, out?: string): Promise<number> {
   const target = out === undefined ? process.stdout : createWriteStream(out);
-  const write = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (target.write(text)) resolve();
-      else target.once('drain', resolve).once('error', reject);
-    });
+  const write = writerTo(target);
   const bar = new SingleBar({ format: 'export {value} nodes', stream: process.stderr }, Presets.shades_classic);
   bar.start(0, 0);
   try {
@@ -73,8 +73,22 @@ async function exportTrees(store: TreeStore, root: string | null, format: Export
     return 0;
   } catch (error) {
     bar.stop();
+    if (error instanceof Error && (error as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     if (!isTreeError(error, 'NOT_FOUND')) throw error;
     console.error(error instanceof Error ? error.message : error);
     return 1;
   }
+}
+
+/**
+ * Writes to `target`, waiting for it to drain when its buffer is full. Its error (EPIPE once its
+ * reader has gone) fails the write that waits, or else the next one.
+ */
+function writerTo(target: NodeJS.WritableStream): (text: string) => Promise<void> {
+  let failure: Error | undefined;
+  target.on('error', (error: Error) => (failure ??= error));
+  return async (text) => {
+    if (failure) throw failure;
+    if (!target.write(text)) await once(target, 'drain');
+  };
 }

@@ -10,6 +10,10 @@ describe('importFormat', () => {
       note: 'reading trees.txt as CSV: its first line is a CSV header (id,parentId,name,position,data)',
     });
     expect(importFormat('export', '"name","id","parentId"\n')).toMatchObject({ format: 'csv' });
+    // The first line as a note shows it: its first 80 characters, control characters escaped.
+    expect(importFormat('x.json', `id,parentId,name,\t${'c'.repeat(100)}\n`).note).toBe(
+      `reading x.json as CSV: its first line is a CSV header (id,parentId,name,\\t${'c'.repeat(62)}…)`,
+    );
     expect(importFormat('TREES.CSV', '\n  [\n]')).toEqual({
       format: 'json',
       note: 'reading TREES.CSV as JSON: it starts as JSON does',

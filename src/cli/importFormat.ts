@@ -1,4 +1,5 @@
 import type { ExportFormat } from './exportTree.js';
+import { excerpt } from './importProblems.js';
 
 /** The columns a CSV import's header must name (importRecords.ts). */
 const CSV_COLUMNS = ['id', 'parentId', 'name'];
@@ -25,6 +26,6 @@ export function importFormat(file: string, text: string): { format: ExportFormat
   const format = byContent ?? byExtension;
   if (format === byExtension) return { format, note: null };
   const why =
-    format === 'csv' ? `its first line is a CSV header (${firstLine.slice(0, 80)})` : 'it starts as JSON does';
+    format === 'csv' ? `its first line is a CSV header (${excerpt(firstLine, 80)})` : 'it starts as JSON does';
   return { format, note: `reading ${file} as ${format.toUpperCase()}: ${why}` };
 }

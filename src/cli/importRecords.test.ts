@@ -54,16 +54,16 @@ describe('parseImport', () => {
       'd,bad id,D',
       'e,d,E',
       'f,f,F',
-      'g,,G,{oops',
+      'g,,G,"{""a"": 1,,}"',
     ].join('\n');
     const parsed = parseImport(csv.replace('id,parentId,name', 'id,parentId,name,data'), 'csv');
     expect(parsed.problems.map((p) => p.message)).toEqual([
       'line 3: id "a" already used at line 2',
-      expect.stringMatching(/^line 4: id must match/),
-      expect.stringMatching(/^line 5: name must be 1\.\.256 characters/),
-      expect.stringMatching(/^line 6: parentId must match/),
+      'line 4: id must be 1 to 64 letters, digits, or any of _ . : -; got "bad id", which holds a space',
+      'line 5: name must be 1 to 256 characters and not blank; got an empty name',
+      'line 6: parentId must be 1 to 64 letters, digits, or any of _ . : -; got "bad id", which holds a space',
       'line 8: "f" names itself as its parent',
-      'line 9: data is not JSON',
+      'line 9: data is not JSON: {"a": 1,,} (Expected double-quoted property name in JSON at position 8)',
     ]);
     expect(parsed.problems.map((p) => p.place)).toEqual([3, 4, 5, 6, 8, 9]);
     // A record with a bad name or data still has its place in the tree (its children are checked
@@ -72,16 +72,31 @@ describe('parseImport', () => {
     expect(parsed.unplaced).toEqual(new Set(['d', 'f']));
 
     expect(problemsOf('id,name\na,A', 'csv')).toEqual([
-      'line 1: the header must name parentId (id,parentId,name[,position][,data])',
+      'line 1: the header must name parentId (id,parentId,name[,position][,data]); got "id,name"',
     ]);
-    expect(problemsOf('id,parentId,name\na,,"open', 'csv')).toEqual(['line 2: a quoted field is not closed']);
-    expect(problemsOf('{"id": "a"}', 'json')).toEqual(['the file must hold a JSON array of records']);
-    expect(problemsOf('[{"id": "a", "name": "A", "data": [1]}, 7]', 'json')).toEqual([
-      'record 1: data must be a JSON object',
-      'record 2: a record must be an object',
+    expect(problemsOf('\n', 'csv')).toEqual([
+      'line 1: the header must name id, parentId, name (id,parentId,name[,position][,data]); got an empty line',
+    ]);
+    expect(problemsOf('id,parentId,name\na,A,"open', 'csv')).toEqual([
+      'line 2: a quoted field is not closed (no " ends it); got "open',
+    ]);
+    expect(problemsOf('{"id": "a"}', 'json')).toEqual([
+      'the file must hold a JSON array of records; got an object: {"id":"a"}',
+    ]);
+    expect(
+      problemsOf('[{"id": "a", "name": "A", "data": [1]}, 7, {"id": "b", "name": "B", "children": "c"}]', 'json'),
+    ).toEqual([
+      'record 1: data must be a JSON object; got an array: [1]',
+      'record 2: a record must be an object; got a number: 7',
+      'record 3: children must be an array; got a string: "c"',
     ]);
     expect(problemsOf('[{"id": "a",\n "name": "A"', 'json')).toEqual([
-      expect.stringMatching(/^the file is not JSON: .* \(line 2\)$/),
+      "the file is not JSON: Expected ',' or '}' after property value in JSON at position 25 (line 2), " +
+        'near: [{"id": "a",\\n "name": "A"',
+    ]);
+    expect(problemsOf(`[{"id": "a", "name": "${'x'.repeat(50)}"}] ]`, 'json')).toEqual([
+      'the file is not JSON: Unexpected non-whitespace character after JSON at position 76 (line 1), ' +
+        `near: …${'x'.repeat(26)}"}] ]`,
     ]);
     // A CSV file read as JSON: the message names --format csv.
     expect(problemsOf('ID,Parent,Name\na,,A', 'json')).toEqual([
@@ -89,9 +104,44 @@ describe('parseImport', () => {
     ]);
   });
 
+  it('says what each wrong field holds, an excerpt of at most 40 characters with control characters escaped', () => {
+    const long = (c: string, n: number) => c.repeat(n);
+    const problem = (line: string, header = 'id,parentId,name,data,position') =>
+      problemsOf(`${header}\n${line}`, 'csv').map((message) => message.replace(/^line 2: /, ''));
+    const ID = 'id must be 1 to 64 letters, digits, or any of _ . : -; got';
+    expect(problem(',,A')).toEqual([`${ID} an empty id`]);
+    expect(problem(`${long('n', 70)},,A`)).toEqual([`${ID} 70 characters: "${long('n', 40)}…"`]);
+    expect(problem('"a\u0001b",,A')).toEqual([`${ID} "a\\u0001b", which holds a control character (U+0001)`]);
+    const NAME = 'name must be 1 to 256 characters and not blank; got';
+    expect(problem(`a,,${long('é', 300)}`)).toEqual([`${NAME} 300 characters: "${long('é', 40)}…"`]);
+    expect(problem('a,,"  "')).toEqual([`${NAME} a blank name: "  "`]);
+    expect(problem('a,,"two\nlines"')).toEqual([
+      'name must be well-formed Unicode without control characters (tabs, line breaks); ' +
+        'got "two\\nlines", which holds a line break',
+    ]);
+    expect(problem('a,,A,5')).toEqual(['data must be a JSON object; got a number: 5']);
+    expect(problem('a,,A,"{""n"": 1e400}"')).toEqual(['data.n is not a finite number; got {"n": 1e400}']);
+    expect(problem(`a,,A,"{""t"": ""${long('y', 70_000)}""}"`)).toEqual([
+      `data must be at most 65,536 bytes of JSON in UTF-8; got 70,008 bytes: {"t": "${long('y', 33)}…`,
+    ]);
+    expect(problem('a,,A,,a-1')).toEqual([
+      'position must be 1 to 200 letters and digits (a sort key, as an export writes); got "a-1", which holds "-"',
+    ]);
+    expect(
+      problemsOf('[{"name": "A"}, {"id": {"k": 1}, "name": "B", "data": {"k": [[[]]], "s": "\\ud800"}}]', 'json'),
+    ).toEqual([
+      `record 1: ${ID} no id`,
+      `record 2: ${ID} an object: {"k":1}`,
+      'record 2: data.s holds a string that is not well-formed Unicode (a lone surrogate); ' +
+        'got {"k":[[[]]],"s":"\\ud800"}',
+    ]);
+  });
+
   it('leaves the children of a nested record without a readable id unplaced, with no problem of their own', () => {
     const parsed = parseImport(JSON.stringify([{ name: 'no id', children: [{ id: 'k', name: 'K' }] }]), 'json');
-    expect(parsed.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^record 1: id must match/)]);
+    expect(parsed.problems.map((p) => p.message)).toEqual([
+      'record 1: id must be 1 to 64 letters, digits, or any of _ . : -; got no id',
+    ]);
     expect(parsed.records).toEqual([]);
     expect(parsed.unplaced).toEqual(new Set(['k']));
   });

@@ -1,6 +1,6 @@
-import { TreeError } from '../errors.js';
-import { checkData, checkId, checkName } from '../storage/validation.js';
-import type { ImportProblem } from './importProblems.js';
+import { isTreeError } from '../errors.js';
+import { checkData, checkId, checkName, grouped, MAX_DATA_BYTES, MAX_NAME_LENGTH } from '../storage/validation.js';
+import { characterNamed, described, excerpt, jsonExcerpt, quoted, type ImportProblem } from './importProblems.js';
 
 /** One node to import, with where it was read (for the problems reported). */
 export interface ImportRecord {
@@ -82,49 +82,44 @@ export function inParentOrder(records: readonly ImportRecord[]): Array<{ record:
  */
 const UNREADABLE = Symbol('unreadable parent');
 
+/** A record's fields as read: from JSON, any values; from CSV, strings (undefined: no such field). */
+interface RawRecord {
+  id: unknown;
+  parentId: unknown;
+  name: unknown;
+  data: unknown;
+  position: unknown;
+  /** CSV: the data field's text, which a problem of the data shows. */
+  dataText?: string;
+}
+
+/** A field's value as text: a string as it is, another JSON value as JSON, nothing as ''. */
+const fieldText = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+
+const absent = (value: unknown): boolean => value === undefined || value === null || value === '';
+
 /**
  * Checks one record's fields as a create would, each problem reported with its place, and adds it
  * to the reading: to the records when its id and parent could be read and its id is new, else
  * its id to the unplaced ones (a duplicate is only a problem). Answers its id, when readable.
  */
-function add(
-  raw: { id: unknown; parentId: unknown; name: unknown; data: unknown; position: unknown },
-  { at, place }: { at: string; place: number },
-  reading: Reading,
-): string | null {
-  const problem = (message: string) => reading.problems.push({ place, message: `${at}: ${message}` });
-  const fails = (check: () => void): boolean => {
-    try {
-      check();
-      return false;
-    } catch (error) {
-      problem(error instanceof TreeError ? error.message : String(error));
-      return true;
-    }
+function add(raw: RawRecord, { at, place }: { at: string; place: number }, reading: Reading): string | null {
+  const problem = (message: string | null): boolean => {
+    if (message !== null) reading.problems.push({ place, message: `${at}: ${message}` });
+    return message !== null;
   };
-  const text = (value: unknown) =>
-    typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
-  const id = text(raw.id);
+  const id = fieldText(raw.id);
   const unreadableParent = raw.parentId === UNREADABLE;
-  const parentId =
-    raw.parentId === null || raw.parentId === undefined || raw.parentId === '' || unreadableParent
-      ? null
-      : text(raw.parentId);
-  const name = text(raw.name);
-  const badId = fails(() => checkId(id));
-  const badParent = unreadableParent || (parentId !== null && fails(() => checkId(parentId, 'parentId')));
+  const parentId = absent(raw.parentId) || unreadableParent ? null : fieldText(raw.parentId);
+  const badId = problem(idProblem('id', raw.id));
+  const badParent = unreadableParent || (parentId !== null && problem(idProblem('parentId', raw.parentId)));
   if (parentId === id) problem(`"${id}" names itself as its parent`);
-  fails(() => checkName(name));
-  let data = raw.data === undefined || raw.data === null || raw.data === '' ? null : raw.data;
-  if (data !== null && (typeof data !== 'object' || Array.isArray(data))) {
-    problem('data must be a JSON object');
-    data = null;
-  } else fails(() => checkData(data as Record<string, unknown> | null));
-  let position = raw.position === undefined || raw.position === null || raw.position === '' ? null : text(raw.position);
-  if (position !== null && !/^[0-9A-Za-z]{1,200}$/.test(position)) {
-    problem(`position must be a sort key of letters and digits, got "${position.slice(0, 40)}"`);
-    position = null;
-  }
+  const name = fieldText(raw.name);
+  problem(nameProblem(raw.name));
+  const data = absent(raw.data) || problem(dataProblem(raw.data, raw.dataText)) ? null : raw.data;
+  let position = absent(raw.position) ? null : fieldText(raw.position);
+  if (position !== null && problem(positionProblem(position))) position = null;
   if (badId) return null;
   const earlier = reading.seen.get(id);
   if (earlier !== undefined) problem(`id "${id}" already used at ${earlier}`);
@@ -132,6 +127,95 @@ function add(
   else reading.records.push({ id, parentId, name, data: data as Record<string, unknown> | null, position, at, place });
   reading.seen.set(id, earlier ?? at);
   return id;
+}
+
+/** Whether `check` (one of the API's input checks) takes its value. */
+function passes(check: () => unknown): boolean {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    if (isTreeError(error)) return false;
+    throw error;
+  }
+}
+
+const characters = (n: number): string => `${grouped(n)} character${n === 1 ? '' : 's'}`;
+
+/** The first character of `value` that `allowed` refuses. */
+const firstRefused = (value: string, allowed: (c: string) => boolean): string | undefined =>
+  [...value].find((c) => !allowed(c));
+
+/** Pure. What is wrong with an id (or a parentId) as the API checks it, and what the file gave; null when nothing. */
+function idProblem(field: 'id' | 'parentId', raw: unknown): string | null {
+  const id = fieldText(raw);
+  if (passes(() => checkId(id, field))) return null;
+  const rule = `${field} must be 1 to 64 letters, digits, or any of _ . : -`;
+  if (raw === undefined || raw === null) return `${rule}; got no ${field}`;
+  if (typeof raw === 'object') return `${rule}; got ${described(raw)}`;
+  if (id === '') return `${rule}; got an empty ${field}`;
+  const refused = firstRefused(id, (c) => passes(() => checkId(c)));
+  if (refused !== undefined) return `${rule}; got ${quoted(id)}, which holds ${characterNamed(refused)}`;
+  return `${rule}; got ${characters([...id].length)}: ${quoted(id)}`;
+}
+
+/** Pure. What is wrong with a name as the API checks it, and what the file gave; null when nothing. */
+function nameProblem(raw: unknown): string | null {
+  const name = fieldText(raw);
+  if (passes(() => checkName(name))) return null;
+  const length = [...name].length;
+  const rule = `name must be 1 to ${MAX_NAME_LENGTH} characters and not blank`;
+  if (length === 0) return `${rule}; got ${raw === undefined || raw === null ? 'no name' : 'an empty name'}`;
+  if (length > MAX_NAME_LENGTH) return `${rule}; got ${characters(length)}: ${quoted(name)}`;
+  if (name.trim() === '') return `${rule}; got a blank name: ${quoted(name)}`;
+  const refused = firstRefused(name, (c) => excerpt(c) === c) ?? '';
+  return (
+    'name must be well-formed Unicode without control characters (tabs, line breaks); ' +
+    `got ${quoted(name)}, which holds ${characterNamed(refused)}`
+  );
+}
+
+/**
+ * Pure. What is wrong with a record's data as the API checks it, and an excerpt of it (`source`:
+ * its text in the file, when the file has one); null when nothing. Data of too many bytes is
+ * said so, whatever else may be wrong in it.
+ */
+function dataProblem(data: unknown, source?: string): string | null {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return `data must be a JSON object; got ${described(data)}`;
+  }
+  try {
+    checkData(data as Record<string, unknown>);
+    return null;
+  } catch (error) {
+    if (!isTreeError(error)) throw error;
+    const shown = source === undefined ? jsonExcerpt(data) : excerpt(source);
+    const bytes = jsonBytes(data);
+    if (bytes === undefined || bytes <= MAX_DATA_BYTES) return `${error.message}; got ${shown}`;
+    const rule = `data must be at most ${grouped(MAX_DATA_BYTES)} bytes of JSON in UTF-8`;
+    return `${rule}; got ${grouped(bytes)} bytes: ${shown}`;
+  }
+}
+
+/** The bytes of a value's JSON in UTF-8; undefined when it is nested too deep to write. */
+function jsonBytes(value: unknown): number | undefined {
+  try {
+    return Buffer.byteLength(JSON.stringify(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A position: an export's sort key. */
+const POSITION = /^[0-9A-Za-z]{1,200}$/;
+
+/** Pure. What is wrong with a position, and what the file gave; null when nothing. */
+function positionProblem(position: string): string | null {
+  if (POSITION.test(position)) return null;
+  const rule = 'position must be 1 to 200 letters and digits (a sort key, as an export writes)';
+  const refused = firstRefused(position, (c) => POSITION.test(c));
+  if (refused !== undefined) return `${rule}; got ${quoted(position)}, which holds ${characterNamed(refused)}`;
+  return `${rule}; got ${characters([...position].length)}: ${quoted(position)}`;
 }
 
 function jsonRecords(text: string, reading: Reading): void {
@@ -146,12 +230,14 @@ function jsonRecords(text: string, reading: Reading): void {
       : '; for a CSV file, give --format csv (its header names id,parentId,name)';
     return void fileProblem(`the file is not JSON: ${jsonSyntaxError(error, text)}${csv}`);
   }
-  if (!Array.isArray(parsed)) return void fileProblem('the file must hold a JSON array of records');
+  if (!Array.isArray(parsed)) {
+    return void fileProblem(`the file must hold a JSON array of records; got ${described(parsed)}`);
+  }
   let count = 0;
   const visit = (raw: unknown, parentId: string | typeof UNREADABLE | undefined) => {
     const where = { at: `record ${++count}`, place: count };
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      reading.problems.push({ ...where, message: `${where.at}: a record must be an object` });
+      reading.problems.push({ ...where, message: `${where.at}: a record must be an object; got ${described(raw)}` });
       return;
     }
     const fields = raw as Record<string, unknown>;
@@ -168,7 +254,8 @@ function jsonRecords(text: string, reading: Reading): void {
     );
     if (fields.children === undefined) return;
     if (!Array.isArray(fields.children)) {
-      reading.problems.push({ ...where, message: `${where.at}: children must be an array` });
+      const message = `${where.at}: children must be an array; got ${described(fields.children)}`;
+      reading.problems.push({ ...where, message });
       return;
     }
     for (const child of fields.children) visit(child, id ?? UNREADABLE);
@@ -176,12 +263,20 @@ function jsonRecords(text: string, reading: Reading): void {
   for (const raw of parsed) visit(raw, undefined);
 }
 
-/** JSON.parse's message on one line (it may quote the text), with the line of the position it names. */
+/**
+ * JSON.parse's message on one line (it may quote the text), with the line of the position it
+ * names and the text around that position; or, when the text ends too soon, its end.
+ */
 function jsonSyntaxError(error: unknown, text: string): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\r?\n/g, '\\n');
+  const message = excerpt(error instanceof Error ? error.message : String(error), Infinity);
+  if (text.trim() === '') return `${message} (the file is empty)`;
   const position = /at position (\d+)/.exec(message);
-  if (!position || /\(line \d+ column \d+\)/.test(message)) return message;
-  return `${message} (line ${text.slice(0, Number(position[1])).split('\n').length})`;
+  const at = position ? Number(position[1]) : /end of JSON input/.test(message) ? text.length : undefined;
+  if (at === undefined) return message;
+  const line = /\(line \d+ column \d+\)/.test(message) ? '' : ` (line ${text.slice(0, at).split('\n').length})`;
+  const from = Math.max(0, at - 30);
+  const near = `${from > 0 ? '…' : ''}${excerpt(text.slice(from, at + 10))}${at + 10 < text.length ? '…' : ''}`;
+  return `${message}${line}, near: ${near}`;
 }
 
 function csvRecords(text: string, reading: Reading): void {
@@ -199,7 +294,9 @@ function csvRecords(text: string, reading: Reading): void {
   if (missing.length > 0) {
     reading.problems.push({
       place: header.line,
-      message: `line ${header.line}: the header must name ${missing.join(', ')} (id,parentId,name[,position][,data])`,
+      message:
+        `line ${header.line}: the header must name ${missing.join(', ')} (id,parentId,name[,position][,data]); ` +
+        `got ${header.fields.join('') === '' ? 'an empty line' : quoted(header.fields.join(','))}`,
     });
     return;
   }
@@ -207,17 +304,19 @@ function csvRecords(text: string, reading: Reading): void {
     if (fields.length === 1 && fields[0] === '') continue;
     const where = { at: `line ${line}`, place: line };
     const get = (name: string) => (column.has(name) ? fields[column.get(name)!] : undefined);
-    let data: unknown = get('data');
-    if (typeof data === 'string' && data !== '') {
+    const dataText = get('data');
+    let data: unknown = dataText;
+    if (dataText !== undefined && dataText !== '') {
       try {
-        data = JSON.parse(data);
-      } catch {
-        reading.problems.push({ ...where, message: `${where.at}: data is not JSON` });
+        data = JSON.parse(dataText);
+      } catch (error) {
+        const why = excerpt(error instanceof Error ? error.message : String(error), Infinity);
+        reading.problems.push({ ...where, message: `${where.at}: data is not JSON: ${excerpt(dataText)} (${why})` });
         data = null;
       }
     }
     add(
-      { id: get('id'), parentId: get('parentId'), name: get('name'), data, position: get('position') },
+      { id: get('id'), parentId: get('parentId'), name: get('name'), data, position: get('position'), dataText },
       where,
       reading,
     );
@@ -229,7 +328,7 @@ function csvRows(text: string, problems: ImportProblem[]): Array<{ fields: strin
   const rows: Array<{ fields: string[]; line: number }> = [];
   let fields: string[] = [];
   let field = '';
-  let quoted = false;
+  let inQuotes = false;
   let line = 1;
   let start = 1;
   const end = () => {
@@ -241,13 +340,13 @@ function csvRows(text: string, problems: ImportProblem[]): Array<{ fields: strin
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '\n') line++;
-    if (quoted) {
+    if (inQuotes) {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
         i++;
-      } else if (c === '"') quoted = false;
+      } else if (c === '"') inQuotes = false;
       else field += c;
-    } else if (c === '"' && field === '') quoted = true;
+    } else if (c === '"' && field === '') inQuotes = true;
     else if (c === ',') {
       fields.push(field);
       field = '';
@@ -260,7 +359,12 @@ function csvRows(text: string, problems: ImportProblem[]): Array<{ fields: strin
       start = line;
     } else field += c;
   }
-  if (quoted) problems.push({ place: start, message: `line ${start}: a quoted field is not closed` });
+  if (inQuotes) {
+    problems.push({
+      place: start,
+      message: `line ${start}: a quoted field is not closed (no " ends it); got "${excerpt(field)}`,
+    });
+  }
   if (field !== '' || fields.length > 0) end();
   return rows;
 }

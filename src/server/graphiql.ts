@@ -59,9 +59,10 @@ function resolveAssets(): Assets {
 export const EXAMPLE_TABS: ReadonlyArray<{ query: string; variables?: string }> = [
   {
     query: `# Canopy: trees stored in DynamoDB.
-# Run an operation with Ctrl-Enter. The response's "extensions.dynamodb"
-# reports what it cost: DynamoDB requests, read and write capacity units.
-# The other tabs hold more examples; their variables name nodes of the demo tree.
+# Run an operation with Ctrl-Enter. The response's
+# "extensions.dynamodb" reports what it cost: DynamoDB requests, read
+# and write capacity units. The other tabs hold more examples; their
+# variables name nodes of the demo tree.
 
 query Roots {
   roots(first: 10) {
@@ -107,7 +108,8 @@ query Subtree($id: ID!) {
     variables: '{\n  "id": "catalog"\n}',
   },
   {
-    query: `# Move a node and its whole subtree under another parent (null: make it a root).
+    query: `# Move a node and its whole subtree under another parent
+# (null: make it a root).
 mutation Move($id: ID!, $newParentId: ID) {
   reparent(id: $id, newParentId: $newParentId) {
     id
@@ -121,7 +123,8 @@ mutation Move($id: ID!, $newParentId: ID) {
     variables: '{\n  "id": "tablets",\n  "newParentId": "phones"\n}',
   },
   {
-    query: `# Reorder among the same siblings: keep the parent, place the node before a sibling.
+    query: `# Reorder among the same siblings: keep the parent, place the node
+# before a sibling.
 mutation Reorder($id: ID!, $parentId: ID, $before: ID) {
   reparent(id: $id, newParentId: $parentId, before: $before) {
     id
@@ -133,9 +136,10 @@ mutation Reorder($id: ID!, $parentId: ID, $before: ID) {
     variables: '{\n  "id": "speakers",\n  "parentId": "audio",\n  "before": "headphones"\n}',
   },
   {
-    query: `# Live changes of a subtree, over WebSocket: run it, then change the tree (the Move
-# and Reorder tabs, or the example app). Each change carries its cursor: pass the last
-# one as "after" to resume, with every change missed since.
+    query: `# Live changes of a subtree, over WebSocket: run it, then change the
+# tree (the Move and Reorder tabs, or the example app). Each change
+# carries its cursor: pass the last one as "after" to resume, with
+# every change missed since.
 subscription Live($id: ID!) {
   treeChanges(nodeId: $id, maxDepth: 3) {
     cursor
@@ -151,8 +155,9 @@ subscription Live($id: ID!) {
     variables: '{\n  "id": "catalog"\n}',
   },
   {
-    query: `# Copy a node and its whole subtree (new ids: idPrefix before the old ones, or
-# generated), here before a sibling. Its undo (the Undo tab) deletes the copy.
+    query: `# Copy a node and its whole subtree (new ids: idPrefix before the old
+# ones, or generated), here before a sibling. Its undo (the Undo tab)
+# deletes the copy.
 mutation Copy($id: ID!, $newParentId: ID, $before: ID) {
   copySubtree(input: { id: $id, newParentId: $newParentId, before: $before, idPrefix: "copy-" }) {
     copiedCount
@@ -164,8 +169,8 @@ mutation Copy($id: ID!, $newParentId: ID, $before: ID) {
     variables: '{\n  "id": "audio",\n  "newParentId": "electronics",\n  "before": "computers"\n}',
   },
   {
-    query: `# Who changed what: a node's own changes, and every change in its tree, newest first.
-# Pass a change's id to the Undo tab.
+    query: `# Who changed what: a node's own changes, and every change in its
+# tree, newest first. Pass a change's id to the Undo tab.
 query History($id: ID!, $rootId: ID!) {
   node(id: $id) {
     history(first: 10) {
@@ -181,9 +186,10 @@ query History($id: ID!, $rootId: ID!) {
     variables: '{\n  "id": "tablets",\n  "rootId": "catalog"\n}',
   },
   {
-    query: `# Undo a change (an id from the History tab): an update, a move, a reorder, a create,
-# a copy or a delete. Refused with CONFLICT when the node changed since; the answer is
-# the undo, a change of its own: undo it to redo.
+    query: `# Undo a change (an id from the History tab): an update, a move, a
+# reorder, a create, a copy or a delete. Refused with CONFLICT when the
+# node changed since; the answer is the undo, a change of its own: undo
+# it to redo.
 mutation Undo($changeId: ID!) {
   undo(changeId: $changeId) {
     id
@@ -196,14 +202,18 @@ mutation Undo($changeId: ID!) {
     variables: '{\n  "changeId": "paste a change id here"\n}',
   },
   {
-    query: `# Deleted subtrees stay restorable for UNDO_RETENTION_DAYS: list them, then bring one
-# back whole, where it was (or under newParentId).
+    query: `# Deleted subtrees stay restorable for UNDO_RETENTION_DAYS: the
+# newest first. Pass one's id to the Restore tab.
 query Deleted {
   deletedNodes(first: 10) {
     nodes { id name parentId }
   }
 }
-
+`,
+  },
+  {
+    query: `# Restore a deleted subtree (an id from the Deleted tab) whole, where it
+# was, or under newParentId.
 mutation Restore($id: ID!) {
   restoreNode(id: $id) { id name parentId children { nodes { id } } }
 }

@@ -161,6 +161,40 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     }
   });
 
+  it('in production without DYNAMODB_ENDPOINT uses AWS, never Java: no credentials, exit 2', async () => {
+    // No java on the PATH, no AWS credentials anywhere (no profile in an empty HOME, no instance role).
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: freshDataDir(),
+      HOME: freshDataDir(),
+      NODE_ENV: 'production',
+      AUTH: 'none',
+      CURSOR_SECRET: 'a production secret',
+      AWS_REGION: 'eu-west-1',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      PORT: String(await freePort()),
+    };
+    for (const name of [
+      'DYNAMODB_ENDPOINT',
+      'AWS_PROFILE',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+    ])
+      delete env[name];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).toMatch(/^no AWS credentials to reach DynamoDB in eu-west-1: give the AWS SDK a profile/m);
+    expect(stderr).not.toMatch(/java|DynamoDB Local needs/);
+    expect(code).toBe(2);
+  });
+
   it('refuses to start when the DynamoDB Local port is taken, before starting it, with exit code 2', async () => {
     const squatter = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
@@ -215,12 +249,9 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     expect(server.output()).not.toMatch(/NodeVersionSupportWarning|DeprecationWarning/);
   });
 
-  it('keeps a tree command off the data it holds: refused, and told where its DynamoDB Local answers', async () => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: server.dataDir,
-      DYNAMODB_LOCAL_PORT: String(await freePort()),
-    };
+  /** `npm run tree -- verify` on the server's DATA_DIR with its own embedded DynamoDB Local on `port`. */
+  const treeVerifyBeside = async (port: number) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, DYNAMODB_LOCAL_PORT: String(port) };
     for (const name of Object.keys(env))
       if (name.startsWith('VITEST') || name === 'DYNAMODB_ENDPOINT') delete env[name];
     const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'verify'], {
@@ -230,9 +261,26 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     });
     let stderr = '';
     run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    expect(await new Promise<number | null>((resolve) => run.once('exit', resolve))).toBe(1);
+    const code = await new Promise<number | null>((resolve) => run.once('exit', resolve));
+    return { code, stderr };
+  };
+
+  it('keeps a tree command off the data it holds: refused, and told where its DynamoDB Local answers', async () => {
+    const { code, stderr } = await treeVerifyBeside(await freePort());
+    expect(code).toBe(1);
     expect(stderr).toMatch(
       new RegExp(`is in use by process \\d+ .*DYNAMODB_ENDPOINT=http://localhost:${server.dynamoPort}`),
+    );
+  });
+
+  it('tells a tree command on its DYNAMODB_LOCAL_PORT which process listens there, and how to use it', async () => {
+    const { code, stderr } = await treeVerifyBeside(server.dynamoPort);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(
+        `port ${server.dynamoPort} is already in use by process \\d+ \\(a running server or tree command\\).*` +
+          `set DYNAMODB_ENDPOINT=http://127\\.0\\.0\\.1:${server.dynamoPort} to use its DynamoDB Local`,
+      ),
     );
   });
 

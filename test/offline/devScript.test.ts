@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ProxyOptions, UserConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
 import exampleConfig from '../../examples/tree-explorer/vite.config.js';
@@ -39,10 +42,28 @@ const served = (config: UserConfig) => ({
 describe('npm run dev', () => {
   it('runs npm start and npm run example side by side, prefixed, stopping both when either stops', () => {
     // exec: npm's signal reaches concurrently, which passes it to both process trees.
-    expect(scripts.dev).toMatch(/^exec concurrently /);
+    expect(scripts.dev).toMatch(/^(\w+=\S+ )*exec concurrently /);
     expect(scripts.dev!.split(' ')).toEqual(
       expect.arrayContaining(['--kill-others', '--names', 'api,app', 'npm:start', 'npm:example']),
     );
+  });
+
+  it('logs readable lines (LOG_FORMAT pretty) through the pipes of concurrently, unless LOG_FORMAT is set', () => {
+    // The script as npm runs it (sh -c), with a `concurrently` on the PATH that says what it got.
+    const bin = mkdtempSync(join(tmpdir(), 'canopy-dev-'));
+    try {
+      writeFileSync(join(bin, 'concurrently'), '#!/bin/sh\necho "$LOG_FORMAT $*"\n');
+      chmodSync(join(bin, 'concurrently'), 0o755);
+      const run = (env: Record<string, string>) =>
+        execFileSync('sh', ['-c', scripts.dev!], { env: { PATH: `${bin}:${process.env.PATH}`, ...env } })
+          .toString()
+          .trim();
+      expect(run({})).toMatch(/^pretty --kill-others .* npm:start npm:example$/);
+      expect(run({ LOG_FORMAT: '' })).toMatch(/^pretty /);
+      expect(run({ LOG_FORMAT: 'json' })).toMatch(/^json /);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('serves the app on APP_PORT and forwards /graphql to the API on PORT, unless CANOPY_API says where', () => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, validate } from 'graphql';
+import { Kind, parse, validate } from 'graphql';
 import { buildTreeSchema } from '../../src/graphql/buildSchema.js';
 import { EXAMPLE_TABS, graphiqlRouter } from '../../src/server/graphiql.js';
 
@@ -93,6 +93,17 @@ describe('GraphiQL page', () => {
       [...tab.query.matchAll(/^(?:query|mutation|subscription) (\w+)/gm)].map((m) => m[1]),
     );
     expect(operations).toEqual(expect.arrayContaining(['Copy', 'History', 'Undo', 'Deleted', 'Restore']));
+  });
+
+  it('opens tabs that fit a narrow editor: comment lines of at most 72 characters, one operation each', () => {
+    for (const tab of EXAMPLE_TABS) {
+      const comments = tab.query.split('\n').filter((line) => line.trimStart().startsWith('#'));
+      expect(comments.length, tab.query).toBeGreaterThan(0);
+      for (const line of comments) expect(line.length, line).toBeLessThanOrEqual(72);
+      // One operation: Run runs it, with no list of operations to choose from.
+      const operations = parse(tab.query).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+      expect(operations, tab.query).toHaveLength(1);
+    }
   });
 
   it('answers 404 for an unknown asset', async () => {

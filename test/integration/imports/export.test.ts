@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvLine, type ExportRecord } from '../../../src/cli/exportTree.js';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { loadTree } from '../../support/loadTree.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
-import { buildTree, fullTree, okData } from '../../support/tree.js';
-import { runTree } from '../../support/treeCli.js';
+import { buildTree, fullTree, okData, type TreeSpec } from '../../support/tree.js';
+import { runTree, spawnTree } from '../../support/treeCli.js';
 
 /** `npm run tree -- export`: every tree, or one subtree, as records an import can rebuild. */
 
@@ -134,5 +136,40 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: tree export', (strategy) => {
     expect(missing.stderr).toMatch(/nowhere/);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/--format takes json or csv/);
+  });
+});
+
+describe('tree export into a pipe its reader closes (`| head -2`)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy: STRATEGIES_UNDER_TEST[0] });
+    // 421 nodes of 2 kB of data each: far more than a pipe holds, so that the export is still
+    // writing when its reader goes.
+    const withText = (spec: TreeSpec): TreeSpec => ({
+      ...spec,
+      data: { text: 'x'.repeat(2000) },
+      children: spec.children?.map(withText),
+    });
+    const { doc, client } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    try {
+      await loadTree(doc, server.table, server.config.strategy, [withText(fullTree('big', [20, 20]))]);
+    } finally {
+      client.destroy();
+    }
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it.each(['csv', 'json'])('ends quietly with exit code 0 (%s)', async (format) => {
+    const child = spawnTree(server, ['export', '--format', format]);
+    child.stdin.end();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const first = await new Promise<Buffer>((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    expect(first.toString()).toMatch(format === 'csv' ? /^id,parentId,name,position,data\n/ : /^\[/);
+    expect(await closed).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|Error/);
   });
 });
