@@ -5,7 +5,7 @@ import { CanopyStack, type CanopyStackProps } from './canopyStack.js';
 /**
  * `npx cdk deploy` (cdk.json runs this): the Canopy stack, its choices from the context
  * (`-c tasks=3 -c jobRunner=worker -c strategy=path -c auth=apikey -c jwksUrl=...
- * -c existingTable=... -c certificateArn=...`),
+ * -c existingTable=... -c certificateArn=... -c serverless=true`),
  * checked by cdk-nag's AwsSolutions rules.
  */
 const app = new App();
@@ -18,6 +18,7 @@ const props: CanopyStackProps = {
   ...(context('jwksUrl') ? { jwksUrl: context('jwksUrl') } : {}),
   ...(context('existingTable') ? { existingTable: context('existingTable') } : {}),
   ...(context('certificateArn') ? { certificateArn: context('certificateArn') } : {}),
+  ...(context('serverless') === 'true' ? { serverless: true } : {}),
 };
 // The account and region the CDK CLI resolved (a profile's, AWS_REGION): the load balancer's logs need the region.
 const region = process.env.CDK_DEFAULT_REGION ?? process.env.AWS_REGION;

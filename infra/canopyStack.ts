@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as apigateway from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
@@ -47,6 +49,8 @@ export interface CanopyStackProps extends StackProps {
   existingTable?: string;
   /** An ACM certificate's ARN: the load balancer then answers HTTPS, and redirects HTTP to it. */
   certificateArn?: string;
+  /** Also serve queries and mutations from a Lambda behind an HTTP API (no live updates there). */
+  serverless?: boolean;
 }
 
 /**
@@ -93,8 +97,11 @@ export class CanopyStack extends Stack {
     this.service = apiService(this, { vpc, tasks, environment, secrets: secretsOf, cache, logs: apiLogs, certificate });
     grantTable(this.service.taskDefinition.taskRole, this.table);
     if (worker) streamWorker(this, { table: this.table, environment, secrets: secretsOf });
+    const httpApi = props.serverless
+      ? serverlessApi(this, { table: this.table, environment, secrets: secretsOf })
+      : undefined;
     alarms(this, { api: this.service, logs: apiLogs, table: this.table });
-    outputs(this, { secrets: secretsOf, https: certificate !== undefined });
+    outputs(this, { secrets: secretsOf, https: certificate !== undefined, httpApi });
   }
 }
 
@@ -237,28 +244,35 @@ function grantTable(role: iam.IGrantable, table: dynamodb.ITable): void {
   );
 }
 
+interface FunctionParts {
+  table: dynamodb.ITable;
+  environment: Record<string, string>;
+  secrets: Record<string, ecs.Secret>;
+}
+
 /**
- * JOB_RUNNER=worker: the stream worker (src/worker/lambda.ts), bundled, fed by the table's stream,
- * and run every minute to take over the jobs of runners that stopped.
+ * A Lambda function of the repository's code (`entry`'s `handler`), bundled, with its own role:
+ * its log group and its table (src/dynamodb/iamActions.ts), rather than a managed policy's every
+ * log group.
  */
-function streamWorker(
+function canopyFunction(
   stack: Stack,
-  parts: { table: dynamodb.ITable; environment: Record<string, string>; secrets: Record<string, ecs.Secret> },
-): void {
-  const logGroup = new logs.LogGroup(stack, 'WorkerLogs', { retention: logs.RetentionDays.ONE_MONTH });
-  // Its own role: its log group and its table, rather than a managed policy's every log group.
-  const role = new iam.Role(stack, 'WorkerRole', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  id: string,
+  parts: FunctionParts & { entry: string; timeout: Duration },
+): { fn: nodejs.NodejsFunction; role: iam.Role } {
+  const logGroup = new logs.LogGroup(stack, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+  const role = new iam.Role(stack, `${id}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
   role.addToPolicy(
     new iam.PolicyStatement({
       actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
       resources: [logGroup.logGroupArn],
     }),
   );
-  const fn = new nodejs.NodejsFunction(stack, 'Worker', {
-    entry: `${ROOT}src/worker/lambda.ts`,
+  const fn = new nodejs.NodejsFunction(stack, id, {
+    entry: `${ROOT}${parts.entry}`,
     handler: 'handler',
     runtime: lambda.Runtime.NODEJS_24_X,
-    timeout: Duration.minutes(5),
+    timeout: parts.timeout,
     memorySize: 1024,
     role,
     // Lambda sets AWS_REGION itself (a reserved name).
@@ -268,12 +282,26 @@ function streamWorker(
       format: nodejs.OutputFormat.ESM,
       target: 'node22',
       sourceMap: true,
-      externalModules: [],
+      // type-graphql loads class-validator only when asked to validate, which Canopy never does.
+      externalModules: ['class-validator'],
       // The CommonJS modules of the bundle find `require` in an ES module.
       banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },
   });
   grantTable(fn, parts.table);
+  return { fn, role };
+}
+
+/**
+ * JOB_RUNNER=worker: the stream worker (src/worker/lambda.ts), fed by the table's stream, and run
+ * every minute to take over the jobs of runners that stopped.
+ */
+function streamWorker(stack: Stack, parts: FunctionParts): void {
+  const { fn, role } = canopyFunction(stack, 'Worker', {
+    ...parts,
+    entry: 'src/worker/lambda.ts',
+    timeout: Duration.minutes(5),
+  });
   fn.addEventSource(
     new DynamoEventSource(parts.table, {
       startingPosition: lambda.StartingPosition.LATEST,
@@ -290,6 +318,40 @@ function streamWorker(
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: "dynamodb:ListStreams, which the stream's event source needs, applies to no resource: IAM takes only *.",
   });
+}
+
+/**
+ * `serverless`: queries and mutations also from a Lambda (src/server/lambdaApi.ts) behind an
+ * HTTP API, with access logs and a throttle; no live updates there (docs/deploy.md).
+ */
+function serverlessApi(stack: Stack, parts: FunctionParts): apigateway.HttpApi {
+  const { fn } = canopyFunction(stack, 'ServerlessApi', {
+    ...parts,
+    entry: 'src/server/lambdaApi.ts',
+    timeout: Duration.seconds(29),
+  });
+  const httpApi = new apigateway.HttpApi(stack, 'HttpApi', { createDefaultStage: false });
+  new apigateway.HttpStage(stack, 'HttpStage', {
+    httpApi,
+    stageName: '$default',
+    autoDeploy: true,
+    throttle: { rateLimit: 500, burstLimit: 1000 },
+    accessLogSettings: {
+      destination: new apigateway.LogGroupLogDestination(
+        new logs.LogGroup(stack, 'HttpApiLogs', { retention: logs.RetentionDays.ONE_MONTH }),
+      ),
+    },
+  });
+  httpApi.addRoutes({
+    path: '/graphql',
+    methods: [apigateway.HttpMethod.POST],
+    integration: new HttpLambdaIntegration('Graphql', fn),
+  });
+  Validations.of(httpApi).acknowledge({
+    id: 'AwsSolutions-APIG4',
+    reason: 'Canopy authenticates every request itself (AUTH: a JWT or an API key), as the server does.',
+  });
+  return httpApi;
 }
 
 const withoutRegion = ({ AWS_REGION: _region, ...rest }: Record<string, string>) => rest;
@@ -343,13 +405,22 @@ function alarms(
 }
 
 /** What a deployment tells: the API's URL, the table, and where its secrets are (docs/deploy.md). */
-function outputs(stack: CanopyStack, parts: { secrets: Record<string, ecs.Secret>; https: boolean }): void {
+function outputs(
+  stack: CanopyStack,
+  parts: { secrets: Record<string, ecs.Secret>; https: boolean; httpApi: apigateway.HttpApi | undefined },
+): void {
   const scheme = parts.https ? 'https' : 'http';
   new CfnOutput(stack, 'Url', {
     value: `${scheme}://${stack.service.loadBalancer.loadBalancerDnsName}/graphql`,
     description: 'GraphQL',
   });
   new CfnOutput(stack, 'TableName', { value: stack.table.tableName, description: 'DYNAMODB_TABLE' });
+  if (parts.httpApi) {
+    new CfnOutput(stack, 'ServerlessUrl', {
+      value: `${parts.httpApi.apiEndpoint}/graphql`,
+      description: 'GraphQL queries and mutations from the Lambda',
+    });
+  }
   for (const [name, secret] of Object.entries(parts.secrets)) {
     const id = name.toLowerCase().replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
     new CfnOutput(stack, `${id}Arn`, { value: secret.arn, description: `the secret of ${name}` });

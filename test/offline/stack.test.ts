@@ -72,7 +72,7 @@ describe('the deployable stack', () => {
   let full: Synthesized;
   let plain: Synthesized;
   beforeAll(() => {
-    full = synth({ tasks: 3, jobRunner: 'worker', strategy: 'path', certificateArn: CERTIFICATE });
+    full = synth({ tasks: 3, jobRunner: 'worker', strategy: 'path', certificateArn: CERTIFICATE, serverless: true });
     plain = synth({ tasks: 1 });
   });
 
@@ -130,10 +130,21 @@ describe('the deployable stack', () => {
     plain.template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'HTTP' });
   });
 
+  it('serves queries and mutations from a Lambda behind an HTTP API when asked, with access logs', () => {
+    full.template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /graphql' });
+    full.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+    expect(Object.keys(full.template.toJSON().Outputs as object)).toContain('ServerlessUrl');
+    expect(resourcesOf(plain, 'AWS::ApiGatewayV2::Api')).toEqual([]);
+  });
+
   it('runs the stream worker on the table stream and every minute, under JOB_RUNNER=worker only', () => {
     full.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { StartingPosition: 'LATEST' });
     full.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
     expect(resourcesOf(plain, 'AWS::Lambda::Function')).toEqual([]);
+    expect(resourcesOf(full, 'AWS::Lambda::EventSourceMapping')).toHaveLength(1);
   });
 
   it('configures the server with its own variables only, its secrets from Secrets Manager', () => {
