@@ -10,6 +10,7 @@ import LongestFirst from './test/support/sequencer.js';
  */
 const LONG = [
   'test/e2e/startEdges.test.ts',
+  'test/e2e/deployPage.test.ts',
   'test/integration/http/quickStart.test.ts',
   'test/integration/contract/copyRestoreScale.test.ts',
   'test/integration/contract/depthHighest.test.ts',
