@@ -4,7 +4,7 @@ import { relayNodeIds } from '../graphql/relayNode.js';
 import { renameRootFields, type SchemaNames } from '../graphql/schemaPrefix.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
 import { VERSION } from '../version.js';
-import { graphiqlRouter } from './graphiql.js';
+import { graphiqlOff, graphiqlRouter } from './graphiql.js';
 import type { GraphqlHandler } from './graphqlHandler.js';
 import { landingRoute } from './landing.js';
 import type { Metrics } from './metrics.js';
@@ -51,6 +51,7 @@ export function createExpressApp(options: ExpressAppOptions): express.Express {
   // so a preflight must be handled here first.
   app.use('/graphql', options.graphql.prepare);
   if (config.graphiql) app.use(graphiqlRoutes(config, names));
+  else app.use('/graphql', graphiqlOff);
   app.use('/graphql', options.graphql.execute);
   return app;
 }

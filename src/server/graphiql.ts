@@ -357,7 +357,7 @@ function credentialsStart(auth: CredentialMode): string {
 }
 
 /** Browsers send `text/html` first; API clients send JSON types or nothing (`*\/*`). */
-function prefersHtml(req: Request): boolean {
+export function prefersHtml(req: Request): boolean {
   return req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
 }
 
@@ -399,4 +399,23 @@ export function graphiqlRouter(
   });
 
   return router;
+}
+
+/**
+ * GET /graphql from a browser when GraphiQL is off (GRAPHIQL=false, production's default): 404
+ * with a line saying so and how to turn it on, rather than a refusal about headers the browser
+ * never sent. API clients go on to the GraphQL handler.
+ */
+export function graphiqlOff(req: Request, res: Response, next: NextFunction): void {
+  if (req.method !== 'GET' || !prefersHtml(req)) {
+    next();
+    return;
+  }
+  res
+    .status(404)
+    .type('text/plain')
+    .send(
+      'GraphiQL is off (GRAPHIQL=false, the default with NODE_ENV=production): set GRAPHIQL=true, ' +
+        'and INTROSPECTION=true for its docs, to serve it here. GraphQL answers POSTs at this address.\n',
+    );
 }

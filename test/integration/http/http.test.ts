@@ -179,6 +179,24 @@ describe('HTTP conventions for browsers', () => {
       expect(await nodeById(server, 'via-get')).toBeNull();
     });
 
+    it('tells a browser that GraphiQL is off when it is, and how to turn it on', async () => {
+      const off = await startTestServer({ env: { GRAPHIQL: 'false' } });
+      try {
+        const response = await fetch(`${off.url}/graphql`, {
+          headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+        });
+        expect(response.status).toBe(404);
+        expect(await response.text()).toMatch(
+          /^GraphiQL is off \(GRAPHIQL=false, the default with NODE_ENV=production\)/,
+        );
+        // An API client's GET still reaches GraphQL.
+        const api = await get(off, { query: '{ roots { nodes { id } } }' });
+        expect(api.status).toBe(200);
+      } finally {
+        await off.close();
+      }
+    });
+
     it('still serves GraphiQL to a browser asking for HTML', async () => {
       const response = await fetch(`${server.url}/graphql`, {
         headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
