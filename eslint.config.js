@@ -12,7 +12,15 @@ import tseslint from 'typescript-eslint';
  */
 export default tseslint.config(
   {
-    ignores: ['dist/', 'coverage/', '.data/', 'test-artifacts/', 'scratch/', 'cdk.out/', 'examples/tree-explorer/dist/'],
+    ignores: [
+      'dist/',
+      'coverage/',
+      '.data/',
+      'test-artifacts/',
+      'scratch/',
+      'cdk.out/',
+      'examples/tree-explorer/dist/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

@@ -96,7 +96,9 @@ async function main() {
           `${strategy}: verify found ${problems.length} problems, the first: ${JSON.stringify(problems[0])}`,
         );
       const again = newCost();
-      const rerun = await importTree(store.store.scoped({ cost: again }), parseImport(text, 'json'), { maxTreeDepth: MAX_DEPTH });
+      const rerun = await importTree(store.store.scoped({ cost: again }), parseImport(text, 'json'), {
+        maxTreeDepth: MAX_DEPTH,
+      });
       if (rerun.created !== 0 || rerun.skipped !== SIZE)
         throw new Error(`${strategy}: the second import created ${rerun.created}`);
       process.stdout.write(

@@ -33,7 +33,9 @@ const PACKAGE = JSON.parse(read('package.json')) as { scripts: Record<string, st
 const TABLE = read('schema/table.json');
 const FILES = [
   '.ci/run',
-  ...['src', 'test', 'bench', 'examples', 'infra', 'schema', 'docs', 'scripts'].flatMap((folder) => filesUnder(ROOT, folder)),
+  ...['src', 'test', 'bench', 'examples', 'infra', 'schema', 'docs', 'scripts'].flatMap((folder) =>
+    filesUnder(ROOT, folder),
+  ),
 ];
 const FOLDERS = new Set(
   FILES.flatMap((file) =>

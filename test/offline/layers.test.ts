@@ -195,7 +195,7 @@ describe('layers', () => {
     ).toEqual([]);
   });
 
-  it('keeps the GraphQL layer, the loaders, the seed and live updates on the storage interface, away from DynamoDB', () => {
+  it('keeps the GraphQL layer, loaders, seed and live updates on the storage interface, away from DynamoDB', () => {
     const upper = (path: string) =>
       ['src/graphql', 'src/loaders', 'src/seed', 'src/live'].some((folder) => under(folder)(path));
     expect(
