@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StartRefused } from './startRefused.js';
+import { StartRefused } from './errors.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, strategyNamed, type StrategyName } from './storage/strategies/strategies.js';
 import { unknownVariables } from './unknownVariables.js';

@@ -66,7 +66,7 @@ export function secretMatches(secret: string, hash: string): boolean {
 }
 
 /** An API key's record as stored (pk APIKEYS, sk its id): its grants and tenant, and the hash of its secret. */
-const KEY_ITEM = z.object({
+export const API_KEY_ITEM = z.object({
   sk: z.string(),
   name: z.string().optional(),
   createdAt: z.string(),
@@ -78,7 +78,7 @@ const KEY_ITEM = z.object({
 
 /** A key's record as read (decoded by its schema: MalformedItem names a record that is not one). */
 function storedKey(item: Record<string, unknown>): StoredApiKey {
-  const stored = decodeItem(KEY_ITEM, item);
+  const stored = decodeItem(API_KEY_ITEM, item);
   return {
     id: stored.sk,
     name: stored.name ?? '',

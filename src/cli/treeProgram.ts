@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { StartRefused } from '../startRefused.js';
+import { StartRefused } from '../errors.js';
 import { VERSION } from '../version.js';
 import { exportCommand } from './exportCommand.js';
 import { importCommand } from './importCommand.js';

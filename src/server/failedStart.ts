@@ -1,4 +1,4 @@
-import { StartRefused } from '../startRefused.js';
+import { StartRefused } from '../errors.js';
 import type { Logger } from './logger.js';
 
 /**

@@ -6,8 +6,8 @@ import { putStrategyRecord, readStrategyRecords, type StrategyRecord } from '../
 import type { Place, TreeStrategy } from '../strategy.js';
 import type { BuiltStrategy } from '../treeStore.js';
 import type { EngineContext } from './core/engineContext.js';
-import { nodeKey } from './core/items.js';
-import { PROJECTION } from './core/openJobs.js';
+import { nodeFromItem, nodeKey } from './core/items.js';
+import { openSummaryOf, PROJECTION } from './core/openJobs.js';
 import { readSummaryItem } from './core/reads.js';
 import { jobFromItem, jobKey } from './jobs/jobRecord.js';
 import { readReindexLock } from './jobs/reindexLock.js';
@@ -51,8 +51,8 @@ async function withReindex(ctx: EngineContext, record: StrategyRecord): Promise<
  * exactly those found can have written them. A few requests, once per table.
  */
 async function foundStrategy(ctx: EngineContext): Promise<string | undefined> {
-  const projection = (await readSummaryItem(ctx))?.[PROJECTION];
-  if (typeof projection === 'string') return projection;
+  const projection = openSummaryOf(await readSummaryItem(ctx))[PROJECTION];
+  if (projection !== undefined) return projection;
   const [root] = await firstEdges(ctx, null);
   if (!root) return undefined;
   const [child] = await firstEdges(ctx, root.id);
@@ -86,5 +86,5 @@ async function firstEdges(
 ): Promise<Array<{ id: string; position: string }>> {
   const query = keyQuery(ctx.table, { pk: collectionPk(parentId), sk: { beginsWith: EDGE_SK_PREFIX } });
   const { items } = await queryItems(ctx.doc, query, 1);
-  return items.map((item) => ({ id: String(item.id), position: String(item.position) }));
+  return items.map(nodeFromItem).map(({ id, position }) => ({ id, position }));
 }

@@ -72,5 +72,5 @@ export async function getJobs(
   ids: readonly string[],
 ): Promise<Map<string, Job>> {
   const items = await batchGetItems(ctx.doc, ctx.table, ids.map(jobKey));
-  return new Map([...items.values()].map((item) => [String(item.id), publicJob(jobFromItem(item))]));
+  return new Map([...items.values()].map(jobFromItem).map((job) => [job.id, publicJob(job)]));
 }

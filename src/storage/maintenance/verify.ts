@@ -1,12 +1,13 @@
+import { decodeItem } from '../../dynamodb/decodeItem.js';
 import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
-import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING } from '../engine/core/items.js';
-import { OPEN_JOBS_KEY } from '../engine/core/openJobs.js';
-import { OPEN_ENTRY_SK_PREFIX } from '../../dynamodb/keys.js';
+import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING, storedFromItem } from '../engine/core/items.js';
+import { JOB_SK_PREFIX, LEGACY_DELETE_SK_PREFIX, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK } from '../../dynamodb/keys.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { placeOfChain, chainsOf } from '../engine/core/chains.js';
 import { projectionItems } from '../engine/core/projectionPlans.js';
+import { JOB_ITEM, legacyDeleteOf } from '../engine/jobs/jobRecord.js';
 import { kindOf } from './kindOf.js';
-import type { TreeStrategy } from '../strategy.js';
+import type { StoredNode, TreeStrategy } from '../strategy.js';
 
 /**
  * Pure: checks a whole table (all its items) against the truth. The truth itself must be a
@@ -56,7 +57,9 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
 interface TableIndex {
   strategy: TreeStrategy;
   maxTreeDepth: number;
+  /** The node items by id, as stored and as decoded. */
   nodes: Map<string, Item>;
+  stored: Map<string, StoredNode>;
   byKey: Map<string, Item & Key>;
   edgesUnder: Map<string, number>;
   facts: ReturnType<typeof chainsOf>;
@@ -75,47 +78,72 @@ interface TableIndex {
 
 function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth: number): TableIndex {
   const nodes = new Map<string, Item>();
+  const stored = new Map<string, StoredNode>();
   const byKey = new Map<string, Item & Key>();
   const edgesUnder = new Map<string, number>();
-  // Only unfinished work leaves strays: not the summary of the open jobs nor their entries, nor
-  // finished jobs' records.
-  const jobs = items.filter(
-    (item) =>
-      kindOf(item) === 'job' &&
-      item.sk !== OPEN_JOBS_KEY.sk &&
-      !String(item.sk).startsWith(OPEN_ENTRY_SK_PREFIX) &&
-      item.status !== 'DONE' &&
-      item.status !== 'FAILED',
-  );
-  // The nodes of an import that has not joined them to the tree are not in it yet, nor are the
-  // edges of its top nodes, in their parent's collection.
-  const importing = new Set(
-    jobs.filter((job) => job.kind === 'IMPORT' && job.joined !== true).map((job) => String(job.id)),
-  );
+  const { unfinished, running, importing } = unfinishedWork(items);
+  const isImporting = (pending: unknown) => typeof pending === 'string' && importing.has(pending);
   for (const item of items) {
     byKey.set(keyString(item), item);
-    if (kindOf(item) === 'node') nodes.set(String(item.id), item);
-    if (kindOf(item) === 'edge' && !importing.has(String(item[PENDING])))
+    if (kindOf(item) === 'node') {
+      const node = storedFromItem(item);
+      nodes.set(node.node.id, item);
+      stored.set(node.node.id, node);
+    }
+    // Edges are counted as found, strays included (they are reported, not decoded).
+    if (kindOf(item) === 'edge' && !isImporting(item[PENDING]))
       edgesUnder.set(item.pk, (edgesUnder.get(item.pk) ?? 0) + 1);
   }
   const facts = chainsOf(nodes, maxTreeDepth);
-  const running = new Set(jobs.map((job) => String(job.id)));
-  const marked = (id: string) => typeof nodes.get(id)?.deleting === 'string';
-  const deletedBy = (id: string) => running.has(String(nodes.get(id)?.deleting));
+  const marked = (id: string) => stored.get(id)?.deleting !== undefined;
+  const deletedBy = (id: string) => running.has(stored.get(id)?.deleting ?? '');
   return {
     strategy,
     maxTreeDepth,
     nodes,
+    stored,
     byKey,
     edgesUnder,
     facts,
-    unfinishedJobs: jobs.length > 0,
+    unfinishedJobs: unfinished,
     running,
     deleting: (id) => marked(id) || (facts.get(id)?.chain ?? []).some(deletedBy),
     marked,
-    hidden: (id) => importing.has(String(nodes.get(id)?.[PENDING])),
+    hidden: (id) => isImporting(stored.get(id)?.pending),
     expected: new Set<string>(),
   };
+}
+
+/** What verify reads of a job record. */
+const JOB_FACTS = JOB_ITEM.pick({ id: true, kind: true, status: true, joined: true });
+
+/**
+ * The unfinished work the items of the jobs' partitions tell of (only it leaves strays): whether
+ * there is any, the unfinished jobs' ids (only they may claim nodes), and the imports among them
+ * that have not joined their nodes to the tree (neither their nodes nor the edges of their top
+ * nodes, in their parent's collection, are in it yet). Not the summary of the open jobs nor
+ * their entries, nor finished jobs' records; what earlier versions left (a legacy delete, a
+ * reindex checkpoint) counts.
+ */
+function unfinishedWork(items: Array<Item & Key>): {
+  unfinished: boolean;
+  running: Set<string>;
+  importing: Set<string>;
+} {
+  const running = new Set<string>();
+  const importing = new Set<string>();
+  let unfinished = false;
+  for (const item of items) {
+    if (kindOf(item) !== 'job' || item.sk === OPEN_JOBS_SK || item.sk.startsWith(OPEN_ENTRY_SK_PREFIX)) continue;
+    if (item.sk.startsWith(JOB_SK_PREFIX)) {
+      const job = decodeItem(JOB_FACTS, item);
+      if (job.status === 'DONE' || job.status === 'FAILED') continue;
+      running.add(job.id);
+      if (job.kind === 'IMPORT' && job.joined !== true) importing.add(job.id);
+    } else if (item.sk.startsWith(LEGACY_DELETE_SK_PREFIX)) running.add(legacyDeleteOf(item).jobId);
+    unfinished = true;
+  }
+  return { unfinished, running, importing };
 }
 
 /** Checks one node of the tree: its chain, its edge copy, its childCount, its place fields and projection items. */
@@ -129,12 +157,11 @@ function verifyNode(
   const fact = table.facts.get(id)!;
   if (fact.problem) return void report(id, fact.problem);
   const chain = fact.chain!;
+  const { node, claim } = table.stored.get(id)!;
   const place = placeOfChain(table.nodes, chain, item);
   if (chain.some(table.marked)) report(id, 'lives under a node that is being deleted');
   if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
-  if (typeof item.claim === 'string' && !table.running.has(item.claim))
-    report(id, `claimed by job ${item.claim}, which is not running`);
-  const node = nodeFromItem(item);
+  if (claim !== undefined && !table.running.has(claim)) report(id, `claimed by job ${claim}, which is not running`);
   const edge = byKey.get(keyString(edgeKey(node)));
   expected.add(keyString(edgeKey(node)));
   if (!edge) report(id, 'has no edge item in its parent collection');

@@ -1,7 +1,7 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
-import { StartRefused } from '../../../src/startRefused.js';
+import { StartRefused } from '../../../src/errors.js';
 import { startTestServer, uniqueTable } from '../../support/server.js';
 
 /**

@@ -1,18 +1,10 @@
 import { getItem } from '../../../dynamodb/batchGet.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { HISTORY_SK_PREFIX, sortKeyOf } from '../../../dynamodb/keys.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { EngineContext } from '../core/engineContext.js';
 import type { ChangeStart, ChangesRead, HistoryPage } from '../../treeStore.js';
-import {
-  changeKey,
-  changePk,
-  HISTORY_SK_PREFIX,
-  inHistory,
-  recordOf,
-  seqOf,
-  seqSk,
-  type ChangeRecord,
-} from './changeRecord.js';
+import { changeFromItem, changeKey, changePk, inHistory, seqOf, seqSk, type ChangeRecord } from './changeRecord.js';
 
 const LAST_SK = seqSk(Number.MAX_SAFE_INTEGER);
 
@@ -36,7 +28,7 @@ export async function readChangesAfter(
     const seq = seqOf(item);
     if (seq !== last + 1) return { changes, last, missing: last + 1, more: false };
     last = seq;
-    const record = recordOf(item);
+    const record = changeFromItem(item);
     if (record) changes.push(record);
   }
   return { changes, last, more };
@@ -84,7 +76,8 @@ export async function readNodeHistory(
     ...(after === undefined ? {} : { after }),
   });
   const { items } = await queryItems(ctx.doc, query, first + 1);
-  const entries = items.slice(0, first).map((item) => ({ record: recordOf(item)!, after: String(item.sk) }));
+  // A node's history holds copies of changes, never a number given up.
+  const entries = items.slice(0, first).map((item) => ({ record: changeFromItem(item)!, after: sortKeyOf(item) }));
   return { entries, hasNextPage: items.length > first };
 }
 
@@ -106,7 +99,7 @@ export async function readTreeHistory(
     const query = keyQuery(ctx.table, { pk: changePk(rootId), sk: { between: [seqSk(1), upTo] }, backwards: true });
     const { items, lastKey } = await queryItems(ctx.doc, query, first + 1);
     for (const item of items) {
-      const record = recordOf(item);
+      const record = changeFromItem(item);
       if (!record || !inHistory(record)) continue;
       if (entries.length === first) return { entries, hasNextPage: true };
       entries.push({ record, after: String(record.seq) });
@@ -123,5 +116,5 @@ export async function readChange(
   seq: number,
 ): Promise<ChangeRecord | null> {
   const item = await getItem(ctx.doc, ctx.table, changeKey(rootId, seq));
-  return item ? recordOf(item) : null;
+  return item ? changeFromItem(item) : null;
 }

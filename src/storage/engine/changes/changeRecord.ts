@@ -1,7 +1,9 @@
+import { z } from 'zod';
+import { decodeItem, decoderOf, jsonText } from '../../../dynamodb/decodeItem.js';
 import type { Item, Key } from '../../../dynamodb/keys.js';
-import { CHANGE_HEAD_SK, CHANGE_SK_PREFIX, CHANGES_PK_PREFIX } from '../../../dynamodb/keys.js';
+import { CHANGE_HEAD_SK, CHANGE_SK_PREFIX, CHANGES_PK_PREFIX, HISTORY_SK_PREFIX } from '../../../dynamodb/keys.js';
 import type { TreeNode } from '../../treeStore.js';
-import type { ChangeFacts, ChangePlace, ChangeRecord } from '../../treeStore.js';
+import type { ChangeFacts, ChangeKind, ChangePlace, ChangeRecord } from '../../treeStore.js';
 
 export type { ChangeFacts, ChangePlace, ChangeRecord } from '../../treeStore.js';
 
@@ -25,12 +27,12 @@ export interface ChangeDraft {
 
 export const changePk = (rootId: string): string => `${CHANGES_PK_PREFIX}${rootId}`;
 export const headKey = (rootId: string): Key => ({ pk: changePk(rootId), sk: CHANGE_HEAD_SK });
+/** A tree's sequence as stored: the last number handed out (counted, and read, by dynamodb/counter.ts nextCount). */
+export const CHANGE_HEAD_ITEM = z.object({ seq: z.number() });
 /** Sequence numbers as 15 digits: sort keys sort as numbers do, far beyond any tree's lifetime. */
 export const seqSk = (seq: number): string => `${CHANGE_SK_PREFIX}${String(seq).padStart(15, '0')}`;
 export const changeKey = (rootId: string, seq: number): Key => ({ pk: changePk(rootId), sk: seqSk(seq) });
 
-/** The sort keys of a node's history: newest last, so read backwards. */
-export const HISTORY_SK_PREFIX = 'H#';
 /** The key of the copy of a change in its node's history (in the same collection as a tree's log: `C#<id>`). */
 export const historyKey = (record: ChangeRecord): Key => ({
   pk: changePk(record.nodeId),
@@ -98,38 +100,96 @@ export const givenUpItem = (rootId: string, seq: number, expiresAt: number): Ite
   expiresAt,
 });
 
-/** A change item read back; null for a number given up. */
-export function recordOf(item: Item): ChangeRecord | null {
-  if (item.kind === 'NONE') return null;
-  const place = (value: unknown): ChangePlace | undefined =>
-    value && typeof value === 'object'
-      ? {
-          parentId: (value as ChangePlace).parentId ?? null,
-          path: [...((value as ChangePlace).path ?? [])],
-        }
-      : undefined;
-  const stored = (value: unknown): TreeNode | undefined => {
-    const node = value as (Omit<TreeNode, 'data'> & { data: string | null }) | undefined;
-    return node && { ...node, data: node.data === null ? null : (JSON.parse(node.data) as TreeNode['data']) };
-  };
-  const node = stored(item.node);
-  const prior = stored(item.prior);
+/** Every kind of change recorded: the compiler checks that none of ChangeKind is missing. */
+const KINDS: { [kind in ChangeKind]: kind } = {
+  CREATED: 'CREATED',
+  UPDATED: 'UPDATED',
+  MOVED: 'MOVED',
+  DELETED: 'DELETED',
+  RESTORED: 'RESTORED',
+  COPIED: 'COPIED',
+  JOB_PROGRESS: 'JOB_PROGRESS',
+  JOB_DONE: 'JOB_DONE',
+};
+
+/** Where a node was or is, as a change keeps it (ChangePlace). */
+const PLACE = z.object({ parentId: z.string().nullish(), path: z.array(z.string()).optional() });
+
+/** A node as a change keeps it (snapshot): null where the node has no value, its data as JSON text. */
+const SNAPSHOT = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  position: z.string(),
+  version: z.number(),
+  childCount: z.number(),
+  data: jsonText(z.record(z.string(), z.unknown())).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  // Absent from the records written before stamps.
+  incarnation: z.string().nullish(),
+});
+
+/** What every item of a tree's log holds: its tree and number, and its time to live. */
+const NUMBERED = z.object({ rootId: z.string(), seq: z.number(), expiresAt: z.number() });
+
+/**
+ * An item of a tree's log (`S#<seq>`), or a copy in a node's history (`H#...`): a change, or a
+ * number given up (kind NONE). Decoded by changeFromItem.
+ */
+export const CHANGE_ITEM = z.discriminatedUnion('kind', [
+  NUMBERED.extend({ kind: z.literal('NONE') }),
+  NUMBERED.extend({
+    kind: z.enum(KINDS),
+    nodeId: z.string(),
+    at: z.string(),
+    by: z.string().nullish(),
+    node: SNAPSHOT.optional(),
+    prior: SNAPSHOT.optional(),
+    from: PLACE.optional(),
+    to: PLACE.optional(),
+    count: z.number().nullish(),
+    job: z.object({ id: z.string(), kind: z.string(), status: z.string() }).optional(),
+    otherRoot: z.string().optional(),
+    otherSeq: z.number().optional(),
+  }),
+]);
+
+/** The node of a snapshot (an incarnation only where it had one). */
+const nodeOf = ({ incarnation, ...node }: z.output<typeof SNAPSHOT>): TreeNode =>
+  incarnation == null ? node : { ...node, incarnation };
+
+const placeOf = (place: z.output<typeof PLACE>): ChangePlace => ({
+  parentId: place.parentId ?? null,
+  path: place.path ?? [],
+});
+
+/**
+ * A change item read back, decoded by CHANGE_ITEM (MalformedItem, naming its key, when it is not
+ * one); null for a number given up.
+ */
+export function changeFromItem(item: Item): ChangeRecord | null {
+  const stored = decodeItem(CHANGE_ITEM, item);
+  if (stored.kind === 'NONE') return null;
+  const { node, prior, from, to, count, job, otherRoot, otherSeq } = stored;
   return {
-    kind: item.kind as ChangeRecord['kind'],
-    nodeId: String(item.nodeId),
-    rootId: String(item.rootId),
-    seq: Number(item.seq),
-    at: String(item.at),
-    by: (item.by as string | undefined) ?? null,
-    ...(node ? { node } : {}),
-    ...(prior ? { prior } : {}),
-    ...(item.from ? { from: place(item.from) } : {}),
-    ...(item.to ? { to: place(item.to) } : {}),
-    ...(item.count != null ? { count: Number(item.count) } : {}),
-    ...(item.job ? { job: item.job as ChangeRecord['job'] } : {}),
-    ...(typeof item.otherRoot === 'string' ? { other: { rootId: item.otherRoot, seq: Number(item.otherSeq) } } : {}),
+    kind: stored.kind,
+    nodeId: stored.nodeId,
+    rootId: stored.rootId,
+    seq: stored.seq,
+    at: stored.at,
+    by: stored.by ?? null,
+    ...(node ? { node: nodeOf(node) } : {}),
+    ...(prior ? { prior: nodeOf(prior) } : {}),
+    ...(from ? { from: placeOf(from) } : {}),
+    ...(to ? { to: placeOf(to) } : {}),
+    ...(count != null ? { count } : {}),
+    ...(job ? { job } : {}),
+    ...(otherRoot !== undefined && otherSeq !== undefined ? { other: { rootId: otherRoot, seq: otherSeq } } : {}),
   };
 }
 
-/** The sequence number of a change item's sort key. */
-export const seqOf = (item: Item): number => Number(item.seq);
+const decodeSeq = decoderOf(NUMBERED.pick({ seq: true }));
+
+/** The sequence number of a change item (a record's, or one given up), decoded. */
+export const seqOf = (item: Item): number => decodeSeq(item).seq;

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { batchGetItems, getItem } from '../../../dynamodb/batchGet.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
-import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
+import { decodeItem, jsonText } from '../../../dynamodb/decodeItem.js';
+import {
+  DELETED_ENTRY_SK,
+  DELETED_LIST_PK,
+  DELETED_PACK_SK_PREFIX,
+  keyString,
+  type Item,
+  type Key,
+} from '../../../dynamodb/keys.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { StoredNode } from '../../strategy.js';
@@ -40,13 +49,51 @@ export interface DeletedEntry {
   expiresAt: number;
 }
 
-const ENTRY_SK = 'DELETED';
-const LIST_PK = changePk('*deleted');
-const packSk = (token: string, n: number) => `${ENTRY_SK}#${token}#${String(n).padStart(6, '0')}`;
-export const deletedEntryKey = (nodeId: string): Key => ({ pk: changePk(nodeId), sk: ENTRY_SK });
+/** What the sort keys of the packs kept under `token` begin with. */
+const packsOf = (token: string) => `${DELETED_PACK_SK_PREFIX}${token}#`;
+const packSk = (token: string, n: number) => `${packsOf(token)}${String(n).padStart(6, '0')}`;
+export const deletedEntryKey = (nodeId: string): Key => ({ pk: changePk(nodeId), sk: DELETED_ENTRY_SK });
 const listKey = (entry: Pick<DeletedEntry, 'at' | 'nodeId'>): Key => ({
-  pk: LIST_PK,
+  pk: DELETED_LIST_PK,
   sk: `${entry.at}#${entry.nodeId}`,
+});
+
+/** A node as a deleted subtree keeps it (kept): its fields, null where it has no value. */
+const KEPT_NODE = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  position: z.string(),
+  version: z.number(),
+  childCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  incarnation: z.string().optional(),
+});
+
+/** The entry of the subtree deleted at a node, as stored (DELETED). */
+export const DELETED_ENTRY_ITEM = z.object({
+  nodeId: z.string(),
+  token: z.string(),
+  packs: z.number(),
+  count: z.number(),
+  node: jsonText(KEPT_NODE),
+  path: z.array(z.string()).optional(),
+  at: z.string(),
+  by: z.string().nullish(),
+  expiresAt: z.number(),
+});
+
+/** A pack of a deleted subtree's nodes, as stored (DELETED#<token>#<n>): JSON text. */
+export const DELETED_PACK_ITEM = z.object({ nodes: jsonText(z.array(KEPT_NODE)), expiresAt: z.number() });
+
+/** The place of an entry in the list of deleted subtrees, as stored (C#*deleted, `<at>#<nodeId>`). */
+export const DELETED_LIST_ITEM = z.object({
+  sk: z.string(),
+  nodeId: z.string(),
+  token: z.string(),
+  expiresAt: z.number(),
 });
 
 /**
@@ -119,17 +166,11 @@ export function deletedItems(
   return { packs, entry: [entry, { ...listKey({ at, nodeId }), nodeId, token, expiresAt }], bytes };
 }
 
-const entryOf = (item: Item): DeletedEntry => ({
-  nodeId: String(item.nodeId),
-  token: String(item.token),
-  packs: Number(item.packs),
-  count: Number(item.count),
-  node: JSON.parse(String(item.node)) as TreeNode,
-  path: (item.path as string[] | undefined) ?? [],
-  at: String(item.at),
-  by: (item.by as string | null | undefined) ?? null,
-  expiresAt: Number(item.expiresAt),
-});
+/** An entry as read, decoded by DELETED_ENTRY_ITEM (MalformedItem, naming its key, when it is not one). */
+export function deletedEntryOf(item: Item): DeletedEntry {
+  const stored = decodeItem(DELETED_ENTRY_ITEM, item);
+  return { ...stored, path: stored.path ?? [], by: stored.by ?? null };
+}
 
 /** The entry of the subtree last deleted at node `id`, if it is kept (expired ones included: the caller tells). */
 export async function readDeletedEntry(
@@ -137,7 +178,7 @@ export async function readDeletedEntry(
   nodeId: string,
 ): Promise<DeletedEntry | null> {
   const item = await getItem(ctx.doc, ctx.table, deletedEntryKey(nodeId));
-  return item ? entryOf(item) : null;
+  return item ? deletedEntryOf(item) : null;
 }
 
 /** The nodes of a deleted subtree, parents first (one Query per 1 MB). */
@@ -145,11 +186,11 @@ export async function readDeletedNodes(
   ctx: Pick<EngineContext, 'doc' | 'table'>,
   entry: DeletedEntry,
 ): Promise<TreeNode[]> {
-  const query = keyQuery(ctx.table, { pk: changePk(entry.nodeId), sk: { beginsWith: `${ENTRY_SK}#${entry.token}#` } });
+  const query = keyQuery(ctx.table, { pk: changePk(entry.nodeId), sk: { beginsWith: packsOf(entry.token) } });
   const { items } = await queryItems(ctx.doc, query, entry.packs);
   if (items.length !== entry.packs)
     throw new Error(`deleted subtree of ${entry.nodeId}: ${items.length} of ${entry.packs} packs`);
-  return items.flatMap((item) => JSON.parse(String(item.nodes)) as TreeNode[]);
+  return items.flatMap((item) => decodeItem(DELETED_PACK_ITEM, item).nodes);
 }
 
 /** Plans the end of a deleted subtree's entry (it was restored), on the condition that it is still that one. */
@@ -173,21 +214,26 @@ export async function readDeletedPage(
   read: number;
   last: string | undefined;
 }> {
-  const query = keyQuery(ctx.table, { pk: LIST_PK, backwards: true, ...(after === undefined ? {} : { after }) });
+  const query = keyQuery(ctx.table, {
+    pk: DELETED_LIST_PK,
+    backwards: true,
+    ...(after === undefined ? {} : { after }),
+  });
   const { items, lastKey } = await queryItems(ctx.doc, query, first);
-  const keys = items.map((item) => deletedEntryKey(String(item.nodeId)));
+  const listed = items.map((item) => decodeItem(DELETED_LIST_ITEM, item));
+  const keys = listed.map(({ nodeId }) => deletedEntryKey(nodeId));
   const found = await batchGetItems(ctx.doc, ctx.table, keys);
   const now = Date.now() / 1000;
-  const entries = items.flatMap((item, i) => {
-    const entry = found.get(keyString(keys[i]!));
-    if (!entry || entry.token !== item.token || Number(entry.expiresAt) < now) return [];
-    return [{ entry: entryOf(entry), after: String(item.sk) }];
+  const entries = listed.flatMap(({ token, sk }, i) => {
+    const item = found.get(keyString(keys[i]!));
+    const entry = item && deletedEntryOf(item);
+    if (!entry || entry.token !== token || entry.expiresAt < now) return [];
+    return [{ entry, after: sk }];
   });
-  const last = items.at(-1)?.sk as string | undefined;
   return {
     entries,
     hasNextPage: lastKey !== undefined,
     read: items.length,
-    last,
+    last: listed.at(-1)?.sk,
   };
 }

@@ -1,9 +1,9 @@
+import { HISTORY_SK_PREFIX } from '../../../dynamodb/keys.js';
 import type { ChangeRecord, NewestFirstPage } from '../../treeStore.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { readNodeHistory, readTreeHistory } from './changeLog.js';
 import { positionIn, withCursors } from '../../cursor.js';
 import { readablePage } from './readablePage.js';
-import { HISTORY_SK_PREFIX } from './changeRecord.js';
 
 const NOT_THIS_HISTORY = 'after is not a cursor of this history';
 

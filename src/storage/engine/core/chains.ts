@@ -1,5 +1,12 @@
+import { decoderOf } from '../../../dynamodb/decodeItem.js';
 import type { Item } from '../../../dynamodb/keys.js';
 import type { Place } from '../../strategy.js';
+import { NODE_ITEM } from './items.js';
+
+/** What a walk of parent pointers reads of a node item, and what a place reads: the node's schema's. */
+const decodeParent = decoderOf(NODE_ITEM.pick({ parentId: true }));
+const decodePosition = decoderOf(NODE_ITEM.pick({ position: true }));
+const parentOf = (item: Item): string | null => decodeParent(item).parentId ?? null;
 
 /** Pure: what the truth implies, every node's chain from its parent pointers. */
 export interface NodeFacts {
@@ -10,8 +17,8 @@ export interface NodeFacts {
   problem?: string;
 }
 
-/** Walks every node's parent pointers, with cycle and orphan detection. */
-export function chainsOf(nodes: Map<string, Item>, maxTreeDepth: number): Map<string, NodeFacts> {
+/** Walks every node's parent pointers (node items by id), with cycle and orphan detection. */
+export function chainsOf(nodes: ReadonlyMap<string, Item>, maxTreeDepth: number): Map<string, NodeFacts> {
   const facts = new Map<string, NodeFacts>();
   const resolve = (id: string): NodeFacts => {
     const known = facts.get(id);
@@ -34,12 +41,11 @@ export function chainsOf(nodes: Map<string, Item>, maxTreeDepth: number): Map<st
         problem = `orphan: ancestor ${current} does not exist`;
         break;
       }
-      current = typeof item.parentId === 'string' ? item.parentId : null;
+      current = parentOf(item);
     }
-    const item = nodes.get(id)!;
     const result: NodeFacts = {
       id,
-      parentId: typeof item.parentId === 'string' ? item.parentId : null,
+      parentId: parentOf(nodes.get(id)!),
       chain: problem ? null : seen.slice(1).reverse(),
       ...(problem ? { problem } : {}),
     };
@@ -50,7 +56,11 @@ export function chainsOf(nodes: Map<string, Item>, maxTreeDepth: number): Map<st
   return facts;
 }
 
-/** The place of the node `item` whose ancestors are `chain`, positions from the nodes' items. */
+/**
+ * The place of the node `item` whose ancestors are `chain` (each in `nodes`, where chainsOf found
+ * them), the positions from their items.
+ */
 export function placeOfChain(nodes: ReadonlyMap<string, Item>, chain: readonly string[], item: Item): Place {
-  return { path: [...chain], lineage: [...chain.map((id) => String(nodes.get(id)?.position)), String(item.position)] };
+  const positionOf = (node: Item) => decodePosition(node).position;
+  return { path: [...chain], lineage: [...chain.map((id) => positionOf(nodes.get(id)!)), positionOf(item)] };
 }

@@ -4,7 +4,6 @@ import {
   edgeItem,
   edgeKey,
   edgeSk,
-  looksLikeNode,
   NODE_ITEM,
   nodeAttributes,
   nodeFromItem,
@@ -15,6 +14,7 @@ import {
   withPath,
 } from './items.js';
 import { MalformedItem } from '../../../dynamodb/decodeItem.js';
+import { fieldChecks } from '../../../dynamodb/fieldChecks.js';
 import { ROOTS_PK } from '../../../dynamodb/keys.js';
 import { nodeWith, type TreeNode } from '../../treeStore.js';
 
@@ -133,6 +133,14 @@ describe('items', () => {
     });
     const { rev: _omitted, ...withoutRev } = nodeItem(child, 1);
     expect(storedFromItem(withoutRev).rev).toBe(0);
+    expect(storedFromItem({ ...nodeItem(child, 2), pending: 'job-2', respacing: 9, claim: 'job-3' })).toEqual({
+      node: child,
+      rev: 2,
+      deleting: undefined,
+      pending: 'job-2',
+      respacing: 9,
+      claim: 'job-3',
+    });
   });
 });
 
@@ -151,7 +159,9 @@ describe('decoding stored node items', () => {
     expect(() => nodeFromItem(item)).toThrow(`item N#child-1 NODE is malformed: ${problem}`);
   });
 
-  it('checks by hand exactly what the schema checks', () => {
+  it('checks by hand, with the checks derived from the schema, exactly what the schema checks', () => {
+    const checks = fieldChecks(NODE_ITEM);
+    const looksLikeNode = (item: Record<string, unknown>) => checks.every(([name, check]) => check(item[name]));
     const items = [
       good,
       edgeItem(child, 1),
@@ -159,6 +169,17 @@ describe('decoding stored node items', () => {
       ...malformed.map(([, item]) => item),
     ];
     for (const item of items) expect(looksLikeNode(item)).toBe(NODE_ITEM.safeParse(item).success);
+  });
+
+  it('refuses an item whose internal attributes are not what a writer conditions on, naming its key', () => {
+    const item = { ...good, rev: '3', claim: 7 };
+    expect(nodeFromItem(item)).toEqual(child);
+    expect(() => storedFromItem(item)).toThrow(
+      new MalformedItem(
+        item,
+        'rev: Invalid input: expected number, received string; claim: Invalid input: expected string, received number',
+      ),
+    );
   });
 });
 

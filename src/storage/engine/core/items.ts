@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { decodeItem } from '../../../dynamodb/decodeItem.js';
+import { decoderOf } from '../../../dynamodb/decodeItem.js';
 import { collectionPk, edgeSk, NODE_PK_PREFIX, NODE_SK, nodeKey, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { StoredNode } from '../../strategy.js';
-import { nodeWith, OPTIONAL_FIELDS, type LeftOut, type OptionalField, type TreeNode } from '../../treeStore.js';
+import { nodeWith, OPTIONAL_FIELDS, type LeftOut, type TreeNode } from '../../treeStore.js';
 
 /**
  * The truth's item layout, the same under every strategy (docs/design.md, "Truth and
@@ -84,7 +84,11 @@ export function edgeItem(node: TreeNode, rev: number): Item & Key {
 
 const strings = z.array(z.string());
 
-/** A node item, or an edge copy, as stored: the node's attributes (its internal ones aside). */
+/**
+ * A node item, or an edge copy, as stored: the node's attributes (its internal ones aside). The
+ * one description of them: the checks that decode a page of nodes by hand are derived from it
+ * (dynamodb/fieldChecks.ts), and it explains an item that fails them.
+ */
 export const NODE_ITEM = z.object({
   id: z.string(),
   parentId: z.string().optional(),
@@ -100,52 +104,42 @@ export const NODE_ITEM = z.object({
   lineage: strings.optional(),
 });
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const optional = (value: unknown, is: (value: unknown) => boolean) => value === undefined || is(value);
-const isStrings = (value: unknown) => Array.isArray(value) && value.every(isString);
-const isMap = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** The internal attributes of a node item or edge copy: what a writer conditions on (StoredNode). */
+export const NODE_INTERNALS = z.object({
+  rev: z.number().optional(),
+  deleting: z.string().optional(),
+  [PENDING]: z.string().optional(),
+  respacing: z.number().optional(),
+  claim: z.string().optional(),
+});
 
-/**
- * Whether an item has NODE_ITEM's shape, checked by hand: pages of a thousand nodes are decoded
- * here, and the schema's own parse costs some 20 times more CPU per item (about 0.9 µs against
- * 0.05). The schema explains an item that fails (items.test.ts keeps the two in step).
- */
-export const looksLikeNode = (item: Item): boolean =>
-  isString(item.id) &&
-  isString(item.name) &&
-  isString(item.position) &&
-  typeof item.version === 'number' &&
-  isString(item.createdAt) &&
-  isString(item.updatedAt) &&
-  optional(item.parentId, isString) &&
-  optional(item.childCount, (v) => typeof v === 'number') &&
-  optional(item.data, isMap) &&
-  optional(item.incarnation, isString) &&
-  optional(item.path, isStrings) &&
-  optional(item.lineage, isStrings);
+/** A node item or edge copy with every attribute it may hold. */
+export const STORED_NODE_ITEM = NODE_ITEM.extend(NODE_INTERNALS.shape);
+
+const decodeNode = decoderOf(NODE_ITEM);
+const decodeInternals = decoderOf(NODE_INTERNALS);
 
 /** A node item or an edge copy, back to a node; MalformedItem, naming its key, when it is not one. */
 export function nodeFromItem(item: Item): TreeNode {
-  if (!looksLikeNode(item)) decodeItem(NODE_ITEM, item);
-  const path = item.path as string[] | undefined;
-  const id = item.id as string;
+  const stored = decodeNode(item);
+  const path = stored.path;
   // One object shape for every node (place fields undefined when not kept): pages of a
   // thousand nodes are built here, and a shape per case would make every reader slower.
   return {
-    id,
-    parentId: (item.parentId as string | undefined) ?? null,
-    name: item.name as string,
-    position: item.position as string,
-    version: item.version as number,
-    childCount: (item.childCount as number | undefined) ?? 0,
-    data: (item.data as TreeNode['data']) ?? null,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-    incarnation: item.incarnation as string | undefined,
+    id: stored.id,
+    parentId: stored.parentId ?? null,
+    name: stored.name,
+    position: stored.position,
+    version: stored.version,
+    childCount: stored.childCount ?? 0,
+    data: stored.data ?? null,
+    createdAt: stored.createdAt,
+    updatedAt: stored.updatedAt,
+    incarnation: stored.incarnation,
     depth: path?.length,
-    rootId: path ? (path[0] ?? id) : undefined,
+    rootId: path ? (path[0] ?? stored.id) : undefined,
     path,
-    lineage: item.lineage as string[] | undefined,
+    lineage: stored.lineage,
   };
 }
 
@@ -161,23 +155,6 @@ const NODE_ATTRIBUTES = [
 export const attributesRead = (leftOut: LeftOut): string[] =>
   NODE_ATTRIBUTES.filter((name) => name === 'childCount' || !(leftOut as readonly string[]).includes(name));
 
-const isNumber = (value: unknown) => typeof value === 'number';
-/** What looksLikeNode checks, attribute by attribute, for the nodes read without some of them. */
-const CHECKS = Object.entries({
-  id: isString,
-  position: isString,
-  parentId: (v: unknown) => optional(v, isString),
-  childCount: (v: unknown) => optional(v, isNumber),
-  path: (v: unknown) => optional(v, isStrings),
-  lineage: (v: unknown) => optional(v, isStrings),
-  name: isString,
-  version: isNumber,
-  createdAt: isString,
-  updatedAt: isString,
-  data: (v: unknown) => optional(v, isMap),
-  incarnation: (v: unknown) => optional(v, isString),
-} satisfies Record<keyof z.input<typeof NODE_ITEM>, (value: unknown) => boolean>);
-
 const builders = new Map<string, (item: Item) => TreeNode>();
 
 /**
@@ -192,9 +169,10 @@ export function nodeFromItemWithout(leftOut: LeftOut): (item: Item) => TreeNode 
   const known = builders.get(key);
   if (known) return known;
   const out = leftOut as readonly string[];
-  const checks = CHECKS.filter(([name]) => !out.includes(name));
   const kept = OPTIONAL_FIELDS.filter((field) => !out.includes(field));
-  const mask: { [field in OptionalField]?: true } = Object.fromEntries(leftOut.map((field) => [field, true]));
+  const mask: { [field in LeftOut[number]]?: true } = Object.fromEntries(leftOut.map((field) => [field, true]));
+  // NODE_ITEM's checks of the fields read, and only those.
+  const decode = decoderOf(NODE_ITEM.omit(mask));
   const fail = (field: string) => () => {
     throw new Error(`node field ${field} was left out of this read: no field of the operation asked for it`);
   };
@@ -203,18 +181,20 @@ export function nodeFromItemWithout(leftOut: LeftOut): (item: Item) => TreeNode 
     Object.fromEntries(leftOut.map((field) => [field, { get: fail(field) }])),
   ) as object;
   const build = (item: Item): TreeNode => {
-    for (const [name, check] of checks) if (!check(item[name])) decodeItem(NODE_ITEM.partial(mask), item);
+    const stored = decode(item);
     const node = Object.create(prototype) as Record<string, unknown>;
-    const path = item.path as string[] | undefined;
-    node.id = item.id;
-    node.parentId = item.parentId ?? null;
-    node.position = item.position;
+    const path = stored.path;
+    node.id = stored.id;
+    node.parentId = stored.parentId ?? null;
+    node.position = stored.position;
+    // The fields that may be left out, when read: decoded above (`stored` is the item itself,
+    // typed without them).
     if (!out.includes('childCount')) node.childCount = item.childCount ?? 0;
     for (const field of kept) node[field] = field === 'data' ? (item.data ?? null) : item[field];
     node.depth = path?.length;
-    node.rootId = path ? (path[0] ?? item.id) : undefined;
+    node.rootId = path ? (path[0] ?? stored.id) : undefined;
     node.path = path;
-    node.lineage = item.lineage;
+    node.lineage = stored.lineage;
     return node as unknown as TreeNode;
   };
   builders.set(key, build);
@@ -225,13 +205,16 @@ export function nodeFromItemWithout(leftOut: LeftOut): (item: Item) => TreeNode 
 export const withPath = (node: TreeNode, path: string[]): TreeNode =>
   nodeWith(node, { path, depth: path.length, rootId: path[0] ?? node.id });
 
+/** A node item or an edge copy as a write reads it, the node and its internal attributes; MalformedItem if not one. */
 export function storedFromItem(item: Item): StoredNode {
+  const node = nodeFromItem(item);
+  const { rev, deleting, [PENDING]: pending, respacing, claim } = decodeInternals(item);
   return {
-    node: nodeFromItem(item),
-    rev: Number(item.rev ?? 0),
-    deleting: typeof item.deleting === 'string' ? item.deleting : undefined,
-    ...(typeof item[PENDING] === 'string' ? { pending: item[PENDING] } : {}),
-    ...(typeof item.respacing === 'number' ? { respacing: item.respacing } : {}),
-    ...(typeof item.claim === 'string' ? { claim: item.claim } : {}),
+    node,
+    rev: rev ?? 0,
+    deleting,
+    ...(pending !== undefined ? { pending } : {}),
+    ...(respacing !== undefined ? { respacing } : {}),
+    ...(claim !== undefined ? { claim } : {}),
   };
 }

@@ -1,4 +1,6 @@
-import { JOBS_PK, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK, type Item, type Key } from '../../../dynamodb/keys.js';
+import { z } from 'zod';
+import { decoderOf } from '../../../dynamodb/decodeItem.js';
+import { JOBS_PK, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK, sortKeyOf, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
 
@@ -136,6 +138,42 @@ export interface OpenEntry extends Pick<Job, 'id' | 'kind' | 'nodeId'> {
   joined?: boolean;
 }
 
+/** Every kind of job, as stored: the compiler checks that none of JobKind is missing. */
+const JOB_KINDS: { [kind in JobKind]: kind } = { MOVE: 'MOVE', DELETE: 'DELETE', REINDEX: 'REINDEX', IMPORT: 'IMPORT' };
+/** A job's kind as stored, in its record and its entry. */
+export const JOB_KIND = z.enum(JOB_KINDS);
+
+const ids = z.array(z.string());
+
+/**
+ * The summary of the open jobs as stored (OPEN_JOBS_KEY): until when reads look for entries
+ * (announceJob.ts), the reindex that runs and since when (reindexLock.ts), and the projection.
+ */
+export const OPEN_SUMMARY_ITEM = z.object({
+  activeUntil: z.number().optional(),
+  [PROJECTION]: z.string().optional(),
+  reindex: z.string().optional(),
+  reindexSince: z.number().optional(),
+});
+
+/** A job's entry as stored (openEntryKey): what planEntryOpen, planEntryAccept and planEntryJoin write. */
+export const OPEN_ENTRY_ITEM = z.object({
+  sk: z.string(),
+  kind: JOB_KIND,
+  nodeId: z.string().nullish(),
+  from: ids.optional(),
+  to: ids.optional(),
+  joined: z.boolean().optional(),
+  claiming: z.boolean().optional(),
+});
+
+const decodeSummary = decoderOf(OPEN_SUMMARY_ITEM);
+const decodeEntry = decoderOf(OPEN_ENTRY_ITEM);
+
+/** The summary as read, decoded (MalformedItem, naming its key, when it is not one); empty when never written. */
+export const openSummaryOf = (item: Item | undefined): z.output<typeof OPEN_SUMMARY_ITEM> =>
+  item ? decodeSummary(item) : {};
+
 /** The first transaction of a job puts its entry. */
 export function planEntryOpen(tx: TransactionBuilder, entry: OpenEntry): void {
   const { id, kind, nodeId, from, to, claiming } = entry;
@@ -171,34 +209,30 @@ export function planEntryClose(tx: TransactionBuilder, jobId: string): void {
   tx.delete(openEntryKey(jobId));
 }
 
-const ids = (value: unknown): string[] | undefined =>
-  Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
-
-/** An entry item as read (undefined: not an entry). */
+/** An entry item as read (undefined: not an entry), decoded (MalformedItem, naming its key, when it is not one). */
 export function openEntryOf(item: Item | undefined): OpenEntry | undefined {
-  const sk = typeof item?.sk === 'string' ? item.sk : '';
-  if (!item || !sk.startsWith(OPEN_ENTRY_SK_PREFIX)) return undefined;
-  const from = ids(item.from);
-  const to = ids(item.to);
+  if (!item || !sortKeyOf(item).startsWith(OPEN_ENTRY_SK_PREFIX)) return undefined;
+  const { sk, kind, nodeId, from, to, joined, claiming } = decodeEntry(item);
   return {
     id: sk.slice(OPEN_ENTRY_SK_PREFIX.length),
-    kind: item.kind as JobKind,
-    nodeId: typeof item.nodeId === 'string' ? item.nodeId : null,
+    kind,
+    nodeId: nodeId ?? null,
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
-    ...(item.joined === true ? { joined: true } : {}),
-    ...(item.claiming === true ? { claiming: true } : {}),
+    ...(joined === true ? { joined: true } : {}),
+    ...(claiming === true ? { claiming: true } : {}),
   };
 }
 
 /** The open jobs from the summary and the entries (none read while the summary is inactive). */
-export function openJobsOf(summary: Item | undefined, entryItems: readonly Item[] = []): OpenJobs {
+export function openJobsOf(summaryItem: Item | undefined, entryItems: readonly Item[] = []): OpenJobs {
+  const summary = openSummaryOf(summaryItem);
   const all = entryItems.flatMap((item) => openEntryOf(item) ?? []);
   // A claiming job has applied nothing yet: only counted.
   const entries = all.filter((e) => !e.claiming);
   return {
-    ...(typeof summary?.[PROJECTION] === 'string' ? { projection: summary[PROJECTION] } : {}),
-    activeUntil: Number(summary?.activeUntil ?? 0),
+    ...(summary[PROJECTION] !== undefined ? { projection: summary[PROJECTION] } : {}),
+    activeUntil: summary.activeUntil ?? 0,
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: all.length,
     moves: entries.flatMap((e) =>

@@ -74,7 +74,10 @@ export async function queryChildren(
   let read = await queryItems(ctx.doc, query(options.after), limit);
   if (!read.items.some(isMarked)) return read;
   const importing = openJobsOf(undefined, await readOpenEntries(ctx)).importing;
-  const joined = (item: Item) => !isMarked(item) || !importing.has(item[PENDING] as string);
+  const joined = (item: Item) => {
+    const mark = item[PENDING];
+    return !isMarked(item) || typeof mark !== 'string' || !importing.has(mark);
+  };
   const items = read.items.filter(joined);
   for (let round = 0; limit !== undefined && items.length < limit && read.lastKey; round++) {
     if (round >= MAX_QUERY_PAGES)

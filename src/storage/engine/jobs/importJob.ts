@@ -1,15 +1,16 @@
+import { z } from 'zod';
 import type { ChangeDraft } from '../changes/changeRecord.js';
-import type { Item, Key } from '../../../dynamodb/keys.js';
+import { decodeItem, jsonText } from '../../../dynamodb/decodeItem.js';
+import { IMPORT_PACK_SK_PREFIX, IMPORT_PACKS_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { putAll } from '../../../dynamodb/transactWrite.js';
-import { changePk } from '../changes/changeRecord.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Place } from '../../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { edgeKey } from '../core/items.js';
-import type { ImportedNode, JobRecord, Lease } from './jobRecord.js';
+import { IMPORTED_NODE, type ImportedNode, type JobRecord, type Lease } from './jobRecord.js';
 import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
@@ -105,7 +106,11 @@ const PACK_NODES = 2000;
 /** How long packs outlive the start of their job (time to live; a job lasts minutes). */
 const PACKS_KEPT_MS = 7 * 86_400_000;
 
-const packPk = (jobId: string) => changePk(`*import#${jobId}`);
+const packPk = (jobId: string) => `${IMPORT_PACKS_PK_PREFIX}${jobId}`;
+const packSk = (n: number) => `${IMPORT_PACK_SK_PREFIX}${String(n).padStart(6, '0')}`;
+
+/** A pack of an import's list of nodes, as stored (`C#*import#<jobId>`, `P#<n>`): JSON text. */
+export const IMPORT_PACK_ITEM = z.object({ nodes: jsonText(z.array(IMPORTED_NODE)), expiresAt: z.number() });
 
 /**
  * Where an import keeps its list of nodes: in its record (`imports`) when short; otherwise
@@ -121,8 +126,8 @@ export async function keptImports(
   const expiresAt = Math.ceil((Date.now() + PACKS_KEPT_MS) / 1000);
   const packs: Array<Item & Key> = [];
   for (let i = 0; i < imports.length; i += PACK_NODES) {
-    const sk = `P#${String(packs.length).padStart(6, '0')}`;
-    packs.push({ pk: packPk(jobId), sk, nodes: JSON.stringify(imports.slice(i, i + PACK_NODES)), expiresAt });
+    const nodes = JSON.stringify(imports.slice(i, i + PACK_NODES));
+    packs.push({ pk: packPk(jobId), sk: packSk(packs.length), nodes, expiresAt });
   }
   await putAll(ctx.doc, ctx.table, packs);
   return { importPacks: packs.length };
@@ -134,7 +139,7 @@ export async function importsOf(ctx: Pick<EngineContext, 'doc' | 'table'>, job: 
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, { pk: packPk(job.id) }), job.importPacks);
   if (items.length !== job.importPacks)
     throw new Error(`import job ${job.id}: ${items.length} of ${job.importPacks} packs`);
-  return items.flatMap((item) => JSON.parse(String(item.nodes)) as ImportedNode[]);
+  return items.flatMap((item) => decodeItem(IMPORT_PACK_ITEM, item).nodes);
 }
 
 /** The places of an import's nodes under the roots (only those need them), from the list. */

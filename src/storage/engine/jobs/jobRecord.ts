@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
-import { planEntryAccept, planEntryClose, planEntryOpen, type OpenEntry } from '../core/openJobs.js';
+import { JOB_KIND, planEntryAccept, planEntryClose, planEntryOpen, type OpenEntry } from '../core/openJobs.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -49,10 +49,13 @@ export const newJobId = (now: number, random: string): string => `${now.toString
 
 const ids = z.array(z.string());
 
+/** A node of an import job as stored (ImportedNode), in its record or in a pack of them (importJob.ts). */
+export const IMPORTED_NODE = z.tuple([z.string(), z.string().nullable(), z.string()]);
+
 /** A job record as stored (its key, the public job, the lease, the fields of its kind). */
-const JOB_ITEM = z.object({
+export const JOB_ITEM = z.object({
   id: z.string(),
-  kind: z.enum(['MOVE', 'DELETE', 'REINDEX', 'IMPORT']),
+  kind: JOB_KIND,
   status: z.string().optional(),
   done: z.number().optional(),
   total: z.number().nullish(),
@@ -65,7 +68,7 @@ const JOB_ITEM = z.object({
   toLineage: ids.optional(),
   target: z.string().optional(),
   after: z.string().nullish(),
-  imports: z.array(z.tuple([z.string(), z.string().nullable(), z.string()])).optional(),
+  imports: z.array(IMPORTED_NODE).optional(),
   importPacks: z.number().optional(),
   joined: z.boolean().optional(),
   claiming: z.boolean().optional(),
@@ -155,6 +158,30 @@ export interface Announced {
 
 /** The item that tells the job sweep of every process that a tenant has open jobs. */
 export const tenantKey = (tenant: string): Key => ({ pk: TENANTS_PK, sk: tenant });
+
+/** A tenant listed with open jobs, as stored (tenantKey): since when (epoch ms; announceJob.ts listTenant). */
+export const TENANT_ITEM = z.object({ sk: z.string(), since: z.number().optional() });
+
+/** A tenant's item as read: its name and since when it is listed, decoded (MalformedItem when it is not one). */
+export function listedTenantOf(item: Item): { tenant: string; since: number } {
+  const { sk, since } = decodeItem(TENANT_ITEM, item);
+  return { tenant: sk, since: since ?? 0 };
+}
+
+/**
+ * The record of an open delete as earlier versions wrote it (pk JOBS, sk DELETE#<nodeId>, no
+ * lease): the job sweep adopts it as a job record (jobRunner.ts).
+ */
+export const LEGACY_DELETE_ITEM = z.object({
+  pk: z.string(),
+  sk: z.string(),
+  jobId: z.string(),
+  nodeId: z.string(),
+  createdAt: z.string(),
+});
+
+/** A legacy delete's record as read, decoded (MalformedItem, naming its key, when it is not one). */
+export const legacyDeleteOf = (item: Item): z.output<typeof LEGACY_DELETE_ITEM> => decodeItem(LEGACY_DELETE_ITEM, item);
 
 /**
  * Writes the record of a new running job, leased to its starter, and its entry among the open

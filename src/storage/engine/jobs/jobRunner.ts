@@ -8,6 +8,7 @@ import { getItem } from '../../../dynamodb/batchGet.js';
 import {
   JOB_SK_PREFIX,
   LEGACY_DELETE_SK_PREFIX,
+  sortKeyOf,
   TENANT_PATTERN,
   TENANTS_PK,
   type Item,
@@ -28,6 +29,8 @@ import type { EngineContext } from '../core/engineContext.js';
 import {
   jobFromItem,
   jobKey,
+  legacyDeleteOf,
+  listedTenantOf,
   planJobStart,
   planGiveUpLease,
   planTakeOver,
@@ -103,9 +106,9 @@ export function runStarted(ctx: EngineContext, job: JobRecord, lease: Lease): vo
 /** Every job record, running and finished, in key order (oldest first: ids sort by time). */
 export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, openJobsQuery()));
-  const legacy = items.filter((item) => String(item.sk).startsWith(LEGACY_DELETE_SK_PREFIX));
+  const legacy = items.filter((item) => sortKeyOf(item).startsWith(LEGACY_DELETE_SK_PREFIX));
   await Promise.all(legacy.map((item) => adoptLegacyDelete(ctx, item)));
-  return items.filter((item) => String(item.sk).startsWith(JOB_SK_PREFIX)).map(jobFromItem);
+  return items.filter((item) => sortKeyOf(item).startsWith(JOB_SK_PREFIX)).map(jobFromItem);
 }
 
 /**
@@ -113,20 +116,21 @@ export async function readJobs(ctx: EngineContext): Promise<JobRecord[]> {
  * record with an expired lease, which the next sweep takes over.
  */
 async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> {
-  const id = String(item.jobId);
+  const legacy = legacyDeleteOf(item);
+  const id = legacy.jobId;
   const job = {
     id,
     kind: 'DELETE',
     status: 'RUNNING',
     done: 0,
     total: null,
-    startedAt: String(item.createdAt),
-    nodeId: String(item.nodeId),
+    startedAt: legacy.createdAt,
+    nodeId: legacy.nodeId,
   } as const;
   const tx = new TransactionBuilder(ctx.table);
   const lease = { jobId: id, token: randomUUID(), durationMs: 0 };
   planJobStart(tx, job, lease, 0, await announceJob(ctx));
-  tx.delete({ pk: String(item.pk), sk: String(item.sk) }, { exists: true });
+  tx.delete({ pk: legacy.pk, sk: legacy.sk }, { exists: true });
   await transactWrite(ctx.doc, tx.build()).catch((error: unknown) => {
     if (!(error instanceof ConditionFailed)) throw error;
   });
@@ -212,9 +216,7 @@ export async function sweepTenants(
 /** The tenants listed with open jobs (TENANTS), and since when, in one Query. */
 async function listedTenantItems(ctx: EngineContext): Promise<Array<{ tenant: string; since: number }>> {
   const { items } = await queryItems(ctx.doc, keyQuery(ctx.table, { pk: TENANTS_PK }));
-  return items
-    .map((item) => ({ tenant: String(item.sk), since: Number(item.since ?? 0) }))
-    .filter(({ tenant }) => TENANT_PATTERN.test(tenant));
+  return items.map(listedTenantOf).filter(({ tenant }) => TENANT_PATTERN.test(tenant));
 }
 
 /** The tenants listed with open jobs (TENANTS), in one Query. */

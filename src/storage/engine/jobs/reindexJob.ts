@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { keyString, REINDEX_PK, type Item, type Key } from '../../../dynamodb/keys.js';
+import { z } from 'zod';
+import { keyOfItem, keyString, REINDEX_PK, type Item, type Key } from '../../../dynamodb/keys.js';
 import { scanTable } from '../../../dynamodb/scan.js';
 import { strategyRecordItem } from '../../../dynamodb/strategyRecord.js';
 import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
@@ -12,7 +13,7 @@ import type { EngineContext } from '../core/engineContext.js';
 import { type JobRecord, type Lease } from './jobRecord.js';
 import { openJobsOf } from '../core/openJobs.js';
 import { releaseReindex } from './reindexLock.js';
-import { isNodeKey, nodeFromItem, nodeKey, PENDING } from '../core/items.js';
+import { isNodeKey, nodeFromItem, nodeKey, storedFromItem } from '../core/items.js';
 import { keptFields, NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 
@@ -31,6 +32,12 @@ import { readStored } from '../core/reads.js';
  * read again when that fails, so a fresher write is never overwritten by a stale place.
  */
 const ATTEMPTS = 6;
+
+/**
+ * A reindex checkpoint as earlier versions wrote it (pk REINDEX, sk the strategy): nothing of it
+ * is read but its key, the first run of a reindex deletes it.
+ */
+export const REINDEX_CHECKPOINT_ITEM = z.object({ sk: z.string() });
 
 export async function runReindexJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   await reindex(ctx, job, lease);
@@ -92,9 +99,11 @@ async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
   const items = await scanTable(ctx.doc, ctx.table);
   // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
   const importing = openJobsOf(undefined, items).importing;
-  const inTree = (i: Item & Key) =>
-    isNodeKey(i) && typeof i.deleting !== 'string' && !importing.has(String(i[PENDING]));
-  const nodes = new Map(items.filter(inTree).map((i) => [String(i.id), i]));
+  const nodes = new Map<string, Item>();
+  for (const item of items.filter(isNodeKey)) {
+    const { node, deleting, pending } = storedFromItem(item);
+    if (deleting === undefined && !(pending !== undefined && importing.has(pending))) nodes.set(node.id, item);
+  }
   const facts = chainsOf(nodes, ctx.maxTreeDepth);
   const places = new Map<string, Place | undefined>();
   const placeOf = (id: string): Place | undefined => {
@@ -310,10 +319,11 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
   const positionOf = new Map<string, string>();
   const placed = ids.flatMap((id) => {
     const item = items.get(keyString(nodeKey(id)));
-    return item && typeof item.deleting !== 'string' ? [item] : [];
+    if (!item) return [];
+    const { node, deleting } = storedFromItem(item);
+    return deleting === undefined ? [{ item, node }] : [];
   });
-  const parentIdOf = (item: Item) => (typeof item.parentId === 'string' ? item.parentId : null);
-  let pending = placed.map(parentIdOf).filter((p): p is string => p !== null);
+  let pending = placed.map(({ node }) => node.parentId).filter((p): p is string => p !== null);
   for (let step = 0; pending.length > 0 && step <= ctx.maxTreeDepth + 1; step++) {
     const read = await readStored(
       ctx,
@@ -325,18 +335,18 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
     }
     pending = [...read.values()].map((s) => s.node.parentId).filter((p): p is string => p !== null && !parentOf.has(p));
   }
-  return placed.map((item) => {
+  return placed.map(({ item, node }) => {
     const chain: string[] = [];
-    for (let id = parentIdOf(item); id !== null; id = parentOf.get(id)!) {
-      if (!parentOf.has(id)) throw new BrokenTruth(String(item.id), `ancestor ${id} does not exist`);
+    for (let id = node.parentId; id !== null; id = parentOf.get(id)!) {
+      if (!parentOf.has(id)) throw new BrokenTruth(node.id, `ancestor ${id} does not exist`);
       if (chain.length > ctx.maxTreeDepth)
-        throw new BrokenTruth(String(item.id), 'its parent pointers make a cycle, or a chain deeper than the limit');
+        throw new BrokenTruth(node.id, 'its parent pointers make a cycle, or a chain deeper than the limit');
       chain.unshift(id);
     }
     return {
-      id: String(item.id),
+      id: node.id,
       item,
-      place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), String(item.position)] },
+      place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), node.position] },
     };
   });
 }
@@ -361,7 +371,7 @@ async function removeStrays(run: Run, strays: Item[], placeOfId: (id: string) =>
   const remove = async (group: Item[]): Promise<void> => {
     const tx = new TransactionBuilder(run.ctx.table);
     for (const stray of group) {
-      tx.delete({ pk: String(stray.pk), sk: String(stray.sk) });
+      tx.delete(keyOfItem(stray));
       const id = typeof stray.id === 'string' ? stray.id : null;
       const place = id === null ? null : placeOfId(id);
       if (id === null) continue;

@@ -1,7 +1,7 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { writeAlone } from '../../../dynamodb/writeAlone.js';
 import type { TableContext } from '../core/engineContext.js';
-import { OPEN_JOBS_KEY, PROJECTION } from '../core/openJobs.js';
+import { OPEN_JOBS_KEY, openSummaryOf, PROJECTION } from '../core/openJobs.js';
 import { readSummaryItem } from '../core/reads.js';
 
 /**
@@ -16,10 +16,8 @@ export interface ReindexLock {
 
 /** The reindex the summary names, if one. */
 export async function readReindexLock(ctx: TableContext): Promise<ReindexLock | undefined> {
-  const summary = await readSummaryItem(ctx);
-  return typeof summary?.reindex === 'string'
-    ? { jobId: summary.reindex, since: Number(summary.reindexSince ?? 0) }
-    : undefined;
+  const { reindex, reindexSince } = openSummaryOf(await readSummaryItem(ctx));
+  return reindex !== undefined ? { jobId: reindex, since: reindexSince ?? 0 } : undefined;
 }
 
 /** Names reindex `jobId` to `target` in the summary, when none is named: false otherwise. */

@@ -1,3 +1,4 @@
+import { sortKeyOf } from '../../../dynamodb/keys.js';
 import { decodePreorderCursor, idOfEdgeSk, windowEdge } from '../../cursor.js';
 import { nodeWith, type DepthWindow, type Page, type PageArgs, type TreeNode } from '../../treeStore.js';
 import { MAX_PAGE_SIZE } from '../../validation.js';
@@ -143,14 +144,14 @@ class Walk {
       const { items, lastKey } = await this.ctx.queryChildren(parentId, { after: start, limit, backwards: true });
       for (const item of items) {
         const node = this.ctx.nodeFromItem(item);
-        const below = [...chain, String(item.sk)];
+        const below = [...chain, sortKeyOf(item)];
         if (depth < this.deepest && node.childCount > 0) await this.childrenBackwards(node.id, below, undefined);
         if (this.full()) return;
         this.emit(node, below);
         if (this.full()) return;
       }
       if (lastKey === undefined || items.length === 0) return;
-      start = String(items[items.length - 1]!.sk);
+      start = sortKeyOf(items[items.length - 1]!);
     }
   }
 
@@ -178,7 +179,7 @@ class Walk {
     if (!batch) {
       const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, this.want - this.found.length));
       batch = this.ctx.queryChildren(parentId, { after: afterSk, limit }).then(({ items, lastKey }) => ({
-        children: items.map((item) => ({ node: this.ctx.nodeFromItem(item), sk: String(item.sk) })),
+        children: items.map((item) => ({ node: this.ctx.nodeFromItem(item), sk: sortKeyOf(item) })),
         more: lastKey !== undefined,
       }));
       this.ahead.set(key, batch);

@@ -1,10 +1,10 @@
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { MalformedItem } from '../../../dynamodb/decodeItem.js';
-import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
+import { keyString, nodeIdOf, type Item, type Key } from '../../../dynamodb/keys.js';
 import { walkLimit, type StoredNode, type StrategyContext, type TreeStrategy } from '../../strategy.js';
 import type { LeftOut, TreeNode } from '../../treeStore.js';
 import type { TableContext } from '../core/engineContext.js';
-import { attributesRead, nodeFromItemWithout, nodeKey, PENDING, storedFromItem, withPath } from '../core/items.js';
+import { attributesRead, nodeFromItemWithout, nodeKey, storedFromItem, withPath } from '../core/items.js';
 import {
   isActive,
   NO_OPEN_JOBS,
@@ -73,9 +73,9 @@ export async function readVisible(
   const found = new Map<string, StoredNode>();
   for (const id of ids) {
     const item = items.get(keyString(nodeKey(id)));
+    const stored = item && storedFromItem(item);
     // A node of an import that has not joined the tree yet does not exist for anyone.
-    if (item && !(typeof item[PENDING] === 'string' && open.importing.has(item[PENDING])))
-      found.set(id, storedFromItem(item));
+    if (stored && !(stored.pending !== undefined && open.importing.has(stored.pending))) found.set(id, stored);
   }
   if (open.deleting.size > 0) {
     const alive = [...found.values()].filter((stored) => stored.deleting === undefined);
@@ -209,8 +209,8 @@ export async function nodesOfItems(
         : lacks.length === 0
           ? nodeFromItem(item)
           : fromPartialCopy(item, lacks, leftOut, nodeFromPartialCopy);
-    if (node) found.set(String(item.id), node);
-    else missing.push(String(item.id));
+    if (node) found.set(node.id, node);
+    else missing.push(nodeIdOf(item));
   }
   if (missing.length > 0) for (const [id, node] of await read(missing)) found.set(id, node);
   return found;

@@ -1,4 +1,4 @@
-import { NODE_PK_PREFIX, type Item, type Key } from '../../../dynamodb/keys.js';
+import { NODE_PK_PREFIX, sortKeyOf, type Item, type Key } from '../../../dynamodb/keys.js';
 
 /** sk prefix of a closure row, in the collection of its ancestor's node. */
 export const CLOSURE_SK_PREFIX = 'D#';
@@ -38,7 +38,7 @@ export const rowsReading = (reading: readonly string[] | undefined): string[] | 
 
 /** Rows read by rowsReading, each given its descendant's id again. */
 export function withDescendants(rows: Item[], reading: readonly string[] | undefined): Item[] {
-  if (reading) for (const row of rows) row.id = descendantOf(String(row.sk));
+  if (reading) for (const row of rows) row.id = descendantOf(sortKeyOf(row));
   return rows;
 }
 

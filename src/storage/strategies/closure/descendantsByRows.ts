@@ -1,4 +1,5 @@
 import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
+import { nodeIdOf, sortKeyOf } from '../../../dynamodb/keys.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
@@ -39,9 +40,10 @@ export async function descendantsByRows(
   const pageRows = rows.slice(0, page.first - edges.length);
   const nodes = await ctx.nodesOf(pageRows);
   for (const row of pageRows) {
-    const found = nodes.get(String(row.id));
-    const distance = distanceOf(String(row.sk));
-    if (found) edges.push(edgeAt(String(row.sk), distance, placedBelow(node, found, distance)));
+    const sk = sortKeyOf(row);
+    const found = nodes.get(nodeIdOf(row));
+    const distance = distanceOf(sk);
+    if (found) edges.push(edgeAt(sk, distance, placedBelow(node, found, distance)));
   }
   if (self && page.backwards && rows.length < page.first) edges.push(edgeAt('', 0, node));
   return { edges, hasNextPage: total > page.first };

@@ -1,4 +1,5 @@
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
+import { sortKeyOf } from '../../../dynamodb/keys.js';
 import { forEachQueryPage } from '../../../dynamodb/query.js';
 import { TreeError } from '../../../errors.js';
 import type { Place, StrategyContext } from '../../strategy.js';
@@ -37,7 +38,7 @@ async function longestKey(ctx: StrategyContext, id: string, place: Place): Promi
   const query = { ...base, ProjectionExpression: '#sk', ExpressionAttributeNames: names };
   let longest = 0;
   await forEachQueryPage(ctx.doc, query, (items) => {
-    for (const item of items) longest = Math.max(longest, Buffer.byteLength(String(item.sk)));
+    for (const item of items) longest = Math.max(longest, Buffer.byteLength(sortKeyOf(item)));
   });
   return longest;
 }

@@ -1,11 +1,11 @@
-import { edgeSk, type Item } from '../../../dynamodb/keys.js';
+import { edgeSk } from '../../../dynamodb/keys.js';
 import { withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodePreorderCursor, windowEdge } from '../../cursor.js';
 import type { Place, StrategyContext } from '../../strategy.js';
 import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { throughQuery } from '../parts/throughQuery.js';
-import { documentKey, keyOfChain, subtreeKeys } from './rangeKeys.js';
+import { documentKey, keyOfChain, rangeItemOf, subtreeKeys, type RangeItem } from './rangeKeys.js';
 
 /**
  * A page of descendants in document order from range items (rangeKeys.ts), with the cursors of
@@ -42,8 +42,9 @@ export async function preorderByRange(
   const { items } = await queryItems(ctx.doc, read, page.first + 1 - found.length);
   const nodes = await ctx.nodesOf(items);
   for (const item of items) {
-    const at = nodes.get(String(item.id));
-    if (at) found.push({ node: at, chain: chainOf(item, depth) });
+    const range = rangeItemOf(item);
+    const at = nodes.get(range.id);
+    if (at) found.push({ node: at, chain: chainOf(range, depth) });
   }
   return {
     edges: found
@@ -53,10 +54,10 @@ export async function preorderByRange(
   };
 }
 
-/** The edge sort keys from a node at `originDepth` down to the range item's node, from the place it keeps. */
-export function chainOf(item: Item, originDepth: number): string[] {
-  const ids = [...(item.path as string[]), String(item.id)];
-  const lineage = item.lineage as string[];
+/** The edge sort keys from a node at `originDepth` down to a range item's node, from the place it keeps. */
+export function chainOf(range: RangeItem, originDepth: number): string[] {
+  const ids = [...range.path, range.id];
+  const { lineage } = range;
   const chain: string[] = [];
   for (let depth = originDepth + 1; depth < ids.length; depth++) chain.push(edgeSk(lineage[depth]!, ids[depth]!));
   return chain;

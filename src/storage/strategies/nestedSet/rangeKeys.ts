@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { decoderOf } from '../../../dynamodb/decodeItem.js';
 import type { KeyQuery } from '../../../dynamodb/keyQuery.js';
 import type { Item, Key } from '../../../dynamodb/keys.js';
 
@@ -90,6 +92,18 @@ export function rangeItems(id: string, place: Place): Array<Item & Key> {
   }
   return [{ pk: rangePk(place.path[0]!), sk, id, path: [...place.path], lineage: [...place.lineage] }];
 }
+
+/**
+ * A range item as stored (rangeItems): its node's id and place. The copy of its node it carries
+ * is decoded as every copy is (StrategyContext.nodesOf).
+ */
+export const RANGE_ITEM = z.object({ id: z.string(), path: z.array(z.string()), lineage: z.array(z.string()) });
+/** A range item's node and place. */
+export type RangeItem = z.output<typeof RANGE_ITEM>;
+const decodeRangeItem = decoderOf(RANGE_ITEM);
+
+/** A range item's node and place, decoded (MalformedItem, naming its key, when it is not one). */
+export const rangeItemOf = (item: Item): RangeItem => decodeRangeItem(item);
 
 /** The key range of the subtree of a node whose document key is `key`: itself and every node below. */
 export const subtreeRange = (key: string): [string, string] => [key, `${key}${KEY_END}`];

@@ -6,7 +6,7 @@ import type { DepthWindow, Page, PageArgs, TreeNode } from '../../treeStore.js';
 import { follows, levelsPage, markParentsSeen, type LevelEntry } from '../parts/descendantsByLevels.js';
 import { throughQuery } from '../parts/throughQuery.js';
 import { chainOf } from './preorderByRange.js';
-import { subtreeKeys } from './rangeKeys.js';
+import { rangeItemOf, subtreeKeys } from './rangeKeys.js';
 
 /**
  * The most range items one bulk read goes through, counted before its depth filter (what
@@ -83,8 +83,9 @@ export async function descendantsByRange(
   const nodes = await ctx.nodesOf(items);
   const entries: LevelEntry[] = window.minDepth === 0 ? [{ node: origin, depth: 0, path: [] }] : [];
   for (const item of items) {
-    const found = nodes.get(String(item.id));
-    if (found) entries.push({ node: found, depth: (item.path as string[]).length - depth, path: chainOf(item, depth) });
+    const range = rangeItemOf(item);
+    const found = nodes.get(range.id);
+    if (found) entries.push({ node: found, depth: range.path.length - depth, path: chainOf(range, depth) });
   }
   entries.sort((a, b) => (follows(a, b) ? 1 : follows(b, a) ? -1 : 0));
   // The whole window is read: what each cursor says of its depth is known.

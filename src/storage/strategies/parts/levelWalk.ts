@@ -1,3 +1,4 @@
+import { sortKeyOf } from '../../../dynamodb/keys.js';
 import { idOfEdgeSk } from '../../cursor.js';
 import type { StrategyContext } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
@@ -146,11 +147,11 @@ export class Level {
       for (const item of items) {
         const node = this.ctx.nodeFromItem(item);
         this.read(node);
-        this.queue.push({ node, depth: this.depth, path: [...parent.path, String(item.sk)] });
+        this.queue.push({ node, depth: this.depth, path: [...parent.path, sortKeyOf(item)] });
       }
       // Cut short: the rest of its children come before any other parent's.
       if (lastKey !== undefined && items.length > 0) {
-        this.open.unshift({ ...parent, after: String(items.at(-1)!.sk), left: undefined });
+        this.open.unshift({ ...parent, after: sortKeyOf(items.at(-1)!), left: undefined });
       }
     });
   }

@@ -1,4 +1,4 @@
-import type { Item } from '../../../dynamodb/keys.js';
+import { sortKeyOf, type Item } from '../../../dynamodb/keys.js';
 import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { decodeWindowCursor, windowEdge } from '../../cursor.js';
@@ -136,7 +136,7 @@ class Levels {
     const inside = items.filter((item) => isBelow(item.path, this.path, origin.id));
     return {
       depth,
-      entries: inside.map((item) => ({ depth, sk: String(item.sk), item })),
+      entries: inside.map((item) => ({ depth, sk: sortKeyOf(item), item })),
       empty: start === undefined && items.length === 0,
       cut: lastKey !== undefined,
     };

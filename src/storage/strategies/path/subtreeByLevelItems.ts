@@ -1,5 +1,5 @@
 import { keyQuery, withProjection } from '../../../dynamodb/keyQuery.js';
-import type { Item } from '../../../dynamodb/keys.js';
+import { nodeIdOf, type Item } from '../../../dynamodb/keys.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import type { StrategyContext, SubtreeItems } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
@@ -60,11 +60,12 @@ function pathsByParents(levels: Item[][], originPath: string[], originId: string
   for (const level of levels) {
     const next = new Map<string, string[]>();
     for (const item of level) {
-      const path = above.get(item.parentId as string);
+      const path = typeof item.parentId === 'string' ? above.get(item.parentId) : undefined;
       if (!path) continue;
       // Read only, shared by siblings: one array per item, the one its children share.
       item.path = path;
-      next.set(item.id as string, [...path, item.id as string]);
+      const id = nodeIdOf(item);
+      next.set(id, [...path, id]);
       below.push(item);
     }
     above = next;
