@@ -5,12 +5,15 @@ import LongestFirst from './test/support/sequencer.js';
  * The long suite: capabilities `npm test` shows at smaller sizes, here at full scale (copies of
  * 2,041 nodes and of the largest nodes, the deepest trees a strategy accepts, pages of subtrees of
  * 11,110 nodes), moves from many clients at once through two processes, processes dying at every
- * step of a job, and the rest of `npm start`'s
- * life (its production build, its DynamoDB Local dying, stops before it is ready, its class archive).
+ * step of a job, the rest of `npm start`'s life (its production build, its DynamoDB Local dying,
+ * stops before it is ready, its class archive), the example app in a browser, and the offline
+ * commands of docs/deploy.md.
  */
 const LONG = [
   'test/e2e/startEdges.test.ts',
   'test/e2e/deployPage.test.ts',
+  'test/e2e/example.browser.test.ts',
+  'test/e2e/explorer.browser.test.ts',
   'test/integration/http/quickStart.test.ts',
   'test/integration/contract/copyRestoreScale.test.ts',
   'test/integration/contract/depthHighest.test.ts',
