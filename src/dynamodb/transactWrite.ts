@@ -5,6 +5,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TreeError } from '../errors.js';
 import type { Item, Key } from './keys.js';
+import { ConditionFailed } from './conditionFailed.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { callDynamo } from './serviceErrors.js';
 
@@ -22,18 +23,6 @@ export const MAX_CONFLICT_ATTEMPTS = 6;
 export const CONTENTION_WAIT_MS = 5000;
 /** The backoff between contention attempts: full jitter up to min(cap, base * 2^attempt). */
 const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
-
-/** The transaction was refused because one of its conditions failed: the caller re-plans. */
-export class ConditionFailed extends Error {
-  constructor(
-    readonly failedIndexes: number[],
-    /** The keys of the actions whose condition failed, as the transaction named them. */
-    readonly failedKeys: Key[] = [],
-  ) {
-    super(`transaction condition failed at ${failedIndexes.join(', ')}`);
-    this.name = 'ConditionFailed';
-  }
-}
 
 /** The key of a transaction's action. */
 const keyOfAction = (item: TransactItem): Key => {

@@ -1,7 +1,7 @@
 import { nextCount } from '../../../dynamodb/counter.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { writeAlone } from '../../../dynamodb/writeAlone.js';
-import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { keyString } from '../../../dynamodb/keys.js';
 import { itemSize } from '../../../dynamodb/itemSize.js';
 import { changeTime } from '../core/changeTime.js';

@@ -1,4 +1,4 @@
-import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
 
 /**

@@ -1,6 +1,7 @@
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { edgeKey } from '../core/items.js';
 import { Replan } from '../core/replan.js';

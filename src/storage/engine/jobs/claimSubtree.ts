@@ -1,5 +1,6 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { transactWrite } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
 import { walkLimit, type StoredNode } from '../../strategy.js';
 import type { EngineContext } from '../core/engineContext.js';

@@ -1,7 +1,7 @@
 import { sleep } from '../../../dynamodb/backoff.js';
 import { keyString } from '../../../dynamodb/keys.js';
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { jobKey, planFence, planJobFinish, type JobRecord, type Lease } from './jobRecord.js';

@@ -4,7 +4,8 @@ import { keyOfItem, keyString, REINDEX_PK, type Item, type Key } from '../../../
 import { scanTable } from '../../../dynamodb/scan.js';
 import { strategyRecordItem } from '../../../dynamodb/strategyRecord.js';
 import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
-import { ConditionFailed, TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
+import { TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import type { Place, TreeStrategy } from '../../strategy.js';
 import { placeOfChain, chainsOf } from '../core/chains.js';

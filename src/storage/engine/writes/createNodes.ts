@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionFailed } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
 import {
   TooManyItems,

@@ -4,7 +4,7 @@ import { TreeError } from '../../../../errors.js';
 import type { TableContext } from '../../core/engineContext.js';
 import { jobFromItem, jobKey, type JobRecord } from '../../jobs/jobRecord.js';
 import { ClaimedByOther } from '../../jobs/claimSubtree.js';
-import { ConditionFailed } from '../../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../../dynamodb/conditionFailed.js';
 import { otherClaim } from '../../core/claims.js';
 import { readStored } from '../../core/reads.js';
 import type { StoredNode } from '../../../strategy.js';
