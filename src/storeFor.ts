@@ -1,8 +1,9 @@
 import type { Config } from './config.js';
 import { DAY_MS, HOUR_MS, SECOND_MS } from './durations.js';
-import type { Dynamo } from './dynamodb/client.js';
+import { createDynamo, type Dynamo } from './dynamodb/client.js';
 import { createStore, type StoreOptions } from './storage/store/createStore.js';
 import type { TreeAdmin } from './storage/treeStore.js';
+import { USER_AGENT } from './version.js';
 
 /**
  * The store the configuration describes (its admin, whose `store` the resolvers use), over a
@@ -30,3 +31,12 @@ export function storeFor(
     ...(onChanged ? { onChanged } : {}),
   });
 }
+
+/** The DynamoDB client the configuration describes, as a Lambda handler uses it (no embedded DynamoDB Local). */
+export const dynamoFor = (config: Config): Dynamo =>
+  createDynamo({
+    endpoint: config.dynamodbEndpoint,
+    region: config.region,
+    timeouts: config.dynamodbTimeouts,
+    userAgent: USER_AGENT,
+  });

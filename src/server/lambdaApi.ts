@@ -7,12 +7,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createAuthenticator } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { loadConfig, type Config } from '../config.js';
-import { createDynamo, type Dynamo } from '../dynamodb/client.js';
+import type { Dynamo } from '../dynamodb/client.js';
 import { isTreeError } from '../errors.js';
 import { buildTreeSchema } from '../graphql/buildSchema.js';
 import { schemaNames } from '../graphql/schemaPrefix.js';
-import { storeFor } from '../storeFor.js';
-import { USER_AGENT } from '../version.js';
+import { dynamoFor, storeFor } from '../storeFor.js';
 import { createAdmission, type Admission } from './admission.js';
 import { createApolloServer } from './apolloServer.js';
 import { createFormatError } from './formatError.js';
@@ -121,12 +120,7 @@ let configured: ApiHandler | undefined;
 export async function handler(event: ApiEvent, context: Context): Promise<ApiResult> {
   if (!configured) {
     const config = loadConfig();
-    const dynamo = createDynamo({
-      endpoint: config.dynamodbEndpoint,
-      region: config.region,
-      timeouts: config.dynamodbTimeouts,
-      userAgent: USER_AGENT,
-    });
+    const dynamo = dynamoFor(config);
     configured = createLambdaApi(config, dynamo);
   }
   return configured(event, context);

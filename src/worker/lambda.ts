@@ -1,8 +1,6 @@
 import { loadConfig } from '../config.js';
-import { createDynamo } from '../dynamodb/client.js';
-import { storeFor } from '../storeFor.js';
+import { dynamoFor, storeFor } from '../storeFor.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
-import { USER_AGENT } from '../version.js';
 import { announcedJob, announcedKey, type StreamRecord } from './jobRecords.js';
 
 /** An event the handler takes: a DynamoDB Streams batch, or anything else (a schedule). */
@@ -47,12 +45,7 @@ let configured: ((event: WorkerEvent) => Promise<WorkerResult>) | undefined;
 export async function handler(event: WorkerEvent): Promise<WorkerResult> {
   if (!configured) {
     const config = loadConfig();
-    const dynamo = createDynamo({
-      endpoint: config.dynamodbEndpoint,
-      region: config.region,
-      timeouts: config.dynamodbTimeouts,
-      userAgent: USER_AGENT,
-    });
+    const dynamo = dynamoFor(config);
     configured = createWorkerHandler(storeFor(config, dynamo));
   }
   return configured(event);

@@ -77,6 +77,19 @@ async function census(started: Started): Promise<TreeCensus> {
   return { roots: rootIds, nodes, maxDepth };
 }
 
+/** Runs a script of the repository (`src/main.ts`, a `tree` command) with `env` to its end: exit code, stderr. */
+async function runToExit(env: NodeJS.ProcessEnv, script: string, ...args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stderr };
+}
+
 // One server's life, in order: first start on an empty DATA_DIR, a write, SIGTERM, a restart.
 describe('npm start, then a restart on the same DATA_DIR', () => {
   let server: Started;
@@ -100,14 +113,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       SEED_DEMO: 'nope',
       DYNAMODB_ENDPOINT: 'not-a-url',
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stderr } = await runToExit(env, 'src/main.ts');
     expect(code).toBe(2);
     for (const name of ['PORT', 'DYNAMODB_ENDPOINT', 'TREE_STRATEGY', 'MAX_TREE_DEPTH', 'SEED_DEMO']) {
       expect(stderr).toMatch(new RegExp(`^  - ${name} must be `, 'm'));
@@ -125,14 +131,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     };
     delete env.AUTH;
     delete env.CURSOR_SECRET;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stderr } = await runToExit(env, 'src/main.ts');
     expect(code).toBe(2);
     expect(stderr).toMatch(/^ {2}- AUTH must be set with NODE_ENV=production: jwt, apikey, or none/m);
     expect(stderr).toMatch(/^ {2}- CURSOR_SECRET must be set with NODE_ENV=production/m);
@@ -141,18 +140,8 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   it('without Java, says how to install it or to use DynamoDB Local in Docker, and exits 2', async () => {
     // A PATH with no java on it (node itself is run by its full path).
     const env = { ...process.env, PATH: freshDataDir(), PORT: String(await freePort()), DATA_DIR: freshDataDir() };
-    const run = async (script: string, ...args: string[]) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-        cwd: REPO_ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      return { code, stderr };
-    };
-    for (const { code, stderr } of [await run('src/main.ts'), await run('src/cli/tree.ts', 'verify')]) {
+    const runs = [await runToExit(env, 'src/main.ts'), await runToExit(env, 'src/cli/tree.ts', 'verify')];
+    for (const { code, stderr } of runs) {
       expect(code).toBe(2);
       expect(stderr).toMatch(/needs Java 17 or later, and there is no `java` on the PATH/);
       expect(stderr).toMatch(/^ {2}Debian, Ubuntu: {2}sudo apt-get install -y openjdk-17-jre-headless$/m);
@@ -182,14 +171,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       'AWS_SESSION_TOKEN',
     ])
       delete env[name];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, stderr } = await runToExit(env, 'src/main.ts');
     expect(stderr).toMatch(/^no AWS credentials to reach DynamoDB in eu-west-1: give the AWS SDK a profile/m);
     expect(stderr).not.toMatch(/java|DynamoDB Local needs/);
     expect(code).toBe(2);
