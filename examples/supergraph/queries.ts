@@ -1,7 +1,7 @@
 /**
  * Queries that cross the supergraph's subgraphs both ways: `start.ts` prints them, and
  * test/integration/gateway/supergraph.test.ts asserts their answers and what they cost Canopy
- * under each strategy (the README's table, one row per query).
+ * under each strategy (the table of docs/clients.md, one row per query).
  */
 export const QUERIES = {
   // catalogue → Canopy: each product's category, and its breadcrumbs.

@@ -5,7 +5,7 @@
  * products, and `accounts` that reference tree nodes and products. Per strategy, one Apollo
  * Gateway (IntrospectAndCompose) and one stitched schema (@graphql-tools/stitch, Canopy over
  * HTTP) run queries that cross the subgraphs both ways: the same answers, at Canopy's DynamoDB
- * cost of COSTS, the table README.md shows (Federation and gateways; checked here).
+ * cost of COSTS, the table docs/clients.md shows (The example supergraph; checked here).
  *
  * The gateway drops the subgraphs' extensions, so its Canopy calls are counted by a middleware
  * on Canopy's SDK client; the stitched schema's are read from Canopy's HTTP responses.
@@ -214,8 +214,8 @@ describe('Canopy in a supergraph (SCHEMA_PREFIX=Tree)', () => {
     await served?.stop();
   });
 
-  it('README.md shows the costs asserted here', () => {
-    const docs = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('docs/clients.md shows the costs asserted here', () => {
+    const docs = readFileSync(new URL('../../../docs/clients.md', import.meta.url), 'utf8');
     const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
     expect(docs).toContain(row(['gateway query', ...STRATEGY_NAMES]));
     for (const [label, name] of LABELS) {
