@@ -409,8 +409,27 @@ describe('where DynamoDB is', () => {
       expect(await client.config.region()).toBe('eu-west-1');
       const { url } = client.config.endpointProvider({ Region: 'eu-west-1', UseFIPS: false, UseDualStack: false });
       expect(url.href).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
-      // No fixed credentials: the SDK's chain (a role, a profile) provides them.
-      expect(client.config.credentials).not.toMatchObject({ accessKeyId: 'local' });
+      // No fixed credentials: the SDK's chain (a role, a profile) provides them, and with none
+      // it fails (start.test.ts runs it, no credentials anywhere) instead of answering `local`.
+      const stored = { ...process.env };
+      for (const name of [
+        'AWS_ACCESS_KEY_ID',
+        'AWS_SECRET_ACCESS_KEY',
+        'AWS_PROFILE',
+        'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+      ])
+        delete process.env[name];
+      Object.assign(process.env, {
+        AWS_EC2_METADATA_DISABLED: 'true',
+        AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/credentials',
+        AWS_CONFIG_FILE: '/nonexistent/config',
+      });
+      try {
+        await expect(client.config.credentials()).rejects.toThrow();
+      } finally {
+        for (const name of Object.keys(process.env)) if (!(name in stored)) delete process.env[name];
+        Object.assign(process.env, stored);
+      }
     } finally {
       client.destroy();
     }

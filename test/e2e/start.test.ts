@@ -236,15 +236,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, DYNAMODB_LOCAL_PORT: String(port) };
     for (const name of Object.keys(env))
       if (name.startsWith('VITEST') || name === 'DYNAMODB_ENDPOINT') delete env[name];
-    const run = spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'verify'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => run.once('exit', resolve));
-    return { code, stderr };
+    return runToExit(env, 'src/cli/tree.ts', 'verify');
   };
 
   it('keeps a tree command off the data it holds: refused, and told where its DynamoDB Local answers', async () => {
