@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../durations.js';
 import { z } from 'zod';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { decodeItem, jsonText } from '../../../dynamodb/decodeItem.js';
@@ -104,7 +105,7 @@ const INLINE_IMPORTS = 1000;
 /** Nodes a pack holds: at most 2,000 × (two 64-character ids and a position), under 400 KB. */
 const PACK_NODES = 2000;
 /** How long packs outlive the start of their job (time to live; a job lasts minutes). */
-const PACKS_KEPT_MS = 7 * 86_400_000;
+const PACKS_KEPT_MS = 7 * DAY_MS;
 
 const packPk = (jobId: string) => `${IMPORT_PACKS_PK_PREFIX}${jobId}`;
 const packSk = (n: number) => `${IMPORT_PACK_SK_PREFIX}${String(n).padStart(6, '0')}`;

@@ -3,6 +3,7 @@
  * transaction), or by any live process whose sweep finds a running job with an expired lease.
  * Every chunk a job commits goes through commitChunk, fenced by the lease.
  */
+import { DAY_MS } from '../../../durations.js';
 import { randomUUID } from 'node:crypto';
 import { getItem } from '../../../dynamodb/batchGet.js';
 import {
@@ -138,7 +139,7 @@ async function adoptLegacyDelete(ctx: EngineContext, item: Item): Promise<void> 
 }
 
 /** How long a finished job stays readable through job(id) and jobs. */
-const FINISHED_JOB_RETENTION_MS = 24 * 3600 * 1000;
+const FINISHED_JOB_RETENTION_MS = DAY_MS;
 
 async function forget(ctx: EngineContext, job: JobRecord): Promise<void> {
   const tx = new TransactionBuilder(ctx.table).delete(jobKey(job.id), { equals: ['status', job.status] });
