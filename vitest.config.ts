@@ -7,11 +7,12 @@ import LongestFirst from './test/support/sequencer.js';
  * 11,110 nodes), moves from many clients at once through two processes, processes dying at every
  * step of a job, the rest of `npm start`'s life (its production build, its DynamoDB Local dying,
  * stops before it is ready, its class archive), the example app in a browser, and the offline
- * commands of docs/deploy.md.
+ * commands of docs/deploy.md, and the packed package installed and run.
  */
 const LONG = [
   'test/e2e/startEdges.test.ts',
   'test/e2e/deployPage.test.ts',
+  'test/e2e/package.test.ts',
   'test/e2e/example.browser.test.ts',
   'test/e2e/explorer.browser.test.ts',
   'test/integration/http/quickStart.test.ts',

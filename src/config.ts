@@ -118,7 +118,7 @@ export interface Config {
   serviceName: string;
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 /** How callers authenticate. */
 export type AuthConfig =

@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import { DAY_MS, HOUR_MS, SECOND_MS } from './durations.js';
-import { createDynamo, type Dynamo } from './dynamodb/client.js';
+import { createDynamo, type Dynamo, type DynamoOptions } from './dynamodb/client.js';
 import { createStore, type StoreOptions } from './storage/store/createStore.js';
 import type { TreeAdmin } from './storage/treeStore.js';
 import { USER_AGENT } from './version.js';
@@ -33,8 +33,9 @@ export function storeFor(
 }
 
 /** The DynamoDB client the configuration describes, as a Lambda handler uses it (no embedded DynamoDB Local). */
-export const dynamoFor = (config: Config): Dynamo =>
+export const dynamoFor = (config: Config, middleware?: DynamoOptions['middleware']): Dynamo =>
   createDynamo({
+    middleware,
     endpoint: config.dynamodbEndpoint,
     region: config.region,
     timeouts: config.dynamodbTimeouts,

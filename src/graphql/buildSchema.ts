@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
-import { printTreeSubgraphSchema, toSubgraphSchema } from './federation.js';
+import { printTreeSubgraphSchema, toSubgraphSchema, withoutAppliedDirectives } from './federation.js';
 import { CopyRestoreResolver } from './copyRestore.resolver.js';
 import { HistoryResolver } from './history.resolver.js';
 import { MutationResolver } from './mutation.resolver.js';
@@ -44,9 +44,9 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
     'Live changes, over GraphQL over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql.';
   const names = options.names ?? schemaNames();
   const named = prefixSchema(schema, names);
-  if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : named;
+  if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : withoutAppliedDirectives(named);
   const relay = relayNodeSchema(named, names, options.federation);
-  if (!options.federation) return relay;
+  if (!options.federation) return withoutAppliedDirectives(relay);
   const ids = relayNodeIds(names);
   return toSubgraphSchema(relay, names, (id) => ids.decode(id, 'id', 'null'));
 }

@@ -1,5 +1,15 @@
 import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
-import { Kind, lexicographicSortSchema, parse, print, printSchema, visit, type GraphQLSchema } from 'graphql';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import {
+  GraphQLObjectType,
+  Kind,
+  lexicographicSortSchema,
+  parse,
+  print,
+  printSchema,
+  visit,
+  type GraphQLSchema,
+} from 'graphql';
 import { createResolversMap } from 'type-graphql';
 import type { TreeNode } from '../storage/treeStore.js';
 import { checkId } from '../storage/validation.js';
@@ -43,6 +53,21 @@ export function toSubgraphSchema(
   return buildSubgraphSchema({
     typeDefs: parse(`${FEDERATION_LINK}\n\n${printWithAppliedDirectives(schema)}`),
     resolvers,
+  });
+}
+
+/**
+ * The schema without the federation directives that type-graphql applies to the types' AST nodes
+ * (`@key`, `@shareable`): outside a subgraph they are declared nowhere, and a tool that prints the
+ * AST (graphql-tools' mergeSchemas, beside an application's own schema) would refuse them.
+ */
+export function withoutAppliedDirectives(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.OBJECT_TYPE]: (type) => {
+      const { astNode } = type;
+      if (!astNode?.directives?.length) return type;
+      return new GraphQLObjectType({ ...type.toConfig(), astNode: { ...astNode, directives: [] } });
+    },
   });
 }
 
