@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { StartRefused } from '../errors.js';
+import { accessProblem } from '../dynamodb/serviceErrors.js';
+import { isTreeError, StartRefused } from '../errors.js';
 import { VERSION } from '../version.js';
 import { exportCommand } from './exportCommand.js';
 import { importCommand } from './importCommand.js';
@@ -74,6 +75,14 @@ export async function runTree(args: string[], output: TreeOutput = PROCESS_OUTPU
     if (error instanceof StartRefused) {
       output.err(`${error.message}\n`);
       return 2;
+    }
+    // DynamoDB refused the command's access: what to fix, not the caller's generic answer.
+    const problem = isTreeError(error, 'SERVICE_UNAVAILABLE')
+      ? accessProblem({ name: error.details?.cause })
+      : undefined;
+    if (problem) {
+      output.err(`DynamoDB refused: ${problem}\n`);
+      return 1;
     }
     throw error;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TreeError } from '../errors.js';
-import { callDynamo, toServiceError } from './serviceErrors.js';
+import { accessProblem, callDynamo, toServiceError } from './serviceErrors.js';
 
 /** An error shaped like the ones the AWS SDK v3 throws. */
 function sdkError(name: string, status?: number, message = name): Error {
@@ -31,6 +31,22 @@ describe('toServiceError', () => {
     expectUnavailable(sdkError(name, 400));
   });
 
+  it.each([
+    'CredentialsProviderError',
+    'ExpiredTokenException',
+    'UnrecognizedClientException',
+    'AccessDeniedException',
+    'ResourceNotFoundException',
+  ])('maps a refused access, %s, to SERVICE_UNAVAILABLE, and says what to fix', (name) => {
+    expectUnavailable(sdkError(name, 400));
+    expect(accessProblem(sdkError(name, 400))).toMatch(new RegExp(`^[^:]+ \\(${name}\\): \\w`));
+  });
+
+  it('says nothing to fix for a failure a retry may cure', () => {
+    expect(accessProblem(sdkError('ThrottlingException', 400))).toBeUndefined();
+    expect(accessProblem(sdkError('toString', 400))).toBeUndefined();
+  });
+
   it('keeps the original error name in the details', () => {
     expect((toServiceError(sdkError('ThrottlingException', 400)) as TreeError).details).toEqual({
       cause: 'ThrottlingException',
@@ -58,7 +74,6 @@ describe('toServiceError', () => {
     sdkError('ValidationException', 400, 'One or more parameter values were invalid'),
     sdkError('ConditionalCheckFailedException', 400),
     sdkError('TransactionCanceledException', 400),
-    sdkError('ResourceNotFoundException', 400),
     new TypeError('x is not a function'),
   ])('passes $name through unchanged', (error) => {
     expect(toServiceError(error)).toBe(error);

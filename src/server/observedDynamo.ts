@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { createDynamo, type Dynamo, type DynamoOptions } from '../dynamodb/client.js';
-import { toServiceError } from '../dynamodb/serviceErrors.js';
+import { accessProblem, toServiceError } from '../dynamodb/serviceErrors.js';
 import { isTreeError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Logger } from './logger.js';
@@ -17,7 +17,8 @@ export interface ObservedDynamoOptions {
 
 /**
  * The server's DynamoDB client: every call counted by command and outcome, traced, and logged
- * when DynamoDB is unavailable (refusals of conditions are how writes work, and are not news).
+ * when DynamoDB is unavailable, with what to fix when it refuses the process's access (refusals of
+ * conditions are how writes work, and are not news).
  */
 export function observedDynamo(options: ObservedDynamoOptions): Dynamo {
   const { config, logger, metrics } = options;
@@ -34,7 +35,12 @@ export function observedDynamo(options: ObservedDynamoOptions): Dynamo {
       const { command, outcome, ms, error } = call;
       dynamodbCalls(command, outcome).inc();
       traceDynamoCall(config.table, call);
-      if (error !== undefined && isTreeError(toServiceError(error), 'SERVICE_UNAVAILABLE')) {
+      if (error === undefined) return;
+      const problem = accessProblem(error);
+      if (problem) {
+        const detail = error instanceof Error ? error.message : undefined;
+        logger.error({ command, error: outcome, detail }, `DynamoDB call refused: ${problem}`);
+      } else if (isTreeError(toServiceError(error), 'SERVICE_UNAVAILABLE')) {
         logger.warn({ command, error: outcome, ms: Math.round(ms) }, 'DynamoDB call failed');
       }
     },
