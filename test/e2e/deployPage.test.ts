@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,4 +42,23 @@ describe('docs/deploy.md, offline', () => {
     const { stdout } = await run(command, { JWT_SECRET: 'a generated secret of forty-eight characters ok!' });
     expect(stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
   }, 60_000);
+
+  // The deploy builds the image with Docker; this machine may have no engine.
+  const engine = spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0;
+  it.runIf(engine)(
+    'builds the image the stack deploys: its user, command and health check',
+    async () => {
+      await run('docker build -q -t canopy:deploy-page-test .');
+      try {
+        const { stdout } = await run("docker image inspect canopy:deploy-page-test --format '{{json .Config}}'");
+        const config = JSON.parse(stdout) as { User: string; Cmd: string[]; Healthcheck: { Test: string[] } };
+        expect(config.User).toBe('node');
+        expect(config.Cmd).toEqual(['node', '--max-semi-space-size=128', 'dist/src/main.js']);
+        expect(config.Healthcheck.Test.join(' ')).toContain('/readyz');
+      } finally {
+        await run('docker image rm -f canopy:deploy-page-test');
+      }
+    },
+    900_000,
+  );
 });

@@ -67,6 +67,10 @@ async function packTarball(): Promise<string> {
   expect(files).toEqual(expect.arrayContaining(['dist/src/cli/canopy.js', 'dist/src/server/createCanopy.d.ts']));
   // Compiled code, its types and the schema: no sources, no tests.
   expect(files.filter((path) => path.endsWith('.test.js') || /^src\//.test(path))).toEqual([]);
+  // docs/deploy.md's commands are the ones this test runs (npx runs node_modules/.bin/canopy).
+  const page = readFileSync(join(REPO_ROOT, 'docs', 'deploy.md'), 'utf8');
+  for (const command of [`npm install ./${packed!.filename}`, 'npx canopy start', 'npx canopy verify'])
+    expect(page).toContain(command);
   return join(work, packed!.filename);
 }
 

@@ -4,8 +4,6 @@ import { explainFailure, type Failure } from './failure.ts';
 import { NODE_HISTORY, UNDO, type HistoryEntry } from './operations.ts';
 import { refreshScreen } from './refreshScreen.ts';
 
-const byWhom = (change: HistoryEntry) => `by ${change.by ?? 'someone'}`;
-
 /** What a change did, in a few words. */
 function described(change: HistoryEntry): string {
   switch (change.kind) {
@@ -49,7 +47,9 @@ export function History({ id }: { id: string }) {
         <ol>
           {changes.map((change) => (
             <li key={change.id} data-kind={change.kind}>
-              <span className="what">{described(change)}</span> <span className="who">{byWhom(change)}</span>{' '}
+              <span className="what">{described(change)}</span>{' '}
+              {/* Who made it: nobody to name under AUTH=none, where every caller is anonymous. */}
+              {change.by && <span className="who">by {change.by}</span>}{' '}
               <time dateTime={change.at}>{new Date(change.at).toLocaleString()}</time>{' '}
               {change.kind !== 'JOB_DONE' && (
                 <button type="button" onClick={() => void undo(change)}>
