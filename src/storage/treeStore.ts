@@ -37,6 +37,11 @@ export interface TreeNode {
   createdAt: string;
   updatedAt: string;
   /**
+   * Its node type (NODE_TYPES), set at its creation and kept by every move, copy, restore and
+   * undo; absent: an untyped node. A typed node's `data` holds its type's fields.
+   */
+  type?: string;
+  /**
    * Which life of its id the node is: a stamp given when the node is made (created, copied,
    * restored; every node of one such write shares it), kept for its whole life. Versions restart
    * at 1 when an id is used again, so an undo tells a node from an earlier one of the same id by
@@ -146,6 +151,8 @@ export interface CreateNodeArgs {
   id?: string | null;
   parentId?: string | null;
   name: string;
+  /** Its node type (NODE_TYPES); absent or null: untyped. */
+  type?: string | null;
   data?: JsonObject | null;
   before?: string | null;
   after?: string | null;
@@ -174,6 +181,8 @@ export interface NewNodeInput {
   id?: string | null;
   parentId?: string | null;
   name: string;
+  /** Its node type (NODE_TYPES); absent or null: untyped. */
+  type?: string | null;
   data?: JsonObject | null;
 }
 

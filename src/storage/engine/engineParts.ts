@@ -28,6 +28,8 @@ export interface EngineOptions {
   undoRetentionMs: number;
   /** Told of the changes this process committed (the live subscribers' wake-up). */
   onChanged?: EngineContext['onChanged'];
+  /** The node types writes check (NODE_TYPES). */
+  typedData?: EngineContext['typedData'];
 }
 
 /** What the stores of one engine share, for one tenant: the options and the jobs run in the background. */

@@ -1,4 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { NodeTypes } from '../../nodeTypes/nodeTypes.js';
+import { TypedData } from '../../nodeTypes/typedData.js';
 import { createCursorCodec } from '../cursor.js';
 import { createEngine, type EngineOptions } from '../engine/createEngine.js';
 import type { TreeAdmin } from '../treeStore.js';
@@ -25,6 +27,8 @@ export interface StoreOptions {
   onChanged?: EngineOptions['onChanged'];
   /** Whether this process runs the jobs it starts (default true; JOB_RUNNER). */
   runsJobs?: boolean;
+  /** The node types of NODE_TYPES, which every write checks; absent: untyped nodes only. */
+  nodeTypes?: NodeTypes;
 }
 
 /** The storage interface over the configured strategy. */
@@ -42,5 +46,6 @@ export function createStore(options: StoreOptions): TreeAdmin {
     ...(options.onJob ? { onJob: options.onJob } : {}),
     ...(options.onChanged ? { onChanged: options.onChanged } : {}),
     ...(options.runsJobs === undefined ? {} : { runsJobs: options.runsJobs }),
+    ...(options.nodeTypes ? { typedData: new TypedData(options.nodeTypes) } : {}),
   });
 }

@@ -59,6 +59,7 @@ const NODE_FIELDS = [
   'createdAt',
   'updatedAt',
   'incarnation',
+  'type',
 ] as const;
 
 /**
@@ -128,6 +129,7 @@ const SNAPSHOT = z.object({
   updatedAt: z.string(),
   // Absent from the records written before stamps.
   incarnation: z.string().nullish(),
+  type: z.string().nullish(),
 });
 
 /** What every item of a tree's log holds: its tree and number, and its time to live. */
@@ -156,8 +158,11 @@ export const CHANGE_ITEM = z.discriminatedUnion('kind', [
 ]);
 
 /** The node of a snapshot (an incarnation only where it had one). */
-const nodeOf = ({ incarnation, ...node }: z.output<typeof SNAPSHOT>): TreeNode =>
-  incarnation == null ? node : { ...node, incarnation };
+const nodeOf = ({ incarnation, type, ...node }: z.output<typeof SNAPSHOT>): TreeNode => ({
+  ...node,
+  ...(incarnation == null ? {} : { incarnation }),
+  ...(type == null ? {} : { type }),
+});
 
 const placeOf = (place: z.output<typeof PLACE>): ChangePlace => ({
   parentId: place.parentId ?? null,

@@ -1,3 +1,4 @@
+import type { TypedData } from '../../../nodeTypes/typedData.js';
 import type { StrategyContext, TreeStrategy } from '../../strategy.js';
 import type { Job } from '../../treeStore.js';
 
@@ -46,6 +47,8 @@ export interface EngineContext extends StrategyContext {
   changeRetentionMs: number;
   /** How long a deleted subtree stays restorable (UNDO_RETENTION_DAYS). */
   undoRetentionMs: number;
+  /** The node types (NODE_TYPES) every write checks its nodes against; absent: untyped nodes only. */
+  typedData?: TypedData;
   /** Told of the changes this process committed, once committed: the wake-up of live subscribers. */
   onChanged?: (tenant: string | null, changes: ReadonlyArray<{ rootId: string; seq: number }>) => void;
 }

@@ -45,6 +45,7 @@ export function nodeAttributes(node: TreeNode): Item {
     version: node.version,
     childCount: node.childCount,
     data: node.data ?? undefined,
+    type: node.type,
     createdAt: node.createdAt,
     updatedAt: node.updatedAt,
   };
@@ -97,6 +98,7 @@ export const NODE_ITEM = z.object({
   version: z.number(),
   childCount: z.number().optional(),
   data: z.record(z.string(), z.unknown()).optional(),
+  type: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
   incarnation: z.string().optional(),
@@ -133,6 +135,7 @@ export function nodeFromItem(item: Item): TreeNode {
     version: stored.version,
     childCount: stored.childCount ?? 0,
     data: stored.data ?? null,
+    type: stored.type,
     createdAt: stored.createdAt,
     updatedAt: stored.updatedAt,
     incarnation: stored.incarnation,
@@ -145,7 +148,7 @@ export function nodeFromItem(item: Item): TreeNode {
 
 /** The attributes of a node item or copy that hold a node's fields (what nodeFromItem reads). */
 const NODE_ATTRIBUTES = [
-  ...Object.keys({ id: 1, parentId: 1, position: 1, childCount: 1, path: 1, lineage: 1 } satisfies {
+  ...Object.keys({ id: 1, parentId: 1, position: 1, childCount: 1, type: 1, path: 1, lineage: 1 } satisfies {
     [field in keyof TreeNode]?: 1;
   }),
   ...OPTIONAL_FIELDS,
@@ -187,6 +190,7 @@ export function nodeFromItemWithout(leftOut: LeftOut): (item: Item) => TreeNode 
     node.id = stored.id;
     node.parentId = stored.parentId ?? null;
     node.position = stored.position;
+    node.type = stored.type;
     // The fields that may be left out, when read: decoded above (`stored` is the item itself,
     // typed without them).
     if (!out.includes('childCount')) node.childCount = item.childCount ?? 0;

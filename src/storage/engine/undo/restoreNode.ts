@@ -86,6 +86,7 @@ function listOf(nodes: readonly TreeNode[], rootId: string): NewNodeInput[] {
     id: node.id,
     name: node.name,
     data: node.data ?? null,
+    type: node.type ?? null,
     ...(node.id === rootId ? {} : { parentId: node.parentId }),
   }));
 }

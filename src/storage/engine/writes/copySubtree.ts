@@ -38,6 +38,7 @@ export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Pr
     id: newIdOf.get(n.id)!,
     name: n.name,
     data: n.data ?? null,
+    type: n.type ?? null,
     ...(n.id === args.id ? {} : { parentId: newIdOf.get(n.parentId!)! }),
   }));
   return createNodes(

@@ -10,6 +10,7 @@ import { newIncarnation } from '../core/items.js';
 import { planProjectionCreate } from '../core/projectionPlans.js';
 import { replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
+import { checkChildType, typedNew } from './typedNodes.js';
 import { planCreate } from '../core/writePlans.js';
 
 /**
@@ -22,7 +23,8 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
   const id = args.id == null ? randomUUID() : checkId(args.id);
   const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
   checkName(args.name);
-  checkData(args.data);
+  const typed = typedNew(ctx, args.type, args.data);
+  checkData(typed.data);
   if (args.before != null) checkId(args.before, 'before');
   if (args.after != null) checkId(args.after, 'after');
   return replanning(async () => {
@@ -36,6 +38,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       },
     });
     place.checkDepthBelow(1);
+    checkChildType(ctx, place.parent, typed.type);
     const { known, chain } = place;
     const slot = await findSlot(ctx, { parentId, placingId: id, before: args.before, after: args.after, known });
     const at = place.placeAt(slot.position);
@@ -47,7 +50,8 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       position: slot.position,
       version: 1,
       childCount: 0,
-      data: args.data ?? null,
+      data: typed.data,
+      ...(typed.type ? { type: typed.type } : {}),
       createdAt: now,
       updatedAt: now,
       incarnation: newIncarnation(),

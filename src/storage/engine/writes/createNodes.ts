@@ -22,7 +22,8 @@ import { join, writePending, type CreatedAs, type ImportPlan } from './importNod
 import { newJob, planJobStart, publicJob, type ImportedNode } from '../jobs/jobRecord.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { newLease, runLeased } from '../jobs/jobRunner.js';
-import { planNewNodes, type NewNode } from './newNodes.js';
+import { planNewNodes, within, type NewNode } from './newNodes.js';
+import { checkChildType, typedList } from './typedNodes.js';
 import { findSlot } from './slot.js';
 import { newIncarnation } from '../core/items.js';
 import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
@@ -49,7 +50,8 @@ export async function createNodes(
 ): Promise<CreateNodesResult> {
   const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
   // Ids generated once, so that every attempt writes the same nodes; the list checked before any read.
-  const list = { parentId, nodes: args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n)) };
+  const withIds = args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n));
+  const list = { parentId, nodes: typedList(ctx, withIds) };
   planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID, maxNodes(options));
   const planned = await replanning(() => writeOrStartImport(ctx, list, options));
   const job = planned.plan ? await runImport(ctx, planned.plan) : null;
@@ -75,6 +77,9 @@ async function writeOrStartImport(
     alsoRead: [as?.before, as?.after],
     doing: `creating nodes under "${parentId}"`,
   });
+  for (const [i, node] of list.nodes.entries()) {
+    if (node.parentId == null) within(`nodes[${i}]`, () => checkChildType(ctx, place.parent, node.type));
+  }
   const slot = as?.before || as?.after ? await slotOf(ctx, place, list, as) : NO_SLOT;
   const nodes = await placedNodes(ctx, place, list, slot.position || undefined, maxNodes(options));
   // Computed before anything is written: a key the strategy cannot write is refused here (DEPTH_LIMIT).

@@ -6,6 +6,7 @@ import { checkId } from '../../validation.js';
 import { placed } from './createNode.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { checkDepth, readPlace, type GuardedPlace, type RespacingHold } from './guard/guardedPlace.js';
+import { checkChildType } from './typedNodes.js';
 import { checkParent, checkVersion, expectedParent, readNodeTree, type NodeTree } from './guard/guardedNode.js';
 import { commitWrite, type GuardedTransaction } from '../guard/guardedTransaction.js';
 import { releaseHold } from '../guard/holds.js';
@@ -137,6 +138,7 @@ async function planMoveOf(
     throw new TreeError('CYCLE', `cannot move "${args.id}" under its own descendant "${parentId}"`);
   }
   if (fixed && moving.node.parentId !== parentId) return { unchanged: moving.node };
+  if (moving.node.parentId !== parentId) checkChildType(ctx, place.parent, moving.node.type);
   const slot = fixed
     ? { position: fixed.position, neighbours: [], unchanged: false }
     : await findSlot(

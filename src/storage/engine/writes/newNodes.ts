@@ -143,6 +143,7 @@ function newNode({ entry, position, parentId, parentPlace, below }: ToPlace, chi
     version: 1,
     childCount,
     data: entry.input.data ?? null,
+    ...(entry.input.type ? { type: entry.input.type } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -150,7 +151,7 @@ function newNode({ entry, position, parentId, parentPlace, below }: ToPlace, chi
 }
 
 /** Runs a field check of one node of the list, naming the node in the refusal. */
-function within<T>(at: string, check: () => T): T {
+export function within<T>(at: string, check: () => T): T {
   try {
     return check();
   } catch (error) {

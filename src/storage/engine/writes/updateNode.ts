@@ -8,6 +8,7 @@ import { changeTime } from '../core/changeTime.js';
 import { replanning } from '../core/replan.js';
 import { planUpdate } from '../core/writePlans.js';
 import { draft } from '../changes/recordChanges.js';
+import { replacedData } from './typedNodes.js';
 
 /**
  * updateNode: a new name or data, in one transaction over the node item and every copy of it
@@ -29,10 +30,11 @@ export async function updateNode(
     const guard = await GuardedNode.read(ctx, { ...read, ...(options.check ? { check: options.check } : {}) });
     const { stored: target, tree, copies } = guard;
     if (args.name == null && args.data === undefined) return target.node;
+    const data = args.data === undefined ? undefined : replacedData(ctx, target.node, args.data);
     const now = changeTime(target.node);
     let updated!: TreeNode;
     const tx = guard.transaction((plan) => {
-      updated = planUpdate(plan, { target, name: args.name, data: args.data, now, copies });
+      updated = planUpdate(plan, { target, name: args.name, data, now, copies });
     });
     const place = { parentId: target.node.parentId, path: tree.path };
     const change = draft(tree.rootId, {

@@ -1,0 +1,83 @@
+import { badInput } from '../errors.js';
+import type { JsonObject } from '../storage/treeStore.js';
+import { valueProblem, type NodeType, type NodeTypes } from './nodeTypes.js';
+
+/**
+ * The rules of typed nodes that every write applies before any DynamoDB call
+ * (docs/contract.md, "Typed nodes"): a typed node's `data` holds its type's fields and nothing
+ * else, each of its type; a create gives the defaults of the fields it leaves out; a parent
+ * holds only the children its type allows. BAD_USER_INPUT names the field (`Category.price`).
+ */
+export class TypedData {
+  constructor(readonly nodeTypes: NodeTypes) {}
+
+  /** The declared type of that name; BAD_USER_INPUT when the file declares none. */
+  typeNamed(name: string): NodeType {
+    const type = this.nodeTypes.types.get(name);
+    if (!type) {
+      const known = [...this.nodeTypes.types.keys()].join(', ');
+      throw badInput(`type ${name} is not a node type (NODE_TYPES declares ${known})`, { field: 'type' });
+    }
+    return type;
+  }
+
+  /** A new node's data under its type: the defaults given, every field checked; unchanged when untyped. */
+  created(typeName: string | null, data: JsonObject | null): JsonObject | null {
+    if (typeName === null) return data;
+    const type = this.typeNamed(typeName);
+    const given: JsonObject = { ...data };
+    for (const field of type.fields) {
+      if (given[field.name] === undefined && field.default !== undefined) given[field.name] = field.default;
+    }
+    return this.checked(type, given);
+  }
+
+  /**
+   * A node's data after a JSON merge patch (RFC 7386: a null removes a field, an object merges
+   * into an object, anything else replaces), checked whole under its type.
+   */
+  patched(typeName: string | null, before: JsonObject | null, patch: JsonObject): JsonObject | null {
+    const after = mergePatch(before ?? {}, patch);
+    if (typeName === null) return Object.keys(after).length === 0 ? null : after;
+    return this.checked(this.typeNamed(typeName), after);
+  }
+
+  /** BAD_USER_INPUT unless a parent of type `parent` (null: a root, or untyped) may hold a child of type `child`. */
+  checkChild(parent: string | null, child: string | null, parentId: string | null): void {
+    if (parent === null) return;
+    const allowed = this.typeNamed(parent).children;
+    if (allowed === undefined || (child !== null && allowed.includes(child))) return;
+    const what = child === null ? 'an untyped node' : `a ${child}`;
+    const may = allowed.length === 0 ? 'holds no children' : `holds only ${allowed.join(', ')}`;
+    throw badInput(`${parent} "${parentId}" ${may}: it cannot hold ${what}`, { field: 'parentId' });
+  }
+
+  private checked(type: NodeType, data: JsonObject): JsonObject | null {
+    const declared = new Set(type.fields.map((f) => f.name));
+    for (const name of Object.keys(data)) {
+      if (!declared.has(name)) {
+        throw badInput(`${type.name}.${name} is not a field of ${type.name}`, { field: `${type.name}.${name}` });
+      }
+    }
+    for (const field of type.fields) {
+      const problem = valueProblem(field.type, data[field.name], this.nodeTypes.enums);
+      if (problem) throw badInput(`${type.name}.${field.name} ${problem}`, { field: `${type.name}.${field.name}` });
+    }
+    const kept = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null && value !== undefined));
+    return Object.keys(kept).length === 0 ? null : kept;
+  }
+}
+
+/** RFC 7386's JSON merge patch of an object. */
+export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
+  const result: JsonObject = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else if (isObject(value)) result[key] = mergePatch(isObject(result[key]) ? result[key] : {}, value);
+    else result[key] = value;
+  }
+  return result;
+}
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
