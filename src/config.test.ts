@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { STRATEGY_NAMES as STRATEGIES } from './storage/strategies/strategies.js';
@@ -48,6 +51,31 @@ describe('loadConfig', () => {
       tracing: 'none',
       serviceName: 'canopy',
     });
+  });
+
+  it('reads NODE_TYPES, or lists every problem of its file, each with its line', () => {
+    const types = loadConfig({ NODE_TYPES: 'schema/catalog.graphql' }).nodeTypes!;
+    expect([...types.types.keys()]).toEqual(['Category', 'Product']);
+    expect(() => loadConfig({ NODE_TYPES: 'no/such.graphql' })).toThrow(
+      'NODE_TYPES (no/such.graphql): cannot read no/such.graphql: ENOENT',
+    );
+    const SCALARS = 'String, Int, Float, Boolean, DateTime';
+    const dir = mkdtempSync(join(tmpdir(), 'node-types-'));
+    const file = join(dir, 'bad.graphql');
+    writeFileSync(file, 'type A {\n  id: String\n  n: Long\n}\n');
+    try {
+      loadConfig({ NODE_TYPES: file });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        `NODE_TYPES (${file}): line 2: A.id is a field of every node: name it otherwise`,
+        `NODE_TYPES (${file}): line 3: A.n: Long is neither ${SCALARS} nor an enum of the file`,
+        `NODE_TYPES (${file}): line 1: A has no field`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   it('treats empty values as unset', () => {

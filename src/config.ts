@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { loadNodeTypes } from './nodeTypes/loadNodeTypes.js';
+import type { NodeTypes } from './nodeTypes/nodeTypes.js';
 import { StartRefused } from './errors.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from './configVariables.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, strategyNamed, type StrategyName } from './storage/strategies/strategies.js';
@@ -66,6 +68,8 @@ export interface Config {
   graphiql: boolean;
   /** TRUSTED_DOCUMENTS: the manifest of the only operations that run; unset: any operation. */
   trustedDocuments: string | undefined;
+  /** NODE_TYPES: the node types its file declares; unset: untyped nodes only. */
+  nodeTypes: NodeTypes | undefined;
   /** A job's lease: a job whose runner stops renewing it is taken over within 1.5 leases. */
   jobLeaseSeconds: number;
   /** CHANGE_RETENTION_HOURS: how long a tree's changes stay in its log (live updates resume within it). */
@@ -267,6 +271,7 @@ const SCHEMA = z.object({
   INTROSPECTION: optionalFlag(),
   GRAPHIQL: optionalFlag(),
   TRUSTED_DOCUMENTS: z.string().optional(),
+  NODE_TYPES: z.string().optional().describe('the path of an SDL file of node types (docs/contract.md, Typed nodes)'),
   JOB_LEASE_SECONDS: integer(5, 1, 300),
   CHANGE_RETENTION_HOURS: integer(24, 1, 24 * 365),
   HISTORY_RETENTION_DAYS: integer(30, 1, 3650),
@@ -330,6 +335,15 @@ export function loadConfig(env: Env = process.env): Config {
   return configOf(v, auth);
 }
 
+/** NODE_TYPES's node types; a ConfigError listing every problem of its file. */
+function nodeTypesOf(path: string): NodeTypes {
+  try {
+    return loadNodeTypes(path);
+  } catch (error) {
+    throw new ConfigError((error as Error).message.split('\n').map((problem) => `NODE_TYPES (${path}): ${problem}`));
+  }
+}
+
 /** The variables, validated by the schema; a ConfigError naming each invalid one. */
 function validVariables(raw: RawVariables): Variables {
   const parsed = SCHEMA.safeParse(raw);
@@ -390,6 +404,7 @@ function configOf(v: Variables, auth: AuthConfig): Config {
     introspection: v.INTROSPECTION ?? !production,
     graphiql: v.GRAPHIQL ?? !production,
     trustedDocuments: v.TRUSTED_DOCUMENTS,
+    nodeTypes: v.NODE_TYPES === undefined ? undefined : nodeTypesOf(v.NODE_TYPES),
     jobLeaseSeconds: v.JOB_LEASE_SECONDS,
     changeRetentionHours: v.CHANGE_RETENTION_HOURS,
     historyRetentionDays: v.HISTORY_RETENTION_DAYS,

@@ -27,6 +27,7 @@ export function storeFor(
     undoRetentionMs: config.undoRetentionDays * DAY_MS,
     transactionItems: config.transactionItems,
     runsJobs: config.jobRunner === 'process',
+    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
     ...(onJob ? { onJob } : {}),
     ...(onChanged ? { onChanged } : {}),
   });

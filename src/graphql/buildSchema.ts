@@ -2,6 +2,10 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
+import { fileURLToPath } from 'node:url';
+import { loadNodeTypes } from '../nodeTypes/loadNodeTypes.js';
+import type { NodeTypes } from '../nodeTypes/nodeTypes.js';
+import { withNodeTypes, withoutInternalFields } from './typedSchema.js';
 import { printTreeSubgraphSchema, toSubgraphSchema, withoutAppliedDirectives } from './federation.js';
 import { CopyRestoreResolver } from './copyRestore.resolver.js';
 import { HistoryResolver } from './history.resolver.js';
@@ -19,6 +23,8 @@ export interface SchemaOptions {
   names?: SchemaNames;
   /** RELAY_NODE: the tree node implements Relay's `interface Node`, with global ids (relayNode.ts). */
   relayNode?: boolean;
+  /** NODE_TYPES: the node types, each an implementation of the node interface (typedSchema.ts). */
+  nodeTypes?: NodeTypes;
 }
 
 export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
@@ -43,12 +49,21 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
   schema.getSubscriptionType()!.description =
     'Live changes, over GraphQL over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql.';
   const names = options.names ?? schemaNames();
-  const named = prefixSchema(schema, names);
+  const base = withoutInternalFields(schema);
+  const named = prefixSchema(options.nodeTypes ? withNodeTypes(base, options.nodeTypes, names) : base, names);
   if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : withoutAppliedDirectives(named);
   const relay = relayNodeSchema(named, names, options.federation);
   if (!options.federation) return withoutAppliedDirectives(relay);
   const ids = relayNodeIds(names);
   return toSubgraphSchema(relay, names, (id) => ids.decode(id, 'id', 'null'));
+}
+
+/** The example node types (NODE_TYPES=schema/catalog.graphql), whose schema is committed beside the untyped one. */
+export const CATALOG_TYPES = fileURLToPath(new URL('../../schema/catalog.graphql', import.meta.url));
+
+/** The SDL committed as schema/catalog.schema.graphql: the schema under the example node types, sorted. */
+export function printTypedSchema(nodeTypes: NodeTypes = loadNodeTypes(CATALOG_TYPES)): string {
+  return printTreeSchema(buildTreeSchema({ nodeTypes }));
 }
 
 /** The SDL committed as schema/schema.graphql: sorted, so that diffs show real changes. */

@@ -116,6 +116,9 @@ export function fieldsLeftOut(info: GraphQLResolveInfo): LeftOut {
     const visitor = { Field: (field: FieldNode) => void named.add(field.name.value) };
     visit(info.operation, visitor);
     for (const fragment of Object.values(info.fragments)) visit(fragment, visitor);
+    // A node type's field (typedSchema.ts) is read from the node's data.
+    const typed = (info.schema.extensions as { typedDataFields?: ReadonlySet<string> }).typedDataFields;
+    if (typed && [...named].some((name) => typed.has(name))) named.add('data');
     leftOut = OPTIONAL_FIELDS.filter((field) => !named.has(field));
     leftOutOf.set(info.operation, leftOut);
   }

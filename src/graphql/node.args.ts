@@ -92,6 +92,10 @@ export class CreateNodeInput {
   @Field(() => JSONObjectScalar, { nullable: true, description: "Data of the caller's, a JSON object (optional)." })
   data?: JsonObject | null;
 
+  /** Its node type (NODE_TYPES), set from the typed input it carries; no field of the schema (typedSchema.ts). */
+  @Field(() => String, { nullable: true })
+  type?: string | null;
+
   @Field(() => ID, { nullable: true, description: 'Sibling to insert before.' })
   before?: string | null;
 
@@ -126,6 +130,18 @@ export class UpdateNodeArgs {
     description: 'Its new data, replacing the old whole; absent: unchanged; null: removed.',
   })
   data?: JsonObject | null;
+
+  @Field(() => JSONObjectScalar, {
+    nullable: true,
+    description:
+      'A JSON merge patch (RFC 7386) of its data: the fields it names change, a null removes one, the others ' +
+      'stay; not with data.',
+  })
+  dataPatch?: JsonObject | null;
+
+  /** The node type its typed patch is of (NODE_TYPES); no argument of the schema (typedSchema.ts). */
+  @Field(() => String, { nullable: true })
+  type?: string | null;
 
   @Field(() => Int, EXPECTED_VERSION)
   expectedVersion?: number | null;
@@ -185,6 +201,10 @@ export class NewNodeInput {
 
   @Field(() => JSONObjectScalar, { nullable: true, description: "Data of the caller's, a JSON object (optional)." })
   data?: JsonObject | null;
+
+  /** Its node type (NODE_TYPES), set from the typed input it carries; no field of the schema (typedSchema.ts). */
+  @Field(() => String, { nullable: true })
+  type?: string | null;
 }
 
 @InputType('CreateNodesInput', { description: 'A list of new nodes, and the parent they go under.' })

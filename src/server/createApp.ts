@@ -48,7 +48,12 @@ export async function createApp(options: AppOptions) {
   const { config, httpServer, metrics } = options;
   const formatError = createFormatError(config.production);
   const names = schemaNames(config.schemaPrefix);
-  const schema = buildTreeSchema({ federation: config.federation, names, relayNode: config.relayNode });
+  const schema = buildTreeSchema({
+    federation: config.federation,
+    names,
+    relayNode: config.relayNode,
+    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
+  });
   const { authenticate, trusted } = options;
   const admission = createAdmission({ schema, authenticate, trusted, limits: DEFAULT_LIMITS });
   const contextFor = requestContexts(options.admin);

@@ -80,7 +80,12 @@ async function assemble(config: Config, options: CanopyOptions, local: DynamoLoc
   if (config.seedDemo) await seedDemoTree(admin.store);
   const jobs = config.jobRunner === 'process' ? admin.startJobs() : undefined;
   const names = schemaNames(config.schemaPrefix);
-  const schema = buildTreeSchema({ federation: config.federation, names, relayNode: config.relayNode });
+  const schema = buildTreeSchema({
+    federation: config.federation,
+    names,
+    relayNode: config.relayNode,
+    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
+  });
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
   const admission = createAdmission({ schema, authenticate, trusted: null, limits: DEFAULT_LIMITS });
   const contextFor = requestContexts(admin);

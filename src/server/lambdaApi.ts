@@ -37,7 +37,12 @@ export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResul
 export function createLambdaApi(config: Config, dynamo: Dynamo): ApiHandler {
   const admin = storeFor(config, dynamo);
   const names = schemaNames(config.schemaPrefix);
-  const schema = buildTreeSchema({ federation: config.federation, names, relayNode: config.relayNode });
+  const schema = buildTreeSchema({
+    federation: config.federation,
+    names,
+    relayNode: config.relayNode,
+    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
+  });
   const trusted = config.trustedDocuments === undefined ? null : loadTrustedDocuments(config.trustedDocuments);
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
   const admission = createAdmission({ schema, authenticate, trusted, limits: DEFAULT_LIMITS });

@@ -163,6 +163,10 @@ export interface UpdateNodeArgs {
   name?: string | null;
   /** undefined: unchanged; null: cleared. */
   data?: JsonObject | null;
+  /** A JSON merge patch (RFC 7386) of its data, applied to the data the write reads; not with `data`. */
+  dataPatch?: JsonObject | null;
+  /** The node type the caller's typed patch is of: BAD_USER_INPUT when the node is of another. */
+  type?: string | null;
   expectedVersion?: number | null;
 }
 

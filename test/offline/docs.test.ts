@@ -27,7 +27,7 @@ const DOCS = [
   'examples/supergraph/README.md',
 ];
 const read = (file: string) => readFileSync(posix.join(ROOT, file), 'utf8');
-const SCHEMA = ['schema/schema.graphql', 'schema/subgraph.graphql'];
+const SCHEMA = ['schema/schema.graphql', 'schema/subgraph.graphql', 'schema/catalog.schema.graphql'];
 const CODE = codeNames(ROOT, ['src', 'test', 'bench', 'examples', 'infra'], SCHEMA, 'test/offline/docs.test.ts');
 const PACKAGE = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
 const TABLE = read('schema/table.json');

@@ -11,9 +11,11 @@ import {
   type GraphQLField,
   type GraphQLInputField,
   type GraphQLNamedType,
+  type GraphQLObjectType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildTreeSchema, printTreeSchema } from '../../src/graphql/buildSchema.js';
+import { buildTreeSchema, CATALOG_TYPES, printTreeSchema, printTypedSchema } from '../../src/graphql/buildSchema.js';
+import { loadNodeTypes, RESERVED } from '../../src/nodeTypes/loadNodeTypes.js';
 
 /**
  * The core schema of the public contract (docs/contract.md), verbatim. Names may be added to it; none may
@@ -104,6 +106,33 @@ function describeType(type: GraphQLNamedType): string[] {
   }
   return [`${type.toString()}`];
 }
+
+describe('the names node types may not take', () => {
+  it('are every field of Node and every type of the schema, typed or not', () => {
+    const untyped = buildTreeSchema();
+    const node = untyped.getType('Node') as GraphQLObjectType;
+    expect([...RESERVED.fields].sort()).toEqual(Object.keys(node.getFields()).sort());
+    const typed = buildTreeSchema({ nodeTypes: loadNodeTypes(CATALOG_TYPES) });
+    const own = new Set([
+      'Category',
+      'Product',
+      'ProductStatus',
+      'CategoryInput',
+      'CategoryPatch',
+      'ProductInput',
+      'ProductPatch',
+    ]);
+    const schemaTypes = Object.keys(typed.getTypeMap()).filter((name) => !name.startsWith('__') && !own.has(name));
+    expect(schemaTypes.filter((name) => !RESERVED.types.has(name))).toEqual([]);
+  });
+});
+
+describe('schema/catalog.schema.graphql', () => {
+  it('is the schema under NODE_TYPES=schema/catalog.graphql, as the code builds it', () => {
+    const typed = readFileSync(new URL('../../schema/catalog.schema.graphql', import.meta.url), 'utf8');
+    expect(printTypedSchema(), 'schema/catalog.schema.graphql is out of date: run `npm run schema`').toBe(typed);
+  });
+});
 
 describe('schema/schema.graphql', () => {
   it('is the schema the code builds (run `npm run schema` after changing the GraphQL types)', () => {

@@ -1,4 +1,5 @@
 import { badInput } from '../../../errors.js';
+import { mergePatch } from '../../../nodeTypes/typedData.js';
 import type { StoredNode } from '../../strategy.js';
 import type { JsonObject, NewNodeInput, TreeNode } from '../../treeStore.js';
 import { checkData } from '../../validation.js';
@@ -59,4 +60,22 @@ export function replacedData(ctx: Pick<EngineContext, 'typedData'>, node: TreeNo
   const typed = ctx.typedData.created(node.type, data);
   checkData(typed);
   return typed;
+}
+
+/** The node's data after a JSON merge patch, checked whole (under its type, when it has one). */
+export function patchedData(ctx: Pick<EngineContext, 'typedData'>, node: TreeNode, patch: JsonObject) {
+  const after = ctx.typedData
+    ? ctx.typedData.patched(node.type ?? null, node.data, patch)
+    : emptyAsNull(mergePatch(node.data ?? {}, patch));
+  checkData(after);
+  return after;
+}
+
+const emptyAsNull = (data: JsonObject): JsonObject | null => (Object.keys(data).length === 0 ? null : data);
+
+/** BAD_USER_INPUT when a typed patch is of another type than the node's. */
+export function checkPatchType(node: TreeNode, type: string | null | undefined): void {
+  if (type == null || node.type === type) return;
+  const is = node.type ? `a ${node.type}` : 'untyped';
+  throw badInput(`node "${node.id}" is ${is}: it takes no ${type} fields`, { field: type });
 }

@@ -8,7 +8,8 @@ import { changeTime } from '../core/changeTime.js';
 import { replanning } from '../core/replan.js';
 import { planUpdate } from '../core/writePlans.js';
 import { draft } from '../changes/recordChanges.js';
-import { replacedData } from './typedNodes.js';
+import { checkPatchType, patchedData, replacedData } from './typedNodes.js';
+import { badInput } from '../../../errors.js';
 
 /**
  * updateNode: a new name or data, in one transaction over the node item and every copy of it
@@ -25,12 +26,22 @@ export async function updateNode(
   checkId(args.id);
   if (args.name != null) checkName(args.name);
   checkData(args.data);
+  checkData(args.dataPatch);
+  if (args.data !== undefined && args.dataPatch != null) {
+    throw badInput('give data (the whole) or dataPatch (a patch), not both', { field: 'dataPatch' });
+  }
   return replanning(async () => {
     const read = { id: args.id, expectedVersion: args.expectedVersion, doing: `updating "${args.id}"` };
     const guard = await GuardedNode.read(ctx, { ...read, ...(options.check ? { check: options.check } : {}) });
     const { stored: target, tree, copies } = guard;
-    if (args.name == null && args.data === undefined) return target.node;
-    const data = args.data === undefined ? undefined : replacedData(ctx, target.node, args.data);
+    checkPatchType(target.node, args.type);
+    if (args.name == null && args.data === undefined && args.dataPatch == null) return target.node;
+    const data =
+      args.dataPatch != null
+        ? patchedData(ctx, target.node, args.dataPatch)
+        : args.data === undefined
+          ? undefined
+          : replacedData(ctx, target.node, args.data);
     const now = changeTime(target.node);
     let updated!: TreeNode;
     const tx = guard.transaction((plan) => {

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/npmStart.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { expectError, okData } from '../../support/tree.js';
+
+/**
+ * Typed nodes (NODE_TYPES=schema/catalog.graphql, docs/contract.md "Typed nodes"), under every
+ * strategy: typed creates with their defaults, fields read through fragments, the children each
+ * type allows, refusals before any write, partial updates, and the type kept by moves, copies,
+ * deletes and restores, and undo.
+ */
+const NODE_TYPES = `${REPO_ROOT}schema/catalog.graphql`;
+
+const TYPED = /* GraphQL */ `
+  fragment Typed on Node {
+    __typename
+    id
+    name
+    data
+    ... on Category { slug title }
+    ... on Product { slug price stock status tags launchedAt }
+  }
+`;
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: typed nodes', (strategy) => {
+  let server: TestServer;
+  let n = 0;
+  const gql = (query: string, variables?: Record<string, unknown>) =>
+    server.gql(query.includes('...Typed') ? `${query}\n${TYPED}` : query, variables);
+  const node = async (id: string) => okData(await gql('query ($id: ID!) { node(id: $id) { ...Typed } }', { id })).node;
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy, env: { NODE_TYPES } });
+  });
+  afterAll(() => server?.close());
+
+  /** A fresh Category root `shop<n>` with a Product `shop<n>-lamp` under it. */
+  const shop = async () => {
+    const root = `shop${++n}`;
+    okData(
+      await gql(
+        `mutation { createNode(input: { id: "${root}", name: "Shop", category: { slug: "${root}" } }) { ...Typed } }`,
+      ),
+    );
+    const lamp = await gql(
+      `mutation { createNode(input: { id: "${root}-lamp", parentId: "${root}", name: "Lamp",
+         product: { slug: "lamp", price: 12.5, tags: ["light"] } }) { ...Typed } }`,
+    );
+    return { root, lamp: okData(lamp).createNode, lampId: `${root}-lamp` };
+  };
+
+  it('creates typed nodes with their defaults, and reads their fields through fragments', async () => {
+    const { root, lamp } = await shop();
+    expect(lamp).toEqual({
+      __typename: 'Product',
+      id: `${root}-lamp`,
+      name: 'Lamp',
+      data: { slug: 'lamp', price: 12.5, status: 'DRAFT', tags: ['light'] },
+      slug: 'lamp',
+      price: 12.5,
+      stock: null,
+      status: 'DRAFT',
+      tags: ['light'],
+      launchedAt: null,
+    });
+    const children = okData(
+      await gql(`{ node(id: "${root}") { ...Typed children(first: 5) { nodes { ...Typed } } } }`),
+    ).node;
+    expect(children).toMatchObject({ __typename: 'Category', slug: root, title: null });
+    expect(children.children.nodes.map((c: { __typename: string; price: number }) => [c.__typename, c.price])).toEqual([
+      ['Product', 12.5],
+    ]);
+    // Without a node type: an UntypedNode, its data any JSON object.
+    const free = okData(
+      await gql('mutation { createNode(input: { name: "Notes", data: { any: [1] } }) { ...Typed } }'),
+    );
+    expect(free.createNode).toMatchObject({ __typename: 'UntypedNode', data: { any: [1] } });
+  });
+
+  it('refuses, before writing: a field of the wrong type, a missing one, two types, a child not allowed', async () => {
+    const { root } = await shop();
+    const refused = async (input: string, message: string | RegExp) => {
+      const answer = await gql(`mutation { createNode(input: { parentId: "${root}", name: "X", ${input} }) { id } }`);
+      expect(answer.body.errors?.[0]?.message).toMatch(message);
+      expect(answer.body.extensions?.dynamodb?.itemsWritten ?? 0).toBe(0);
+    };
+    await refused('product: { slug: "x", price: "cheap" }', /Float cannot represent non numeric value/);
+    await refused('product: { price: 3 }', /Field "ProductInput.slug" of required type "String!" was not provided/);
+    await refused(
+      'product: { slug: "x" }, category: { slug: "y" }',
+      'give the fields of one node type, not category and product',
+    );
+    await refused('product: { slug: "x" }, data: { a: 1 }', 'give product or data, not both');
+    const raw = await gql(`mutation { createNode(input: { parentId: "${root}", name: "X", data: { a: 1 } }) { id } }`);
+    expectError(raw, 'BAD_USER_INPUT', {
+      message: `Category "${root}" holds only Category, Product: it cannot hold an untyped node`,
+    });
+  });
+
+  it('keeps each type to the children it allows, at create and at a move', async () => {
+    const { root, lampId } = await shop();
+    const under = await gql(
+      `mutation { createNode(input: { parentId: "${lampId}", name: "Bulb", product: { slug: "bulb" } }) { id } }`,
+    );
+    expectError(under, 'BAD_USER_INPUT', {
+      message: `Product "${lampId}" holds no children: it cannot hold a Product`,
+    });
+    const other = okData(
+      await gql(
+        `mutation { createNode(input: { parentId: "${root}", name: "Desk", product: { slug: "desk" } }) { id } }`,
+      ),
+    );
+    const move = await gql(`mutation { reparent(id: "${other.createNode.id}", newParentId: "${lampId}") { id } }`);
+    expectError(move, 'BAD_USER_INPUT', { message: `Product "${lampId}" holds no children: it cannot hold a Product` });
+  });
+
+  it('updates only the fields a patch names, checked whole under the type', async () => {
+    const { lampId } = await shop();
+    const patched = okData(
+      await gql(`mutation { updateNode(id: "${lampId}", product: { price: 14, stock: 3, tags: null }) { ...Typed } }`),
+    ).updateNode;
+    expect(patched.data).toEqual({ slug: 'lamp', price: 14, status: 'DRAFT', stock: 3 });
+    const required = await gql(`mutation { updateNode(id: "${lampId}", product: { slug: null }) { id } }`);
+    expectError(required, 'BAD_USER_INPUT', { message: 'Product.slug is required' });
+    const wrongType = await gql(`mutation { updateNode(id: "${lampId}", category: { title: "x" }) { id } }`);
+    expectError(wrongType, 'BAD_USER_INPUT', { message: `node "${lampId}" is a Product: it takes no Category fields` });
+    const stranger = await gql(`mutation { updateNode(id: "${lampId}", dataPatch: { colour: "red" }) { id } }`);
+    expectError(stranger, 'BAD_USER_INPUT', { message: 'Product.colour is not a field of Product' });
+    expect((await node(lampId)).data).toEqual({ slug: 'lamp', price: 14, status: 'DRAFT', stock: 3 });
+  });
+
+  it('keeps the type through a copy, a delete and its restore', async () => {
+    const { root, lampId } = await shop();
+    const copied = okData(
+      await gql(`mutation { copySubtree(input: { id: "${root}", idPrefix: "c-" }) { node { id } } }`),
+    );
+    expect(copied.copySubtree.node.id).toBe(`c-${root}`);
+    expect(await node(`c-${lampId}`)).toMatchObject({ __typename: 'Product', price: 12.5 });
+    okData(await gql(`mutation { deleteNode(id: "${lampId}") { deletedCount } }`));
+    okData(await gql(`mutation { restoreNode(id: "${lampId}") { id } }`));
+    expect(await node(lampId)).toMatchObject({ __typename: 'Product', slug: 'lamp', tags: ['light'] });
+  });
+});
