@@ -50,7 +50,7 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
     'Live changes, over GraphQL over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql.';
   const names = options.names ?? schemaNames();
   const base = withoutInternalFields(schema);
-  const named = prefixSchema(options.nodeTypes ? withNodeTypes(base, options.nodeTypes, names) : base, names);
+  const named = prefixSchema(withNodeTypes(base, options.nodeTypes, names), names);
   if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : withoutAppliedDirectives(named);
   const relay = relayNodeSchema(named, names, options.federation);
   if (!options.federation) return withoutAppliedDirectives(relay);

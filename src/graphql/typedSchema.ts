@@ -18,8 +18,22 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import { badInput } from '../errors.js';
-import type { FieldType, NodeField, NodeType, NodeTypes } from '../nodeTypes/nodeTypes.js';
-import type { JsonObject, TreeNode } from '../storage/treeStore.js';
+import { comparisonsOf, nodeTest, type NodeFilter } from '../nodeTypes/nodeFilter.js';
+import {
+  FIELD_SCALARS,
+  type FieldScalar,
+  type FieldType,
+  type NodeField,
+  type NodeType,
+  type NodeTypes,
+} from '../nodeTypes/nodeTypes.js';
+import type { DescendantsOrder, JsonObject, TreeNode } from '../storage/treeStore.js';
+import { toConnection } from './connection.type.js';
+import type { Context } from './context.js';
+import { filteredPage } from './filteredPage.js';
+import { listLeftOut } from './lookahead.js';
+import type { PageArgs as PageArgsInput } from './node.args.js';
+import { relayPage } from './relayPage.js';
 import type { SchemaNames } from './schemaPrefix.js';
 
 /** The type of the nodes without a node type, under NODE_TYPES. */
@@ -47,30 +61,40 @@ export function withoutInternalFields(schema: GraphQLSchema): GraphQLSchema {
  * `createNode(input: { category: {...} })`, `createNodes`' nodes likewise, and
  * `updateNode(category: {...})`.
  */
-export function withNodeTypes(schema: GraphQLSchema, nodeTypes: NodeTypes, names: SchemaNames): GraphQLSchema {
+export function withNodeTypes(
+  schema: GraphQLSchema,
+  nodeTypes: NodeTypes | undefined,
+  names: SchemaNames,
+): GraphQLSchema {
   const typeMap: Record<string, GraphQLNamedType> = { ...schema.getTypeMap() };
-  for (const type of typedTypes(schema, nodeTypes, names)) typeMap[type.name] = type;
-  withTypedInputs(typeMap, nodeTypes);
+  for (const type of filterInputs(typeMap, nodeTypes)) typeMap[type.name] = type;
+  typeMap.Node = withDescendantsFilter(typeMap, nodeTypes);
+  if (nodeTypes) {
+    for (const type of typedTypes(typeMap, nodeTypes, names)) typeMap[type.name] = type;
+    withTypedInputs(typeMap, nodeTypes);
+  }
   const rewired = rewireTypes(typeMap, schema.getDirectives());
   const config = schema.toConfig();
-  const fields = new Set([...nodeTypes.types.values()].flatMap((t) => t.fields.map((f) => f.name)));
-  return wrapTypedMutations(
-    new GraphQLSchema({
-      ...config,
-      query: rewired.typeMap.Query as GraphQLObjectType,
-      mutation: rewired.typeMap.Mutation as GraphQLObjectType,
-      subscription: rewired.typeMap.Subscription as GraphQLObjectType,
-      types: Object.values(rewired.typeMap),
-      directives: rewired.directives,
-      extensions: { ...config.extensions, typedDataFields: fields },
-    }),
-    nodeTypes,
-  );
+  const fields = new Set([...(nodeTypes?.types.values() ?? [])].flatMap((t) => t.fields.map((f) => f.name)));
+  const rebuilt = new GraphQLSchema({
+    ...config,
+    query: rewired.typeMap.Query as GraphQLObjectType,
+    mutation: rewired.typeMap.Mutation as GraphQLObjectType,
+    subscription: rewired.typeMap.Subscription as GraphQLObjectType,
+    types: Object.values(rewired.typeMap),
+    directives: rewired.directives,
+    extensions: { ...config.extensions, typedDataFields: fields },
+  });
+  return nodeTypes ? wrapTypedMutations(rebuilt, nodeTypes) : rebuilt;
 }
 
 /** The interface, its implementations, the enums and the inputs, referring to the schema's types (rewired by name). */
-function typedTypes(schema: GraphQLSchema, nodeTypes: NodeTypes, names: SchemaNames): GraphQLNamedType[] {
-  const nodeConfig = (schema.getType('Node') as GraphQLObjectType).toConfig();
+function typedTypes(
+  typeMap: Record<string, GraphQLNamedType>,
+  nodeTypes: NodeTypes,
+  names: SchemaNames,
+): GraphQLNamedType[] {
+  const nodeConfig = (typeMap.Node as GraphQLObjectType).toConfig();
   const enums = [...nodeTypes.enums.values()].map(
     (e) =>
       new GraphQLEnumType({
@@ -84,7 +108,7 @@ function typedTypes(schema: GraphQLSchema, nodeTypes: NodeTypes, names: SchemaNa
     Int: GraphQLInt,
     Float: GraphQLFloat,
     Boolean: GraphQLBoolean,
-    DateTime: schema.getType('DateTime') as GraphQLScalarType,
+    DateTime: typeMap.DateTime as GraphQLScalarType,
     ...Object.fromEntries(enums.map((e) => [e.name, e])),
   };
   const iface = new GraphQLInterfaceType({
@@ -224,4 +248,115 @@ function wrapTypedMutations(schema: GraphQLSchema, nodeTypes: NodeTypes): GraphQ
   });
   wrap('updateNode', (args) => fold(args, 'dataPatch'));
   return schema;
+}
+
+const OPERATORS: Record<string, string> = {
+  eq: 'equal to it',
+  ne: 'not equal to it',
+  in: 'one of them',
+  prefix: 'starting with it',
+  gt: 'greater than it',
+  gte: 'at least it',
+  lt: 'less than it',
+  lte: 'at most it',
+};
+
+/**
+ * NodeFilter and the comparisons it takes (`StringFilter`, `FloatFilter`, `ProductStatusFilter`,
+ * ...): the node's name, and with node types its type and each typed field by its name. Types of
+ * the file are named, to be rewired to the schema's by name.
+ */
+function filterInputs(
+  typeMap: Record<string, GraphQLNamedType>,
+  nodeTypes: NodeTypes | undefined,
+): GraphQLInputObjectType[] {
+  const kinds = new Map<string, GraphQLInputObjectType>();
+  const comparison = (named: string): GraphQLInputObjectType => {
+    const known = kinds.get(named);
+    if (known) return known;
+    const scalar = { String: GraphQLString, Int: GraphQLInt, Float: GraphQLFloat, Boolean: GraphQLBoolean }[named];
+    const type = (scalar ??
+      (named === 'DateTime' ? typeMap.DateTime : new GraphQLEnumType({ name: named, values: {} }))) as GraphQLInputType;
+    const kind = (FIELD_SCALARS as readonly string[]).includes(named) ? (named as FieldScalar) : 'enum';
+    const input = new GraphQLInputObjectType({
+      name: `${named}Filter`,
+      description: `Comparisons of a ${named} value, all of which hold (on a list, for one of its items).`,
+      fields: Object.fromEntries(
+        comparisonsOf(kind).map((op) => [
+          op,
+          {
+            type: op === 'in' ? new GraphQLList(new GraphQLNonNull(type)) : op === 'prefix' ? GraphQLString : type,
+            description: `The value is ${OPERATORS[op]}.`,
+          },
+        ]),
+      ),
+    });
+    kinds.set(named, input);
+    return input;
+  };
+  const typed = new Map<string, string>();
+  for (const type of nodeTypes?.types.values() ?? []) for (const f of type.fields) typed.set(f.name, f.type.named);
+  const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
+    name: 'NodeFilter',
+    description:
+      'Which nodes pass: every condition given holds (and, or and not combine filters). A node without a ' +
+      'field fails a comparison of it.',
+    fields: () => ({
+      name: { type: comparison('String'), description: 'Its name.' },
+      ...(nodeTypes
+        ? {
+            type: {
+              type: new GraphQLList(new GraphQLNonNull(GraphQLString)),
+              description: 'Its node type is one of these.',
+            },
+          }
+        : {}),
+      ...Object.fromEntries([...typed].map(([field, named]) => [field, { type: comparison(named) }])),
+      and: { type: new GraphQLList(new GraphQLNonNull(filter)), description: 'Every one of these passes.' },
+      or: { type: new GraphQLList(new GraphQLNonNull(filter)), description: 'One of these passes.' },
+      not: { type: filter, description: 'This one does not pass.' },
+    }),
+  });
+  // The thunk above runs when the schema is built: the comparisons exist by then.
+  comparison('String');
+  for (const named of typed.values()) comparison(named);
+  return [filter, ...kinds.values()];
+}
+
+/** Node.descendants with its `filter`: the window's nodes that pass, read as filteredPage says. */
+function withDescendantsFilter(
+  typeMap: Record<string, GraphQLNamedType>,
+  nodeTypes: NodeTypes | undefined,
+): GraphQLObjectType {
+  const config = (typeMap.Node as GraphQLObjectType).toConfig();
+  const descendants = config.fields.descendants!;
+  const unfiltered = descendants.resolve as GraphQLFieldResolver<TreeNode, Context>;
+  const resolve: GraphQLFieldResolver<TreeNode, Context, JsonObject> = async (node, args, ctx, info) => {
+    if (args.filter == null) return unfiltered(node, args, ctx, info);
+    const test = nodeTest(args.filter as NodeFilter, nodeTypes);
+    const read = relayPage(args as unknown as PageArgsInput, info);
+    // The filter reads the name and the data of every node of the window.
+    const leftOut = listLeftOut(info).filter((field) => field !== 'name' && field !== 'data');
+    const window = {
+      minDepth: (args.minDepth as number | null) ?? 1,
+      maxDepth: (args.maxDepth as number | null) ?? null,
+    };
+    const order = (args.order as DescendantsOrder | null) ?? 'BY_DEPTH';
+    const page = await filteredPage(
+      (p) => ctx.loaders.descendants.load({ node, window, page: p, order, leftOut }),
+      read,
+      test,
+    );
+    return toConnection(page, read);
+  };
+  const filter = {
+    type: typeMap.NodeFilter as GraphQLInputType,
+    description:
+      'Only the nodes of the window that pass (paged as the window): the window is read from the cursor ' +
+      'until the page is full.',
+  };
+  return new GraphQLObjectType({
+    ...config,
+    fields: { ...config.fields, descendants: { ...descendants, args: { ...descendants.args, filter }, resolve } },
+  });
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseNodeTypes } from './nodeTypes.js';
+import { nodeTest } from './nodeFilter.js';
 import { mergePatch, TypedData } from './typedData.js';
+import type { TreeNode } from '../storage/treeStore.js';
 
 const RESERVED = { types: new Set(['Node', 'Query']), fields: new Set(['id', 'name', 'children', 'data']) };
 
@@ -135,5 +137,38 @@ describe('TypedData', () => {
       c: { d: 'e' },
     });
     expect(mergePatch({ a: [1] }, { a: { b: 'c' } })).toEqual({ a: { b: 'c' } });
+  });
+});
+
+describe('nodeTest', () => {
+  const types = parseNodeTypes(CATALOG, RESERVED);
+  const node = (name: string, data: Record<string, unknown> | null, type?: string) =>
+    ({ id: name, name, data, ...(type ? { type } : {}) }) as TreeNode;
+  const lamp = node(
+    'Lamp',
+    { slug: 'lamp', price: 5, tags: ['light', 'desk'], launchedAt: '2026-01-02T00:00:00Z' },
+    'Product',
+  );
+
+  it('compares typed fields, any item of a list, date-times as instants; a missing field fails', () => {
+    expect(nodeTest({ price: { gt: 4, lte: 5 } }, types)(lamp)).toBe(true);
+    expect(nodeTest({ tags: { eq: 'desk' } }, types)(lamp)).toBe(true);
+    expect(nodeTest({ launchedAt: { gt: '2026-01-01T23:00:00-02:00' } }, types)(lamp)).toBe(false);
+    expect(nodeTest({ stock: { lt: 100 } }, types)(lamp)).toBe(false);
+    expect(nodeTest({ not: { stock: { lt: 100 } } }, types)(lamp)).toBe(true);
+    expect(nodeTest({ name: { prefix: 'La' }, type: ['Product'] }, types)(lamp)).toBe(true);
+    expect(nodeTest({ or: [{ type: ['Category'] }, { price: { in: [1, 2] } }] }, types)(lamp)).toBe(false);
+  });
+
+  it('refuses an empty filter and one past 50 conditions', () => {
+    expect(() => nodeTest({}, types)).toThrow('a filter holds at least one condition');
+    const many = { or: Array.from({ length: 50 }, () => ({ name: { eq: 'x' } })) };
+    expect(() => nodeTest(many, types)).toThrow('a filter holds at most 50 conditions, got 51');
+  });
+
+  it('refuses a field name with two types of value across node types', () => {
+    expect(() => parseNodeTypes('type A { size: Int }\ntype B { size: String }', RESERVED)).toThrow(
+      'size is Int in A but String in B: a field name has one type of value in every node type',
+    );
   });
 });

@@ -109,8 +109,28 @@ export function parseNodeTypes(sdl: string, reserved: ReservedNames): NodeTypes 
       if (!types.has(child)) problems.push(`${type.name} @children names ${child}, which is no node type of the file`);
     }
   }
+  problems.push(...fieldTypeConflicts(types));
   if (problems.length > 0) throw new Error(problems.join('\n'));
   return { types, enums };
+}
+
+/** A field name of two node types with two types of value: a filter compares a field by its name alone. */
+function fieldTypeConflicts(types: Map<string, NodeType>): string[] {
+  const seen = new Map<string, { type: string; named: string }>();
+  const problems: string[] = [];
+  for (const type of types.values()) {
+    for (const field of type.fields) {
+      const first = seen.get(field.name);
+      if (!first) seen.set(field.name, { type: type.name, named: field.type.named });
+      else if (first.named !== field.type.named) {
+        problems.push(
+          `${field.name} is ${first.named} in ${first.type} but ${field.type.named} in ${type.name}: ` +
+            'a field name has one type of value in every node type (filters compare it by its name)',
+        );
+      }
+    }
+  }
+  return problems;
 }
 
 interface Parsing {

@@ -117,6 +117,7 @@ describe('the names node types may not take', () => {
       'Category',
       'Product',
       'ProductStatus',
+      'ProductStatusFilter',
       'CategoryInput',
       'CategoryPatch',
       'ProductInput',

@@ -140,4 +140,65 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: typed nodes', (strategy) => {
     okData(await gql(`mutation { restoreNode(id: "${lampId}") { id } }`));
     expect(await node(lampId)).toMatchObject({ __typename: 'Product', slug: 'lamp', tags: ['light'] });
   });
+
+  it('filters descendants: type, typed fields, name, and/or/not, paged both ways, the window read once', async () => {
+    const root = `cat${++n}`;
+    const products = [
+      ['p1', 'Alpha lamp', 5, 'LIVE'],
+      ['p2', 'Beta desk', 50, 'LIVE'],
+      ['p3', 'Alpha chair', 20, 'DRAFT'],
+      ['p4', 'Gamma shelf', 80, 'RETIRED'],
+      ['p5', 'Alpha rug', 35, 'LIVE'],
+    ] as const;
+    okData(
+      await gql(`mutation { createNodes(input: { nodes: [
+        { id: "${root}", name: "Root", category: { slug: "${root}" } },
+        { id: "${root}-sub", parentId: "${root}", name: "Sub", category: { slug: "sub" } },
+        ${products
+          .map(
+            ([id, name, price, status], i) =>
+              `{ id: "${root}-${id}", parentId: "${i < 3 ? root : `${root}-sub`}", name: "${name}",
+                 product: { slug: "${id}", price: ${price}, status: ${status} } }`,
+          )
+          .join('\n')}
+      ] }) { nodes { id } } }`),
+    );
+    const filtered = async (filter: string, page = 'first: 10') => {
+      const answer = await gql(
+        `{ node(id: "${root}") { descendants(${page}, filter: ${filter}) {
+           nodes { id } pageInfo { hasNextPage hasPreviousPage endCursor startCursor } } } }`,
+      );
+      const { nodes, pageInfo } = okData(answer).node.descendants;
+      return {
+        ids: nodes.map((x: { id: string }) => x.id.slice(root.length + 1)),
+        pageInfo,
+        cost: answer.body.extensions.dynamodb,
+      };
+    };
+    const sorted = async (filter: string) => (await filtered(filter)).ids.sort();
+    expect(await sorted('{ type: ["Category"] }')).toEqual(['sub']);
+    expect(await sorted('{ price: { gte: 20, lt: 80 } }')).toEqual(['p2', 'p3', 'p5']);
+    expect(await sorted('{ status: { in: [LIVE] }, name: { prefix: "Alpha" } }')).toEqual(['p1', 'p5']);
+    expect(await sorted('{ or: [{ price: { lt: 10 } }, { status: { eq: RETIRED } }] }')).toEqual(['p1', 'p4']);
+    expect(await sorted('{ type: ["Product"], not: { name: { prefix: "Alpha" } } }')).toEqual(['p2', 'p4']);
+    // Paged: two by two forward, then back from the end; the same nodes, each once.
+    const all = (await filtered('{ type: ["Product"] }')).ids;
+    expect(all).toHaveLength(5);
+    const first = await filtered('{ type: ["Product"] }', 'first: 2');
+    expect(first.ids).toEqual(all.slice(0, 2));
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = await filtered('{ type: ["Product"] }', `first: 2, after: "${first.pageInfo.endCursor}"`);
+    expect(second.ids).toEqual(all.slice(2, 4));
+    const last = await filtered('{ type: ["Product"] }', 'last: 2');
+    expect(last.ids).toEqual(all.slice(3));
+    expect(last.pageInfo.hasPreviousPage).toBe(true);
+    // The window (7 nodes below the root, fewer than a page of 1,000) read once: no more items
+    // than the unfiltered window reads.
+    const unfiltered = await gql(`{ node(id: "${root}") { descendants(first: 10) { nodes { id name data } } } }`);
+    const whole = await filtered('{ price: { gte: 0 } }');
+    expect(whole.cost.itemsRead).toBeLessThanOrEqual(unfiltered.body.extensions.dynamodb.itemsRead);
+    expect(whole.cost.requests).toBeLessThanOrEqual(unfiltered.body.extensions.dynamodb.requests);
+    const empty = await gql(`{ node(id: "${root}") { descendants(filter: {}) { nodes { id } } } }`);
+    expectError(empty, 'BAD_USER_INPUT', { message: 'a filter holds at least one condition' });
+  });
 });
