@@ -1,3 +1,5 @@
+import { isTreeError } from '../errors.js';
+import type { TypedData } from '../nodeTypes/typedData.js';
 import type { ImportProblem } from './importProblems.js';
 import type { ImportRecord, ParsedImport } from './importRecords.js';
 
@@ -7,6 +9,8 @@ export interface TableFacts {
   parentOf: ReadonlyMap<string, string | null>;
   /** The depth of each node of the table that a record names as its parent, from outside the file. */
   depthOf: ReadonlyMap<string, number>;
+  /** The node type of each of those parents (null: untyped). */
+  typeOf?: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -18,7 +22,12 @@ export interface TableFacts {
  * under a cycle, or under a parent whose place is unknown, has no depth of its own to check.
  * Empty: the file may be written.
  */
-export function checkImport(parsed: ParsedImport, table: TableFacts, maxTreeDepth: number): ImportProblem[] {
+export function checkImport(
+  parsed: ParsedImport,
+  table: TableFacts,
+  maxTreeDepth: number,
+  typed?: TypedData,
+): ImportProblem[] {
   const problems = [...parsed.problems];
   const problem = (record: ImportRecord, message: string) =>
     problems.push({ place: record.place, message: `${record.at}: ${message}` });
@@ -32,6 +41,15 @@ export function checkImport(parsed: ParsedImport, table: TableFacts, maxTreeDept
     }
     if (parentId !== null && !inFile.has(parentId) && !parsed.unplaced.has(parentId) && !table.depthOf.has(parentId)) {
       problem(record, `parent "${parentId}" is neither in the file nor in the table`);
+    }
+    const parentType = parentId === null || inFile.has(parentId) ? undefined : table.typeOf?.get(parentId);
+    if (typed && parentType !== undefined) {
+      try {
+        typed.checkChild(parentType, record.type, parentId);
+      } catch (error) {
+        if (!isTreeError(error, 'BAD_USER_INPUT')) throw error;
+        problem(record, error.message);
+      }
     }
     const depth = depthOf(shape.get(record.id), table);
     if (depth !== undefined && depth > maxTreeDepth) {

@@ -27,9 +27,9 @@ export function exportCommand(tree: Command): void {
     .description(
       [
         'Writes every tree (or the subtree of ID, which becomes a root of the export) as records',
-        '{id, parentId, name, position, data}: parents before their children, each tree in document',
-        'order. JSON (the default): an array, one record per line. CSV: the header',
-        `${CSV_HEADER}, then one line per node (data as JSON, empty when none).`,
+        "{id, parentId, name, position, data, and a typed node's type}: parents before their children,",
+        'each tree in document order. JSON (the default): an array, one record per line. CSV: the header',
+        `${CSV_HEADER} (then type, under NODE_TYPES), then one line per node (data as JSON, empty when none).`,
         "To stdout (npm run -s keeps npm's own lines out of it), or to FILE with --out; a progress",
         'count on stderr. It streams: memory stays flat whatever the size of the tree. Reads as a',
         'client does, so it is consistent per page, not a snapshot of a table being written.',
@@ -47,7 +47,10 @@ export function exportCommand(tree: Command): void {
       const config = loadConfig();
       process.exitCode = await withTable(config, async (dynamo) => {
         const admin = await checkedAdmin(config, dynamo);
-        return exportTrees(admin.forTenant(tenant).store, options.root ?? null, format, options.out);
+        return exportTrees(admin.forTenant(tenant).store, options.root ?? null, format, {
+          out: options.out,
+          typed: config.nodeTypes !== undefined,
+        });
       });
     });
 }
@@ -56,13 +59,18 @@ export function exportCommand(tree: Command): void {
  * The records to stdout or a file, a count of them on stderr; exit 1 when the root is unknown.
  * A reader that goes before the end (`| head`: EPIPE) ends the export quietly, with exit 0.
  */
-async function exportTrees(store: TreeStore, root: string | null, format: ExportFormat, out?: string): Promise<number> {
+async function exportTrees(
+  store: TreeStore,
+  root: string | null,
+  format: ExportFormat,
+  { out, typed }: { out?: string; typed: boolean },
+): Promise<number> {
   const target = out === undefined ? process.stdout : createWriteStream(out);
   const write = writerTo(target);
   const bar = new SingleBar({ format: 'export {value} nodes', stream: process.stderr }, Presets.shades_classic);
   bar.start(0, 0);
   try {
-    const count = await writeExport(exportedNodes(store, root), format, write, () => bar.increment());
+    const count = await writeExport(exportedNodes(store, root), format, write, () => bar.increment(), typed);
     bar.stop();
     if (out !== undefined) {
       await new Promise<void>((resolve, reject) =>

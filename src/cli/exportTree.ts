@@ -11,10 +11,13 @@ export interface ExportRecord {
   name: string;
   position: string;
   data: Record<string, unknown> | null;
+  /** Its node type (NODE_TYPES): only on typed nodes. */
+  type?: string;
 }
 
-/** The CSV header: `id,parentId,name,position,data` (data as JSON, empty when none). */
+/** The CSV header: `id,parentId,name,position,data` (data as JSON, empty when none), and `type` under NODE_TYPES. */
 export const CSV_HEADER = 'id,parentId,name,position,data';
+export const TYPED_CSV_HEADER = `${CSV_HEADER},type`;
 
 /** How many nodes one page of the walk reads. */
 const PAGE = 1000;
@@ -26,6 +29,7 @@ export const recordOf = (node: TreeNode, root: string | null): ExportRecord => (
   name: node.name,
   position: node.position,
   data: node.data,
+  ...(node.type ? { type: node.type } : {}),
 });
 
 /** Pure. A field of a CSV line, quoted when it holds a comma, a quote or a line break (RFC 4180). */
@@ -33,9 +37,10 @@ export const csvField = (value: string): string =>
   /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 
 /** Pure. One record as a CSV line (no line break). */
-export function csvLine(record: ExportRecord): string {
+export function csvLine(record: ExportRecord, typed = false): string {
   const data = record.data === null ? '' : JSON.stringify(record.data);
-  return [record.id, record.parentId ?? '', record.name, record.position, data].map(csvField).join(',');
+  const fields = [record.id, record.parentId ?? '', record.name, record.position, data];
+  return (typed ? [...fields, record.type ?? ''] : fields).map(csvField).join(',');
 }
 
 /**
@@ -75,18 +80,22 @@ export async function* exportedNodes(store: TreeStore, root: string | null): Asy
 
 /**
  * Writes the records in `format` through `write` (which may wait, for backpressure): JSON, an
- * array with one record per line; CSV, the header then one line per record. `onRecord` counts.
+ * array with one record per line; CSV, the header then one line per record, with the `type`
+ * column when `typed` (NODE_TYPES). `onRecord` counts.
  */
 export async function writeExport(
   records: AsyncIterable<ExportRecord>,
   format: ExportFormat,
   write: (text: string) => Promise<void>,
   onRecord: () => void = () => {},
+  typed = false,
 ): Promise<number> {
   let count = 0;
-  await write(format === 'csv' ? `${CSV_HEADER}\n` : '[');
+  await write(format === 'csv' ? `${typed ? TYPED_CSV_HEADER : CSV_HEADER}\n` : '[');
   for await (const record of records) {
-    await write(format === 'csv' ? `${csvLine(record)}\n` : `${count === 0 ? '\n' : ',\n'}${JSON.stringify(record)}`);
+    const line =
+      format === 'csv' ? `${csvLine(record, typed)}\n` : `${count === 0 ? '\n' : ',\n'}${JSON.stringify(record)}`;
+    await write(line);
     count++;
     onRecord();
   }

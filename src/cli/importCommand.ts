@@ -1,3 +1,4 @@
+import { TypedData } from '../nodeTypes/typedData.js';
 import { readFileSync } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
@@ -48,7 +49,8 @@ export function importCommand(tree: Command): void {
       const format = formatOption(options.format);
       const tenant = tenantOption(options.tenant);
       const config = loadConfig();
-      const parsed = readImportFile(file, format);
+      const typed = config.nodeTypes ? new TypedData(config.nodeTypes) : undefined;
+      const parsed = readImportFile(file, format, typed);
       if (!parsed) {
         process.exitCode = 2;
         return;
@@ -63,7 +65,10 @@ export function importCommand(tree: Command): void {
       process.exitCode = await withTable(config, async (dynamo) => {
         await ensureTable(dynamo.client, config.table);
         const admin = await checkedAdmin(config, dynamo);
-        return importFile(admin.forTenant(tenant).store, parsed, config.maxTreeDepth);
+        return importFile(admin.forTenant(tenant).store, parsed, {
+          maxTreeDepth: config.maxTreeDepth,
+          ...(typed ? { typed } : {}),
+        });
       });
     });
 }
@@ -72,7 +77,7 @@ export function importCommand(tree: Command): void {
  * The file parsed, in the format given or else recognised (importFormat.ts); null (said on
  * stderr) when it cannot be read.
  */
-function readImportFile(file: string, format: ExportFormat | undefined): ParsedImport | null {
+function readImportFile(file: string, format: ExportFormat | undefined, typed?: TypedData): ParsedImport | null {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -80,21 +85,25 @@ function readImportFile(file: string, format: ExportFormat | undefined): ParsedI
     console.error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return null;
   }
-  if (format) return parseImport(text, format);
+  if (format) return parseImport(text, format, typed);
   const recognised = importFormat(file, text);
   if (recognised.note) console.error(recognised.note);
-  return parseImport(text, recognised.format);
+  return parseImport(text, recognised.format, typed);
 }
 
 /** Checked whole, then created with a progress bar; problems on stderr, exit 1. */
-async function importFile(store: TreeStore, parsed: ParsedImport, maxTreeDepth: number): Promise<number> {
+async function importFile(
+  store: TreeStore,
+  parsed: ParsedImport,
+  options: { maxTreeDepth: number; typed?: TypedData },
+): Promise<number> {
   const bar = new SingleBar(
     { format: 'import [{bar}] {value}/{total} nodes', stream: process.stderr },
     Presets.shades_classic,
   );
   try {
     bar.start(parsed.records.length, 0);
-    const { created, skipped } = await importTree(store, parsed, { maxTreeDepth, onRecord: () => bar.increment() });
+    const { created, skipped } = await importTree(store, parsed, { ...options, onRecord: () => bar.increment() });
     bar.stop();
     console.log(`${created} node(s) created, ${skipped} already there`);
     return 0;

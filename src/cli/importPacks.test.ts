@@ -7,6 +7,7 @@ const record = (id: string, parentId: string | null): ImportRecord => ({
   parentId,
   name: id,
   data: null,
+  type: null,
   position: null,
   at: `record ${id}`,
   place: 0,

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { CATALOG_TYPES } from '../graphql/buildSchema.js';
+import { loadNodeTypes } from '../nodeTypes/loadNodeTypes.js';
+import { TypedData } from '../nodeTypes/typedData.js';
 import { inParentOrder, parseImport } from './importRecords.js';
 
 const problemsOf = (text: string, format: 'json' | 'csv'): string[] =>
@@ -9,9 +12,18 @@ describe('parseImport', () => {
     const text = 'id,parentId,name,data\r\na,,"Tables, ""chairs""",\r\nb,a,two,"{""k"":\n1}"\r\nc,a,plain,\r\n';
     expect(parseImport(text, 'csv')).toEqual({
       records: [
-        { id: 'a', parentId: null, name: 'Tables, "chairs"', data: null, position: null, at: 'line 2', place: 2 },
-        { id: 'b', parentId: 'a', name: 'two', data: { k: 1 }, position: null, at: 'line 3', place: 3 },
-        { id: 'c', parentId: 'a', name: 'plain', data: null, position: null, at: 'line 5', place: 5 },
+        {
+          id: 'a',
+          parentId: null,
+          name: 'Tables, "chairs"',
+          data: null,
+          type: null,
+          position: null,
+          at: 'line 2',
+          place: 2,
+        },
+        { id: 'b', parentId: 'a', name: 'two', data: { k: 1 }, type: null, position: null, at: 'line 3', place: 3 },
+        { id: 'c', parentId: 'a', name: 'plain', data: null, type: null, position: null, at: 'line 5', place: 5 },
       ],
       problems: [],
       unplaced: new Set(),
@@ -144,5 +156,34 @@ describe('parseImport', () => {
     ]);
     expect(parsed.records).toEqual([]);
     expect(parsed.unplaced).toEqual(new Set(['k']));
+  });
+});
+
+describe('parseImport under NODE_TYPES', () => {
+  const typed = new TypedData(loadNodeTypes(CATALOG_TYPES));
+
+  it('checks each record against its type and the children its parent allows, by line, in one pass', () => {
+    const csv = [
+      'id,parentId,name,data,type',
+      'shop,,Shop,"{""slug"":""shop""}",Category',
+      'lamp,shop,Lamp,"{""slug"":""lamp"",""price"":""cheap""}",Product',
+      'bulb,lamp,Bulb,"{""slug"":""bulb""}",Product',
+      'note,shop,Note,,',
+      'odd,shop,Odd,,Shelf',
+    ].join('\n');
+    const parsed = parseImport(csv, 'csv', typed);
+    expect(parsed.problems.map((p) => p.message)).toEqual([
+      'line 3: Product.price must be a finite number',
+      'line 4: Product "lamp" holds no children: it cannot hold a Product',
+      'line 5: Category "shop" holds only Category, Product: it cannot hold an untyped node',
+      'line 6: type Shelf is not a node type (NODE_TYPES declares Category, Product)',
+    ]);
+    expect(parsed.records.find((r) => r.id === 'shop')?.type).toBe('Category');
+  });
+
+  it('reads a JSON record’s type, and refuses one without NODE_TYPES', () => {
+    const json = JSON.stringify([{ id: 'a', name: 'A', type: 'Category', data: { slug: 'a' } }]);
+    expect(parseImport(json, 'json', typed).records[0]?.type).toBe('Category');
+    expect(problemsOf(json, 'json')).toEqual(['record 1: type Category: no node types are declared (NODE_TYPES)']);
   });
 });

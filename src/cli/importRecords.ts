@@ -1,3 +1,4 @@
+import type { TypedData } from '../nodeTypes/typedData.js';
 import { isTreeError } from '../errors.js';
 import { checkData, checkId, checkName, grouped, MAX_DATA_BYTES, MAX_NAME_LENGTH } from '../storage/validation.js';
 import { characterNamed, described, excerpt, jsonExcerpt, quoted, type ImportProblem } from './importProblems.js';
@@ -8,6 +9,8 @@ export interface ImportRecord {
   parentId: string | null;
   name: string;
   data: Record<string, unknown> | null;
+  /** Its node type (NODE_TYPES), when given. */
+  type: string | null;
   /** Sibling order when given (an export's positions); otherwise the order of the file. */
   position: string | null;
   /** `line 12` (CSV) or `record 7` (JSON, counted depth-first from 1). */
@@ -41,18 +44,45 @@ export interface ParsedImport {
  * id is used once. The shape of the tree (cycles, parents, depths, ids taken in the table) is
  * checked by checkImport.ts. Never throws: the problems come with the records.
  */
-export function parseImport(text: string, format: 'json' | 'csv'): ParsedImport {
-  const parsed: Reading = { records: [], problems: [], unplaced: new Set(), seen: new Map() };
+export function parseImport(text: string, format: 'json' | 'csv', typed?: TypedData): ParsedImport {
+  const parsed: Reading = { records: [], problems: [], unplaced: new Set(), seen: new Map(), typed };
   if (format === 'csv') csvRecords(text, parsed);
   else jsonRecords(text, parsed);
+  if (typed) checkChildTypes(parsed, typed);
   const { records, problems, unplaced } = parsed;
-  return { records, problems, unplaced };
+  return { records, problems: problems.sort((a, b) => a.place - b.place), unplaced };
+}
+
+/** Each record whose parent is in the file, of a type the parent's type may hold (NODE_TYPES). */
+function checkChildTypes(reading: Reading, typed: TypedData): void {
+  const byId = new Map(reading.records.map((r) => [r.id, r]));
+  for (const record of reading.records) {
+    const parent = record.parentId === null ? undefined : byId.get(record.parentId);
+    // A type the file declares not: its own problem already.
+    const unknown = (type: string | null) => type !== null && !typed.nodeTypes.types.has(type);
+    if (!parent || unknown(parent.type) || unknown(record.type)) continue;
+    const problem = refusal(() => typed.checkChild(parent.type, record.type, parent.id));
+    if (problem) reading.problems.push({ place: record.place, message: `${record.at}: ${problem}` });
+  }
+}
+
+/** The message of a BAD_USER_INPUT that `check` throws, or null. */
+function refusal(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (isTreeError(error, 'BAD_USER_INPUT')) return error.message;
+    throw error;
+  }
 }
 
 /** A parse under way: what ParsedImport holds, and where each id was first seen. */
 interface Reading extends ParsedImport {
   unplaced: Set<string>;
   seen: Map<string, string>;
+  /** The node types records are checked against (NODE_TYPES). */
+  typed: TypedData | undefined;
 }
 
 /**
@@ -88,6 +118,7 @@ interface RawRecord {
   parentId: unknown;
   name: unknown;
   data: unknown;
+  type?: unknown;
   position: unknown;
   /** CSV: the data field's text, which a problem of the data shows. */
   dataText?: string;
@@ -120,13 +151,41 @@ function add(raw: RawRecord, { at, place }: { at: string; place: number }, readi
   const data = absent(raw.data) || problem(dataProblem(raw.data, raw.dataText)) ? null : raw.data;
   let position = absent(raw.position) ? null : fieldText(raw.position);
   if (position !== null && problem(positionProblem(position))) position = null;
+  const type = typeOf(raw.type, data as Record<string, unknown> | null, reading.typed, problem);
   if (badId) return null;
   const earlier = reading.seen.get(id);
   if (earlier !== undefined) problem(`id "${id}" already used at ${earlier}`);
   else if (badParent || parentId === id) reading.unplaced.add(id);
-  else reading.records.push({ id, parentId, name, data: data as Record<string, unknown> | null, position, at, place });
+  else
+    reading.records.push({
+      id,
+      parentId,
+      name,
+      data: data as Record<string, unknown> | null,
+      type,
+      position,
+      at,
+      place,
+    });
   reading.seen.set(id, earlier ?? at);
   return id;
+}
+
+/**
+ * A record's node type, its data checked under it as a create checks it (a problem when not;
+ * the type is kept, for the checks of its children). Null when none, or not a type's name.
+ */
+function typeOf(
+  raw: unknown,
+  data: Record<string, unknown> | null,
+  typed: TypedData | undefined,
+  problem: (message: string | null) => boolean,
+): string | null {
+  if (absent(raw)) return null;
+  if (typeof raw !== 'string') return (void problem(`type must be a node type's name; got ${described(raw)}`), null);
+  if (!typed) return (void problem(`type ${raw}: no node types are declared (NODE_TYPES)`), null);
+  problem(refusal(() => typed.created(raw, data)));
+  return raw;
 }
 
 /** Whether `check` (one of the API's input checks) takes its value. */
@@ -247,6 +306,7 @@ function jsonRecords(text: string, reading: Reading): void {
         parentId: parentId === undefined ? fields.parentId : parentId,
         name: fields.name,
         data: fields.data,
+        type: fields.type,
         position: fields.position,
       },
       where,
@@ -316,7 +376,15 @@ function csvRecords(text: string, reading: Reading): void {
       }
     }
     add(
-      { id: get('id'), parentId: get('parentId'), name: get('name'), data, position: get('position'), dataText },
+      {
+        id: get('id'),
+        parentId: get('parentId'),
+        name: get('name'),
+        data,
+        type: get('type'),
+        position: get('position'),
+        dataText,
+      },
       where,
       reading,
     );

@@ -1,3 +1,4 @@
+import type { TypedData } from '../nodeTypes/typedData.js';
 import { backoffDelay, sleep } from '../dynamodb/backoff.js';
 import { isTreeError } from '../errors.js';
 import { TooManyItems, type TreeNode, type TreeStore } from '../storage/treeStore.js';
@@ -14,6 +15,8 @@ export interface ImportOptions {
   concurrency?: number;
   /** Told of each record done (created, or found already imported). */
   onRecord?: () => void;
+  /** The node types (NODE_TYPES): the file's top records are checked against their parents' types. */
+  typed?: TypedData;
 }
 
 export interface ImportResult {
@@ -49,7 +52,7 @@ export async function importTree(
   options: ImportOptions,
 ): Promise<ImportResult> {
   const { existing, facts } = await readTable(store, parsed);
-  const problems = checkImport(parsed, facts, options.maxTreeDepth);
+  const problems = checkImport(parsed, facts, options.maxTreeDepth, options.typed);
   if (problems.length > 0) throw new ImportProblems(problems);
   const ordered = inParentOrder(parsed.records).map(({ record }) => record);
   const byParent = new Map<string | null, ImportRecord[]>();
@@ -128,6 +131,7 @@ async function createPack(run: Run, parentId: string | null, pack: ImportRecord[
       parentId: r.parentId === parentId ? null : r.parentId,
       name: r.name,
       data: r.data,
+      type: r.type,
     }));
     await retried(() => run.store.createNodes({ parentId, nodes }, { oneTransaction: true }));
     run.budget = Math.min(FIRST_BUDGET, run.budget + 1);
@@ -205,6 +209,7 @@ async function readTable(
     facts: {
       parentOf: new Map([...existing].map(([id, node]) => [id, node.parentId])),
       depthOf: new Map(outside.map((node, i) => [node.id, node.depth ?? chains[i]!.length])),
+      typeOf: new Map(outside.map((node) => [node.id, node.type ?? null])),
     },
   };
 }

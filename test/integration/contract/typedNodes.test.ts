@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../support/npmStart.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { expectError, okData } from '../../support/tree.js';
+import { runTree } from '../../support/treeCli.js';
 
 /**
  * Typed nodes (NODE_TYPES=schema/catalog.graphql, docs/contract.md "Typed nodes"), under every
@@ -172,7 +176,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: typed nodes', (strategy) => {
       return {
         ids: nodes.map((x: { id: string }) => x.id.slice(root.length + 1)),
         pageInfo,
-        cost: answer.body.extensions.dynamodb,
+        cost: answer.body.extensions!.dynamodb!,
       };
     };
     const sorted = async (filter: string) => (await filtered(filter)).ids.sort();
@@ -196,9 +200,50 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: typed nodes', (strategy) => {
     // than the unfiltered window reads.
     const unfiltered = await gql(`{ node(id: "${root}") { descendants(first: 10) { nodes { id name data } } } }`);
     const whole = await filtered('{ price: { gte: 0 } }');
-    expect(whole.cost.itemsRead).toBeLessThanOrEqual(unfiltered.body.extensions.dynamodb.itemsRead);
-    expect(whole.cost.requests).toBeLessThanOrEqual(unfiltered.body.extensions.dynamodb.requests);
+    expect(whole.cost.itemsRead).toBeLessThanOrEqual(unfiltered.body.extensions!.dynamodb!.itemsRead);
+    expect(whole.cost.requests).toBeLessThanOrEqual(unfiltered.body.extensions!.dynamodb!.requests);
     const empty = await gql(`{ node(id: "${root}") { descendants(filter: {}) { nodes { id } } } }`);
     expectError(empty, 'BAD_USER_INPUT', { message: 'a filter holds at least one condition' });
   });
+});
+
+describe('typed nodes through export and import', () => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+  });
+
+  it('carry their types: exported with them, imported checked against them', async () => {
+    const [from, to] = [await startTestServer({ env: { NODE_TYPES } }), await startTestServer({ env: { NODE_TYPES } })];
+    servers.push(from, to);
+    okData(
+      await from.gql(`mutation { createNodes(input: { nodes: [
+        { id: "io", name: "Shop", category: { slug: "io" } },
+        { id: "io-lamp", parentId: "io", name: "Lamp", product: { slug: "lamp", price: 3 } },
+        { id: "io-note", parentId: "io", name: "Note", category: { slug: "note", title: "x" } }
+      ] }) { nodes { id } } }`),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'typed-io-'));
+    const file = join(dir, 'shop.csv');
+    const exported = await runTree(from, ['export', '--root', 'io', '--format', 'csv', '--out', file], { NODE_TYPES });
+    expect(exported.code).toBe(0);
+    const csv = readFileSync(file, 'utf8');
+    expect(csv.split('\n')[0]).toBe('id,parentId,name,position,data,type');
+    expect(csv).toContain(',Product\n');
+    const imported = await runTree(to, ['import', file], { NODE_TYPES });
+    expect(imported.stdout).toContain('3 node(s) created');
+    const lamp = okData(await to.gql('{ node(id: "io-lamp") { __typename ... on Product { price status } } }'));
+    expect(lamp.node).toEqual({ __typename: 'Product', price: 3, status: 'DRAFT' });
+    // A file whose product goes under a product is refused whole, by line, nothing written.
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(
+      bad,
+      `${csv.trimEnd()}\nio-bulb,io-lamp,Bulb,0,"{""slug"":""bulb""}",Product\n`.replaceAll('io', 'jo'),
+    );
+    const refused = await runTree(to, ['import', bad], { NODE_TYPES });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('line 5: Product "jo-lamp" holds no children: it cannot hold a Product');
+    expect(okData(await to.gql('{ node(id: "jo") { id } }')).node).toBeNull();
+    rmSync(dir, { recursive: true });
+  }, 60_000);
 });
