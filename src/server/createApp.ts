@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Config } from '../config.js';
-import { buildTreeSchema } from '../graphql/buildSchema.js';
-import { schemaNames } from '../graphql/schemaPrefix.js';
+import { configuredSchema } from './configuredSchema.js';
 import type { ChangeHub } from '../live/changeHub.js';
 import type { TreeAdmin } from '../storage/treeStore.js';
 import { createAdmission } from './admission.js';
@@ -47,13 +46,7 @@ export interface AppOptions {
 export async function createApp(options: AppOptions) {
   const { config, httpServer, metrics } = options;
   const formatError = createFormatError(config.production);
-  const names = schemaNames(config.schemaPrefix);
-  const schema = buildTreeSchema({
-    federation: config.federation,
-    names,
-    relayNode: config.relayNode,
-    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
-  });
+  const { schema, names } = configuredSchema(config);
   const { authenticate, trusted } = options;
   const admission = createAdmission({ schema, authenticate, trusted, limits: DEFAULT_LIMITS });
   const contextFor = requestContexts(options.admin);

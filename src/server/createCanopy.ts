@@ -9,8 +9,7 @@ import type { DynamoOptions } from '../dynamodb/client.js';
 import { quickStartCacheDir, startDynamoLocal, type DynamoLocal } from '../dynamodb/dynamoLocal.js';
 import { ensureTable } from '../dynamodb/table.js';
 import { TreeError } from '../errors.js';
-import { buildTreeSchema } from '../graphql/buildSchema.js';
-import { schemaNames } from '../graphql/schemaPrefix.js';
+import { configuredSchema } from './configuredSchema.js';
 import { seedDemoTree } from '../seed/demoTree.js';
 import { dynamoFor, storeFor } from '../storeFor.js';
 import { createAdmission } from './admission.js';
@@ -79,13 +78,7 @@ async function assemble(config: Config, options: CanopyOptions, local: DynamoLoc
   await checkBuiltStrategy(config, admin);
   if (config.seedDemo) await seedDemoTree(admin.store);
   const jobs = config.jobRunner === 'process' ? admin.startJobs() : undefined;
-  const names = schemaNames(config.schemaPrefix);
-  const schema = buildTreeSchema({
-    federation: config.federation,
-    names,
-    relayNode: config.relayNode,
-    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
-  });
+  const { schema, names } = configuredSchema(config);
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
   const admission = createAdmission({ schema, authenticate, trusted: null, limits: DEFAULT_LIMITS });
   const contextFor = requestContexts(admin);

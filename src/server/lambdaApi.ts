@@ -9,8 +9,7 @@ import type { Caller } from '../auth/caller.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Dynamo } from '../dynamodb/client.js';
 import { isTreeError } from '../errors.js';
-import { buildTreeSchema } from '../graphql/buildSchema.js';
-import { schemaNames } from '../graphql/schemaPrefix.js';
+import { configuredSchema } from './configuredSchema.js';
 import { dynamoFor, storeFor } from '../storeFor.js';
 import { createAdmission, type Admission } from './admission.js';
 import { createApolloServer } from './apolloServer.js';
@@ -36,13 +35,7 @@ export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResul
  */
 export function createLambdaApi(config: Config, dynamo: Dynamo): ApiHandler {
   const admin = storeFor(config, dynamo);
-  const names = schemaNames(config.schemaPrefix);
-  const schema = buildTreeSchema({
-    federation: config.federation,
-    names,
-    relayNode: config.relayNode,
-    ...(config.nodeTypes ? { nodeTypes: config.nodeTypes } : {}),
-  });
+  const { schema, names } = configuredSchema(config);
   const trusted = config.trustedDocuments === undefined ? null : loadTrustedDocuments(config.trustedDocuments);
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);
   const admission = createAdmission({ schema, authenticate, trusted, limits: DEFAULT_LIMITS });
