@@ -2,6 +2,8 @@ import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import {
   GraphQLObjectType,
+  isObjectType,
+  type GraphQLInterfaceType,
   Kind,
   lexicographicSortSchema,
   parse,
@@ -15,6 +17,7 @@ import type { TreeNode } from '../storage/treeStore.js';
 import { checkId } from '../storage/validation.js';
 import type { Context } from './context.js';
 import { schemaNames, type SchemaNames } from './schemaPrefix.js';
+import { UNTYPED_NODE } from './typedSchema.js';
 
 /** The resolver map buildSubgraphSchema takes (its type is not exported by name). */
 type Resolvers = NonNullable<Extract<Parameters<typeof buildSubgraphSchema>[0], { resolvers?: unknown }>['resolvers']>;
@@ -42,14 +45,21 @@ export function toSubgraphSchema(
   referenceId: ReferenceId = (id) => checkId(id),
 ): GraphQLSchema {
   const resolvers = createResolversMap(schema) as Resolvers;
-  const node = names.type('Node');
-  resolvers[node] = {
-    ...(resolvers[node] as Record<string, never>),
-    __resolveReference: async (reference: { id: string }, { loaders, access }: Context): Promise<TreeNode | null> => {
-      const id = referenceId(reference.id);
-      return id === null ? null : access.visible(await loaders.nodeById.load(id));
-    },
-  };
+  // Node, or under NODE_TYPES each of its implementations (a reference of another type: null).
+  const untyped = names.type('Node');
+  const entities = isObjectType(schema.getType(untyped))
+    ? [untyped]
+    : schema.getPossibleTypes(schema.getType(untyped) as GraphQLInterfaceType).map((type) => type.name);
+  for (const entity of entities) {
+    resolvers[entity] = {
+      ...(resolvers[entity] as Record<string, never>),
+      __resolveReference: async (reference: { id: string }, { loaders, access }: Context): Promise<TreeNode | null> => {
+        const id = referenceId(reference.id);
+        const node = id === null ? null : await access.visible(await loaders.nodeById.load(id));
+        return node && (entity === untyped || names.type(node.type ?? UNTYPED_NODE) === entity) ? node : null;
+      },
+    };
+  }
   return buildSubgraphSchema({
     typeDefs: parse(`${FEDERATION_LINK}\n\n${printWithAppliedDirectives(schema)}`),
     resolvers,

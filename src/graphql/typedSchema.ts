@@ -119,12 +119,14 @@ function typedTypes(
     ),
     resolveType: (value: TreeNode) => names.type(value.type ?? UNTYPED_NODE),
   });
+  // Each implementation an entity as Node is (its `@key`, which only a subgraph's SDL prints).
+  const astNode = nodeConfig.astNode;
   const implementation = (name: string, description: string | undefined | null, own = {}) =>
     new GraphQLObjectType({
       ...nodeConfig,
       name,
       description,
-      astNode: undefined,
+      astNode: astNode && { ...astNode, name: { ...astNode.name, value: name } },
       interfaces: [iface],
       fields: { ...nodeConfig.fields, ...own },
     });

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { buildTreeSchema, CATALOG_TYPES, printSubgraphSdl } from '../../src/graphql/buildSchema.js';
+import { loadNodeTypes } from '../../src/nodeTypes/loadNodeTypes.js';
 
 const CANOPY = readFileSync(new URL('../../schema/subgraph.graphql', import.meta.url), 'utf8');
 
@@ -59,5 +61,32 @@ describe('the subgraph beside a Relay-style neighbour', () => {
     expect(unshared).not.toBe(CANOPY);
     const messages = compose(unshared).errors?.map((error) => error.message) ?? [];
     expect(messages.join('\n')).toMatch(/Non-shareable field "PageInfo\.(endCursor|hasNextPage)"/);
+  });
+});
+
+describe('the subgraph under NODE_TYPES beside a catalogue subgraph', () => {
+  it('composes: each node type an entity another subgraph extends by @key', () => {
+    const typed = printSubgraphSdl(buildTreeSchema({ federation: true, nodeTypes: loadNodeTypes(CATALOG_TYPES) }));
+    const reviews = /* GraphQL */ `
+      extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
+
+      type Product @key(fields: "id") {
+        id: ID!
+        reviewCount: Int!
+      }
+
+      type Query {
+        topReviewed: [Product!]!
+      }
+    `;
+    const result = composeServices([
+      { name: 'canopy', typeDefs: parse(typed), url: 'http://canopy.invalid/graphql' },
+      { name: 'reviews', typeDefs: parse(reviews), url: 'http://reviews.invalid/graphql' },
+    ]);
+    expect(result.errors?.map((error) => error.message) ?? []).toEqual([]);
+    // One Product in the supergraph: Canopy's typed fields beside the reviews' own.
+    expect(result.supergraphSdl).toMatch(
+      /type Product implements Node[^{]*\{[^}]*price: Float![^}]*reviewCount: Int!/s,
+    );
   });
 });

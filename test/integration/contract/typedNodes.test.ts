@@ -247,3 +247,30 @@ describe('typed nodes through export and import', () => {
     rmSync(dir, { recursive: true });
   }, 60_000);
 });
+
+describe('typed nodes in a federation subgraph', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { NODE_TYPES, FEDERATION: 'true' } });
+  });
+  afterAll(() => server?.close());
+
+  it('resolves a reference to a node of its type, and none of another', async () => {
+    okData(
+      await server.gql(`mutation { createNodes(input: { nodes: [
+        { id: "fed", name: "Shop", category: { slug: "fed" } },
+        { id: "fed-lamp", parentId: "fed", name: "Lamp", product: { slug: "lamp", price: 7 } }
+      ] }) { nodes { id } } }`),
+    );
+    const entities = await server.gql(
+      `query ($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Product { id price } } }`,
+      {
+        r: [
+          { __typename: 'Product', id: 'fed-lamp' },
+          { __typename: 'Product', id: 'fed' },
+        ],
+      },
+    );
+    expect(okData(entities)._entities).toEqual([{ __typename: 'Product', id: 'fed-lamp', price: 7 }, null]);
+  });
+});
