@@ -274,3 +274,24 @@ describe('typed nodes in a federation subgraph', () => {
     expect(okData(entities)._entities).toEqual([{ __typename: 'Product', id: 'fed-lamp', price: 7 }, null]);
   });
 });
+
+describe('typed nodes under SCHEMA_PREFIX', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { NODE_TYPES, SCHEMA_PREFIX: 'Tree' } });
+  });
+  afterAll(() => server?.close());
+
+  it('prefixes the types, and reads typed fields of a query that never names data', async () => {
+    okData(
+      await server.gql(`mutation { treeCreateNodes(input: { nodes: [
+        { id: "pre", name: "Shop", category: { slug: "pre" } },
+        { id: "pre-lamp", parentId: "pre", name: "Lamp", product: { slug: "lamp", price: 4 } }
+      ] }) { nodes { id } } }`),
+    );
+    const read = await server.gql(
+      '{ treeNode(id: "pre") { children(first: 5) { nodes { __typename ... on TreeProduct { price } } } } }',
+    );
+    expect(okData(read).treeNode.children.nodes).toEqual([{ __typename: 'TreeProduct', price: 4 }]);
+  });
+});
