@@ -37,9 +37,8 @@ export class TypedData {
    * into an object, anything else replaces), checked whole under its type.
    */
   patched(typeName: string | null, before: JsonObject | null, patch: JsonObject): JsonObject | null {
-    const after = mergePatch(before ?? {}, patch);
-    if (typeName === null) return Object.keys(after).length === 0 ? null : after;
-    return this.checked(this.typeNamed(typeName), after);
+    if (typeName === null) return patchedData(before, patch);
+    return this.checked(this.typeNamed(typeName), mergePatch(before ?? {}, patch));
   }
 
   /** BAD_USER_INPUT unless a parent of type `parent` (null: a root, or untyped) may hold a child of type `child`. */
@@ -66,6 +65,12 @@ export class TypedData {
     const kept = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null && value !== undefined));
     return Object.keys(kept).length === 0 ? null : kept;
   }
+}
+
+/** An untyped node's data after a JSON merge patch: null once no field is left. */
+export function patchedData(before: JsonObject | null, patch: JsonObject): JsonObject | null {
+  const after = mergePatch(before ?? {}, patch);
+  return Object.keys(after).length === 0 ? null : after;
 }
 
 /** RFC 7386's JSON merge patch of an object. */

@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import type { Authenticate } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
-import type { TreeError } from '../errors.js';
+import { isTreeError, type TreeError } from '../errors.js';
 import { armorRules } from './armorRules.js';
 import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
 import { trustedQuery, type TrustedDocuments } from './trustedDocuments.js';
@@ -44,6 +44,16 @@ export interface Admission {
   readonly parseOptions: ParseOptions;
   /** What validates a document beside graphql-js's own rules (Apollo's `validationRules`). */
   readonly validationRules: ValidationRule[];
+}
+
+/**
+ * How every transport answers a refusal of `Admission.caller`: its HTTP status (401 with
+ * `WWW-Authenticate`, 503 when the keys cannot be read, 500 for anything else) and headers.
+ */
+export function callerRefusal(error: unknown): { status: number; headers: Record<string, string> } {
+  if (isTreeError(error, 'UNAUTHENTICATED'))
+    return { status: 401, headers: { 'www-authenticate': 'Bearer realm="canopy"' } };
+  return { status: isTreeError(error, 'SERVICE_UNAVAILABLE') ? 503 : 500, headers: {} };
 }
 
 export interface AdmissionOptions {

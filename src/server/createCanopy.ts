@@ -12,7 +12,7 @@ import { TreeError } from '../errors.js';
 import { configuredSchema } from './configuredSchema.js';
 import { seedDemoTree } from '../seed/demoTree.js';
 import { dynamoFor, storeFor } from '../storeFor.js';
-import { createAdmission } from './admission.js';
+import { callerRefusal, createAdmission } from './admission.js';
 import { createCostPlugin } from './costPlugin.js';
 import { createFormatError } from './formatError.js';
 import { createLimitsPlugin, DEFAULT_LIMITS } from './limitsPlugin.js';
@@ -113,10 +113,10 @@ async function callerOf(admission: ReturnType<typeof createAdmission>, headers: 
     return await admission.caller(headers);
   } catch (error) {
     if (!(error instanceof TreeError)) throw error;
-    const status = error.code === 'UNAUTHENTICATED' ? 401 : error.code === 'SERVICE_UNAVAILABLE' ? 503 : 500;
+    const { status, headers } = callerRefusal(error);
     throw new GraphQLError(error.message, {
       originalError: error,
-      extensions: { code: error.code, http: { status } },
+      extensions: { code: error.code, http: { status, headers: new Map(Object.entries(headers)) } },
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { ServerResponse } from 'node:http';
-import { badRequest, isTreeError, rateLimited } from '../errors.js';
+import { badRequest, rateLimited } from '../errors.js';
+import { callerRefusal } from './admission.js';
 
 /** An error as clients see it (formatError.ts). */
 export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -41,11 +42,9 @@ export function httpRefusals(formatError: FormatError): HttpRefusals {
       );
     },
     refuseCaller(res, error) {
-      if (isTreeError(error, 'UNAUTHENTICATED')) {
-        res.setHeader('www-authenticate', 'Bearer realm="canopy"');
-        return refuse(res, 401, error);
-      }
-      refuse(res, isTreeError(error, 'SERVICE_UNAVAILABLE') ? 503 : 500, error);
+      const { status, headers } = callerRefusal(error);
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      refuse(res, status, error);
     },
     tooMany(res, retryAfter) {
       res.setHeader('retry-after', String(retryAfter));

@@ -8,10 +8,9 @@ import { createAuthenticator } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Dynamo } from '../dynamodb/client.js';
-import { isTreeError } from '../errors.js';
 import { configuredSchema } from './configuredSchema.js';
 import { dynamoFor, storeFor } from '../storeFor.js';
-import { createAdmission, type Admission } from './admission.js';
+import { callerRefusal, createAdmission, type Admission } from './admission.js';
 import { createApolloServer } from './apolloServer.js';
 import { createFormatError } from './formatError.js';
 import { DEFAULT_LIMITS } from './limitsPlugin.js';
@@ -75,9 +74,8 @@ async function admit(
   try {
     parts.callers.set(event, await parts.admission.caller(event.headers as IncomingHttpHeaders));
   } catch (error) {
-    if (isTreeError(error, 'UNAUTHENTICATED'))
-      return refusal(401, error, { 'www-authenticate': 'Bearer realm="canopy"' });
-    return refusal(isTreeError(error, 'SERVICE_UNAVAILABLE') ? 503 : 500, error);
+    const { status, headers } = callerRefusal(error);
+    return refusal(status, error, headers);
   }
   const body = jsonBody(event);
   if (!body) return undefined;

@@ -1,5 +1,5 @@
 import { badInput } from '../../../errors.js';
-import { mergePatch } from '../../../nodeTypes/typedData.js';
+import { patchedData as untypedPatched } from '../../../nodeTypes/typedData.js';
 import type { StoredNode } from '../../strategy.js';
 import type { JsonObject, NewNodeInput, TreeNode } from '../../treeStore.js';
 import { checkData } from '../../validation.js';
@@ -66,12 +66,10 @@ export function replacedData(ctx: Pick<EngineContext, 'typedData'>, node: TreeNo
 export function patchedData(ctx: Pick<EngineContext, 'typedData'>, node: TreeNode, patch: JsonObject) {
   const after = ctx.typedData
     ? ctx.typedData.patched(node.type ?? null, node.data, patch)
-    : emptyAsNull(mergePatch(node.data ?? {}, patch));
+    : untypedPatched(node.data, patch);
   checkData(after);
   return after;
 }
-
-const emptyAsNull = (data: JsonObject): JsonObject | null => (Object.keys(data).length === 0 ? null : data);
 
 /** BAD_USER_INPUT when a typed patch is of another type than the node's. */
 export function checkPatchType(node: TreeNode, type: string | null | undefined): void {
