@@ -33,7 +33,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ErrorDetails {
   BAD_USER_INPUT: { field?: string; kind?: string };
   NOT_FOUND: { id: string };
-  ALREADY_EXISTS: { id: string };
+  /** `id`: the node taken; for a path key (`pathKey`), its holder among the children of `parentId`. */
+  ALREADY_EXISTS: { id: string; parentId?: string; pathKey?: string };
   CYCLE: Record<string, never>;
   VERSION_CONFLICT: { currentVersion: number };
   /** `id`: the node; `currentParentId`: its parent now (null: it is a root). */

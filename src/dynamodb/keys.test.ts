@@ -18,6 +18,7 @@ import {
   JOB_SK_PREFIX,
   LEGACY_DELETE_SK_PREFIX,
   NODE_SK,
+  PATH_KEY_SK_PREFIX,
   OPEN_ENTRY_SK_PREFIX,
   OPEN_JOBS_SK,
   keyString,
@@ -34,7 +35,7 @@ const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) =>
 
 /** The sort keys and prefixes of each kind of item collection (one with a single kind of item: its prefix). */
 const SORT_KEYS_BY_COLLECTION = {
-  node: [NODE_SK, EDGE_SK_PREFIX, ...strategyPrefixes('sk')],
+  node: [NODE_SK, EDGE_SK_PREFIX, PATH_KEY_SK_PREFIX, ...strategyPrefixes('sk')],
   jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, OPEN_ENTRY_SK_PREFIX, LEGACY_DELETE_SK_PREFIX],
   // A tree's log and a node's history and deleted subtree: one collection (C#<id>).
   changes: [CHANGE_HEAD_SK, CHANGE_SK_PREFIX, HISTORY_SK_PREFIX, DELETED_ENTRY_SK, DELETED_PACK_SK_PREFIX],

@@ -9,6 +9,8 @@ import { decoderOf } from './decodeItem.js';
  *   pk                     sk                      item                              written by
  *   N#<id>                 NODE                    a node (the truth)                the engine
  *   N#<parentId> / ROOTS   E#<position>#<id>       an edge: a copy of a child        the engine
+ *   N#<parentId>           K#<path key value>      the child of that path key, or    the engine
+ *                                                  where it was before it moved
  *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
  *   S#<rootId>             <document key>          a range item                      nested-set
@@ -75,6 +77,11 @@ export const NODE_SK = 'NODE';
 export const ROOTS_PK = 'ROOTS';
 /** sk prefix of an edge item; '#' sorts below every position character. */
 export const EDGE_SK_PREFIX = 'E#';
+/**
+ * sk prefix of a path key item, in the parent's collection beside its children's edges:
+ * `K#<path-key value>` holds the child of that value (or held it, until it moved).
+ */
+export const PATH_KEY_SK_PREFIX = 'K#';
 /** Sorts just above every edge sort key ('$' follows '#'). */
 export const EDGE_SK_END = 'E$';
 /** pk of the jobs' records. */
@@ -135,6 +142,12 @@ export const collectionPk = (parentId: string | null): string =>
   parentId === null ? ROOTS_PK : `${NODE_PK_PREFIX}${parentId}`;
 /** The sk of a child's edge in its parent's collection: by position, then id. */
 export const edgeSk = (position: string, id: string): string => `${EDGE_SK_PREFIX}${position}#${id}`;
+
+/** The key of the path key item of `value` among the children of `parentId`. */
+export const pathKeyKey = (parentId: string, value: string): Key => ({
+  pk: collectionPk(parentId),
+  sk: `${PATH_KEY_SK_PREFIX}${value}`,
+});
 
 /** The pks no tenant prefix applies to: what the server reads before it knows a tenant, or across tenants. */
 export const GLOBAL_PKS: ReadonlySet<string> = new Set([API_KEYS_PK, TENANTS_PK, STRATEGIES_PK]);

@@ -22,6 +22,14 @@ export class CopySubtreeInput {
     description: 'New ids: this prefix before each original id (`copy-` + `laptops`); absent: generated ids.',
   })
   idPrefix?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The copy's value of its type's path key (NODE_TYPES's @pathKey), unique among its new siblings; absent: " +
+      "the original's. Give one to copy beside the original.",
+  })
+  pathKey?: string | null;
 }
 
 @ObjectType('CopySubtreeResult', { simpleResolvers: true, description: 'What copySubtree made.' })

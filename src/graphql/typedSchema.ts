@@ -33,6 +33,7 @@ import type { Context } from './context.js';
 import { filteredPage } from './filteredPage.js';
 import { listLeftOut } from './lookahead.js';
 import type { PageArgs as PageArgsInput } from './node.args.js';
+import { pathQueries } from './pathQueries.js';
 import { relayPage } from './relayPage.js';
 import type { SchemaNames } from './schemaPrefix.js';
 
@@ -59,7 +60,7 @@ export function withoutInternalFields(schema: GraphQLSchema): GraphQLSchema {
  * a create input (`CategoryInput`: required fields without a default are non-null, defaults
  * declared) and a patch (`CategoryPatch`: every field optional, a null removes it), given as
  * `createNode(input: { category: {...} })`, `createNodes`' nodes likewise, and
- * `updateNode(category: {...})`.
+ * `updateNode(category: {...})`; `nodeByPath` and `pathLookup` find a node by its path keys.
  */
 export function withNodeTypes(
   schema: GraphQLSchema,
@@ -72,6 +73,10 @@ export function withNodeTypes(
   if (nodeTypes) {
     for (const type of typedTypes(typeMap, nodeTypes, names)) typeMap[type.name] = type;
     withTypedInputs(typeMap, nodeTypes);
+    const paths = pathQueries(typeMap, nodeTypes);
+    const query = (typeMap.Query as GraphQLObjectType).toConfig();
+    typeMap.Query = new GraphQLObjectType({ ...query, fields: { ...query.fields, ...paths.fields } });
+    typeMap.PathLookup = paths.lookupType;
   }
   const rewired = rewireTypes(typeMap, schema.getDirectives());
   const config = schema.toConfig();

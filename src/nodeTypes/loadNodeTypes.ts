@@ -49,6 +49,7 @@ export const RESERVED: ReservedNames = {
     'NodeConnection',
     'NodeEdge',
     'PageInfo',
+    'PathLookup',
     'Query',
     'Subscription',
     'TreeChange',

@@ -51,6 +51,16 @@ export class TypedData {
     throw badInput(`${parent} "${parentId}" ${may}: it cannot hold ${what}`, { field: 'parentId' });
   }
 
+  /**
+   * The value that names a node in a path (its type's `@pathKey` field); null when its type has
+   * none, or the node is untyped.
+   */
+  pathKeyOf(node: { type?: string | null; data: JsonObject | null }): string | null {
+    const field = node.type ? this.nodeTypes.types.get(node.type)?.pathKey : undefined;
+    const value = field === undefined ? undefined : node.data?.[field];
+    return typeof value === 'string' ? value : null;
+  }
+
   private checked(type: NodeType, data: JsonObject): JsonObject | null {
     const declared = new Set(type.fields.map((f) => f.name));
     for (const name of Object.keys(data)) {
@@ -60,11 +70,23 @@ export class TypedData {
     }
     for (const field of type.fields) {
       const problem = valueProblem(field.type, data[field.name], this.nodeTypes.enums);
-      if (problem) throw badInput(`${type.name}.${field.name} ${problem}`, { field: `${type.name}.${field.name}` });
+      const wrong = problem ?? (field.name === type.pathKey ? pathKeyProblem(data[field.name] as string) : undefined);
+      if (wrong) throw badInput(`${type.name}.${field.name} ${wrong}`, { field: `${type.name}.${field.name}` });
     }
     const kept = Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null && value !== undefined));
     return Object.keys(kept).length === 0 ? null : kept;
   }
+}
+
+/** The longest path key value, in characters: it is part of an item's sort key. */
+export const PATH_KEY_MAX = 200;
+
+/** What is wrong with a path key's value: it names one step of a path (docs/contract.md, "Paths"). */
+function pathKeyProblem(value: string): string | undefined {
+  if (value.length === 0) return 'is a path key: it may not be empty';
+  if (value.length > PATH_KEY_MAX) return `is a path key: at most ${PATH_KEY_MAX} characters, got ${value.length}`;
+  if (value.includes('/')) return `is a path key: it may not hold "/", got "${value}"`;
+  return undefined;
 }
 
 /** An untyped node's data after a JSON merge patch: null once no field is left. */

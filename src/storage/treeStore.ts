@@ -227,6 +227,8 @@ export interface CopySubtreeArgs {
   after?: string | null;
   /** New ids: this prefix before each old id; absent: random ids. */
   idPrefix?: string | null;
+  /** The copy's own path key value (its type's `@pathKey` field); absent: the original's. */
+  pathKey?: string | null;
 }
 
 /** A deleted subtree kept to be restored: its root as it was, where, when, by whom, and its size. */
@@ -342,6 +344,12 @@ export interface TreeStore extends TreeReads, TreeWrites {
   readonly changes: ChangeFeed;
 }
 
+/** What a path names (TreeReads.resolvePath): a node's id, and whether a step was one a node left. */
+export interface PathMatch {
+  id: string;
+  moved: boolean;
+}
+
 /** What the loaders and resolvers read: nodes, pages, ancestors, descendants, counts, history, jobs. */
 export interface TreeReads {
   /** Strongly consistent reads of nodes by id, in one wave; missing ids are absent. */
@@ -369,6 +377,12 @@ export interface TreeReads {
    * paged with the cursors of `children(null)`; read by id, never by reading the other roots.
    */
   rootsAmong(ids: readonly string[], page: PageArgs): Promise<Page>;
+  /**
+   * The node that `path` (path key values joined by "/") names below `rootId`, by id, and whether
+   * a step of it is one a node left (a move, a renamed path key); null when none. The node is not
+   * read: the caller reads it as any node by id (reads/pathLookup.ts).
+   */
+  resolvePath(rootId: string, path: string): Promise<PathMatch | null>;
   /**
    * For each request, the children pages of its levels that the strategy reads in bulk (one
    * Query of closure rows, a wave of level Queries), exactly the pages `children` would give;

@@ -35,9 +35,11 @@ export function pauseTransaction(nth: number) {
 
 /**
  * A fault middleware that pauses again and again: `next(holds)` holds the next call that `holds`
- * picks until `release()` (one server, many tests, each with its own pause).
+ * picks until `release()` (one server, many tests, each with its own pause). At the `build` step,
+ * a transaction is held once it is in flight for the emulation of AWS's conflicts
+ * (transactionConflicts.ts): another that names one of its items meanwhile is cancelled.
  */
-export function pauses() {
+export function pauses(step: 'initialize' | 'build' = 'initialize') {
   let pending:
     { holds: (commandName: string, input: Input) => boolean; paused: () => void; gate: Promise<void> } | undefined;
   const middleware: DynamoOptions['middleware'] = (stack) =>
@@ -51,7 +53,7 @@ export function pauses() {
         }
         return next(args);
       },
-      { step: 'initialize', name: 'pauses' },
+      { step, name: 'pauses' },
     );
   return {
     middleware,

@@ -6,6 +6,7 @@ import { CHANGE_HEAD_ITEM, changeFromItem } from './changes/changeRecord.js';
 import { DELETED_LIST_ITEM, DELETED_PACK_ITEM, deletedEntryOf } from './changes/deletedSubtree.js';
 import { nodeFromItem, storedFromItem } from './core/items.js';
 import { openEntryOf, openSummaryOf } from './core/openJobs.js';
+import { PATH_KEY_ITEM } from './core/pathKeys.js';
 import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { jobFromItem, legacyDeleteOf, listedTenantOf } from './jobs/jobRecord.js';
 import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindexJob.js';
@@ -38,6 +39,14 @@ const KINDS: Record<string, Array<[read: (item: Row) => unknown, good: Row, bad:
   ],
   edge: [
     [nodeFromItem, { pk: 'ROOTS', sk: 'E#a0#n', ...node }, { pk: 'ROOTS', sk: 'E#a0#n', ...node, name: 7 }, 'name:'],
+  ],
+  'path key': [
+    [
+      (item: Row) => decodeItem(PATH_KEY_ITEM, item),
+      { pk: 'N#p', sk: 'K#laptops', id: 'n', live: 'n' },
+      { pk: 'N#p', sk: 'K#laptops', live: 'n' },
+      'id:',
+    ],
   ],
   job: [
     [

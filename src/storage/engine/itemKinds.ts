@@ -18,6 +18,7 @@ import {
   LEGACY_DELETE_SK_PREFIX,
   NODE_PK_PREFIX,
   NODE_SK,
+  PATH_KEY_SK_PREFIX,
   OPEN_ENTRY_SK_PREFIX,
   OPEN_JOBS_SK,
   REINDEX_PK,
@@ -29,6 +30,7 @@ import { STRATEGY_RECORD_ITEM } from '../../dynamodb/strategyRecord.js';
 import { CHANGE_HEAD_ITEM, CHANGE_ITEM } from './changes/changeRecord.js';
 import { DELETED_ENTRY_ITEM, DELETED_LIST_ITEM, DELETED_PACK_ITEM } from './changes/deletedSubtree.js';
 import { STORED_NODE_ITEM } from './core/items.js';
+import { PATH_KEY_ITEM } from './core/pathKeys.js';
 import { OPEN_ENTRY_ITEM, OPEN_SUMMARY_ITEM } from './core/openJobs.js';
 import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { JOB_ITEM, LEGACY_DELETE_ITEM, TENANT_ITEM } from './jobs/jobRecord.js';
@@ -70,6 +72,11 @@ export const ITEM_KINDS: readonly ItemKind[] = [
       { pk: ROOTS_PK, sk: edgeSk },
     ],
     schema: STORED_NODE_ITEM,
+  },
+  {
+    name: 'path key',
+    keys: [{ pk: `${NODE_PK_PREFIX}<parentId>`, sk: `${PATH_KEY_SK_PREFIX}<value>` }],
+    schema: PATH_KEY_ITEM,
   },
   { name: 'job', keys: [{ pk: JOBS_PK, sk: `${JOB_SK_PREFIX}<jobId>` }], schema: JOB_ITEM },
   { name: 'open job entry', keys: [{ pk: JOBS_PK, sk: `${OPEN_ENTRY_SK_PREFIX}<jobId>` }], schema: OPEN_ENTRY_ITEM },

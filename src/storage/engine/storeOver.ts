@@ -10,6 +10,7 @@ import { moveOf } from './core/openJobs.js';
 import { contextOf, getJobs, nodesOfWith, type EngineParts } from './engineParts.js';
 import { jobsPage } from './jobs/jobsPage.js';
 import { childrenPage, rootsAmong } from './reads/childrenPage.js';
+import { resolvePath } from './reads/pathLookup.js';
 import { childrenTree } from './reads/childrenTrees.js';
 import { descendantCounts } from './reads/descendantCounts.js';
 import { descendantsPage } from './reads/descendantsPage.js';
@@ -58,6 +59,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     undo: (rootId, seq) => mutating((c, _: null) => undoChange(c, rootId, seq))(null),
     children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
+    resolvePath: (rootId, path) => resolvePath(ctx, rootId, path),
     async childrenTrees(requests) {
       if (!strategy.subtreeItems) return requests.map(() => new Map());
       const open = await readOpenJobs(options, scope);

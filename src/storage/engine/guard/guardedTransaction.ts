@@ -5,6 +5,7 @@ import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { edgeKey } from '../core/items.js';
 import { Replan } from '../core/replan.js';
+import { isPathKeyString, pathKeyTaken } from '../core/pathKeys.js';
 import type { Slot } from '../core/writePlans.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { recorded, withRecords } from '../changes/recordChanges.js';
@@ -96,7 +97,8 @@ export interface CommitOptions {
  * its Guard (a job's lost lease); when only the siblings of `slot` failed, another write placed
  * or took a sibling there and committed first: the write plans again (Replan) without counting
  * it among the re-plans of a tree that keeps changing under it (replan.ts, MAX_WAITS), so that
- * writes crowding one parent take turns instead of answering CONFLICT.
+ * writes crowding one parent take turns instead of answering CONFLICT. A path key claimed by
+ * another child first is ALREADY_EXISTS (core/pathKeys.ts).
  */
 export async function commitWrite(
   ctx: EngineContext,
@@ -116,6 +118,8 @@ export async function commitWrite(
       const failed = error.failedIndexes.map((i) => keyString(keys[i]!));
       const told = explain(failed);
       if (told) throw told;
+      const taken = failed.find(isPathKeyString);
+      if (taken) throw await pathKeyTaken(ctx, taken);
       if (failed.length > 0 && failed.every((key) => siblings.has(key)))
         throw new Replan('a sibling beside its place moved', true);
       throw error;

@@ -15,6 +15,7 @@ import { IMPORTED_NODE, type ImportedNode, type JobRecord, type Lease } from './
 import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 import { planReleaseNode } from '../core/claims.js';
 
 /**
@@ -88,7 +89,12 @@ export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Leas
     const others: Key[] = [edgeKey({ id, parentId, position })];
     // Under the roots, step 1 wrote the projection too.
     if (job.nodeId === null) others.push(...ctx.strategy.itemsFor(id, places.get(id)!).map(keyOf));
-    return [(tx: TransactionBuilder) => planRemovePending(tx, found.node, job.id, others)];
+    return [
+      (tx: TransactionBuilder) => {
+        planRemovePending(tx, found.node, job.id, others);
+        planPathKeys(tx, ctx, found.node, null);
+      },
+    ];
   });
   await commitInChunks(ctx, lease, batches, false);
   await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });

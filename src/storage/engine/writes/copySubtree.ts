@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badInput, TreeError } from '../../../errors.js';
-import type { CopySubtreeArgs, CreateNodesResult, NewNodeInput } from '../../treeStore.js';
+import type { CopySubtreeArgs, CreateNodesResult, JsonObject, NewNodeInput, TreeNode } from '../../treeStore.js';
 import { checkId, ID_PATTERN } from '../../validation.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { existing } from '../core/items.js';
@@ -17,7 +17,8 @@ import { createNodes } from './createNodes.js';
  * as a createNodes (one transaction when it fits, else an IMPORT job that no read sees before
  * the copy is whole and that any process gives up if it stops), recorded as COPIED. Refused:
  * NOT_FOUND (the node), CYCLE (into its own subtree), DEPTH_LIMIT (the copy's height under its
- * new parent), ALREADY_EXISTS (a prefixed id taken). The copy is of the subtree as it was at
+ * new parent), ALREADY_EXISTS (a prefixed id taken, or the path key among the new siblings:
+ * `pathKey` gives the copy its own). The copy is of the subtree as it was at
  * one instant (readSnapshot), never a mix of before and after a change made while it was read.
  */
 export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Promise<CreateNodesResult> {
@@ -37,7 +38,7 @@ export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Pr
   const list: NewNodeInput[] = nodes.map((n) => ({
     id: newIdOf.get(n.id)!,
     name: n.name,
-    data: n.data ?? null,
+    data: n.id === args.id ? copiedData(ctx, n, args.pathKey) : (n.data ?? null),
     type: n.type ?? null,
     ...(n.id === args.id ? {} : { parentId: newIdOf.get(n.parentId!)! }),
   }));
@@ -46,6 +47,17 @@ export async function copySubtree(ctx: EngineContext, args: CopySubtreeArgs): Pr
     { parentId, nodes: list },
     { as: { kind: 'COPIED', before: args.before ?? null, after: args.after ?? null } },
   );
+}
+
+/** The copy's top node's data: the original's, with `pathKey` as its path key value when given (checked). */
+function copiedData(ctx: EngineContext, top: TreeNode, pathKey: string | null | undefined): JsonObject | null {
+  if (pathKey == null) return top.data ?? null;
+  const field = top.type ? ctx.typedData?.typeNamed(top.type).pathKey : undefined;
+  if (!field) {
+    const what = top.type ? `a ${top.type}` : 'untyped';
+    throw badInput(`node "${top.id}" is ${what}: it has no path key to give the copy`, { field: 'pathKey' });
+  }
+  return ctx.typedData!.created(top.type!, { ...top.data, [field]: pathKey });
 }
 
 /**

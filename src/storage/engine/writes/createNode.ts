@@ -12,6 +12,7 @@ import { replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { checkChildType, typedNew } from './typedNodes.js';
 import { planCreate } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 
 /**
  * createNode: one node under a parent (or a root), in one transaction: its node item, its edge,
@@ -59,6 +60,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     };
     const tx = place.transaction((plan) => {
       planCreate(plan, { node, chain: [...chain], slot, copies: place.copies });
+      planPathKeys(plan, ctx, null, node);
       planProjectionCreate(plan, ctx.strategy, node, at);
     });
     const change = draft(chain[0]?.node.id ?? id, {

@@ -30,6 +30,7 @@ import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readAdjacent, readStored } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planAdopt, planNewNode, type Slot } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 
 /**
  * createNodes: up to 1,000 new nodes under one parent (or as roots), given as a list whose
@@ -87,6 +88,7 @@ async function writeOrStartImport(
   const tx = place.transaction((plan) => {
     nodes.forEach((n, i) => {
       planNewNode(plan, n.node, { edge: !n.top });
+      planPathKeys(plan, ctx, null, n.node);
       for (const item of items[i]!) plan.put(item);
     });
     const children = nodes.filter((n) => n.top).map((n) => n.node);

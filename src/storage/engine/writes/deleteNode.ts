@@ -18,6 +18,7 @@ import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projection
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 
 /**
  * Deletes a node and its subtree: one transaction when it fits; otherwise a job claims the
@@ -53,6 +54,7 @@ export async function deleteNode(
       const descendants = levels.flat();
       const tx = guard.over([root, ...descendants]).transaction((plan) => {
         planDeleteSubtree(plan, { root, descendants, parent, copies: guard.copies });
+        planPathKeys(plan, ctx, root.node, null);
         planProjectionDelete(plan, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
       });
       // With its record in the tree's change log, and what keeps it to be restored.
@@ -104,6 +106,7 @@ async function startDeleteJob(
     const detach = guard.over([root], job.id).transaction((plan) => {
       for (const item of [...(ahead.length > 0 ? [] : kept.packs), ...kept.entry]) plan.put(item);
       planDetachForDelete(plan, { root, parent, jobId: job.id, copies: guard.copies });
+      planPathKeys(plan, ctx, root.node, null);
       planJobAccept(plan, acceptingLease(ctx, lease), Date.now(), job, { total });
     });
     const change = deletedChange(root, tree, total, { ...job, total });

@@ -8,6 +8,7 @@ import type { NewNode } from './newNodes.js';
 import { planEntryJoin } from '../core/openJobs.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 import type { StoredNode } from '../../strategy.js';
 import { draft } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
@@ -56,6 +57,7 @@ export async function writePending(ctx: EngineContext, plan: ImportPlan): Promis
   const claimed = plan.projected && !roots;
   const batches: Array<(tx: TransactionBuilder) => void> = plan.nodes.map(({ node, place, top }) => (tx) => {
     planPendingNode(tx, node, plan.job.id, top, claimed);
+    planPathKeys(tx, ctx, null, node);
     if (roots) for (const item of projectionItems(ctx.strategy, node, place)) tx.put(item);
   });
   const last = plan.nodes.filter((n) => n.top).length - 1; // parents first: the top nodes lead

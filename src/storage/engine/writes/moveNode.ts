@@ -26,6 +26,7 @@ import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
 import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 
 /**
  * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the
@@ -153,6 +154,7 @@ async function planMoveOf(
   const truth = place.transaction((tx) => {
     const now = changeTime(moving.node);
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
+    planPathKeys(tx, ctx, moving.node, moved);
     from.guard(tx);
   });
   return {

@@ -48,7 +48,24 @@ export function typedList<T extends NewNodeInput>(ctx: Pick<EngineContext, 'type
     if (parent)
       within(`nodes[${i}]`, () => ctx.typedData?.checkChild(parent.type ?? null, n.type ?? null, parent.id ?? null));
   }
+  checkPathKeys(ctx, typed);
   return typed;
+}
+
+/** BAD_USER_INPUT when two nodes of a list under one parent have one path key value. */
+function checkPathKeys(ctx: Pick<EngineContext, 'typedData'>, nodes: NewNodeInput[]): void {
+  const seen = new Map<string, number>();
+  for (const [i, n] of nodes.entries()) {
+    const value = ctx.typedData?.pathKeyOf({ type: n.type, data: n.data ?? null });
+    if (!value) continue;
+    const key = JSON.stringify([n.parentId ?? null, value]);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const field = `nodes[${i}].${n.type}.${ctx.typedData!.typeNamed(n.type!).pathKey}`;
+      throw badInput(`${field}: "${value}" is the path key of nodes[${first}] too, under the same parent`, { field });
+    }
+    seen.set(key, i);
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { commitWrite } from '../guard/guardedTransaction.js';
 import { changeTime } from '../core/changeTime.js';
 import { replanning } from '../core/replan.js';
 import { planUpdate } from '../core/writePlans.js';
+import { planPathKeys } from '../core/pathKeys.js';
 import { draft } from '../changes/recordChanges.js';
 import { checkPatchType, patchedData, replacedData } from './typedNodes.js';
 import { badInput } from '../../../errors.js';
@@ -46,6 +47,7 @@ export async function updateNode(
     let updated!: TreeNode;
     const tx = guard.transaction((plan) => {
       updated = planUpdate(plan, { target, name: args.name, data, now, copies });
+      planPathKeys(plan, ctx, target.node, updated);
     });
     const place = { parentId: target.node.parentId, path: tree.path };
     const change = draft(tree.rootId, {

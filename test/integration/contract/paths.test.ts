@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REPO_ROOT } from '../../support/npmStart.js';
+import { pauses } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
+import { IN_FLIGHT } from '../../support/transactionConflicts.js';
+import { expectError, okData } from '../../support/tree.js';
+
+/**
+ * Paths (NODE_TYPES=schema/catalog.graphql, docs/contract.md "Paths"), under every strategy: a
+ * path key unique among siblings, enforced in the write's own transaction (two concurrent
+ * creates, AWS's transaction conflicts emulated), `nodeByPath` at one request per step and one
+ * for the node, and old paths that still find a node after a move or a rename, flagged.
+ */
+const NODE_TYPES = `${REPO_ROOT}schema/catalog.graphql`;
+
+const BY_PATH = 'query ($root: ID!, $path: String!) { nodeByPath(rootId: $root, path: $path) { id } }';
+const LOOKUP =
+  'query ($root: ID!, $path: String!) { pathLookup(rootId: $root, path: $path) { node { id } moved path } }';
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
+  let server: TestServer;
+  const pause = pauses('build');
+  let n = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      strategy,
+      env: { NODE_TYPES },
+      middleware: pause.middleware,
+      emulateConflicts: true,
+    });
+  });
+  afterAll(() => server?.close());
+
+  const create = (id: string, parentId: string | null, typed: string) =>
+    server.gql(
+      `mutation ($p: ID) { createNode(input: { id: "${id}", parentId: $p, name: "${id}", ${typed} }) { id } }`,
+      {
+        p: parentId,
+      },
+    );
+  const category = (id: string, parentId: string | null, slug: string) =>
+    create(id, parentId, `category: { slug: "${slug}" }`);
+  const found = async (root: string, path: string) =>
+    (await server.gql(BY_PATH, { root, path })).body.data?.nodeByPath?.id ?? null;
+
+  /** A shop `s<n>`: electronics / computers / laptops, and a product under laptops; the ids prefixed. */
+  const shop = async () => {
+    const s = `s${++n}`;
+    okData(await category(s, null, 'shop'));
+    okData(await category(`${s}-el`, s, 'electronics'));
+    okData(await category(`${s}-co`, `${s}-el`, 'computers'));
+    okData(await category(`${s}-la`, `${s}-co`, 'laptops'));
+    okData(await create(`${s}-mbp`, `${s}-la`, 'product: { slug: "mbp", price: 1999 }'));
+    return s;
+  };
+
+  it('finds a node by its path, one request a step and one for the node', async () => {
+    const s = await shop();
+    const answer = await server.gql(BY_PATH, { root: s, path: 'electronics/computers/laptops/mbp' });
+    expect(okData(answer).nodeByPath).toEqual({ id: `${s}-mbp` });
+    expect(answer.body.extensions!.dynamodb!.requests).toBe(5);
+    const short = await server.gql(BY_PATH, { root: `${s}-co`, path: 'laptops' });
+    expect(okData(short).nodeByPath).toEqual({ id: `${s}-la` });
+    expect(short.body.extensions!.dynamodb!.requests).toBe(2);
+    // A path that names nothing: null, after the steps it could read.
+    const missing = await server.gql(BY_PATH, { root: s, path: 'electronics/phones/x' });
+    expect(okData(missing).nodeByPath).toBeNull();
+    expect(missing.body.extensions!.dynamodb!.requests).toBe(2);
+    expect(await found('nowhere', 'electronics')).toBeNull();
+    expect(okData(await server.gql(LOOKUP, { root: s, path: 'electronics/computers' })).pathLookup).toEqual({
+      node: { id: `${s}-co` },
+      moved: false,
+      path: 'electronics/computers',
+    });
+  });
+
+  it('refuses a malformed path or path key, and changes nothing', async () => {
+    const s = await shop();
+    for (const [path, message] of [
+      ['', 'path is empty: it names a node below rootId by its path key values, joined by "/"'],
+      ['electronics//laptops', 'path has an empty step (two "/" in a row, or one at an end): "electronics//laptops"'],
+      ['electronics/', 'path has an empty step (two "/" in a row, or one at an end): "electronics/"'],
+    ])
+      expectError(await server.gql(BY_PATH, { root: s, path }), 'BAD_USER_INPUT', {
+        message,
+        details: { field: 'path' },
+      });
+    expectError(await category('bad', s, 'a/b'), 'BAD_USER_INPUT', {
+      message: 'Category.slug is a path key: it may not hold "/", got "a/b"',
+      details: { field: 'Category.slug' },
+    });
+    expectError(await category('bad', s, ''), 'BAD_USER_INPUT', {
+      message: 'Category.slug is a path key: it may not be empty',
+    });
+  });
+
+  it('keeps a path key unique among siblings: create, rename, move, list, copy', async () => {
+    const s = await shop();
+    const taken = (holder: string, parentId: string, pathKey: string) => ({
+      message: `the path key "${pathKey}" is taken under "${parentId}" by "${holder}"`,
+      details: { id: holder, parentId, pathKey },
+    });
+    const again = await category(`${s}-el2`, s, 'electronics');
+    expectError(again, 'ALREADY_EXISTS', taken(`${s}-el`, s, 'electronics'));
+    // Refused by its transaction's condition: nothing of it written.
+    expect(okData(await server.gql(`{ node(id: "${s}") { childCount } }`)).node.childCount).toBe(1);
+    expect(okData(await server.gql(`{ node(id: "${s}-el2") { id } }`)).node).toBeNull();
+    // Another parent's children, and the roots, may have it.
+    okData(await category(`${s}-el3`, `${s}-co`, 'electronics'));
+    okData(await category(`${s}-root2`, null, 'shop'));
+    okData(await category(`${s}-ho`, s, 'home'));
+    const renamed = await server.gql(
+      `mutation { updateNode(id: "${s}-ho", category: { slug: "electronics" }) { id } }`,
+    );
+    expectError(renamed, 'ALREADY_EXISTS', taken(`${s}-el`, s, 'electronics'));
+    const moved = await server.gql(`mutation { reparent(id: "${s}-el3", newParentId: "${s}") { id } }`);
+    expectError(moved, 'ALREADY_EXISTS', taken(`${s}-el`, s, 'electronics'));
+    const twice = (a: string, b: string) =>
+      server.gql('mutation ($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } } }', {
+        input: { parentId: s, nodes: [a, b].map((slug) => ({ name: slug, category: { slug } })) },
+      });
+    const list = await twice('x', 'x');
+    expectError(list, 'BAD_USER_INPUT', {
+      message: 'nodes[1].Category.slug: "x" is the path key of nodes[0] too, under the same parent',
+    });
+    const listed = await twice('y', 'home');
+    expectError(listed, 'ALREADY_EXISTS', taken(`${s}-ho`, s, 'home'));
+    const copy =
+      'mutation ($id: ID!, $to: ID, $key: String) ' +
+      '{ copySubtree(input: { id: $id, newParentId: $to, idPrefix: "c", pathKey: $key }) { node { id } } }';
+    expectError(await server.gql(copy, { id: `${s}-el`, to: s }), 'ALREADY_EXISTS', taken(`${s}-el`, s, 'electronics'));
+    expect(okData(await server.gql(copy, { id: `${s}-el`, to: s, key: 'electronics-2' })).copySubtree.node).toEqual({
+      id: `c${s}-el`,
+    });
+    expect(await found(s, 'electronics-2/computers/laptops/mbp')).toBe(`c${s}-mbp`);
+    expect(await found(s, 'electronics/computers/laptops/mbp')).toBe(`${s}-mbp`);
+  });
+
+  it('lets one of two concurrent creates of a path key win (AWS transaction conflicts emulated)', async () => {
+    const s = await shop();
+    const held = pause.next(
+      (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('K#tv'),
+    );
+    const first = category(`${s}-tv1`, `${s}-el`, 'tv');
+    await held.reached; // the first create's transaction in flight, held
+    const cancelled = IN_FLIGHT.cancelled;
+    const second = category(`${s}-tv2`, `${s}-el`, 'tv');
+    await vi.waitFor(() => expect(IN_FLIGHT.cancelled).toBeGreaterThan(cancelled));
+    held.release();
+    okData(await first);
+    expectError(await second, 'ALREADY_EXISTS', {
+      message: `the path key "tv" is taken under "${s}-el" by "${s}-tv1"`,
+    });
+    expect(await found(s, 'electronics/tv')).toBe(`${s}-tv1`);
+  });
+
+  it('still finds a node by an old path after a move or a rename, flagged, until a sibling takes it', async () => {
+    const s = await shop();
+    okData(await category(`${s}-ho`, s, 'home'));
+    okData(await server.gql(`mutation { reparent(id: "${s}-co", newParentId: "${s}-ho") { id } }`));
+    expect(await found(s, 'home/computers/laptops/mbp')).toBe(`${s}-mbp`);
+    expect(okData(await server.gql(LOOKUP, { root: s, path: 'electronics/computers/laptops/mbp' })).pathLookup).toEqual(
+      {
+        node: { id: `${s}-mbp` },
+        moved: true,
+        path: 'home/computers/laptops/mbp',
+      },
+    );
+    okData(await server.gql(`mutation { updateNode(id: "${s}-la", category: { slug: "notebooks" }) { id } }`));
+    expect(await found(s, 'home/computers/notebooks/mbp')).toBe(`${s}-mbp`);
+    expect(okData(await server.gql(LOOKUP, { root: s, path: 'home/computers/laptops' })).pathLookup).toEqual({
+      node: { id: `${s}-la` },
+      moved: true,
+      path: 'home/computers/notebooks',
+    });
+    // A sibling takes the old value: the old path names it now.
+    okData(await category(`${s}-co2`, `${s}-el`, 'computers'));
+    expect(okData(await server.gql(LOOKUP, { root: s, path: 'electronics/computers' })).pathLookup).toEqual({
+      node: { id: `${s}-co2` },
+      moved: false,
+      path: 'electronics/computers',
+    });
+    // Moved back: the path is its own again.
+    okData(await server.gql(`mutation { reparent(id: "${s}-la", newParentId: "${s}-co2") { id } }`));
+    expect(
+      okData(await server.gql(LOOKUP, { root: s, path: 'electronics/computers/notebooks' })).pathLookup,
+    ).toMatchObject({
+      node: { id: `${s}-la` },
+      moved: false,
+    });
+  });
+
+  it('forgets a deleted node, finds it again once restored, and undoes a rename', async () => {
+    const s = await shop();
+    okData(await server.gql(`mutation { deleteNode(id: "${s}-co") { deletedCount } }`));
+    expect(await found(s, 'electronics/computers')).toBeNull();
+    expect(await found(s, 'electronics/computers/laptops/mbp')).toBeNull();
+    okData(await server.gql(`mutation { restoreNode(id: "${s}-co") { id } }`));
+    expect(await found(s, 'electronics/computers/laptops/mbp')).toBe(`${s}-mbp`);
+    const renamed = okData(
+      await server.gql(
+        `mutation { updateNode(id: "${s}-el", category: { slug: "tech" }) { id history(first: 1) { nodes { id } } } }`,
+      ),
+    ).updateNode;
+    expect(await found(s, 'tech/computers')).toBe(`${s}-co`);
+    okData(await server.gql(`mutation ($id: ID!) { undo(changeId: $id) { id } }`, { id: renamed.history.nodes[0].id }));
+    expect(okData(await server.gql(LOOKUP, { root: s, path: 'electronics/computers' })).pathLookup.moved).toBe(false);
+    expect(okData(await server.gql(LOOKUP, { root: s, path: 'tech/computers' })).pathLookup.moved).toBe(true);
+    expect(await server.verify()).toEqual([]);
+  });
+});
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: paths through jobs', (strategy) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // Transactions of 10 items: lists, copies, moves and deletes of a few nodes run as jobs.
+    server = await startTestServer({ strategy, env: { NODE_TYPES, TRANSACTION_ITEMS: '10' } });
+  });
+  afterAll(() => server?.close());
+
+  const found = async (root: string, path: string) =>
+    okData(await server.gql(LOOKUP, { root, path })).pathLookup as {
+      node: { id: string };
+      moved: boolean;
+      path: string;
+    } | null;
+  const list = (parentId: string, slugs: string[], ids = parentId) =>
+    server.gql(
+      `mutation ($input: CreateNodesInput!) { createNodes(input: $input) { job { kind status } nodes { id } } }`,
+      {
+        input: {
+          parentId,
+          nodes: slugs.map((slug) => ({ id: `${ids}-${slug}`, name: slug, category: { slug } })),
+        },
+      },
+    );
+
+  it('claims path keys in an import job, gives it up on a taken one, keeps them through moves, deletes', async () => {
+    okData(await server.gql('mutation { createNode(input: { id: "j", name: "J", category: { slug: "j" } }) { id } }'));
+    const made = okData(await list('j', ['a', 'b', 'c', 'd', 'e', 'f']));
+    expect(made.createNodes.job).toEqual({ kind: 'IMPORT', status: 'DONE' });
+    okData(await list('j-a', ['x1', 'x2', 'x3', 'x4', 'x5']));
+    expect((await found('j', 'a/x5'))?.node.id).toBe('j-a-x5');
+    // One of the list's path keys taken: the job is given up, none of its nodes left.
+    const refused = await list('j', ['g', 'h', 'i', 'k', 'l', 'c'], 'other');
+    expectError(refused, 'ALREADY_EXISTS', { message: 'the path key "c" is taken under "j" by "j-c"' });
+    expect(await found('j', 'g')).toBeNull();
+    expect(okData(await server.gql('{ node(id: "j") { childCount } }')).node.childCount).toBe(6);
+    // A move job: the new path, and the old one flagged.
+    const moved = okData(
+      await server.gql('mutation { reparent(id: "j-a", newParentId: "j-b") { id pendingJob { kind } } }'),
+    );
+    expect(moved.reparent.id).toBe('j-a'); // a job under the strategies that rewrite the subtree's items
+    expect(await found('j', 'b/a/x1')).toEqual({ node: { id: 'j-a-x1' }, moved: false, path: 'b/a/x1' });
+    expect(await found('j', 'a/x1')).toEqual({ node: { id: 'j-a-x1' }, moved: true, path: 'b/a/x1' });
+    okData(await server.gql('mutation { deleteNode(id: "j-b") { deletedCount job { kind } } }'));
+    expect(await found('j', 'b/a/x1')).toBeNull();
+    expect(await found('j', 'a/x1')).toBeNull();
+    expect(await server.verify()).toEqual([]);
+  });
+});
