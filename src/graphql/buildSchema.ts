@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadNodeTypes } from '../nodeTypes/loadNodeTypes.js';
 import type { NodeTypes } from '../nodeTypes/nodeTypes.js';
 import { withNodeTypes, withoutInternalFields } from './typedSchema.js';
+import { withReturnedNodes } from './returnedNodes.js';
 import { printTreeSubgraphSchema, toSubgraphSchema, withoutAppliedDirectives } from './federation.js';
 import { CopyRestoreResolver } from './copyRestore.resolver.js';
 import { HistoryResolver } from './history.resolver.js';
@@ -50,7 +51,7 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
     'Live changes, over GraphQL over WebSocket (graphql-ws) or Server-Sent Events (graphql-sse) at /graphql.';
   const names = options.names ?? schemaNames();
   const base = withoutInternalFields(schema);
-  const named = prefixSchema(withNodeTypes(base, options.nodeTypes, names), names);
+  const named = prefixSchema(withReturnedNodes(withNodeTypes(base, options.nodeTypes, names)), names);
   if (!options.relayNode) return options.federation ? toSubgraphSchema(named, names) : withoutAppliedDirectives(named);
   const relay = relayNodeSchema(named, names, options.federation);
   if (!options.federation) return withoutAppliedDirectives(relay);

@@ -9,6 +9,8 @@ export interface Context {
   loaders: Loaders;
   /** What the caller may read and write. */
   access: Access;
+  /** The tree nodes the answer holds so far: the cost report's itemsReturned (returnedNodes.ts). */
+  returned?: { nodes: number };
   /** A subscription's (GraphQL over WebSocket or Server-Sent Events): the change hub and its limits. */
   live?: LiveContext;
 }

@@ -2,11 +2,12 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { DynamoCost } from '../dynamodb/costMeter.js';
 
 /**
- * Adds the operation's DynamoDB cost to every response, as `extensions.dynamodb`. An operation
+ * Adds the operation's DynamoDB cost to every response, as `extensions.dynamodb`, with the tree
+ * nodes the answer holds (`itemsReturned`, graphql/returnedNodes.ts) beside the items read. An operation
  * that went over its runtime budget answers no data, only the refusal: never part of an answer
  * as if it were whole.
  */
-export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost }> {
+export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost; returned?: { nodes: number } }> {
   return {
     async requestDidStart() {
       return {
@@ -26,6 +27,7 @@ export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost }> {
             writeUnits: round(cost.writeUnits),
             itemsWritten: cost.itemsWritten,
             itemsRead: cost.itemsRead,
+            itemsReturned: contextValue.returned?.nodes ?? 0,
           };
         },
       };

@@ -31,7 +31,8 @@ export function requestContexts(admin: TreeAdmin): (caller: Caller) => Promise<R
     const by = caller.keyName ?? caller.subject ?? undefined;
     const scoped = admin.store.scoped({ cost, tenant: caller.tenant, treeAccess: access, by });
     const loaders = createLoaders(scoped);
-    return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost };
+    const returned = { nodes: 0 };
+    return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost, returned };
   };
 }
 

@@ -20,7 +20,14 @@ export interface GraphQLResponse<T = any> {
     data?: T;
     errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, any> }>;
     extensions?: {
-      dynamodb?: { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number };
+      dynamodb?: {
+        requests: number;
+        readUnits: number;
+        writeUnits: number;
+        itemsWritten: number;
+        itemsRead: number;
+        itemsReturned: number;
+      };
     } & Record<string, any>;
   };
 }

@@ -9,9 +9,9 @@ import { buildChain, buildTree, createNodeRaw, expectError, fullTree, okData, sp
  * design fixes the number, upper bounds where batching may do better.
  */
 
-const costOf = (
-  response: GraphQLResponse,
-): { requests: number; readUnits: number; writeUnits: number; itemsWritten: number; itemsRead: number } => {
+type Cost = NonNullable<NonNullable<GraphQLResponse['body']['extensions']>['dynamodb']>;
+
+const costOf = (response: GraphQLResponse): Cost => {
   const cost = response.body.extensions?.dynamodb;
   if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
   return cost;
@@ -19,7 +19,14 @@ const costOf = (
 
 const expectCostShape = (response: GraphQLResponse): void => {
   const cost = costOf(response);
-  expect(Object.keys(cost).sort()).toEqual(['itemsRead', 'itemsWritten', 'readUnits', 'requests', 'writeUnits']);
+  expect(Object.keys(cost).sort()).toEqual([
+    'itemsRead',
+    'itemsReturned',
+    'itemsWritten',
+    'readUnits',
+    'requests',
+    'writeUnits',
+  ]);
   expect(Number.isInteger(cost.requests)).toBe(true);
   for (const value of Object.values(cost)) {
     expect(typeof value).toBe('number');
@@ -68,6 +75,24 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(okData(missing)).toEqual({ node: null });
     expectCostShape(missing);
     expect(costOf(missing).requests).toBe(budget.nodeLookup);
+    // The nodes each answer holds.
+    expect([read, write, refused, missing].map((r) => costOf(r).itemsReturned)).toEqual([1, 1, 0, 0]);
+  });
+
+  it('counts the nodes an answer holds as itemsReturned, beside the items read', async () => {
+    const page = await server.gql(
+      '{ node(id: "fan") { children(first: 3) { nodes { id } edges { node { id } } } parent { id } } }',
+    );
+    // The node, and its three children twice (nodes, and edges' node); no parent.
+    expect(costOf(page).itemsReturned).toBe(7);
+    const window = await server.gql(
+      '{ node(id: "fan") { descendants(minDepth: 2, maxDepth: 2, first: 30) { nodes { id } } } }',
+    );
+    expect(okData(window).node.descendants.nodes).toHaveLength(25);
+    expect(costOf(window).itemsReturned).toBe(26);
+    expect(costOf(window).itemsRead).toBeGreaterThanOrEqual(26);
+    const crumbs = await server.gql('{ nodes(ids: ["fan.1.1.1", "missing"]) { ancestors { id } } }');
+    expect(costOf(crumbs).itemsReturned).toBe(1 + 3);
   });
 
   it('looks a node up in exactly the budgeted requests', async () => {

@@ -81,7 +81,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
       ['', 'path is empty: it names a node below rootId by its path key values, joined by "/"'],
       ['electronics//laptops', 'path has an empty step (two "/" in a row, or one at an end): "electronics//laptops"'],
       ['electronics/', 'path has an empty step (two "/" in a row, or one at an end): "electronics/"'],
-    ])
+    ] as const)
       expectError(await server.gql(BY_PATH, { root: s, path }), 'BAD_USER_INPUT', {
         message,
         details: { field: 'path' },

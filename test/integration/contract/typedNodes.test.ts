@@ -204,6 +204,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: typed nodes', (strategy) => {
     const { requests, itemsRead } = unfiltered.body.extensions!.dynamodb!;
     expect([whole.cost.requests, whole.cost.itemsRead]).toEqual([requests, itemsRead]);
     expect([none.cost.requests, none.cost.itemsRead]).toEqual([requests, itemsRead]);
+    // What the answer holds beside what was read: the node, and the descendants that passed.
+    expect(unfiltered.body.extensions!.dynamodb!.itemsReturned).toBe(1 + 6);
+    expect([whole.cost.itemsReturned, none.cost.itemsReturned]).toEqual([1 + 5, 1]);
+    expect(first.cost.itemsReturned).toBe(1 + 2);
     const empty = await gql(`{ node(id: "${root}") { descendants(filter: {}) { nodes { id } } } }`);
     expectError(empty, 'BAD_USER_INPUT', { message: 'a filter holds at least one condition' });
   });
