@@ -1,5 +1,6 @@
 import type { LiveChange } from '../live/treeChanges.js';
-import { changeIdOf } from '../storage/treeStore.js';
+import { isDeepStrictEqual } from 'node:util';
+import { changeIdOf, type TreeNode } from '../storage/treeStore.js';
 import type { TreeChange } from './treeChange.type.js';
 
 /** A change as a client gets it (live or in history): its fields, and the record its object fields come from. */
@@ -31,7 +32,20 @@ export function deliveredChange(change: LiveChange, canRead: (rootId: string) =>
     oldData: before?.data ?? null,
     oldPosition: before?.position ?? null,
     oldVersion: before?.version ?? null,
+    changedFields:
+      before && visible && record.kind === 'UPDATED' && record.node ? changedFields(before, record.node) : null,
     at: record.at,
     by: record.by,
   };
+}
+
+/** The fields an update changed: its name, then each top-level field of its data, sorted. */
+function changedFields(before: TreeNode, after: TreeNode): string[] {
+  const was = before.data ?? {};
+  const is = after.data ?? {};
+  const fields = [...new Set([...Object.keys(was), ...Object.keys(is)])].sort();
+  return [
+    ...(before.name === after.name ? [] : ['name']),
+    ...fields.filter((field) => !isDeepStrictEqual(was[field], is[field])),
+  ];
 }

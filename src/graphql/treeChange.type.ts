@@ -101,6 +101,14 @@ export class TreeChange {
   @Field(() => Int, { nullable: true, description: "The node's version before the change." })
   oldVersion!: number | null;
 
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      "What an update changed: `name`, and each field of `data` it changed (a typed node's fields), in that " +
+      'order; null for other changes, or out of sight.',
+  })
+  changedFields!: string[] | null;
+
   @Field(() => DateTimeScalar, { description: 'When the change committed.' })
   at!: string;
 

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { badInput } from '../errors.js';
 import type { JsonObject } from '../storage/treeStore.js';
 import { valueProblem, type NodeType, type NodeTypes } from './nodeTypes.js';
@@ -105,6 +106,28 @@ export function mergePatch(target: JsonObject, patch: JsonObject): JsonObject {
   }
   return result;
 }
+
+/**
+ * The JSON merge patch that makes `from` into `to` (mergePatch(from, patch) equals `to`): what
+ * changed, and nothing else. null when no patch can: a null in an object of `to`, which a merge
+ * patch reads as a removal.
+ */
+export function diffPatch(from: JsonObject, to: JsonObject): JsonObject | null {
+  const patch: JsonObject = {};
+  for (const key of Object.keys(from)) if (!(key in to)) patch[key] = null;
+  for (const [key, value] of Object.entries(to)) {
+    const was = from[key];
+    if (isDeepStrictEqual(was, value)) continue;
+    const inner = isObject(value) && isObject(was) ? diffPatch(was, value) : holdsNull(value) ? null : value;
+    if (inner === null) return null;
+    patch[key] = inner;
+  }
+  return patch;
+}
+
+/** Whether a value holds a null a merge patch would read as a removal (arrays are taken whole). */
+const holdsNull = (value: unknown): boolean =>
+  value === null || (isObject(value) && Object.values(value).some(holdsNull));
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

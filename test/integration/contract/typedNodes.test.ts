@@ -131,6 +131,17 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: typed nodes', (strategy) => {
     const stranger = await gql(`mutation { updateNode(id: "${lampId}", dataPatch: { colour: "red" }) { id } }`);
     expectError(stranger, 'BAD_USER_INPUT', { message: 'Product.colour is not a field of Product' });
     expect((await node(lampId)).data).toEqual({ slug: 'lamp', price: 14, status: 'DRAFT', stock: 3 });
+    // History says what the update changed, and keeps what the node was.
+    const history = okData(
+      await gql(`{ node(id: "${lampId}") { history(first: 1) { nodes { kind changedFields oldData } } } }`),
+    ).node.history.nodes;
+    expect(history).toEqual([
+      {
+        kind: 'UPDATED',
+        changedFields: ['price', 'stock', 'tags'],
+        oldData: { slug: 'lamp', price: 12.5, status: 'DRAFT', tags: ['light'] },
+      },
+    ]);
   });
 
   it('keeps the type through a copy, a delete and its restore', async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decodeItem, decoderOf, jsonText } from '../../../dynamodb/decodeItem.js';
 import type { Item, Key } from '../../../dynamodb/keys.js';
 import { CHANGE_HEAD_SK, CHANGE_SK_PREFIX, CHANGES_PK_PREFIX, HISTORY_SK_PREFIX } from '../../../dynamodb/keys.js';
+import { diffPatch, mergePatch } from '../../../nodeTypes/typedData.js';
 import type { TreeNode } from '../../treeStore.js';
 import type { ChangeFacts, ChangeKind, ChangePlace, ChangeRecord } from '../../treeStore.js';
 
@@ -71,6 +72,23 @@ const snapshot = (node: TreeNode): Record<string, unknown> => ({
   data: node.data == null ? null : JSON.stringify(node.data),
 });
 
+/**
+ * What a change with a node before and after keeps of the one before (an update, a move): its
+ * fields that differ from the node after, and of its data only what changed, as the JSON merge
+ * patch that gives it back from the data after (`dataPatch`; its whole `data` when no patch can
+ * say it). An update of one field of a big node records that field twice, not the node.
+ */
+function changedFrom(prior: TreeNode, node: TreeNode): Record<string, unknown> {
+  const before = snapshot(prior);
+  const after = snapshot(node);
+  const was = Object.fromEntries(
+    NODE_FIELDS.filter((field) => field !== 'data' && before[field] !== after[field]).map((f) => [f, before[f]]),
+  );
+  if (before.data === after.data) return was;
+  const patch = prior.data && node.data ? diffPatch(node.data, prior.data) : null;
+  return { ...was, ...(patch ? { dataPatch: JSON.stringify(patch) } : { data: before.data }) };
+}
+
 /** The item of change `record`, kept until `expiresAt` (epoch seconds: the table's TTL attribute). */
 export function changeItem(record: ChangeRecord, expiresAt: number): Item & Key {
   const { rootId, seq, node, prior, other, ...rest } = record;
@@ -80,7 +98,7 @@ export function changeItem(record: ChangeRecord, expiresAt: number): Item & Key 
     rootId,
     seq,
     ...(node ? { node: snapshot(node) } : {}),
-    ...(prior ? { prior: snapshot(prior) } : {}),
+    ...(prior && node ? { was: changedFrom(prior, node) } : prior ? { prior: snapshot(prior) } : {}),
     ...(other ? { otherRoot: other.rootId, otherSeq: other.seq } : {}),
     expiresAt,
   };
@@ -132,6 +150,9 @@ const SNAPSHOT = z.object({
   type: z.string().nullish(),
 });
 
+/** The node before a change, as its differences from the node after (changedFrom). */
+const WAS = SNAPSHOT.partial().extend({ dataPatch: jsonText(z.record(z.string(), z.unknown())).optional() });
+
 /** What every item of a tree's log holds: its tree and number, and its time to live. */
 const NUMBERED = z.object({ rootId: z.string(), seq: z.number(), expiresAt: z.number() });
 
@@ -148,6 +169,7 @@ export const CHANGE_ITEM = z.discriminatedUnion('kind', [
     by: z.string().nullish(),
     node: SNAPSHOT.optional(),
     prior: SNAPSHOT.optional(),
+    was: WAS.optional(),
     from: PLACE.optional(),
     to: PLACE.optional(),
     count: z.number().nullish(),
@@ -164,6 +186,15 @@ const nodeOf = ({ incarnation, type, ...node }: z.output<typeof SNAPSHOT>): Tree
   ...(type == null ? {} : { type }),
 });
 
+/** The node before a change, from the node after and what it kept of the one before (changedFrom). */
+function priorOf(
+  node: z.output<typeof SNAPSHOT>,
+  { dataPatch, ...was }: z.output<typeof WAS>,
+): z.output<typeof SNAPSHOT> {
+  const data = dataPatch ? mergePatch(node.data ?? {}, dataPatch) : 'data' in was ? was.data : node.data;
+  return { ...node, ...was, data: data ?? null };
+}
+
 const placeOf = (place: z.output<typeof PLACE>): ChangePlace => ({
   parentId: place.parentId ?? null,
   path: place.path ?? [],
@@ -176,7 +207,8 @@ const placeOf = (place: z.output<typeof PLACE>): ChangePlace => ({
 export function changeFromItem(item: Item): ChangeRecord | null {
   const stored = decodeItem(CHANGE_ITEM, item);
   if (stored.kind === 'NONE') return null;
-  const { node, prior, from, to, count, job, otherRoot, otherSeq } = stored;
+  const { node, from, to, count, job, otherRoot, otherSeq } = stored;
+  const prior = stored.was && node ? priorOf(node, stored.was) : stored.prior;
   return {
     kind: stored.kind,
     nodeId: stored.nodeId,
