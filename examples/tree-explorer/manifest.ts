@@ -12,8 +12,13 @@ import * as operations from './src/operations.ts';
  */
 const out = process.argv[2] ?? new URL('./persisted-query-manifest.json', import.meta.url).pathname;
 const cache = new InMemoryCache();
+// The operations, not the fragments they spread (each operation's document holds its fragments).
 const documents = Object.values(operations).filter(
-  (value): value is DocumentNode => typeof value === 'object' && value !== null && 'kind' in value,
+  (value): value is DocumentNode =>
+    typeof value === 'object' &&
+    value !== null &&
+    'definitions' in value &&
+    (value as DocumentNode).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION),
 );
 const manifest = {
   format: 'apollo-persisted-query-manifest',

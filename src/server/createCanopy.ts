@@ -76,7 +76,7 @@ async function assemble(config: Config, options: CanopyOptions, local: DynamoLoc
   await ensureTable(dynamo.client, config.table, { stream: config.jobRunner === 'worker' });
   const admin = storeFor(config, dynamo);
   await checkBuiltStrategy(config, admin);
-  if (config.seedDemo) await seedDemoTree(admin.store);
+  if (config.seedDemo) await seedDemoTree(admin.store, config.nodeTypes);
   const jobs = config.jobRunner === 'process' ? admin.startJobs() : undefined;
   const { schema, names } = configuredSchema(config);
   const authenticate = createAuthenticator(config.auth, dynamo.doc, config.table);

@@ -54,7 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   admin = store;
   const hub = createLiveHub(store, waker);
   await refuseOtherStrategy(config, admin, logger, () => dynamo.client.destroy());
-  const seeded = config.seedDemo ? await seedDemoTree(admin.store) : 0;
+  const seeded = config.seedDemo ? await seedDemoTree(admin.store, config.nodeTypes) : 0;
   const seededAt = Math.round(performance.now());
   // JOB_RUNNER=worker: the stream worker runs the jobs, and sweeps for them.
   const jobs = config.jobRunner === 'process' ? admin.startJobs() : { stop: async () => {} };

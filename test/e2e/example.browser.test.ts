@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BROWSER_WAIT_MS,
   launchBrowser,
   nonLocalRequests,
   recordRequests,
@@ -310,6 +311,126 @@ describe('the tree explorer example while a move runs as a job', () => {
         ],
       },
     });
+    expect(browser.problems).toEqual([]);
+  });
+});
+
+/** The selected node's fields in the details panel, `dt` to `dd` (an input: its value). */
+function detailsFields(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const terms = Array.from((globalThis as any).document.querySelectorAll('.details dl.fields dt') as ArrayLike<any>);
+    return Object.fromEntries(
+      terms.map((term) => {
+        const input = term.nextElementSibling.querySelector('input');
+        return [term.textContent.trim(), input ? String(input.value) : term.nextElementSibling.textContent.trim()];
+      }),
+    );
+  });
+}
+
+describe('the tree explorer on the typed demo catalogue (NODE_TYPES=schema/catalog.graphql)', () => {
+  let example: Example;
+  let browser: HeadlessBrowser;
+  let page: Page;
+  const product = async (id: string) =>
+    (await example.server.gql(`{ node(id: "${id}") { __typename name version ... on Product { slug price status } } }`))
+      .body.data.node;
+
+  beforeAll(async () => {
+    // The server seeds its demo tree, typed: Categories, and Products under a few of them.
+    [example, browser] = await Promise.all([startExample({ env: { SEED_DEMO: 'true' } }, []), launchBrowser()]);
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await example?.close();
+  });
+
+  it("shows a Category's and a Product's fields, and sets a price with the version it read", async () => {
+    await page.goto(`${example.site.origin}/`);
+    await waitForChildren(page, null, ['catalog']);
+    for (const [name, children] of [
+      ['Catalog', ['electronics', 'home', 'sports']],
+      ['Electronics', ['computers', 'phones', 'audio']],
+      ['Computers', ['laptops', 'desktops', 'tablets']],
+      ['Laptops', ['aero-13', 'aero-15', 'workbook-14']],
+    ] as const) {
+      await page.getByRole('button', { name: `Expand ${name}` }).click();
+      await waitForChildren(page, name.toLowerCase(), [...children]);
+    }
+    await row(page, 'electronics').getByRole('button', { name: 'Electronics', exact: true }).click();
+    await waitForBreadcrumbs(page, ['Catalog', 'Electronics']);
+    expect(await detailsFields(page)).toMatchObject({
+      type: 'Category',
+      slug: 'electronics',
+      title: 'Computers, phones and audio',
+    });
+
+    await row(page, 'aero-13').getByRole('button', { name: 'Aero 13', exact: true }).click();
+    await waitForBreadcrumbs(page, ['Catalog', 'Electronics', 'Computers', 'Laptops', 'Aero 13']);
+    expect(await detailsFields(page)).toMatchObject({
+      type: 'Product',
+      slug: 'aero-13',
+      status: 'LIVE',
+      price: '1199',
+      version: '1',
+    });
+    // No children under a Product: no form for one.
+    expect(await page.getByRole('form', { name: 'New child of Aero 13' }).count()).toBe(0);
+
+    // A colleague's new price shows live, with its version: the next price is sent with it.
+    const colleague = await example.server.gql(
+      'mutation { updateNode(id: "aero-13", product: { price: 1149 }) { version } }',
+    );
+    expect(colleague.body.data).toEqual({ updateNode: { version: 2 } });
+    await expect.poll(() => detailsFields(page), { timeout: BROWSER_WAIT_MS }).toMatchObject({ price: '1149' });
+    const price = page.getByRole('form', { name: 'Price of Aero 13' });
+    await price.getByLabel('New price of Aero 13').fill('1099.5');
+    await price.getByRole('button', { name: 'Save price' }).click();
+    await expect
+      .poll(() => detailsFields(page), { timeout: BROWSER_WAIT_MS })
+      .toMatchObject({ price: '1099.5', version: '3' });
+    await saveScreenshot(page, 'example-catalog.png');
+    expect(await product('aero-13')).toEqual({
+      __typename: 'Product',
+      name: 'Aero 13',
+      version: 3,
+      slug: 'aero-13',
+      price: 1099.5,
+      status: 'LIVE',
+    });
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('creates a Product (slug from its name, a price) and a Category from the details panel', async () => {
+    await row(page, 'laptops').getByRole('button', { name: 'Laptops', exact: true }).click();
+    const form = page.getByRole('form', { name: 'New child of Laptops' });
+    // A Category's children are Categories unless the form says otherwise.
+    expect(await form.getByLabel('Type').inputValue()).toBe('Category');
+    await form.getByLabel('Type').selectOption('Product');
+    await form.getByRole('textbox', { name: 'New child of Laptops' }).fill('Aero 17');
+    await form.getByLabel('Price').fill('1799');
+    await form.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('status', { name: 'Tree changes' }).getByText('Created Aero 17 in Laptops.').waitFor();
+    const laptops = await example.server.gql(
+      '{ node(id: "laptops") { children { nodes { id ... on Product { slug price status } } } } }',
+    );
+    const created = laptops.body.data.node.children.nodes.at(-1);
+    expect(created).toMatchObject({ slug: 'aero-17', price: 1799, status: 'DRAFT' });
+    await waitForChildren(page, 'laptops', ['aero-13', 'aero-15', 'workbook-14', created.id]);
+    await expect
+      .poll(() => detailsFields(page), { timeout: BROWSER_WAIT_MS })
+      .toMatchObject({ type: 'Product', slug: 'aero-17', price: '1799' });
+
+    await row(page, 'computers').getByRole('button', { name: 'Computers', exact: true }).click();
+    const category = page.getByRole('form', { name: 'New child of Computers' });
+    await category.getByRole('textbox', { name: 'New child of Computers' }).fill('Monitors');
+    await category.getByLabel('Slug').fill('screens');
+    await category.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('status', { name: 'Tree changes' }).getByText('Created Monitors in Computers.').waitFor();
+    await expect
+      .poll(() => detailsFields(page), { timeout: BROWSER_WAIT_MS })
+      .toMatchObject({ type: 'Category', slug: 'screens', title: '—' });
     expect(browser.problems).toEqual([]);
   });
 });

@@ -13,7 +13,15 @@ import {
   type StaticServer,
 } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { createTree, EXAMPLE_CONFIG, startExample, withEnv, type Example, type ExampleTree } from './explorerApp.js';
+import {
+  createTree,
+  EXAMPLE_CONFIG,
+  EXAMPLE_NODE_TYPES,
+  startExample,
+  withEnv,
+  type Example,
+  type ExampleTree,
+} from './explorerApp.js';
 import {
   dragOver,
   focusedItem,
@@ -550,7 +558,7 @@ describe('the tree explorer through the Vite dev proxy', () => {
 
   beforeAll(async () => {
     // No CORS_ORIGINS: the page calls its own origin, the dev server forwards to the API.
-    server = await startTestServer({});
+    server = await startTestServer({ env: { NODE_TYPES: EXAMPLE_NODE_TYPES } });
     await createTree(server, [node('garden'), node('roses', 'garden'), node('shed')]);
     [vite, browser] = await Promise.all([
       // As `CANOPY_API=… npm run example` does (VITE_GRAPHQL_URL unset: the page's own /graphql).

@@ -15,6 +15,9 @@ import { startTestServer, type TestServer, type TestServerOptions } from '../sup
 
 export const EXAMPLE_CONFIG = fileURLToPath(new URL('../../examples/tree-explorer/vite.config.ts', import.meta.url));
 
+/** The node types the app's operations are written for (`npm run dev` starts the API with them). */
+export const EXAMPLE_NODE_TYPES = fileURLToPath(new URL('../../schema/catalog.graphql', import.meta.url));
+
 export type ExampleTree = Array<{ id: string; name: string; parentId?: string }>;
 
 /** Runs `action` with `vars` set in process.env (undefined: unset), then puts the previous values back. */
@@ -58,8 +61,8 @@ export interface Example {
 }
 
 /**
- * A server (`options`, plus CORS_ORIGINS for the app's origin) holding `tree`, and the app built
- * for it and served from its own origin.
+ * A server (`options`, plus CORS_ORIGINS for the app's origin and the catalogue's NODE_TYPES)
+ * holding `tree`, and the app built for it and served from its own origin.
  */
 export async function startExample(options: TestServerOptions, tree: ExampleTree): Promise<Example> {
   const outDir = mkdtempSync(join(tmpdir(), 'canopy-example-'));
@@ -79,7 +82,13 @@ export async function startExample(options: TestServerOptions, tree: ExampleTree
     // asks for one.
     const started = await startTestServer({
       ...options,
-      env: { ...options.env, CORS_ORIGINS: site.origin, AUTH: 'jwt', JWT_SECRET: EXAMPLE_SECRET },
+      env: {
+        NODE_TYPES: EXAMPLE_NODE_TYPES,
+        ...options.env,
+        CORS_ORIGINS: site.origin,
+        AUTH: 'jwt',
+        JWT_SECRET: EXAMPLE_SECRET,
+      },
     });
     const token = await signDevToken(started.config.auth, 'example-app');
     server = {

@@ -66,6 +66,22 @@ describe('npm run dev', () => {
     }
   });
 
+  it('starts the API with the node types of the catalogue (the app reads them), unless NODE_TYPES is set', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'canopy-dev-'));
+    try {
+      writeFileSync(join(bin, 'concurrently'), '#!/bin/sh\necho "$NODE_TYPES"\n');
+      chmodSync(join(bin, 'concurrently'), 0o755);
+      const run = (env: Record<string, string>) =>
+        execFileSync('sh', ['-c', scripts.dev!], { env: { PATH: `${bin}:${process.env.PATH}`, ...env } })
+          .toString()
+          .trim();
+      expect(run({})).toBe('./schema/catalog.graphql');
+      expect(run({ NODE_TYPES: 'types/shop.graphql' })).toBe('types/shop.graphql');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it('serves the app on APP_PORT and forwards /graphql to the API on PORT, unless CANOPY_API says where', () => {
     const unset = { PORT: undefined, APP_PORT: undefined, CANOPY_API: undefined };
     expect(served(configWith(unset))).toEqual({ port: 5173, strictPort: false, api: 'http://localhost:4000' });

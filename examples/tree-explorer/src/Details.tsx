@@ -3,12 +3,13 @@ import { useExplorer } from './explorer.ts';
 import { LoadError } from './LoadError.tsx';
 import { History } from './History.tsx';
 import { NewNodeForm } from './NewNodeForm.tsx';
+import { NodeFields } from './NodeFields.tsx';
 import { NODE_DETAILS, type NodeDetails, type TreeNode } from './operations.ts';
 
 /**
- * The selected node: breadcrumbs (its ancestors, root first), a few fields, "Rename", "Move…"
- * and "Copy…" (the dialog, by the new parent's id), "Delete…", a form for a new child, and its
- * history.
+ * The selected node: breadcrumbs (its ancestors, root first), its fields (those of its type
+ * too, a Product's price editable), "Rename", "Move…" and "Copy…" (the dialog, by the new
+ * parent's id), "Delete…", a form for a new child (not under a Product), and its history.
  */
 export function Details({
   id,
@@ -46,20 +47,7 @@ export function Details({
         </ol>
       </nav>
       <h2>{node.name}</h2>
-      <dl className="fields">
-        <dt>id</dt>
-        <dd>{node.id}</dd>
-        <dt>parent</dt>
-        <dd>{node.parentId ?? '(root)'}</dd>
-        <dt>depth</dt>
-        <dd>{node.depth}</dd>
-        <dt>children</dt>
-        <dd>{node.childCount}</dd>
-        <dt>version</dt>
-        <dd>{node.version}</dd>
-        <dt>updated</dt>
-        <dd>{new Date(node.updatedAt).toLocaleString()}</dd>
-      </dl>
+      <NodeFields node={node} />
       {node.pendingJob?.status === 'RUNNING' && (
         <p className="hint">Its subtree is still being moved in the background; reads already show its new place.</p>
       )}
@@ -84,7 +72,8 @@ export function Details({
           Delete…
         </button>
       </div>
-      <NewNodeForm parent={node} onCreated={(created) => onCreated(created, node)} />
+      {/* A Product holds no children (schema/catalog.graphql). */}
+      {node.__typename !== 'Product' && <NewNodeForm parent={node} onCreated={(created) => onCreated(created, node)} />}
       <History id={node.id} />
     </div>
   );

@@ -35,10 +35,11 @@ export function MoveDialog({
   // Every node the cache knows, as suggestions for the new parent.
   const known = useMemo(() => {
     const nodes: Array<{ id: string; name: string }> = [];
-    for (const value of Object.values(
-      client.cache.extract() as Record<string, { __typename?: string; id?: unknown; name?: unknown }>,
+    // Every node is cached under `Node:<id>`, whatever its type (client.ts).
+    for (const [key, value] of Object.entries(
+      client.cache.extract() as Record<string, { id?: unknown; name?: unknown }>,
     )) {
-      if (value.__typename === 'Node' && typeof value.id === 'string' && value.id !== node.id) {
+      if (key.startsWith('Node:') && typeof value.id === 'string' && value.id !== node.id) {
         nodes.push({ id: value.id, name: typeof value.name === 'string' ? value.name : value.id });
       }
     }

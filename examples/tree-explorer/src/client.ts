@@ -1,5 +1,6 @@
 import { ApolloClient, HttpLink, InMemoryCache, type Reference } from '@apollo/client';
-import type { FieldMergeFunction } from '@apollo/client/cache';
+import { defaultDataIdFromObject, type FieldMergeFunction, type InMemoryCacheConfig } from '@apollo/client/cache';
+import generated from './gql/possibleTypes.ts';
 
 /**
  * The endpoint: by default the page's own `/graphql`, which the Vite dev server (and `vite
@@ -33,10 +34,29 @@ const mergePages: FieldMergeFunction<Page, Page> = (existing, incoming, { args }
   return { ...incoming, nodes: [...existing.nodes.filter((node) => !arriving.has(node.__ref)), ...incoming.nodes] };
 };
 
+/**
+ * The node types of the schema (`Node` is an interface: Category, Product, UntypedNode; generated
+ * from the schema, src/gql/possibleTypes.ts). The cache needs them to match the fragments on
+ * `Node` (`...TreeNodeFields`) and to give every node type the policies of `Node` below.
+ */
+const { possibleTypes } = generated;
+const NODE_TYPENAMES: ReadonlySet<string> = new Set(['Node', ...possibleTypes.Node]);
+
+/**
+ * Every node is cached under `Node:<id>`, whatever its type: the app finds a node in the cache
+ * by its id alone (`cache.identify({ __typename: 'Node', id })`, listCache.ts, liveTrees.ts).
+ */
+const dataIdFromObject: InMemoryCacheConfig['dataIdFromObject'] = (object, context) =>
+  typeof object.__typename === 'string' && NODE_TYPENAMES.has(object.__typename) && typeof object.id === 'string'
+    ? `Node:${object.id}`
+    : defaultDataIdFromObject(object, context);
+
 export function createClient(uri: string = GRAPHQL_URL, token: string = TOKEN) {
   return new ApolloClient({
     link: new HttpLink({ uri, headers: authHeaders(token) }),
     cache: new InMemoryCache({
+      possibleTypes,
+      dataIdFromObject,
       typePolicies: {
         Query: { fields: { roots: { keyArgs: false, merge: mergePages } } },
         Node: { fields: { children: { keyArgs: false, merge: mergePages } } },

@@ -1,4 +1,5 @@
 import type { ApolloClient, ApolloCache } from '@apollo/client';
+import type { Modifier } from '@apollo/client/cache';
 import { useApolloClient } from '@apollo/client/react';
 import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
@@ -76,12 +77,17 @@ function patch(cache: ApolloCache, change: TreeChangeEvent): void {
   const idOf = (id: string) => cache.identify({ __typename: 'Node', id });
   const { node, kind, oldParentId, newParentId } = change;
   if (node) {
-    // A change replayed after a resume, or made by this tab, is no news: only a newer version is written.
+    // A change replayed after a resume, or made by this tab, is no news: only a newer version is
+    // written, with the fields that go with it (its name, its type's fields: a colleague's new
+    // price shows, and the next change sends the version that price has).
+    const { __typename, id, parentId: _parentId, version, ...fields } = node;
+    const newer: Modifier<unknown> = (value, { fieldName, readField }) =>
+      (readField<number>('version') ?? 0) < version ? (fields as Record<string, unknown>)[fieldName] : value;
     cache.modify({
-      id: idOf(node.id),
+      id: idOf(id),
       fields: {
-        version: (version: number) => Math.max(version, node.version),
-        name: (name: string, { readField }) => ((readField<number>('version') ?? 0) < node.version ? node.name : name),
+        version: (cached: number) => Math.max(cached, version),
+        ...Object.fromEntries(Object.keys(fields).map((field) => [field, newer])),
       },
     });
   }
