@@ -162,7 +162,7 @@ describe('parseImport', () => {
 describe('parseImport under NODE_TYPES', () => {
   const typed = new TypedData(loadNodeTypes(CATALOG_TYPES));
 
-  it('checks each record against its type and the children its parent allows, by line, in one pass', () => {
+  it('checks each record against its type, the children its parent allows, its path key: by line, in one pass', () => {
     const csv = [
       'id,parentId,name,data,type',
       'shop,,Shop,"{""slug"":""shop""}",Category',
@@ -170,6 +170,8 @@ describe('parseImport under NODE_TYPES', () => {
       'bulb,lamp,Bulb,"{""slug"":""bulb""}",Product',
       'note,shop,Note,,',
       'odd,shop,Odd,,Shelf',
+      'desk,shop,Desk,"{""slug"":""lamp"",""price"":3}",Product',
+      'shop2,,Shop 2,"{""slug"":""shop""}",Category',
     ].join('\n');
     const parsed = parseImport(csv, 'csv', typed);
     expect(parsed.problems.map((p) => p.message)).toEqual([
@@ -177,6 +179,8 @@ describe('parseImport under NODE_TYPES', () => {
       'line 4: Product "lamp" holds no children: it cannot hold a Product',
       'line 5: Category "shop" holds only Category, Product: it cannot hold an untyped node',
       'line 6: type Shelf is not a node type (NODE_TYPES declares Category, Product)',
+      // Path keys unique under a parent (the roots need none).
+      'line 7: path key "lamp" is taken under "shop" by line 3',
     ]);
     expect(parsed.records.find((r) => r.id === 'shop')?.type).toBe('Category');
   });

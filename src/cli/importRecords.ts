@@ -49,6 +49,7 @@ export function parseImport(text: string, format: 'json' | 'csv', typed?: TypedD
   if (format === 'csv') csvRecords(text, parsed);
   else jsonRecords(text, parsed);
   if (typed) checkChildTypes(parsed, typed);
+  if (typed) checkPathKeys(parsed, typed);
   const { records, problems, unplaced } = parsed;
   return { records, problems: problems.sort((a, b) => a.place - b.place), unplaced };
 }
@@ -63,6 +64,21 @@ function checkChildTypes(reading: Reading, typed: TypedData): void {
     if (!parent || unknown(parent.type) || unknown(record.type)) continue;
     const problem = refusal(() => typed.checkChild(parent.type, record.type, parent.id));
     if (problem) reading.problems.push({ place: record.place, message: `${record.at}: ${problem}` });
+  }
+}
+
+/** No two records under one parent with one path key value (NODE_TYPES's @pathKey; roots need none). */
+function checkPathKeys(reading: Reading, typed: TypedData): void {
+  const first = new Map<string, ImportRecord>();
+  for (const record of reading.records) {
+    const value = record.parentId === null ? null : typed.pathKeyOf(record);
+    if (!value) continue;
+    const key = JSON.stringify([record.parentId, value]);
+    const earlier = first.get(key);
+    if (earlier) {
+      const message = `${record.at}: path key "${value}" is taken under "${record.parentId}" by ${earlier.at}`;
+      reading.problems.push({ place: record.place, message });
+    } else first.set(key, record);
   }
 }
 

@@ -151,15 +151,17 @@ async function createPack(run: Run, parentId: string | null, pack: ImportRecord[
 /** Attempts at one write that meets throttling or concurrent changes, with backoff between them. */
 const ATTEMPTS = 5;
 
-/** Creates one node (appended after its siblings); false when an earlier or concurrent run did. */
+/**
+ * Creates one node (appended after its siblings); false when an earlier or concurrent run did.
+ * A path key another node holds is no earlier run's: it stops the import.
+ */
 async function create(store: TreeStore, record: ImportRecord): Promise<boolean> {
+  const { id, parentId, name, data, type } = record;
   try {
-    await retried(() =>
-      store.createNode({ id: record.id, parentId: record.parentId, name: record.name, data: record.data }),
-    );
+    await retried(() => store.createNode({ id, parentId, name, data, ...(type ? { type } : {}) }));
     return true;
   } catch (error) {
-    if (isTreeError(error, 'ALREADY_EXISTS')) return false;
+    if (isTreeError(error, 'ALREADY_EXISTS') && error.details?.pathKey === undefined) return false;
     throw error;
   }
 }

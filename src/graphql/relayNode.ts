@@ -6,7 +6,9 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLSchema,
+  isInterfaceType,
   type GraphQLFieldResolver,
+  type GraphQLTypeResolver,
 } from 'graphql';
 import { badInput } from '../errors.js';
 import { grouped, MAX_PAGE_SIZE } from '../storage/validation.js';
@@ -16,7 +18,8 @@ import type { SchemaNames } from './schemaPrefix.js';
 
 /**
  * RELAY_NODE: Relay's global object identification. The tree node type (`TreeNode`: SCHEMA_PREFIX
- * is required, since `Node` is the interface's name) implements `interface Node { id: ID! }`, and
+ * is required, since `Node` is the interface's name) implements `interface Node { id: ID! }`
+ * (under NODE_TYPES, the `TreeNode` interface and each type implementing it), and
  * every node id the schema shows or takes is global (globalId.ts), through one wrapper of the
  * resolvers (globalNodeIds.ts). Query gains Relay's unprefixed `node(id:)` and `nodes(ids:)`,
  * except in a federation subgraph: there a supergraph's `node` belongs to its Relay subgraph,
@@ -27,14 +30,22 @@ export function relayNodeSchema(schema: GraphQLSchema, names: SchemaNames, feder
   const nodeType = names.type('Node');
   if (nodeType === 'Node') throw new Error('RELAY_NODE needs SCHEMA_PREFIX: Node is the name of the interface');
   const ids = globalIds(nodeType);
-  const node = nodeInterface(nodeType);
+  // Under NODE_TYPES the tree node type is an interface: Relay's names the node's own type.
+  const own = schema.getType(nodeType);
+  const node = nodeInterface(isInterfaceType(own) && own.resolveType ? own.resolveType : () => nodeType);
   const config = schema.toConfig();
   const withInterface = new GraphQLSchema({ ...config, types: [...config.types, node] });
   const wrap = globalNodeIds(withInterface, ids, nodeIdPositions(names));
+  const isTreeNode = (type: GraphQLObjectType | GraphQLInterfaceType) =>
+    type.name === nodeType || type.getInterfaces().some((i) => i.name === nodeType);
   return mapSchema(withInterface, {
     [MapperKind.OBJECT_TYPE]: (type) =>
-      type.name === nodeType
+      isTreeNode(type)
         ? new GraphQLObjectType({ ...type.toConfig(), interfaces: [...type.getInterfaces(), node] })
+        : undefined,
+    [MapperKind.INTERFACE_TYPE]: (type) =>
+      type.name === nodeType
+        ? new GraphQLInterfaceType({ ...type.toConfig(), interfaces: [...type.getInterfaces(), node] })
         : undefined,
     [MapperKind.QUERY]: (query) => (federation ? undefined : withRelayRootFields(query, names, node)),
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => wrap(field, fieldName, typeName),
@@ -65,7 +76,7 @@ export function nodeIdPositions(names: SchemaNames): NodeIdPositions {
   };
 }
 
-function nodeInterface(nodeType: string): GraphQLInterfaceType {
+function nodeInterface(resolveType: GraphQLTypeResolver<unknown, unknown>): GraphQLInterfaceType {
   return new GraphQLInterfaceType({
     name: 'Node',
     description:
@@ -74,7 +85,7 @@ function nodeInterface(nodeType: string): GraphQLInterfaceType {
     fields: {
       id: { type: new GraphQLNonNull(GraphQLID), description: 'The global id: opaque, and unique across types.' },
     },
-    resolveType: () => nodeType,
+    resolveType,
   });
 }
 

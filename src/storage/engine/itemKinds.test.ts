@@ -6,7 +6,7 @@ import { CHANGE_HEAD_ITEM, changeFromItem } from './changes/changeRecord.js';
 import { DELETED_LIST_ITEM, DELETED_PACK_ITEM, deletedEntryOf } from './changes/deletedSubtree.js';
 import { nodeFromItem, storedFromItem } from './core/items.js';
 import { openEntryOf, openSummaryOf } from './core/openJobs.js';
-import { PATH_KEY_ITEM } from './core/pathKeys.js';
+import { PATH_KEY_ITEM } from './core/items.js';
 import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { jobFromItem, legacyDeleteOf, listedTenantOf } from './jobs/jobRecord.js';
 import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindexJob.js';

@@ -13,6 +13,7 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/npmStart.js';
 import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
 import { expectError, okData } from '../../support/tree.js';
 import { RELAY_SUBGRAPH_SDL } from '../../support/relaySubgraph.js';
@@ -247,6 +248,37 @@ const relaySchema = buildSubgraphSchema({
       favourite: (user: { favourite: string }) => ({ __typename: 'TreeNode', id: g(user.favourite) }),
     },
   },
+});
+
+describe('RELAY_NODE=true under NODE_TYPES', () => {
+  let typed: TestServer;
+  beforeAll(async () => {
+    typed = await startTestServer({ env: { ...RELAY, NODE_TYPES: `${REPO_ROOT}schema/catalog.graphql` } });
+  });
+  afterAll(() => typed?.close());
+
+  it('gives every node type global ids, refetched by Relay and found by path', async () => {
+    const create = (id: string, parentId: string | null, typedInput: string) =>
+      typed.gql(
+        `mutation ($id: ID!, $parentId: ID) { treeCreateNode(input: { id: $id, parentId: $parentId, name: "N", ` +
+          `${typedInput} }) { __typename id } }`,
+        { id: g(id), parentId: parentId && g(parentId) },
+      );
+    expect(okData(await create('shop', null, 'category: { slug: "shop" }')).treeCreateNode).toEqual({
+      __typename: 'TreeCategory',
+      id: g('shop'),
+    });
+    okData(await create('lamp', 'shop', 'product: { slug: "lamp", price: 9 }'));
+    const refetched = await typed.gql(
+      'query ($id: ID!) { node(id: $id) { __typename id ... on TreeProduct { price parentId } } }',
+      { id: g('lamp') },
+    );
+    expect(okData(refetched).node).toEqual({ __typename: 'TreeProduct', id: g('lamp'), price: 9, parentId: g('shop') });
+    const found = await typed.gql('query ($root: ID!) { treeNodeByPath(rootId: $root, path: "lamp") { id } }', {
+      root: g('shop'),
+    });
+    expect(okData(found).treeNodeByPath).toEqual({ id: g('lamp') });
+  });
 });
 
 describe('RELAY_NODE=true behind an Apollo Gateway, beside a Relay subgraph', () => {

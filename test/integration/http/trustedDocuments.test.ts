@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { liveClient, subscribe } from '../../support/live.js';
 import { eventually } from '../../support/eventually.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/npmStart.js';
 import { startTestServer, uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree } from '../../support/tree.js';
 
@@ -37,9 +38,11 @@ describe('TRUSTED_DOCUMENTS', () => {
     });
     operations = JSON.parse(readFileSync(manifestFile, 'utf8')).operations;
     const table = uniqueTable();
-    open = await startTestServer({ table });
+    // The app's schema: the typed catalogue's (npm run dev).
+    const env = { NODE_TYPES: `${REPO_ROOT}schema/catalog.graphql` };
+    open = await startTestServer({ table, env });
     await buildTree(open, { id: 'shelf', children: [{ id: 'book' }] });
-    trusted = await startTestServer({ table, env: { TRUSTED_DOCUMENTS: manifestFile } });
+    trusted = await startTestServer({ table, env: { ...env, TRUSTED_DOCUMENTS: manifestFile } });
   });
   afterAll(async () => {
     await trusted?.close();
@@ -65,6 +68,7 @@ describe('TRUSTED_DOCUMENTS', () => {
       'TreeChanges',
       'TreeNode',
       'Undo',
+      'UpdatePrice',
     ]);
   });
 

@@ -13,6 +13,8 @@ import { nodeWith, OPTIONAL_FIELDS, type LeftOut, type TreeNode } from '../../tr
  *   edge item   pk = N#<parentId>   sk = E#<position>#<id>    a full copy of the child, in its
  *               pk = ROOTS          sk = E#<position>#<id>    parent's item collection (roots
  *                                                             have a collection of their own)
+ *   path key    pk = N#<parentId>   sk = K#<value>            the child that holds a path key
+ *                                                             value (below: PATH_KEY_ITEM)
  *
  * Children are then one strongly consistent Query in sibling order ('#' sorts below every
  * position character, so "E#<position>#<id>" orders by position, then id). The edge item is a
@@ -222,3 +224,30 @@ export function storedFromItem(item: Item): StoredNode {
     ...(claim !== undefined ? { claim } : {}),
   };
 }
+
+/**
+ * A path key item (in the layout above: pk = N#<parentId>, sk = K#<value>): what makes a path key
+ * (NODE_TYPES's `@pathKey`) unique among siblings, and a path a lookup (docs/contract.md,
+ * "Paths"). `live` names the child holding the value; without it, `id` names the child that held
+ * it until it moved or was renamed, kept for the history's retention (`expiresAt`).
+ *
+ * Every write that gives a node a path key, changes its value or parent, or deletes it, writes
+ * the item in its own transaction (writePlans.ts planPathKeys) on the condition that no other
+ * child holds the value (`live` absent or the node's own): of two concurrent creates of one value
+ * under one parent, one commits and the other fails its condition (ALREADY_EXISTS). The value a
+ * node leaves stays as a marker naming it, so that an old path still finds the node (flagged as
+ * moved), until a sibling takes the value or the marker expires. Nodes below a deleted one keep
+ * their items (in their parents' collections, which no path reaches once the deleted node's item
+ * is gone): a restore finds them as they were.
+ */
+
+/** The attribute naming the child that holds the value now. */
+export const LIVE = 'live';
+
+/** A path key item as stored. */
+export const PATH_KEY_ITEM = z.object({
+  id: z.string(),
+  live: z.string().optional(),
+  movedAt: z.string().optional(),
+  expiresAt: z.number().optional(),
+});

@@ -1,8 +1,9 @@
-import type { Key } from '../../../dynamodb/keys.js';
+import { keyString, pathKeyKey, type Key } from '../../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder, UpdateSpec } from '../../../dynamodb/transactionBuilder.js';
 import type { ChainGuards, StoredNode } from '../../strategy.js';
 import type { JsonObject, TreeNode } from '../../treeStore.js';
-import { edgeItem, edgeKey, nodeItem, nodeKey, PENDING } from './items.js';
+import type { EngineContext } from './engineContext.js';
+import { edgeItem, edgeKey, LIVE, nodeItem, nodeKey, PENDING } from './items.js';
 import { CLAIM } from './claims.js';
 import type { Copy } from './projectionPlans.js';
 
@@ -324,4 +325,39 @@ export function planDeleteClaimed(
     // The root's edge went with the detach step.
     if (stored.node.id !== args.rootId) tx.delete(edgeKey(stored.node));
   }
+}
+
+/**
+ * The key of `node`'s path key item; null when its type has no path key (or no node types are
+ * declared), or it is a root: a path starts below a node, so roots need none.
+ */
+function keyOf(ctx: Pick<EngineContext, 'typedData'>, node: TreeNode | null): Key | null {
+  if (node?.parentId == null) return null;
+  const value = ctx.typedData?.pathKeyOf(node);
+  return value ? pathKeyKey(node.parentId, value) : null;
+}
+
+/**
+ * The path key items of a node's write: `before` as read (null: a create), `after` as written
+ * (null: a delete). The value it takes is claimed on the condition that no sibling holds it;
+ * the value it leaves becomes a marker naming it (or goes, with a delete).
+ */
+export function planPathKeys(
+  tx: TransactionBuilder,
+  ctx: Pick<EngineContext, 'typedData' | 'changeRetentionMs'>,
+  before: TreeNode | null,
+  after: TreeNode | null,
+): void {
+  const was = keyOf(ctx, before);
+  const is = keyOf(ctx, after);
+  if (was && is && keyString(was) === keyString(is)) return;
+  const id = (after ?? before)!.id;
+  if (is) tx.put({ ...is, [LIVE]: id, id }, { missingOrEquals: [LIVE, id] });
+  if (!was) return;
+  if (!after) {
+    tx.delete(was, { missingOrEquals: [LIVE, id] });
+    return;
+  }
+  const expiresAt = Math.ceil((Date.parse(after.updatedAt) + ctx.changeRetentionMs) / 1000);
+  tx.put({ ...was, id, movedAt: after.updatedAt, expiresAt }, { missingOrEquals: [LIVE, id] });
 }

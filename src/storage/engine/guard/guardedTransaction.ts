@@ -5,7 +5,7 @@ import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { edgeKey } from '../core/items.js';
 import { Replan } from '../core/replan.js';
-import { isPathKeyString, pathKeyTaken } from '../core/pathKeys.js';
+import { isPathKeyString, pathKeyTaken } from './pathKeyTaken.js';
 import type { Slot } from '../core/writePlans.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
 import { recorded, withRecords } from '../changes/recordChanges.js';
@@ -98,7 +98,7 @@ export interface CommitOptions {
  * or took a sibling there and committed first: the write plans again (Replan) without counting
  * it among the re-plans of a tree that keeps changing under it (replan.ts, MAX_WAITS), so that
  * writes crowding one parent take turns instead of answering CONFLICT. A path key claimed by
- * another child first is ALREADY_EXISTS (core/pathKeys.ts).
+ * another child first is ALREADY_EXISTS (pathKeyTaken.ts).
  */
 export async function commitWrite(
   ctx: EngineContext,

@@ -15,7 +15,7 @@ import { IMPORTED_NODE, type ImportedNode, type JobRecord, type Lease } from './
 import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
-import { planPathKeys } from '../core/pathKeys.js';
+import { planPathKeys } from '../core/writePlans.js';
 import { planReleaseNode } from '../core/claims.js';
 
 /**

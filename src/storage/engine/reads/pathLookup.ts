@@ -6,7 +6,7 @@ import { PATH_KEY_MAX } from '../../../nodeTypes/typedData.js';
 import type { PathMatch } from '../../treeStore.js';
 import { checkId, isWellFormed } from '../../validation.js';
 import type { EngineContext, TableContext } from '../core/engineContext.js';
-import { PATH_KEY_ITEM } from '../core/pathKeys.js';
+import { PATH_KEY_ITEM } from '../core/items.js';
 
 /**
  * The node a path names below `rootId` (docs/contract.md, "Paths"): one strongly consistent read

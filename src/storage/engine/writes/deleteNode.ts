@@ -18,7 +18,7 @@ import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projection
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
-import { planPathKeys } from '../core/pathKeys.js';
+import { planPathKeys } from '../core/writePlans.js';
 
 /**
  * Deletes a node and its subtree: one transaction when it fits; otherwise a job claims the

@@ -8,7 +8,7 @@ import type { NewNode } from './newNodes.js';
 import { planEntryJoin } from '../core/openJobs.js';
 import { projectionItems } from '../core/projectionPlans.js';
 import { planJoin, planPendingNode } from '../core/writePlans.js';
-import { planPathKeys } from '../core/pathKeys.js';
+import { planPathKeys } from '../core/writePlans.js';
 import type { StoredNode } from '../../strategy.js';
 import { draft } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';

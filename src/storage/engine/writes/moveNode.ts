@@ -26,7 +26,7 @@ import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
 import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
-import { planPathKeys } from '../core/pathKeys.js';
+import { planPathKeys } from '../core/writePlans.js';
 
 /**
  * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the

@@ -7,7 +7,7 @@ import { commitWrite } from '../guard/guardedTransaction.js';
 import { changeTime } from '../core/changeTime.js';
 import { replanning } from '../core/replan.js';
 import { planUpdate } from '../core/writePlans.js';
-import { planPathKeys } from '../core/pathKeys.js';
+import { planPathKeys } from '../core/writePlans.js';
 import { draft } from '../changes/recordChanges.js';
 import { checkPatchType, patchedData, replacedData } from './typedNodes.js';
 import { badInput } from '../../../errors.js';
