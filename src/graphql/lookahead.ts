@@ -3,12 +3,14 @@ import {
   getDirectiveValues,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
+  isInterfaceType,
   isObjectType,
   Kind,
   OperationTypeNode,
   type FieldNode,
   type GraphQLField,
   type GraphQLResolveInfo,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   visit,
@@ -102,6 +104,27 @@ export function listLeftOut(info: GraphQLResolveInfo): LeftOut {
 }
 
 const leftOutOf = new WeakMap<OperationDefinitionNode, LeftOut>();
+const typedFieldsOf = new WeakMap<GraphQLSchema, ReadonlySet<string>>();
+
+/**
+ * The fields of the node types (NODE_TYPES) beside the node interface's own, which they read from
+ * the node's data: found in the schema itself, so that a subgraph's (rebuilt from its SDL) and a
+ * prefixed one's agree. The node interface is the one with `childCount`; none: an untyped schema.
+ */
+function typedDataFields(schema: GraphQLSchema): ReadonlySet<string> {
+  let found = typedFieldsOf.get(schema);
+  if (!found) {
+    const names = new Set<string>();
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isInterfaceType(type) || !type.getFields().childCount) continue;
+      const own = type.getFields();
+      for (const implementation of schema.getPossibleTypes(type))
+        for (const name of Object.keys(implementation.getFields())) if (!(name in own)) names.add(name);
+    }
+    typedFieldsOf.set(schema, (found = names));
+  }
+  return found;
+}
 
 /**
  * The node fields that no field of the operation names, on any type, in any fragment: its reads
@@ -117,8 +140,8 @@ export function fieldsLeftOut(info: GraphQLResolveInfo): LeftOut {
     visit(info.operation, visitor);
     for (const fragment of Object.values(info.fragments)) visit(fragment, visitor);
     // A node type's field (typedSchema.ts) is read from the node's data.
-    const typed = (info.schema.extensions as { typedDataFields?: ReadonlySet<string> }).typedDataFields;
-    if (typed && [...named].some((name) => typed.has(name))) named.add('data');
+    const typed = typedDataFields(info.schema);
+    if ([...named].some((name) => typed.has(name))) named.add('data');
     leftOut = OPTIONAL_FIELDS.filter((field) => !named.has(field));
     leftOutOf.set(info.operation, leftOut);
   }

@@ -80,7 +80,6 @@ export function withNodeTypes(
   }
   const rewired = rewireTypes(typeMap, schema.getDirectives());
   const config = schema.toConfig();
-  const fields = new Set([...(nodeTypes?.types.values() ?? [])].flatMap((t) => t.fields.map((f) => f.name)));
   const rebuilt = new GraphQLSchema({
     ...config,
     query: rewired.typeMap.Query as GraphQLObjectType,
@@ -88,7 +87,6 @@ export function withNodeTypes(
     subscription: rewired.typeMap.Subscription as GraphQLObjectType,
     types: Object.values(rewired.typeMap),
     directives: rewired.directives,
-    extensions: { ...config.extensions, typedDataFields: fields },
   });
   return nodeTypes ? wrapTypedMutations(rebuilt, nodeTypes) : rebuilt;
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTreeSchema, printSubgraphSdl } from '../../../src/graphql/buildSchema.js';
 import { printTreeSubgraphSchema } from '../../../src/graphql/federation.js';
 import { CallCounter } from '../../support/callCounter.js';
+import { REPO_ROOT } from '../../support/npmStart.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { buildTree, okData } from '../../support/tree.js';
 
@@ -286,5 +287,89 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
       { representations: [{ __typename: 'Node', id: 'not an id' }] },
     );
     expect(bad.body.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+  });
+});
+
+/** A reviews subgraph that extends the catalogue's Product by its key, and lists the top reviewed. */
+const REVIEWS_SDL = /* GraphQL */ `
+  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
+
+  type Product @key(fields: "id") {
+    id: ID!
+    reviewCount: Int!
+  }
+
+  type Query {
+    topReviewed: [Product!]!
+  }
+`;
+const REVIEWS: Record<string, number> = { lamp: 12, desk: 3 };
+
+describe('a node type extended by another subgraph through a gateway (NODE_TYPES, FEDERATION=true)', () => {
+  let canopy: TestServer;
+  let reviews: ApolloServer;
+  let gateway: ApolloServer;
+
+  beforeAll(async () => {
+    canopy = await startTestServer({ env: { FEDERATION: 'true', NODE_TYPES: `${REPO_ROOT}schema/catalog.graphql` } });
+    const create = (id: string, parentId: string | null, typed: string) =>
+      canopy.gql(
+        `mutation ($p: ID) { createNode(input: { id: "${id}", parentId: $p, name: "${id}", ${typed} }) { id } }`,
+        {
+          p: parentId,
+        },
+      );
+    okData(await create('shop', null, 'category: { slug: "shop" }'));
+    okData(await create('lamp', 'shop', 'product: { slug: "lamp", price: 12.5 }'));
+    okData(await create('desk', 'shop', 'product: { slug: "desk", price: 140 }'));
+    reviews = new ApolloServer({
+      schema: buildSubgraphSchema({
+        typeDefs: parse(REVIEWS_SDL),
+        resolvers: {
+          Query: { topReviewed: () => Object.keys(REVIEWS).map((id) => ({ __typename: 'Product', id })) },
+          Product: { reviewCount: ({ id }: { id: string }) => REVIEWS[id] ?? 0 },
+        },
+      }),
+    });
+    const { url } = await startStandaloneServer(reviews, { listen: { port: 0 } });
+    gateway = new ApolloServer({
+      gateway: new ApolloGateway({
+        supergraphSdl: new IntrospectAndCompose({
+          subgraphs: [
+            { name: 'canopy', url: `${canopy.url}/graphql` },
+            { name: 'reviews', url },
+          ],
+        }),
+      }),
+    });
+    await gateway.start();
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await reviews?.stop();
+    await canopy?.close();
+  });
+
+  const viaGateway = async (query: string) => {
+    const response = await gateway.executeOperation({ query });
+    if (response.body.kind !== 'single') throw new Error('expected a single result');
+    expect(response.body.singleResult.errors, JSON.stringify(response.body.singleResult.errors)).toBeUndefined();
+    return response.body.singleResult.data as any;
+  };
+
+  it("reads Canopy's typed fields beside the other subgraph's, both ways", async () => {
+    expect(await viaGateway('{ topReviewed { id name price reviewCount } }')).toEqual({
+      topReviewed: [
+        { id: 'lamp', name: 'lamp', price: 12.5, reviewCount: 12 },
+        { id: 'desk', name: 'desk', price: 140, reviewCount: 3 },
+      ],
+    });
+    const shop = await viaGateway(
+      '{ node(id: "shop") { children { nodes { __typename id ... on Product { slug reviewCount } } } } }',
+    );
+    expect(shop.node.children.nodes).toEqual([
+      { __typename: 'Product', id: 'lamp', slug: 'lamp', reviewCount: 12 },
+      { __typename: 'Product', id: 'desk', slug: 'desk', reviewCount: 3 },
+    ]);
   });
 });
