@@ -22,7 +22,6 @@ export function Details({
   onCopy: (node: NodeDetails) => void;
   onCreated: (node: TreeNode, parent: TreeNode | null) => void;
 }) {
-  const explorer = useExplorer();
   const { data, error, loading, refetch } = useQuery(NODE_DETAILS, {
     variables: { id },
     fetchPolicy: 'cache-and-network',
@@ -31,50 +30,71 @@ export function Details({
   if (!data) return <p className="loading">{loading ? 'Loading…' : 'No data'}</p>;
   const node = data.node;
   if (!node) return <p className="hint">{id} no longer exists.</p>;
-  const ancestorIds = node.ancestors.map((ancestor) => ancestor.id);
   return (
     <div className="details" data-node-id={node.id}>
-      <nav aria-label="Breadcrumbs" className="breadcrumbs">
-        <ol>
-          {node.ancestors.map((ancestor) => (
-            <li key={ancestor.id}>
-              <button type="button" className="crumb" onClick={() => explorer.select(ancestor.id)}>
-                {ancestor.name}
-              </button>
-            </li>
-          ))}
-          <li aria-current="page">{node.name}</li>
-        </ol>
-      </nav>
+      <Breadcrumbs node={node} />
       <h2>{node.name}</h2>
       <NodeFields node={node} />
       {node.pendingJob?.status === 'RUNNING' && (
         <p className="hint">Its subtree is still being moved in the background; reads already show its new place.</p>
       )}
-      <div className="node-actions">
-        <button
-          type="button"
-          onClick={() => {
-            // The name is edited in its tree row: open the path to it first.
-            for (const ancestor of ancestorIds) explorer.setOpen(ancestor, true);
-            explorer.startRename(node.id);
-          }}
-        >
-          Rename
-        </button>
-        <button type="button" className="primary" onClick={() => onMove(node)}>
-          Move…
-        </button>
-        <button type="button" onClick={() => onCopy(node)}>
-          Copy…
-        </button>
-        <button type="button" onClick={() => explorer.requestDelete({ node, parentId: node.parentId })}>
-          Delete…
-        </button>
-      </div>
+      <NodeActions node={node} onMove={onMove} onCopy={onCopy} />
       {/* A Product holds no children (schema/catalog.graphql). */}
       {node.__typename !== 'Product' && <NewNodeForm parent={node} onCreated={(created) => onCreated(created, node)} />}
       <History id={node.id} />
+    </div>
+  );
+}
+
+/** The node's ancestors, root first, each a link that selects it, then the node. */
+function Breadcrumbs({ node }: { node: NodeDetails }) {
+  const explorer = useExplorer();
+  return (
+    <nav aria-label="Breadcrumbs" className="breadcrumbs">
+      <ol>
+        {node.ancestors.map((ancestor) => (
+          <li key={ancestor.id}>
+            <button type="button" className="crumb" onClick={() => explorer.select(ancestor.id)}>
+              {ancestor.name}
+            </button>
+          </li>
+        ))}
+        <li aria-current="page">{node.name}</li>
+      </ol>
+    </nav>
+  );
+}
+
+/** "Rename" (in its tree row), "Move…", "Copy…" and "Delete…". */
+function NodeActions({
+  node,
+  onMove,
+  onCopy,
+}: {
+  node: NodeDetails;
+  onMove: (node: NodeDetails) => void;
+  onCopy: (node: NodeDetails) => void;
+}) {
+  const explorer = useExplorer();
+  const rename = () => {
+    // The name is edited in its tree row: open the path to it first.
+    for (const ancestor of node.ancestors) explorer.setOpen(ancestor.id, true);
+    explorer.startRename(node.id);
+  };
+  return (
+    <div className="node-actions">
+      <button type="button" onClick={rename}>
+        Rename
+      </button>
+      <button type="button" className="primary" onClick={() => onMove(node)}>
+        Move…
+      </button>
+      <button type="button" onClick={() => onCopy(node)}>
+        Copy…
+      </button>
+      <button type="button" onClick={() => explorer.requestDelete({ node, parentId: node.parentId })}>
+        Delete…
+      </button>
     </div>
   );
 }
