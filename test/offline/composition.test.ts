@@ -8,6 +8,7 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildTreeSchema, CATALOG_TYPES, printSubgraphSdl } from '../../src/graphql/buildSchema.js';
 import { loadNodeTypes } from '../../src/nodeTypes/loadNodeTypes.js';
+import { REVIEWS_SUBGRAPH_SDL } from '../support/reviewsSubgraph.js';
 
 const CANOPY = readFileSync(new URL('../../schema/subgraph.graphql', import.meta.url), 'utf8');
 
@@ -67,18 +68,7 @@ describe('the subgraph beside a Relay-style neighbour', () => {
 describe('the subgraph under NODE_TYPES beside a catalogue subgraph', () => {
   it('composes: each node type an entity another subgraph extends by @key', () => {
     const typed = printSubgraphSdl(buildTreeSchema({ federation: true, nodeTypes: loadNodeTypes(CATALOG_TYPES) }));
-    const reviews = /* GraphQL */ `
-      extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
-
-      type Product @key(fields: "id") {
-        id: ID!
-        reviewCount: Int!
-      }
-
-      type Query {
-        topReviewed: [Product!]!
-      }
-    `;
+    const reviews = REVIEWS_SUBGRAPH_SDL;
     const result = composeServices([
       { name: 'canopy', typeDefs: parse(typed), url: 'http://canopy.invalid/graphql' },
       { name: 'reviews', typeDefs: parse(reviews), url: 'http://reviews.invalid/graphql' },

@@ -29,8 +29,7 @@ import {
 import { STRATEGY_RECORD_ITEM } from '../../dynamodb/strategyRecord.js';
 import { CHANGE_HEAD_ITEM, CHANGE_ITEM } from './changes/changeRecord.js';
 import { DELETED_ENTRY_ITEM, DELETED_LIST_ITEM, DELETED_PACK_ITEM } from './changes/deletedSubtree.js';
-import { STORED_NODE_ITEM } from './core/items.js';
-import { PATH_KEY_ITEM } from './core/items.js';
+import { PATH_KEY_ITEM, STORED_NODE_ITEM } from './core/items.js';
 import { OPEN_ENTRY_ITEM, OPEN_SUMMARY_ITEM } from './core/openJobs.js';
 import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { JOB_ITEM, LEGACY_DELETE_ITEM, TENANT_ITEM } from './jobs/jobRecord.js';

@@ -16,6 +16,7 @@ import { buildTreeSchema, printSubgraphSdl } from '../../../src/graphql/buildSch
 import { printTreeSubgraphSchema } from '../../../src/graphql/federation.js';
 import { CallCounter } from '../../support/callCounter.js';
 import { REPO_ROOT } from '../../support/npmStart.js';
+import { REVIEWS_SUBGRAPH_SDL } from '../../support/reviewsSubgraph.js';
 import { startTestServer, type TestServer } from '../../support/server.js';
 import { buildTree, okData } from '../../support/tree.js';
 
@@ -290,19 +291,7 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
   });
 });
 
-/** A reviews subgraph that extends the catalogue's Product by its key, and lists the top reviewed. */
-const REVIEWS_SDL = /* GraphQL */ `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])
-
-  type Product @key(fields: "id") {
-    id: ID!
-    reviewCount: Int!
-  }
-
-  type Query {
-    topReviewed: [Product!]!
-  }
-`;
+/** The reviews subgraph's counts, by product id. */
 const REVIEWS: Record<string, number> = { lamp: 12, desk: 3 };
 
 describe('a node type extended by another subgraph through a gateway (NODE_TYPES, FEDERATION=true)', () => {
@@ -324,7 +313,7 @@ describe('a node type extended by another subgraph through a gateway (NODE_TYPES
     okData(await create('desk', 'shop', 'product: { slug: "desk", price: 140 }'));
     reviews = new ApolloServer({
       schema: buildSubgraphSchema({
-        typeDefs: parse(REVIEWS_SDL),
+        typeDefs: parse(REVIEWS_SUBGRAPH_SDL),
         resolvers: {
           Query: { topReviewed: () => Object.keys(REVIEWS).map((id) => ({ __typename: 'Product', id })) },
           Product: { reviewCount: ({ id }: { id: string }) => REVIEWS[id] ?? 0 },

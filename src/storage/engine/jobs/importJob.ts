@@ -14,8 +14,7 @@ import { edgeKey } from '../core/items.js';
 import { IMPORTED_NODE, type ImportedNode, type JobRecord, type Lease } from './jobRecord.js';
 import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
-import { planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
-import { planPathKeys } from '../core/writePlans.js';
+import { planPathKeys, planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
 import { planReleaseNode } from '../core/claims.js';
 
 /**

@@ -11,8 +11,7 @@ import { planProjectionCreate } from '../core/projectionPlans.js';
 import { replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { checkChildType, typedNew } from './typedNodes.js';
-import { planCreate } from '../core/writePlans.js';
-import { planPathKeys } from '../core/writePlans.js';
+import { planCreate, planPathKeys } from '../core/writePlans.js';
 
 /**
  * createNode: one node under a parent (or a root), in one transaction: its node item, its edge,

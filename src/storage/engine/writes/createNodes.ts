@@ -29,8 +29,7 @@ import { newIncarnation } from '../core/items.js';
 import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readAdjacent, readStored } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
-import { planAdopt, planNewNode, type Slot } from '../core/writePlans.js';
-import { planPathKeys } from '../core/writePlans.js';
+import { planAdopt, planNewNode, planPathKeys, type Slot } from '../core/writePlans.js';
 
 /**
  * createNodes: up to 1,000 new nodes under one parent (or as roots), given as a list whose

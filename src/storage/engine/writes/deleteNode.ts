@@ -17,8 +17,7 @@ import { claimingOrWaiting, committedUnlessClaimed, pollJob } from './guard/over
 import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
-import { planDeleteSubtree, planDetachForDelete } from '../core/writePlans.js';
-import { planPathKeys } from '../core/writePlans.js';
+import { planDeleteSubtree, planDetachForDelete, planPathKeys } from '../core/writePlans.js';
 
 /**
  * Deletes a node and its subtree: one transaction when it fits; otherwise a job claims the

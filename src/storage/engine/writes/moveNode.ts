@@ -25,8 +25,7 @@ import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
-import { planMove, planMovedCopies, planReleaseHold, type Slot } from '../core/writePlans.js';
-import { planPathKeys } from '../core/writePlans.js';
+import { planMove, planMovedCopies, planPathKeys, planReleaseHold, type Slot } from '../core/writePlans.js';
 
 /**
  * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the
