@@ -36,7 +36,9 @@ export function observedDynamo(options: ObservedDynamoOptions): Dynamo {
       dynamodbCalls(command, outcome).inc();
       traceDynamoCall(config.table, call);
       if (error === undefined) return;
-      const problem = accessProblem(error);
+      // A start's look for its table, which it creates when missing, is no refusal.
+      const problem =
+        command === 'DescribeTable' && outcome === 'ResourceNotFoundException' ? null : accessProblem(error);
       if (problem) {
         const detail = error instanceof Error ? error.message : undefined;
         logger.error({ command, error: outcome, detail }, `DynamoDB call refused: ${problem}`);
