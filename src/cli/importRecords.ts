@@ -69,16 +69,10 @@ function checkChildTypes(reading: Reading, typed: TypedData): void {
 
 /** No two records under one parent with one path key value (NODE_TYPES's @pathKey; roots need none). */
 function checkPathKeys(reading: Reading, typed: TypedData): void {
-  const first = new Map<string, ImportRecord>();
-  for (const record of reading.records) {
-    const value = record.parentId === null ? null : typed.pathKeyOf(record);
-    if (!value) continue;
-    const key = JSON.stringify([record.parentId, value]);
-    const earlier = first.get(key);
-    if (earlier) {
-      const message = `${record.at}: path key "${value}" is taken under "${record.parentId}" by ${earlier.at}`;
-      reading.problems.push({ place: record.place, message });
-    } else first.set(key, record);
+  for (const { index, first, value } of typed.samePathKeys(reading.records)) {
+    const [record, earlier] = [reading.records[index]!, reading.records[first]!];
+    const message = `${record.at}: path key "${value}" is taken under "${record.parentId}" by ${earlier.at}`;
+    reading.problems.push({ place: record.place, message });
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { NodeTypes } from '../nodeTypes/nodeTypes.js';
+import { TypedData } from '../nodeTypes/typedData.js';
 import type { PathMatch, TreeNode } from '../storage/treeStore.js';
 import type { Context } from './context.js';
 
@@ -41,6 +42,7 @@ async function lookup(rootId: string, path: string, context: Context): Promise<L
  */
 export function pathQueries(typeMap: Record<string, GraphQLNamedType>, nodeTypes: NodeTypes) {
   const node = typeMap.Node as GraphQLOutputType;
+  const typed = new TypedData(nodeTypes);
   const lookupType = new GraphQLObjectType<Lookup, Context>({
     name: 'PathLookup',
     description: 'What a path names: the node, and whether the path is one it had before a move or a rename.',
@@ -54,7 +56,7 @@ export function pathQueries(typeMap: Record<string, GraphQLNamedType>, nodeTypes
       path: {
         type: GraphQLString,
         description: "The node's path below rootId now; null when it is no longer below rootId.",
-        resolve: (found, _args, context) => currentPath(found, context, nodeTypes),
+        resolve: (found, _args, context) => currentPath(found, context, typed),
       },
     },
   });
@@ -79,14 +81,10 @@ export function pathQueries(typeMap: Record<string, GraphQLNamedType>, nodeTypes
 }
 
 /** The node's path key values below `rootId`, joined by "/", from its ancestors; null when a step has none. */
-async function currentPath(found: Lookup, context: Context, nodeTypes: NodeTypes): Promise<string | null> {
+async function currentPath(found: Lookup, context: Context, typed: TypedData): Promise<string | null> {
   const chain = [...(await context.loaders.ancestors.load(found.node)), found.node];
   const from = chain.findIndex((n) => n.id === found.rootId);
   if (from < 0) return null;
-  const steps = chain.slice(from + 1).map((n) => {
-    const field = n.type ? nodeTypes.types.get(n.type)?.pathKey : undefined;
-    const value = field ? n.data?.[field] : undefined;
-    return typeof value === 'string' ? value : null;
-  });
+  const steps = chain.slice(from + 1).map((n) => typed.pathKeyOf(n));
   return steps.every((step) => step !== null) ? steps.join('/') : null;
 }

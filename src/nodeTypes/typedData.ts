@@ -62,6 +62,27 @@ export class TypedData {
     return typeof value === 'string' ? value : null;
   }
 
+  /**
+   * The nodes of a list that take a path key value an earlier node of the list holds under the
+   * same parent (`index`, and the earlier one's `first`): what a write would refuse. Nodes under no
+   * parent (roots) need none.
+   */
+  samePathKeys(
+    nodes: ReadonlyArray<{ parentId: string | null; type?: string | null; data: JsonObject | null }>,
+  ): Array<{ index: number; first: number; value: string }> {
+    const seen = new Map<string, number>();
+    const same: Array<{ index: number; first: number; value: string }> = [];
+    for (const [index, node] of nodes.entries()) {
+      const value = node.parentId === null ? null : this.pathKeyOf(node);
+      if (!value) continue;
+      const key = JSON.stringify([node.parentId, value]);
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, index);
+      else same.push({ index, first, value });
+    }
+    return same;
+  }
+
   private checked(type: NodeType, data: JsonObject): JsonObject | null {
     const declared = new Set(type.fields.map((f) => f.name));
     for (const name of Object.keys(data)) {

@@ -116,14 +116,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
     expectError(renamed, 'ALREADY_EXISTS', taken(`${s}-el`, s, 'electronics'));
     const moved = await server.gql(`mutation { reparent(id: "${s}-el3", newParentId: "${s}") { id } }`);
     expectError(moved, 'ALREADY_EXISTS', taken(`${s}-el`, s, 'electronics'));
-    const twice = (a: string, b: string) =>
+    const twice = (a: string, b: string, parentId: string | null = s) =>
       server.gql('mutation ($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } } }', {
-        input: { parentId: s, nodes: [a, b].map((slug) => ({ name: slug, category: { slug } })) },
+        input: { parentId, nodes: [a, b].map((slug) => ({ name: slug, category: { slug } })) },
       });
     const list = await twice('x', 'x');
     expectError(list, 'BAD_USER_INPUT', {
       message: 'nodes[1].Category.slug: "x" is the path key of nodes[0] too, under the same parent',
     });
+    // Roots need none: two new roots may share one.
+    expect(okData(await twice('shop', 'shop', null)).createNodes.nodes).toHaveLength(2);
     const listed = await twice('y', 'home');
     expectError(listed, 'ALREADY_EXISTS', taken(`${s}-ho`, s, 'home'));
     const copy =

@@ -51,7 +51,7 @@ export async function createNodes(
   const parentId = args.parentId == null ? null : checkId(args.parentId, 'parentId');
   // Ids generated once, so that every attempt writes the same nodes; the list checked before any read.
   const withIds = args.nodes.map((n) => (n.id == null ? { ...n, id: randomUUID() } : n));
-  const list = { parentId, nodes: typedList(ctx, withIds) };
+  const list = { parentId, nodes: typedList(ctx, withIds, parentId) };
   planNewNodes(list, { id: parentId, place: NOWHERE, lastPosition: null }, '', randomUUID, maxNodes(options));
   const planned = await replanning(() => writeOrStartImport(ctx, list, options));
   const job = planned.plan ? await runImport(ctx, planned.plan) : null;

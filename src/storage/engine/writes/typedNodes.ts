@@ -39,7 +39,11 @@ export function checkChildType(
  * node of the list that goes under another allowed there (the top nodes are checked against the
  * parent once it is read: checkChildType). BAD_USER_INPUT names the node (`nodes[3].Product.price`).
  */
-export function typedList<T extends NewNodeInput>(ctx: Pick<EngineContext, 'typedData'>, nodes: T[]): T[] {
+export function typedList<T extends NewNodeInput>(
+  ctx: Pick<EngineContext, 'typedData'>,
+  nodes: T[],
+  parentId: string | null,
+): T[] {
   if (!ctx.typedData && nodes.every((n) => n.type == null)) return nodes;
   const typed = nodes.map((n, i) => within(`nodes[${i}]`, () => ({ ...n, ...typedNew(ctx, n.type, n.data) })));
   const byId = new Map(typed.map((n) => [n.id, n]));
@@ -48,24 +52,24 @@ export function typedList<T extends NewNodeInput>(ctx: Pick<EngineContext, 'type
     if (parent)
       within(`nodes[${i}]`, () => ctx.typedData?.checkChild(parent.type ?? null, n.type ?? null, parent.id ?? null));
   }
-  checkPathKeys(ctx, typed);
+  checkPathKeys(ctx, typed, parentId);
   return typed;
 }
 
-/** BAD_USER_INPUT when two nodes of a list under one parent have one path key value. */
-function checkPathKeys(ctx: Pick<EngineContext, 'typedData'>, nodes: NewNodeInput[]): void {
-  const seen = new Map<string, number>();
-  for (const [i, n] of nodes.entries()) {
-    const value = ctx.typedData?.pathKeyOf({ type: n.type, data: n.data ?? null });
-    if (!value) continue;
-    const key = JSON.stringify([n.parentId ?? null, value]);
-    const first = seen.get(key);
-    if (first !== undefined) {
-      const field = `nodes[${i}].${n.type}.${ctx.typedData!.typeNamed(n.type!).pathKey}`;
-      throw badInput(`${field}: "${value}" is the path key of nodes[${first}] too, under the same parent`, { field });
-    }
-    seen.set(key, i);
-  }
+/**
+ * BAD_USER_INPUT when two nodes of a list under one parent have one path key value; the top
+ * nodes' parent is the call's (`parentId`; null: the roots, which need none).
+ */
+function checkPathKeys(ctx: Pick<EngineContext, 'typedData'>, nodes: NewNodeInput[], parentId: string | null): void {
+  if (!ctx.typedData) return;
+  const placed = nodes.map((n) => ({ parentId: n.parentId ?? parentId, type: n.type, data: n.data ?? null }));
+  const [same] = ctx.typedData.samePathKeys(placed);
+  if (!same) return;
+  const { type } = nodes[same.index]!;
+  const field = `nodes[${same.index}].${type}.${ctx.typedData.typeNamed(type!).pathKey}`;
+  throw badInput(`${field}: "${same.value}" is the path key of nodes[${same.first}] too, under the same parent`, {
+    field,
+  });
 }
 
 /**
