@@ -19,7 +19,7 @@ import { ensureTable } from '../src/dynamodb/table.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
 import { createStore } from '../src/storage/store/createStore.js';
 import { keyString } from '../src/dynamodb/keys.js';
-import { childPlace, keptFields } from '../src/storage/engine/core/projectionPlans.js';
+import { childPlace, keptFields, NOWHERE, placeOfRoot } from '../src/storage/engine/core/projectionPlans.js';
 import { STRATEGY_NAMES, strategyNamed, type StrategyName } from '../src/storage/strategies/strategies.js';
 import type { Place, TreeStrategy } from '../src/storage/strategy.js';
 import type { TreeStore } from '../src/storage/treeStore.js';
@@ -156,18 +156,19 @@ function minimumWrites(strategy: TreeStrategy, size: number): number {
   let writes = 7 + (size - 1);
   const keys = (id: string, place: Place) => new Set(strategy.itemsFor(id, place).map((item) => keyString(item)));
   // Node k's parent is (k - 1) / 10: its place below the moved node, from its ancestors there.
-  const below: Place[] = [{ path: [], lineage: [] }];
+  const below: Place[] = [NOWHERE];
   for (let k = 0; k < size; k++) {
     const id = k === 0 ? 'moved' : `n${k}`;
     const parent = k === 0 ? null : Math.floor((k - 1) / FAN_OUT);
     const own: Place =
       parent === null
-        ? { path: [], lineage: ['a0'] }
-        : childPlace(below[parent]!, parent === 0 ? 'moved' : `n${parent}`, `a${k}`);
+        ? placeOfRoot('a0')
+        : childPlace(below[parent]!, parent === 0 ? 'moved' : `n${parent}`, `a${k}`, '');
     below[k] = own;
     const at = (ancestors: string[]): Place => ({
       path: [...ancestors, ...own.path],
       lineage: [...ancestors.map(() => 'a0'), ...own.lineage],
+      keys: [...ancestors, ...own.path].map(() => ''),
     });
     const [before, after] = [keys(id, at(['src'])), keys(id, at(DESTINATION))];
     for (const key of before) if (!after.has(key)) writes++;

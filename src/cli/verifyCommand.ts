@@ -1,3 +1,4 @@
+import { TypedData } from '../nodeTypes/typedData.js';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import type { ScanOptions, ScanWait } from '../dynamodb/scan.js';
@@ -44,7 +45,9 @@ async function verify(strategyName: string | undefined, tenant: string | null): 
   const config = loadConfig();
   return withTable(config, async ({ doc }) => {
     const strategy = strategyArg(strategyName, config.strategy);
-    const report = await verifyTable(tenantDoc(doc, tenant), config.table, strategy, config.maxTreeDepth, progress());
+    const typed = config.nodeTypes ? new TypedData(config.nodeTypes) : undefined;
+    const { table, maxTreeDepth } = config;
+    const report = await verifyTable(tenantDoc(doc, tenant), table, strategy, maxTreeDepth, progress(), typed);
     const nodes = new Set(report.problems.map((p) => p.nodeId));
     console.log(
       `${report.nodes} nodes checked against the truth and the ${strategy} projection: ` +

@@ -31,6 +31,7 @@ const PATH_ARGS = {
 /** The node `path` names below `rootId`, as `node(id)` reads it (null: none, or one the caller may not read). */
 async function lookup(rootId: string, path: string, context: Context): Promise<Lookup | null> {
   const match = await context.store.resolvePath(rootId, path);
+  if (match?.node) context.loaders.prime([match.node]);
   const node = match && (await context.access.visible(await context.loaders.nodeById.load(match.id)));
   return node && match ? { node, match, rootId } : null;
 }

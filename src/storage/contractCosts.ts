@@ -24,7 +24,31 @@ export interface ContractCosts {
   backward: BackwardCosts;
   pages: PageCosts;
   copies: CopyCosts;
+  paths: PathCosts;
 }
+
+/**
+ * contract/paths.test.ts, under NODE_TYPES: the requests of `nodeByPath` (exact), the read of the
+ * node found included, for a path of `steps` steps.
+ */
+export interface PathCosts {
+  /** A path from a tree's root that names a node now. */
+  current: (steps: number) => number;
+  /** A path from a node that is no root (rootId an inner node) that names a node now. */
+  inner: (steps: number) => number;
+  /** An old path (a step is a path key a node left) that still finds its node. */
+  old: (steps: number) => number;
+  /** A path that names nothing: its first `found` steps exist, the next does not. */
+  missing: (found: number) => number;
+}
+
+/** The walk (engine/reads/pathLookup.ts): one GetItem a step, then the node's read. */
+export const WALK_PATHS: PathCosts = {
+  current: (steps) => steps + 1,
+  inner: (steps) => steps + 1,
+  old: (steps) => steps + 1,
+  missing: (found) => found + 1,
+};
 
 /**
  * contract/copyRestore.test.ts: items written (exact, or one more when the job rewrites the

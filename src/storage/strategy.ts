@@ -57,6 +57,13 @@ export interface StrategyMembers<Name extends string = string> {
   readonly name: Name;
 
   /**
+   * Whether the strategy keeps the path key values of each node's chain (Place.keys): its items
+   * may then depend on them (an address by path), and a rename of a path key rewrites the
+   * projection of the renamed node's subtree, as a move does (in its transaction, or a job).
+   */
+  readonly keepsKeys?: boolean;
+
+  /**
    * The highest MAX_TREE_DEPTH the strategy accepts (the configuration refuses more): a create
    * at that depth, between two siblings, with its guards and projection items, must fit one
    * transaction of DynamoDB's 100 actions (the contract suite's depth test writes there).
@@ -199,6 +206,14 @@ export interface StrategyMembers<Name extends string = string> {
   subtreeItems?(ctx: StrategyContext, node: TreeNode, depth: number, limit: number): Promise<SubtreeItems | null>;
 
   /**
+   * Optional, for a strategy that keeps path keys (keepsKeys) and addresses nodes by them: the
+   * ids of the nodes its address items give for `address` (path key values joined by "/") below
+   * `rootId`, in one read: one node, or none; more only while a job has yet to rewrite one that
+   * left. The engine trusts an id only as far as the node's kept place agrees (reads/pathLookup.ts).
+   */
+  addressed?(ctx: StrategyContext, rootId: string, address: string): Promise<string[]>;
+
+  /**
    * Optional: how many nodes lie 1 to `maxDepth` levels below `node`, exactly, counted from the
    * projection (`descendantCount`); null when the strategy counts that window no better than the
    * engine, which walks the truth's edges level by level and sums their childCounts. `node` is a
@@ -220,6 +235,12 @@ export interface Place {
   path: readonly string[];
   /** The sibling positions of the chain: the ancestors', root first, then the node's own. */
   lineage: readonly string[];
+  /**
+   * The path key values of the chain below the root, the node's own last ('' where a node has
+   * none; [] for a root): one per element of `path`. All '' unless the strategy keeps them
+   * (`keepsKeys`).
+   */
+  keys: readonly string[];
 }
 
 /** What TreeStrategy.subtreeItems read: every node 1 to `depth` levels below, as items. */
@@ -234,6 +255,8 @@ export interface PlaceFields {
   path?: string[];
   /** Sibling positions of the chain, root first, the node's own last (Place.lineage). */
   lineage?: string[];
+  /** Path key values of the chain below the root, the node's own last (Place.keys). */
+  keys?: string[];
 }
 
 /** A node as read for a write: the node plus the internal attributes a writer conditions on. */

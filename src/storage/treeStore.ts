@@ -54,6 +54,11 @@ export interface TreeNode {
   path?: string[];
   /** Sibling positions of the chain, root first, its own last: kept by the nested-set strategy. */
   lineage?: string[];
+  /**
+   * The path key values of the nodes below the root on the chain, the node's own last ('' for a
+   * node without one): kept by the path strategy, for its addresses (TreeStrategy.keepsKeys).
+   */
+  keys?: string[];
 }
 
 /**
@@ -348,6 +353,8 @@ export interface TreeStore extends TreeReads, TreeWrites {
 export interface PathMatch {
   id: string;
   moved: boolean;
+  /** The node, when the lookup read it (by its address): the caller need not read it again. */
+  node?: TreeNode;
 }
 
 /** What the loaders and resolvers read: nodes, pages, ancestors, descendants, counts, history, jobs. */

@@ -4,7 +4,7 @@ import { createDynamo } from '../../src/dynamodb/client.js';
 import { inParallel } from '../../src/inParallel.js';
 import type { Item } from '../../src/dynamodb/keys.js';
 import { edgeItem, nodeItem } from '../../src/storage/engine/core/items.js';
-import { childPlace, projectionItems } from '../../src/storage/engine/core/projectionPlans.js';
+import { childPlace, placeOfRoot, projectionItems } from '../../src/storage/engine/core/projectionPlans.js';
 import type { Place } from '../../src/storage/strategy.js';
 import { strategyNamed, type StrategyName } from '../../src/storage/strategies/strategies.js';
 import type { TreeNode } from '../../src/storage/treeStore.js';
@@ -27,7 +27,7 @@ export async function loadTree(
   const items: Item[] = [];
   const now = new Date().toISOString();
   const add = (spec: TreeSpec, parent: { id: string; place: Place } | null, position: string) => {
-    const place = parent ? childPlace(parent.place, parent.id, position) : { path: [], lineage: [position] };
+    const place = parent ? childPlace(parent.place, parent.id, position, '') : placeOfRoot(position);
     const children = spec.children ?? [];
     const node: TreeNode = {
       id: spec.id,

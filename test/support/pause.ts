@@ -53,7 +53,7 @@ export function pauses(step: 'initialize' | 'build' = 'initialize') {
         }
         return next(args);
       },
-      { step: step as 'initialize', name: 'pauses' },
+      { step: step as 'initialize', name: `pauses-${step}` },
     );
   return {
     middleware,

@@ -6,6 +6,7 @@ import type { Logger } from '../../src/server/logger.js';
 import { startServer, type RunningServer } from '../../src/server/startServer.js';
 import { createDynamo, type DynamoOptions } from '../../src/dynamodb/client.js';
 import { verifyTable } from '../../src/storage/maintenance/verifyTable.js';
+import { TypedData } from '../../src/nodeTypes/typedData.js';
 import type { Problem } from '../../src/storage/maintenance/verify.js';
 import { conflictMiddleware, emulatesConflicts, IN_FLIGHT } from './transactionConflicts.js';
 
@@ -103,7 +104,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const verify = async () => {
     const { doc, client } = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
     try {
-      return (await verifyTable(doc, table, config.strategy, config.maxTreeDepth)).problems;
+      const typed = config.nodeTypes ? new TypedData(config.nodeTypes) : undefined;
+      return (await verifyTable(doc, table, config.strategy, config.maxTreeDepth, {}, typed)).problems;
     } finally {
       client.destroy();
     }

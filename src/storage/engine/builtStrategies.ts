@@ -56,9 +56,10 @@ async function foundStrategy(ctx: EngineContext): Promise<string | undefined> {
   const [root] = await firstEdges(ctx, null);
   if (!root) return undefined;
   const [child] = await firstEdges(ctx, root.id);
-  const rootPlace: Place = { path: [], lineage: [root.position] };
+  const rootPlace: Place = { path: [], lineage: [root.position], keys: [] };
   const placed = [{ id: root.id, place: rootPlace }];
-  if (child) placed.push({ id: child.id, place: { path: [root.id], lineage: [root.position, child.position] } });
+  if (child)
+    placed.push({ id: child.id, place: { path: [root.id], lineage: [root.position, child.position], keys: [''] } });
   const expected = (strategy: TreeStrategy): Key[] =>
     placed.flatMap(({ id, place }) => strategy.itemsFor(id, place).map(({ pk, sk }) => ({ pk, sk })));
   const keys = [...placed.map(({ id }) => nodeKey(id)), ...ctx.strategies.flatMap(expected)];

@@ -4,7 +4,8 @@ import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING, storedFro
 import { JOB_SK_PREFIX, LEGACY_DELETE_SK_PREFIX, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK } from '../../dynamodb/keys.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { placeOfChain, chainsOf } from '../engine/core/chains.js';
-import { projectionItems } from '../engine/core/projectionPlans.js';
+import { keyOfIn, projectionItems, type KeyOf } from '../engine/core/projectionPlans.js';
+import type { TypedData } from '../../nodeTypes/typedData.js';
 import { JOB_ITEM, legacyDeleteOf } from '../engine/jobs/jobRecord.js';
 import { kindOf } from './kindOf.js';
 import type { StoredNode, TreeStrategy } from '../strategy.js';
@@ -35,13 +36,18 @@ const canonical = (value: unknown): unknown =>
       : value;
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
-export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName, maxTreeDepth: number): Problem[] {
-  const table = indexOf(items, strategyNamed(strategyName), maxTreeDepth);
+export function verifyItems(
+  items: Array<Item & Key>,
+  strategyName: StrategyName,
+  maxTreeDepth: number,
+  typedData?: TypedData,
+): Problem[] {
+  const strategy = strategyNamed(strategyName);
+  const table = indexOf(items, strategy, maxTreeDepth, keyOfIn({ strategy, typedData }));
   const problems: Problem[] = [];
   const report = (nodeId: string, problem: string) => problems.push({ nodeId, problem });
   for (const [id, item] of table.nodes)
     if (!table.deleting(id) && !table.hidden(id)) verifyNode(table, id, item, report);
-  const { strategy } = table;
   const kinds = ['edge', strategy.name];
   for (const item of items) {
     if (!kinds.includes(kindOf(item)) || table.expected.has(keyString(item))) continue;
@@ -56,6 +62,8 @@ export function verifyItems(items: Array<Item & Key>, strategyName: StrategyName
 /** The table's items, indexed for the checks, and the keys the truth implies (filled in by verifyNode). */
 interface TableIndex {
   strategy: TreeStrategy;
+  /** The path key a place holds of a node (KeyOf). */
+  keyOf: KeyOf;
   maxTreeDepth: number;
   /** The node items by id, as stored and as decoded. */
   nodes: Map<string, Item>;
@@ -76,7 +84,7 @@ interface TableIndex {
   expected: Set<string>;
 }
 
-function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth: number): TableIndex {
+function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth: number, keyOf: KeyOf): TableIndex {
   const nodes = new Map<string, Item>();
   const stored = new Map<string, StoredNode>();
   const byKey = new Map<string, Item & Key>();
@@ -99,6 +107,7 @@ function indexOf(items: Array<Item & Key>, strategy: TreeStrategy, maxTreeDepth:
   const deletedBy = (id: string) => running.has(stored.get(id)?.deleting ?? '');
   return {
     strategy,
+    keyOf,
     maxTreeDepth,
     nodes,
     stored,
@@ -158,7 +167,7 @@ function verifyNode(
   if (fact.problem) return void report(id, fact.problem);
   const chain = fact.chain!;
   const { node, claim } = table.stored.get(id)!;
-  const place = placeOfChain(table.nodes, chain, item);
+  const place = placeOfChain(table.nodes, chain, item, table.keyOf);
   if (chain.some(table.marked)) report(id, 'lives under a node that is being deleted');
   if (chain.length > maxTreeDepth) report(id, `depth ${chain.length} is over ${maxTreeDepth}`);
   if (claim !== undefined && !table.running.has(claim)) report(id, `claimed by job ${claim}, which is not running`);

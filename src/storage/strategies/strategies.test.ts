@@ -4,7 +4,7 @@ import type { ContractCosts } from '../contractCosts.js';
 import { keptFields } from '../engine/core/projectionPlans.js';
 import { STRATEGIES, STRATEGY_NAMES } from './strategies.js';
 
-const PLACE = { path: ['r', 'p'], lineage: ['a0', 'a1', 'a2'] };
+const PLACE = { path: ['r', 'p'], lineage: ['a0', 'a1', 'a2'], keys: ['p-key', 'own-key'] };
 
 describe('the strategies list', () => {
   it('names each strategy once', () => {
@@ -23,9 +23,15 @@ describe('the strategies list', () => {
   it.each(STRATEGIES.map((s) => [s.name, s] as const))('%s keeps on node items what it declares', (_name, strategy) => {
     const kept = keptFields(strategy);
     const fields = strategy.nodeFields(PLACE);
-    expect({ path: fields.path !== undefined, lineage: fields.lineage !== undefined }).toEqual(kept);
+    const has = {
+      path: fields.path !== undefined,
+      lineage: fields.lineage !== undefined,
+      keys: fields.keys !== undefined,
+    };
+    expect(has).toEqual(kept);
     if (kept.path) expect(fields.path).toEqual(PLACE.path);
     if (kept.lineage) expect(fields.lineage).toEqual(PLACE.lineage);
+    if (kept.keys) expect(fields.keys).toEqual(PLACE.keys);
     // Only a strategy that keeps a place has projection items to rewrite in a move job.
     if (!kept.path) expect(strategy.itemsFor('n', PLACE)).toEqual([]);
   });

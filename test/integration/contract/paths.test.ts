@@ -4,12 +4,19 @@ import { pauses } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import { IN_FLIGHT } from '../../support/transactionConflicts.js';
 import { expectError, okData } from '../../support/tree.js';
+import { contractCostsOf } from '../../support/contractCosts.js';
+import { DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDynamo } from '../../../src/dynamodb/client.js';
+import { loadNodeTypes } from '../../../src/nodeTypes/loadNodeTypes.js';
+import { createStore } from '../../../src/storage/store/createStore.js';
+import { addressPk } from '../../../src/storage/strategies/path/addressKeys.js';
+import type { Job } from '../../../src/storage/treeStore.js';
 
 /**
  * Paths (NODE_TYPES=schema/catalog.graphql, docs/contract.md "Paths"), under every strategy: a
  * path key unique among siblings, enforced in the write's own transaction (two concurrent
- * creates, AWS's transaction conflicts emulated), `nodeByPath` at one request per step and one
- * for the node, and old paths that still find a node after a move or a rename, flagged.
+ * creates, AWS's transaction conflicts emulated), `nodeByPath` at each strategy's stated cost
+ * (contractCosts.ts, `paths`), and old paths that still find a node after a move or a rename, flagged.
  */
 const NODE_TYPES = `${REPO_ROOT}schema/catalog.graphql`;
 
@@ -20,13 +27,18 @@ const LOOKUP =
 describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
   let server: TestServer;
   const pause = pauses('build');
+  // Holds a transaction before it is in flight (the conflicts' emulation has not seen it).
+  const early = pauses('initialize');
   let n = 0;
 
   beforeAll(async () => {
     server = await startTestServer({
       strategy,
       env: { NODE_TYPES },
-      middleware: pause.middleware,
+      middleware: (stack) => {
+        pause.middleware(stack);
+        early.middleware(stack);
+      },
       emulateConflicts: true,
     });
   });
@@ -55,24 +67,36 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
     return s;
   };
 
-  it('finds a node by its path, one request a step and one for the node', async () => {
+  const requests = (answer: { body: { extensions?: { dynamodb?: { requests: number } } } }) =>
+    answer.body.extensions!.dynamodb!.requests;
+
+  it("finds a node by its path, at the strategy's stated cost", async () => {
+    const costs = contractCostsOf(strategy).paths;
     const s = await shop();
     const answer = await server.gql(BY_PATH, { root: s, path: 'electronics/computers/laptops/mbp' });
     expect(okData(answer).nodeByPath).toEqual({ id: `${s}-mbp` });
-    expect(answer.body.extensions!.dynamodb!.requests).toBe(5);
+    expect(requests(answer)).toBe(costs.current(4));
     const short = await server.gql(BY_PATH, { root: `${s}-co`, path: 'laptops' });
     expect(okData(short).nodeByPath).toEqual({ id: `${s}-la` });
-    expect(short.body.extensions!.dynamodb!.requests).toBe(2);
+    expect(requests(short)).toBe(costs.inner(1));
     // A path that names nothing: null, after the steps it could read.
     const missing = await server.gql(BY_PATH, { root: s, path: 'electronics/phones/x' });
     expect(okData(missing).nodeByPath).toBeNull();
-    expect(missing.body.extensions!.dynamodb!.requests).toBe(2);
+    expect(requests(missing)).toBe(costs.missing(1));
+    // An old path (the node moved): found, at the cost of the walk.
+    okData(await category(`${s}-ho`, s, 'home'));
+    okData(await server.gql(`mutation { reparent(id: "${s}-la", newParentId: "${s}-ho") { id } }`));
+    const old = await server.gql(BY_PATH, { root: s, path: 'electronics/computers/laptops/mbp' });
+    expect(okData(old).nodeByPath).toEqual({ id: `${s}-mbp` });
+    expect(requests(old)).toBe(costs.old(4));
+    expect(requests(await server.gql(BY_PATH, { root: s, path: 'home/laptops/mbp' }))).toBe(costs.current(3));
     expect(await found('nowhere', 'electronics')).toBeNull();
     expect(okData(await server.gql(LOOKUP, { root: s, path: 'electronics/computers' })).pathLookup).toEqual({
       node: { id: `${s}-co` },
       moved: false,
       path: 'electronics/computers',
     });
+    expect(await server.verify()).toEqual([]);
   });
 
   it('refuses a malformed path or path key, and changes nothing', async () => {
@@ -155,6 +179,21 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
       message: `the path key "tv" is taken under "${s}-el" by "${s}-tv1"`,
     });
     expect(await found(s, 'electronics/tv')).toBe(`${s}-tv1`);
+  });
+
+  it('gives a node created below a concurrent rename the new path: the create plans again', async () => {
+    const s = await shop();
+    const held = early.next(
+      (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('K#new'),
+    );
+    const created = category(`${s}-new`, `${s}-la`, 'new');
+    await held.reached; // planned on the chain as it was: electronics/computers/laptops
+    okData(await server.gql(`mutation { updateNode(id: "${s}-co", category: { slug: "pcs" }) { id } }`));
+    held.release();
+    okData(await created);
+    expect(await found(s, 'electronics/pcs/laptops/new')).toBe(`${s}-new`);
+    expect(await found(s, 'electronics/pcs/laptops/mbp')).toBe(`${s}-mbp`);
+    expect(await server.verify()).toEqual([]);
   });
 
   it('still finds a node by an old path after a move or a rename, flagged, until a sibling takes it', async () => {
@@ -261,5 +300,109 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths through jobs', (strategy) => {
     expect(await found('j', 'b/a/x1')).toBeNull();
     expect(await found('j', 'a/x1')).toBeNull();
     expect(await server.verify()).toEqual([]);
+  });
+
+  it('renames a path key above a subtree bigger than one transaction: every path below follows', async () => {
+    okData(await server.gql('mutation { createNode(input: { id: "r", name: "R", category: { slug: "r" } }) { id } }'));
+    okData(await list('r', ['a', 'b']));
+    okData(await list('r-a', ['x1', 'x2', 'x3', 'x4', 'x5', 'x6']));
+    okData(await list('r-a-x6', ['y1', 'y2']));
+    const rename = 'mutation { updateNode(id: "r-a", category: { slug: "z" }) { id pendingJob { kind } } }';
+    // Under path, a MOVE job rewrites the subtree's addresses; reads see through it meanwhile.
+    expect(okData(await server.gql(rename)).updateNode.id).toBe('r-a');
+    expect(await found('r', 'z/x6/y2')).toEqual({ node: { id: 'r-a-x6-y2' }, moved: false, path: 'z/x6/y2' });
+    expect(await found('r', 'a/x6/y2')).toEqual({ node: { id: 'r-a-x6-y2' }, moved: true, path: 'z/x6/y2' });
+    await vi.waitFor(
+      async () =>
+        expect(okData(await server.gql('{ node(id: "r-a") { pendingJob { kind } } }')).node.pendingJob).toBeNull(),
+      { timeout: 10_000, interval: 50 },
+    );
+    const costs = contractCostsOf(strategy).paths;
+    const answer = await server.gql(BY_PATH, { root: 'r', path: 'z/x6/y1' });
+    expect(okData(answer).nodeByPath).toEqual({ id: 'r-a-x6-y1' });
+    // Jobs ran lately: reading the node costs the Query of the open jobs' entries too (visibleNodes.ts).
+    expect(answer.body.extensions!.dynamodb!.requests).toBe(costs.current(3) + 1);
+    // The old value taken by a sibling: the old path names the sibling, the renamed subtree keeps its own.
+    okData(await list('r', ['a'], 'r-new'));
+    expect(await found('r', 'a')).toEqual({ node: { id: 'r-new-a' }, moved: false, path: 'a' });
+    expect(await found('r', 'z/x1')).toEqual({ node: { id: 'r-a-x1' }, moved: false, path: 'z/x1' });
+    expect(await server.verify()).toEqual([]);
+  });
+});
+
+describe.runIf(STRATEGIES_UNDER_TEST.includes('path'))('path: addresses under verify and reindex', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ strategy: 'path', env: { NODE_TYPES } });
+  });
+  afterAll(() => server?.close());
+
+  const create = (id: string, parentId: string | null, slug: string) =>
+    server.gql(
+      'mutation ($id: ID!, $name: String!, $p: ID, $slug: String!) ' +
+        '{ createNode(input: { id: $id, parentId: $p, name: $name, category: { slug: $slug } }) { id } }',
+      { id, name: id, p: parentId, slug },
+    );
+
+  /** A reindex to path by a store of its own (a process running jobs), to its end. */
+  async function reindexToPath(doc: DynamoDBDocumentClient): Promise<Job | undefined> {
+    const store = createStore({
+      doc,
+      table: server.table,
+      strategy: 'path',
+      maxTreeDepth: server.config.maxTreeDepth,
+      cursorSecret: 'test',
+      jobLeaseMs: 1000,
+      transactionItems: 100,
+      changeRetentionMs: 86_400_000,
+      undoRetentionMs: 86_400_000,
+      nodeTypes: loadNodeTypes(NODE_TYPES),
+    });
+    const jobs = store.startJobs();
+    try {
+      const { id } = await store.reindex('path');
+      let job: Job | undefined;
+      await vi.waitFor(
+        async () => {
+          job = (await store.store.getJobs([id])).get(id);
+          expect(job?.status).not.toBe('RUNNING');
+        },
+        { timeout: 20_000, interval: 25 },
+      );
+      return job;
+    } finally {
+      await jobs.stop();
+    }
+  }
+
+  it('names a node whose address or kept path keys are lost, and a reindex rebuilds them', async () => {
+    okData(await create('v', null, 'v'));
+    okData(await create('v-a', 'v', 'a'));
+    okData(await create('v-b', 'v-a', 'b'));
+    const { doc } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    const lost = { pk: addressPk('v', 'a/b'), sk: 'v-b' };
+    await doc.send(new DeleteCommand({ TableName: server.table, Key: lost }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: server.table,
+        Key: { pk: 'N#v-a', sk: 'NODE' },
+        UpdateExpression: 'REMOVE #keys',
+        ExpressionAttributeNames: { '#keys': 'keys' },
+      }),
+    );
+    expect(await server.verify()).toEqual([
+      { nodeId: 'v-a', problem: 'stored keys null, expected ["a"]' },
+      { nodeId: 'v-b', problem: `missing projection item ${lost.pk} ${lost.sk}` },
+    ]);
+    // The walk still answers: the address read that found nothing, a read a step, the node's.
+    const walked = await server.gql(BY_PATH, { root: 'v', path: 'a/b' });
+    expect(okData(walked).nodeByPath).toEqual({ id: 'v-b' });
+    expect(walked.body.extensions!.dynamodb!.requests).toBe(1 + 2 + 1);
+    expect(await reindexToPath(doc)).toMatchObject({ status: 'DONE' });
+    expect(await server.verify()).toEqual([]);
+    const addressed = await server.gql(BY_PATH, { root: 'v', path: 'a/b' });
+    expect(okData(addressed).nodeByPath).toEqual({ id: 'v-b' });
+    // Its address again, and the node (a job ran lately: the Query of the open jobs' entries too).
+    expect(addressed.body.extensions!.dynamodb!.requests).toBe(contractCostsOf('path').paths.current(2) + 1);
   });
 });

@@ -1,11 +1,14 @@
 import { decoderOf } from '../../../dynamodb/decodeItem.js';
 import type { Item } from '../../../dynamodb/keys.js';
 import type { Place } from '../../strategy.js';
+import type { JsonObject } from '../../treeStore.js';
+import type { KeyOf } from './projectionPlans.js';
 import { NODE_ITEM } from './items.js';
 
 /** What a walk of parent pointers reads of a node item, and what a place reads: the node's schema's. */
 const decodeParent = decoderOf(NODE_ITEM.pick({ parentId: true }));
 const decodePosition = decoderOf(NODE_ITEM.pick({ position: true }));
+const decodeKeyed = decoderOf(NODE_ITEM.pick({ type: true, data: true }));
 const parentOf = (item: Item): string | null => decodeParent(item).parentId ?? null;
 
 /** Pure: what the truth implies, every node's chain from its parent pointers. */
@@ -58,9 +61,23 @@ export function chainsOf(nodes: ReadonlyMap<string, Item>, maxTreeDepth: number)
 
 /**
  * The place of the node `item` whose ancestors are `chain` (each in `nodes`, where chainsOf found
- * them), the positions from their items.
+ * them), the positions and path keys (`keyOf`) from their items.
  */
-export function placeOfChain(nodes: ReadonlyMap<string, Item>, chain: readonly string[], item: Item): Place {
+export function placeOfChain(
+  nodes: ReadonlyMap<string, Item>,
+  chain: readonly string[],
+  item: Item,
+  keyOf: KeyOf,
+): Place {
   const positionOf = (node: Item) => decodePosition(node).position;
-  return { path: [...chain], lineage: [...chain.map((id) => positionOf(nodes.get(id)!)), positionOf(item)] };
+  const keyOfItem = (node: Item) => {
+    const { type, data } = decodeKeyed(node);
+    return keyOf({ type, data: (data as JsonObject | undefined) ?? null });
+  };
+  const below = chain.slice(1).map((id) => nodes.get(id)!);
+  return {
+    path: [...chain],
+    lineage: [...chain.map((id) => positionOf(nodes.get(id)!)), positionOf(item)],
+    keys: chain.length === 0 ? [] : [...below.map(keyOfItem), keyOfItem(item)],
+  };
 }

@@ -69,7 +69,7 @@ export const newIncarnation = (): string => randomBytes(8).toString('base64url')
 /** The incarnation attribute, when the node has one (nodes written before stamps have none). */
 const incarnationOf = (node: TreeNode): Item => (node.incarnation ? { incarnation: node.incarnation } : {});
 
-/** The node item; it also keeps the node's place fields (path, lineage) when the strategy keeps them. */
+/** The node item; it also keeps the node's place fields (path, lineage, keys) when the strategy keeps them. */
 export function nodeItem(node: TreeNode, rev: number): Item & Key {
   return {
     ...nodeKey(node.id),
@@ -77,6 +77,7 @@ export function nodeItem(node: TreeNode, rev: number): Item & Key {
     ...incarnationOf(node),
     path: node.path,
     lineage: node.lineage,
+    keys: node.keys,
     rev,
   };
 }
@@ -106,6 +107,7 @@ export const NODE_ITEM = z.object({
   incarnation: z.string().optional(),
   path: strings.optional(),
   lineage: strings.optional(),
+  keys: strings.optional(),
 });
 
 /** The internal attributes of a node item or edge copy: what a writer conditions on (StoredNode). */
@@ -145,12 +147,13 @@ export function nodeFromItem(item: Item): TreeNode {
     rootId: path ? (path[0] ?? stored.id) : undefined,
     path,
     lineage: stored.lineage,
+    keys: stored.keys,
   };
 }
 
 /** The attributes of a node item or copy that hold a node's fields (what nodeFromItem reads). */
 const NODE_ATTRIBUTES = [
-  ...Object.keys({ id: 1, parentId: 1, position: 1, childCount: 1, type: 1, path: 1, lineage: 1 } satisfies {
+  ...Object.keys({ id: 1, parentId: 1, position: 1, childCount: 1, type: 1, path: 1, lineage: 1, keys: 1 } satisfies {
     [field in keyof TreeNode]?: 1;
   }),
   ...OPTIONAL_FIELDS,

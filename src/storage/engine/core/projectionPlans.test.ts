@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { plan } from '../../../../test/support/transactionSteps.js';
 import { storedNode, testNode } from '../../../../test/support/nodes.js';
 import type { MovedNode, Place, StoredNode } from '../../strategy.js';
+import type { JsonObject } from '../../treeStore.js';
 import { adjacency } from '../../strategies/adjacency/adjacency.js';
 import { closure } from '../../strategies/closure/closure.js';
 import { levelKey } from '../../strategies/path/levelKeys.js';
@@ -15,7 +16,7 @@ import {
 } from './projectionPlans.js';
 
 /** A place of path-keeping strategies (they keep no lineage). */
-const at = (path: string[]): Place => ({ path, lineage: [] });
+const at = (path: string[]): Place => ({ path, lineage: [], keys: path.map(() => '') });
 
 function stored(id: string, parentId: string | null, rev: number, nodePath?: string[]): StoredNode {
   return storedNode(testNode(id, parentId, nodePath ? { path: nodePath } : {}), rev);
@@ -125,14 +126,19 @@ describe('places', () => {
     );
   });
 
-  it('derives the places of a subtree read level by level from its root: ancestors and their positions', () => {
+  it('derives the places of a subtree read level by level from its root: ancestors, positions, path keys', () => {
     const z = stored('z', 'y', 1);
-    const xPlace = { path: ['r', 'm'], lineage: ['a1', 'a2', 'a3'] };
-    expect(subtreePlaces(x, xPlace, [[y], [z]]).map((p) => [p.stored.node.id, p.place])).toEqual([
+    const xPlace = { path: ['r', 'm'], lineage: ['a1', 'a2', 'a3'], keys: ['m-key', 'x-key'] };
+    const keyOf = (node: { data: JsonObject | null }) => (typeof node.data?.slug === 'string' ? node.data.slug : '');
+    const slugged = (s: StoredNode): StoredNode => ({ ...s, node: { ...s.node, data: { slug: `${s.node.id}-key` } } });
+    expect(subtreePlaces(x, xPlace, [[slugged(y)], [z]], keyOf).map((p) => [p.stored.node.id, p.place])).toEqual([
       ['x', xPlace],
-      ['y', { path: ['r', 'm', 'x'], lineage: ['a1', 'a2', 'a3', 'a0'] }],
-      ['z', { path: ['r', 'm', 'x', 'y'], lineage: ['a1', 'a2', 'a3', 'a0', 'a0'] }],
+      ['y', { path: ['r', 'm', 'x'], lineage: ['a1', 'a2', 'a3', 'a0'], keys: ['m-key', 'x-key', 'y-key'] }],
+      [
+        'z',
+        { path: ['r', 'm', 'x', 'y'], lineage: ['a1', 'a2', 'a3', 'a0', 'a0'], keys: ['m-key', 'x-key', 'y-key', ''] },
+      ],
     ]);
-    expect(() => subtreePlaces(x, at([]), [[z]])).toThrow('subtree read out of order at z');
+    expect(() => subtreePlaces(x, at([]), [[z]], keyOf)).toThrow('subtree read out of order at z');
   });
 });

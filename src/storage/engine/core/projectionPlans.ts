@@ -2,6 +2,8 @@ import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { CopyLack, MovedNode, Place, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../../strategy.js';
 import type { TreeNode } from '../../treeStore.js';
+import type { TypedData } from '../../../nodeTypes/typedData.js';
+import type { JsonObject } from '../../treeStore.js';
 import { nodeAttributes, nodeKey } from './items.js';
 
 /**
@@ -11,14 +13,19 @@ import { nodeAttributes, nodeKey } from './items.js';
  */
 
 /** No place: what a strategy that keeps nothing is handed for every node. */
-export const NOWHERE: Place = { path: [], lineage: [] };
+export const NOWHERE: Place = { path: [], lineage: [], keys: [] };
+
+/** A place with every field set: what lists the place fields a strategy may keep (nodeFields). */
+export const KEYED: Place = { path: ['*'], lineage: ['*', '*'], keys: ['*'] };
 
 /**
- * A stored node's place as far as the strategy keeps it: its kept path (and lineage), or empty
- * lists when the strategy keeps none (its items then do not depend on it; TreeStrategy.itemsFor).
+ * A stored node's place as far as the strategy keeps it: its kept path (and lineage, and path
+ * keys), or empty lists when the strategy keeps none (its items then do not depend on it;
+ * TreeStrategy.itemsFor). Path keys not stored are all '' (a node item keeps them only when
+ * one is set: PlaceFields).
  */
 export function placeOf(strategy: TreeStrategy, stored: StoredNode): Place {
-  const { path, lineage } = stored.node;
+  const { path, lineage, keys } = stored.node;
   const kept = keptFields(strategy);
   if ((kept.path && !path) || (kept.lineage && !lineage)) {
     throw new Error(
@@ -26,19 +33,48 @@ export function placeOf(strategy: TreeStrategy, stored: StoredNode): Place {
         `npm run tree -- reindex --to ${strategy.name}`,
     );
   }
-  return { path: kept.path ? path! : [], lineage: kept.lineage ? lineage! : [] };
+  const keptPath = kept.path ? path! : [];
+  return {
+    path: keptPath,
+    lineage: kept.lineage ? lineage! : [],
+    keys: kept.keys && keys ? keys : keptPath.map(() => ''),
+  };
 }
 
-/** Which place fields the strategy keeps on node items, as it declares them (TreeStrategy.keeps). */
-export function keptFields(strategy: TreeStrategy): { path: boolean; lineage: boolean } {
-  return { path: strategy.keeps !== 'nothing', lineage: strategy.keeps === 'path+lineage' };
+/** Which place fields the strategy keeps on node items, as it declares them (TreeStrategy.keeps, keepsKeys). */
+export function keptFields(strategy: TreeStrategy): { path: boolean; lineage: boolean; keys: boolean } {
+  return {
+    path: strategy.keeps !== 'nothing',
+    lineage: strategy.keeps === 'path+lineage',
+    keys: strategy.keepsKeys === true,
+  };
 }
 
-/** The place of a child of the node at `parent`, whose own sibling position is `position`. */
-export const childPlace = (parent: Place, parentId: string, position: string): Place => ({
+/**
+ * A node's own path key value as a place holds it (Place.keys): '' when the strategy keeps none,
+ * or the node has none.
+ */
+export type KeyOf = (node: { type?: string | null; data: JsonObject | null }) => string;
+
+/** KeyOf under `strategy`, with the node types' path keys (`typedData`, NODE_TYPES). */
+export function keyOfIn({ strategy, typedData }: { strategy: TreeStrategy; typedData?: TypedData }): KeyOf {
+  if (!strategy.keepsKeys || !typedData) return () => '';
+  return (node) => typedData.pathKeyOf({ type: node.type, data: node.data }) ?? '';
+}
+
+/** The place of a child of the node at `parent`, whose own sibling position is `position` and path key `key`. */
+export const childPlace = (parent: Place, parentId: string, position: string, key: string): Place => ({
   path: [...parent.path, parentId],
   lineage: [...parent.lineage, position],
+  keys: [...parent.keys, key],
 });
+
+/** The place of a root at sibling position `position`. */
+export const placeOfRoot = (position: string): Place => ({ path: [], lineage: [position], keys: [] });
+
+/** `place` with the node's own path key `key` (a rename of it): a root's place has none. */
+export const withOwnKey = (place: Place, key: string): Place =>
+  place.keys.length === 0 ? place : { ...place, keys: [...place.keys.slice(0, -1), key] };
 
 /**
  * The place of a node of a moved subtree once the move is done: the moved node goes from
@@ -47,20 +83,21 @@ export const childPlace = (parent: Place, parentId: string, position: string): P
 export const rebased = (place: Place, from: Place, to: Place): Place => ({
   path: [...to.path, ...place.path.slice(from.path.length)],
   lineage: [...to.lineage, ...place.lineage.slice(from.lineage.length)],
+  keys: [...to.keys, ...place.keys.slice(from.keys.length)],
 });
 
 /**
  * Places of every node of a subtree read breadth first from its edges, given the root's
  * place: a child's place is its parent's, plus the parent and its own position.
  */
-export function subtreePlaces(root: StoredNode, rootPlace: Place, levels: StoredNode[][]): PlacedNode[] {
+export function subtreePlaces(root: StoredNode, rootPlace: Place, levels: StoredNode[][], keyOf: KeyOf): PlacedNode[] {
   const places = new Map<string, Place>([[root.node.id, rootPlace]]);
   const placed: PlacedNode[] = [{ stored: root, place: rootPlace }];
   for (const level of levels) {
     for (const stored of level) {
       const parentPlace = places.get(stored.node.parentId ?? '');
       if (!parentPlace) throw new Error(`subtree read out of order at ${stored.node.id}`);
-      const place = childPlace(parentPlace, stored.node.parentId!, stored.node.position);
+      const place = childPlace(parentPlace, stored.node.parentId!, stored.node.position, keyOf(stored.node));
       places.set(stored.node.id, place);
       placed.push({ stored, place });
     }
@@ -171,7 +208,10 @@ export function planPlaceFields(tx: TransactionBuilder, strategy: TreeStrategy, 
   const oldFields = strategy.nodeFields(node.place);
   const newFields = strategy.nodeFields(node.newPlace);
   const unchanged = [{ exists: true } as const, ...keepsPlace(oldFields), ...unchangedCopies(strategy, node)];
-  if (!sameItem(oldFields, newFields)) tx.update(nodeKey(node.stored.node.id), { set: { ...newFields } }, ...unchanged);
+  // A field the new place leaves out (path keys no longer set) goes.
+  const remove = Object.keys(oldFields).filter((field) => !(field in newFields));
+  if (!sameItem(oldFields, newFields))
+    tx.update(nodeKey(node.stored.node.id), { set: { ...newFields }, remove }, ...unchanged);
   else if (unchanged.length > 1) tx.check(nodeKey(node.stored.node.id), ...unchanged);
 }
 

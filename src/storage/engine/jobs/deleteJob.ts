@@ -3,7 +3,7 @@ import type { StoredNode } from '../../strategy.js';
 import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, jobChange, passWhileChanging } from './commitChunk.js';
-import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
+import { keyOfIn, placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planDeleteClaimed } from '../core/writePlans.js';
 import { claimSubtree } from './claimSubtree.js';
@@ -36,7 +36,7 @@ async function deleteClaimedSubtree(ctx: EngineContext, job: JobRecord, lease: L
   }
   const levels = await claimSubtree(ctx, lease, root);
   const placed = new Map(
-    subtreePlaces(root, placeOf(ctx.strategy, root), levels.slice(1)).map((p) => [p.stored.node.id, p]),
+    subtreePlaces(root, placeOf(ctx.strategy, root), levels.slice(1), keyOfIn(ctx)).map((p) => [p.stored.node.id, p]),
   );
   const deleteActions = (tx: TransactionBuilder, stored: StoredNode) => {
     planDeleteClaimed(tx, { nodes: [stored], jobId: job.id, rootId });

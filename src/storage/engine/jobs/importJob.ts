@@ -7,12 +7,11 @@ import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { putAll } from '../../../dynamodb/transactWrite.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import type { Place } from '../../strategy.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
 import { edgeKey } from '../core/items.js';
 import { IMPORTED_NODE, type ImportedNode, type JobRecord, type Lease } from './jobRecord.js';
-import { childPlace, keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
+import { keyOf, placeOf, projectionItems } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 import { planPathKeys, planRemovePending, planUnmarkEdge } from '../core/writePlans.js';
 import { planReleaseNode } from '../core/claims.js';
@@ -81,13 +80,12 @@ export async function undoImport(ctx: EngineContext, job: JobRecord, lease: Leas
     ctx,
     imports.map(([id]) => id),
   );
-  const places = placesOf(imports);
   const batches = imports.flatMap(([id, parentId, position]) => {
     const found = stored.get(id);
     if (found?.pending !== job.id) return [];
     const others: Key[] = [edgeKey({ id, parentId, position })];
     // Under the roots, step 1 wrote the projection too.
-    if (job.nodeId === null) others.push(...ctx.strategy.itemsFor(id, places.get(id)!).map(keyOf));
+    if (job.nodeId === null) others.push(...ctx.strategy.itemsFor(id, placeOf(ctx.strategy, found)).map(keyOf));
     return [
       (tx: TransactionBuilder) => {
         planRemovePending(tx, found.node, job.id, others);
@@ -146,16 +144,6 @@ export async function importsOf(ctx: Pick<EngineContext, 'doc' | 'table'>, job: 
   if (items.length !== job.importPacks)
     throw new Error(`import job ${job.id}: ${items.length} of ${job.importPacks} packs`);
   return items.flatMap((item) => decodeItem(IMPORT_PACK_ITEM, item).nodes);
-}
-
-/** The places of an import's nodes under the roots (only those need them), from the list. */
-function placesOf(imports: readonly ImportedNode[]): Map<string, Place> {
-  const places = new Map<string, Place>();
-  for (const [id, parentId, position] of imports) {
-    const parent = parentId === null ? undefined : places.get(parentId);
-    places.set(id, parent ? childPlace(parent, parentId!, position) : { path: [], lineage: [position] });
-  }
-  return places;
 }
 
 /**

@@ -19,6 +19,8 @@ export interface JobRecord extends Job {
   to?: string[];
   /** A move's sibling positions of the moved node's new chain, its own last (Place.lineage). */
   toLineage?: string[];
+  /** A move's (or a path key rename's) path keys of the moved node's new chain, its own last (Place.keys). */
+  toKeys?: string[];
   /** A reindex's target strategy, and the last node id it placed (nodes go in id order). */
   target?: string;
   after?: string | null;
@@ -66,6 +68,7 @@ export const JOB_ITEM = z.object({
   from: ids.optional(),
   to: ids.optional(),
   toLineage: ids.optional(),
+  toKeys: ids.optional(),
   target: z.string().optional(),
   after: z.string().nullish(),
   imports: z.array(IMPORTED_NODE).optional(),
@@ -93,6 +96,7 @@ export function jobFromItem(item: Item): JobRecord {
     ...(stored.from ? { from: stored.from } : {}),
     ...(stored.to ? { to: stored.to } : {}),
     ...(stored.toLineage ? { toLineage: stored.toLineage } : {}),
+    ...(stored.toKeys ? { toKeys: stored.toKeys } : {}),
     ...(stored.target !== undefined ? { target: stored.target, after: stored.after ?? null } : {}),
     ...(stored.imports ? { imports: stored.imports } : {}),
     ...(stored.importPacks !== undefined ? { importPacks: stored.importPacks } : {}),
@@ -108,6 +112,7 @@ export const publicJob = ({
   from: _f,
   to: _to,
   toLineage: _l,
+  toKeys: _k,
   target: _g,
   after: _a,
   imports: _i,
@@ -122,7 +127,7 @@ export function newJob(
   kind: JobKind,
   nodeId: string | null,
   total: number | null,
-  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'target' | 'imports' | 'importPacks'> = {},
+  extra: Pick<JobRecord, 'from' | 'to' | 'toLineage' | 'toKeys' | 'target' | 'imports' | 'importPacks'> = {},
 ): JobRecord {
   const now = Date.now();
   return {

@@ -6,6 +6,7 @@ import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import {
   childPlace,
+  keyOfIn,
   placeOf,
   planKeepsPlace,
   planPlaceFields,
@@ -44,7 +45,7 @@ export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Leas
 async function rewriteSubtree(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   const rootId = job.nodeId;
   if (rootId === null || job.to === undefined) throw new Error(`move job ${job.id} has no node or destination`);
-  const to: Place = { path: job.to, lineage: job.toLineage ?? [] };
+  const to: Place = { path: job.to, lineage: job.toLineage ?? [], keys: job.toKeys ?? job.to.map(() => '') };
   const root = (await readStored(ctx, [rootId])).get(rootId);
   let level: MovingNode[] = root && root.deleting === undefined ? [{ stored: root, newPlace: to }] : [];
   for (let depth = 0; level.length > 0; depth++) {
@@ -116,6 +117,7 @@ async function rewriteInSlices(ctx: EngineContext, moved: MovedNode, lease: Leas
 /** The existing children of the level's nodes (node items: they carry the kept path), placed. */
 async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<MovingNode[]> {
   const placeOfParent = new Map(level.map((p) => [p.stored.node.id, p.newPlace]));
+  const keyOf = keyOfIn(ctx);
   const children = await existingChildren(
     ctx,
     level.map((p) => p.stored),
@@ -124,7 +126,12 @@ async function nextLevel(ctx: EngineContext, level: MovingNode[]): Promise<Movin
     const parentId = child.node.parentId!;
     // Being deleted: its delete job owns it.
     if (child.deleting !== undefined) return [];
-    return [{ stored: child, newPlace: childPlace(placeOfParent.get(parentId)!, parentId, child.node.position) }];
+    return [
+      {
+        stored: child,
+        newPlace: childPlace(placeOfParent.get(parentId)!, parentId, child.node.position, keyOf(child.node)),
+      },
+    ];
   });
 }
 
@@ -132,4 +139,5 @@ const same = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((id, i) => id === b[i]);
 
 /** A place the strategy does not keep compares equal: the node then needs no rewrite. */
-const samePlace = (a: Place, b: Place): boolean => same(a.path, b.path) && same(a.lineage, b.lineage);
+const samePlace = (a: Place, b: Place): boolean =>
+  same(a.path, b.path) && same(a.lineage, b.lineage) && same(a.keys, b.keys);

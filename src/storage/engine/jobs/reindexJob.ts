@@ -15,7 +15,7 @@ import { type JobRecord, type Lease } from './jobRecord.js';
 import { openJobsOf } from '../core/openJobs.js';
 import { releaseReindex } from './reindexLock.js';
 import { isNodeKey, nodeFromItem, nodeKey, storedFromItem } from '../core/items.js';
-import { keptFields, NOWHERE, projectionItems } from '../core/projectionPlans.js';
+import { KEYED, keptFields, keyOfIn, NOWHERE, projectionItems, type KeyOf } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
 
 /**
@@ -49,9 +49,11 @@ async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promis
   const target = ctx.strategies.find((s) => s.name === job.target);
   const failed = () => commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
   if (!target) return failed();
-  const scan = await scanTruth(ctx);
-  const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(NOWHERE))))];
-  const run: Run = { ctx, target, placeFields, lineage: keptFields(target).lineage, lease, total: scan.ids.length };
+  const keyOf = keyOfIn({ strategy: target, typedData: ctx.typedData });
+  const scan = await scanTruth(ctx, keyOf);
+  const placeFields = [...new Set(ctx.strategies.flatMap((s) => Object.keys(s.nodeFields(KEYED))))];
+  const lineage = keptFields(target).lineage;
+  const run: Run = { ctx, target, placeFields, lineage, keyOf, lease, total: scan.ids.length };
   const resumed = (job.after ?? null) !== null;
   const ordered = inTreeOrder(scan);
   const todo = resumed ? ordered.filter(notPlaced(run, scan)) : ordered;
@@ -59,7 +61,7 @@ async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promis
   const reread = new Map<string, Placed>();
   try {
     const broken = todo.filter((id) => !scan.placeOf(id));
-    if (broken.length > 0) for (const node of await readPlaced(ctx, broken)) reread.set(node.id, node);
+    if (broken.length > 0) for (const node of await readPlaced(ctx, broken, keyOf)) reread.set(node.id, node);
   } catch (error) {
     if (!(error instanceof BrokenTruth)) throw error;
     // `tree verify` names every problem; the job fails rather than retry for ever.
@@ -96,7 +98,7 @@ interface TruthScan {
   placeOf: (id: string) => Place | undefined;
 }
 
-async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
+async function scanTruth(ctx: EngineContext, keyOf: KeyOf): Promise<TruthScan> {
   const items = await scanTable(ctx.doc, ctx.table);
   // Not the nodes of an import that has not joined them to the tree: they are not in it yet.
   const importing = openJobsOf(undefined, items).importing;
@@ -110,7 +112,7 @@ async function scanTruth(ctx: EngineContext): Promise<TruthScan> {
   const placeOf = (id: string): Place | undefined => {
     if (places.has(id)) return places.get(id);
     const chain = facts.get(id)?.chain;
-    const place = chain ? placeOfChain(nodes, chain, nodes.get(id)!) : undefined;
+    const place = chain ? placeOfChain(nodes, chain, nodes.get(id)!, keyOf) : undefined;
     places.set(id, place);
     return place;
   };
@@ -175,6 +177,7 @@ async function placeNodes(
       for (const node of await readPlaced(
         ctx,
         group.map((p) => p.id),
+        run.keyOf,
       )) {
         written.set(node.id, node.place);
         await placeAlone(run, node);
@@ -210,6 +213,8 @@ interface Run {
   placeFields: string[];
   /** Whether the target keeps sibling positions: a reorder of an ancestor then changes a place. */
   lineage: boolean;
+  /** The path key a place of the target holds of a node (KeyOf). */
+  keyOf: KeyOf;
   lease: Lease;
   total: number;
 }
@@ -302,7 +307,7 @@ async function placeAlone(run: Run, first: Placed): Promise<void> {
       return await commitChunk(ctx, last, lease, { done: 1, record: { after: node.id } });
     } catch (error) {
       if (!(error instanceof ConditionFailed) || attempt >= ATTEMPTS) throw error;
-      const [again] = await readPlaced(ctx, [node.id]);
+      const [again] = await readPlaced(ctx, [node.id], run.keyOf);
       if (!again) return; // deleted meanwhile: nothing to place
       node = again;
     }
@@ -314,10 +319,11 @@ async function placeAlone(run: Run, first: Placed): Promise<void> {
  * wave per level); a node whose chain is broken (a missing ancestor, a cycle) throws BrokenTruth.
  * Nodes deleted meanwhile are left out.
  */
-async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> {
+async function readPlaced(ctx: EngineContext, ids: string[], keyOf: KeyOf): Promise<Placed[]> {
   const items = await batchGetItems(ctx.doc, ctx.table, ids.map(nodeKey));
   const parentOf = new Map<string, string | null>();
   const positionOf = new Map<string, string>();
+  const keyOfId = new Map<string, string>();
   const placed = ids.flatMap((id) => {
     const item = items.get(keyString(nodeKey(id)));
     if (!item) return [];
@@ -333,6 +339,7 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
     for (const [id, stored] of read) {
       parentOf.set(id, stored.node.parentId);
       positionOf.set(id, stored.node.position);
+      keyOfId.set(id, keyOf(stored.node));
     }
     pending = [...read.values()].map((s) => s.node.parentId).filter((p): p is string => p !== null && !parentOf.has(p));
   }
@@ -347,7 +354,11 @@ async function readPlaced(ctx: EngineContext, ids: string[]): Promise<Placed[]> 
     return {
       id: node.id,
       item,
-      place: { path: chain, lineage: [...chain.map((id) => positionOf.get(id)!), node.position] },
+      place: {
+        path: chain,
+        lineage: [...chain.map((id) => positionOf.get(id)!), node.position],
+        keys: chain.length === 0 ? [] : [...chain.slice(1).map((id) => keyOfId.get(id)!), keyOf(node)],
+      },
     };
   });
 }

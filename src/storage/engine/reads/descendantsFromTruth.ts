@@ -44,7 +44,11 @@ export async function descendantsFromTruth(
   );
   const more = () => page.backwards || entries.length <= page.first;
   let level: Placed[] = [
-    { id: origin.id, place: { path: origin.path, lineage: origin.lineage ?? [] }, childCount: origin.childCount },
+    {
+      id: origin.id,
+      place: { path: origin.path, lineage: origin.lineage ?? [], keys: origin.keys ?? [] },
+      childCount: origin.childCount,
+    },
   ];
   for (let depth = 1; depth <= deepest && level.length > 0 && more(); depth++) {
     const parents = level.filter((p) => p.childCount > 0);
@@ -52,7 +56,7 @@ export async function descendantsFromTruth(
       parents.map(async (parent) =>
         (await readChildren(ctx, parent.id)).map(({ node }): Placed => ({
           id: node.id,
-          place: childPlace(parent.place, parent.id, node.position),
+          place: childPlace(parent.place, parent.id, node.position, ''),
           childCount: node.childCount,
         })),
       ),

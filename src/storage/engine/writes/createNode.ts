@@ -7,7 +7,7 @@ import { readPlace } from './guard/guardedPlace.js';
 import { commitWrite } from '../guard/guardedTransaction.js';
 import { draft } from '../changes/recordChanges.js';
 import { newIncarnation } from '../core/items.js';
-import { planProjectionCreate } from '../core/projectionPlans.js';
+import { keyOfIn, planProjectionCreate } from '../core/projectionPlans.js';
 import { replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { checkChildType, typedNew } from './typedNodes.js';
@@ -41,7 +41,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
     checkChildType(ctx, place.parent, typed.type);
     const { known, chain } = place;
     const slot = await findSlot(ctx, { parentId, placingId: id, before: args.before, after: args.after, known });
-    const at = place.placeAt(slot.position);
+    const at = place.placeAt(slot.position, keyOfIn(ctx)({ type: typed.type, data: typed.data }));
     const now = new Date().toISOString();
     const node: TreeNode = {
       id,

@@ -13,7 +13,7 @@ import {
 import { checkId, MAX_CREATE_NODES } from '../../validation.js';
 import { LeaseLost } from '../jobs/commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { chainPlace, readPlace, type GuardedPlace } from './guard/guardedPlace.js';
+import { readPlace, type GuardedPlace } from './guard/guardedPlace.js';
 import { commitWrite } from '../guard/guardedTransaction.js';
 import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
@@ -26,7 +26,7 @@ import { planNewNodes, within, type NewNode } from './newNodes.js';
 import { checkChildType, typedList } from './typedNodes.js';
 import { findSlot } from './slot.js';
 import { newIncarnation } from '../core/items.js';
-import { NOWHERE, projectionItems } from '../core/projectionPlans.js';
+import { keyOfIn, NOWHERE, projectionItems } from '../core/projectionPlans.js';
 import { readAdjacent, readStored } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planAdopt, planNewNode, planPathKeys, type Slot } from '../core/writePlans.js';
@@ -149,10 +149,14 @@ async function placedNodes(
   topPosition: string | undefined,
   most: number,
 ): Promise<NewNode[]> {
-  const { chain, parent } = place;
   const last = topPosition === undefined ? await readAdjacent(ctx, list.parentId, null, 'before', '') : null;
-  const parentPlace = parent ? chainPlace(chain.slice(0, -1), parent.node.position) : NOWHERE;
-  const under = { id: list.parentId, place: parentPlace, lastPosition: last?.node.position ?? null, topPosition };
+  const under = {
+    id: list.parentId,
+    place: place.parentPlace,
+    lastPosition: last?.node.position ?? null,
+    topPosition,
+    keyOf: keyOfIn(ctx),
+  };
   // One stamp for the nodes of one write: an undo of it tells them from nodes added since.
   const incarnation = newIncarnation();
   const nodes = planNewNodes(list, under, new Date().toISOString(), randomUUID, most).map((n) => ({

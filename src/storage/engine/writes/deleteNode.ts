@@ -14,7 +14,7 @@ import { announceJob } from '../jobs/announceJob.js';
 import { acceptingLease, newLease, runLeased } from '../jobs/jobRunner.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
 import { claimingOrWaiting, committedUnlessClaimed, pollJob } from './guard/overlapWait.js';
-import { placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
+import { keyOfIn, placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { replanning } from '../core/replan.js';
 import { planDeleteSubtree, planDetachForDelete, planPathKeys } from '../core/writePlans.js';
@@ -54,7 +54,11 @@ export async function deleteNode(
       const tx = guard.over([root, ...descendants]).transaction((plan) => {
         planDeleteSubtree(plan, { root, descendants, parent, copies: guard.copies });
         planPathKeys(plan, ctx, root.node, null);
-        planProjectionDelete(plan, ctx.strategy, subtreePlaces(root, placeOf(ctx.strategy, root), levels));
+        planProjectionDelete(
+          plan,
+          ctx.strategy,
+          subtreePlaces(root, placeOf(ctx.strategy, root), levels, keyOfIn(ctx)),
+        );
       });
       // With its record in the tree's change log, and what keeps it to be restored.
       const change = deletedChange(root, tree, descendants.length + 1);

@@ -20,7 +20,7 @@ import { planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth } from './moveDepth.js';
 import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft, ChangeFacts } from '../changes/changeRecord.js';
-import { keptFields, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
+import { keptFields, keyOfIn, placeOf, planProjectionMove, rebased, subtreePlaces } from '../core/projectionPlans.js';
 import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
@@ -163,7 +163,7 @@ async function planMoveOf(
     oldAncestors,
     slot,
     oldPlace: placeOf(ctx.strategy, moving),
-    newPlace: place.placeAt(slot.position),
+    newPlace: place.placeAt(slot.position, keyOfIn(ctx)(moving.node)),
     truth,
     moved,
   };
@@ -254,7 +254,7 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
   if (below?.some((level) => level.some((s) => parents.has(s.node.id))))
     throw new Replan('a parent of the move lies below the moving node');
   if (below) {
-    const levels = subtreePlaces(moving, oldPlace, below).map((p) => ({
+    const levels = subtreePlaces(moving, oldPlace, below, keyOfIn(ctx)).map((p) => ({
       ...p,
       newPlace: rebased(p.place, oldPlace, newPlace),
       ...(p.stored === moving ? { moved: move.moved } : {}),
@@ -290,6 +290,7 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
     from: [...oldPlace.path],
     to: [...newPlace.path],
     toLineage: [...newPlace.lineage],
+    toKeys: [...newPlace.keys],
   });
   const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, place.open);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isTreeError } from '../../../errors.js';
 import { planNewNodes } from './newNodes.js';
 
-const PARENT = { id: 'p', place: { path: ['r'], lineage: ['a0', 'a1'] }, lastPosition: 'a3' };
+const PARENT = { id: 'p', place: { path: ['r'], lineage: ['a0', 'a1'], keys: [''] }, lastPosition: 'a3' };
 const NOW = '2026-01-01T00:00:00.000Z';
 let counter = 0;
 const newId = () => `gen${++counter}`;
@@ -44,8 +44,12 @@ describe('planNewNodes', () => {
     expect(a!.node.position > 'a3' && a!.node.position < b!.node.position).toBe(true);
     expect(b1!.node.position < b2!.node.position).toBe(true);
     expect(b1!.node.position.length).toBe(2);
-    expect(a!.place).toEqual({ path: ['r', 'p'], lineage: ['a0', 'a1', a!.node.position] });
-    expect(b2!.place).toEqual({ path: ['r', 'p', 'b'], lineage: ['a0', 'a1', b!.node.position, b2!.node.position] });
+    expect(a!.place).toEqual({ path: ['r', 'p'], lineage: ['a0', 'a1', a!.node.position], keys: ['', ''] });
+    expect(b2!.place).toEqual({
+      path: ['r', 'p', 'b'],
+      lineage: ['a0', 'a1', b!.node.position, b2!.node.position],
+      keys: ['', '', ''],
+    });
     expect(a!.node).toMatchObject({ name: 'A', data: { x: 1 }, version: 1, createdAt: NOW, updatedAt: NOW });
   });
 
@@ -58,7 +62,7 @@ describe('planNewNodes', () => {
     );
     expect(planned.map((n) => n.node.parentId)).toEqual([null, null]);
     expect(planned[0]!.node.id).toMatch(/^gen\d+$/);
-    expect(planned[1]!.place).toEqual({ path: [], lineage: [planned[1]!.node.position] });
+    expect(planned[1]!.place).toEqual({ path: [], lineage: [planned[1]!.node.position], keys: [] });
   });
 
   it('names the node of every refusal', () => {

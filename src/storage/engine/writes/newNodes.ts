@@ -3,7 +3,7 @@ import { badInput, isTreeError } from '../../../errors.js';
 import type { Place } from '../../strategy.js';
 import type { CreateNodesArgs, TreeNode } from '../../treeStore.js';
 import { checkData, checkId, checkName, MAX_CREATE_NODES } from '../../validation.js';
-import { childPlace } from '../core/projectionPlans.js';
+import { childPlace, placeOfRoot, type KeyOf } from '../core/projectionPlans.js';
 import { positionBetween } from '../core/position.js';
 
 /** The most nodes one createNodes creates. */
@@ -28,11 +28,12 @@ export interface NewNode {
  * tail as any create's, one position past it left free (a create placed last while these are
  * written takes it: it goes before them all, never among them); the children of a new node
  * evenly spaced, in list order. `parent.place`
- * is the parent's own place (ignored for roots).
+ * is the parent's own place (ignored for roots); `parent.keyOf`, the path key a place holds of a
+ * node (none by default).
  */
 export function planNewNodes(
   args: CreateNodesArgs,
-  parent: { id: string | null; place: Place; lastPosition: string | null; topPosition?: string },
+  parent: { id: string | null; place: Place; lastPosition: string | null; topPosition?: string; keyOf?: KeyOf },
   now: string,
   newId: () => string,
   maxNodes = MAX_CREATE_NODES,
@@ -49,7 +50,7 @@ export function planNewNodes(
     const next: ToPlace[] = [];
     for (const toPlace of level) {
       const kids = children.get(toPlace.entry.id) ?? [];
-      const placed = newNode(toPlace, kids.length, now);
+      const placed = newNode(toPlace, kids.length, now, parent.keyOf ?? (() => ''));
       planned.push(placed);
       const positions = kids.length > 0 ? generateNKeysBetween(null, null, kids.length) : [];
       kids.forEach((kid, i) =>
@@ -133,8 +134,8 @@ function checkedList(
 }
 
 /** The new node at its place, with `childCount` children to come. */
-function newNode({ entry, position, parentId, parentPlace, below }: ToPlace, childCount: number, now: string): NewNode {
-  const place = parentId === null ? { path: [], lineage: [position] } : childPlace(parentPlace, parentId, position);
+function newNode(toPlace: ToPlace, childCount: number, now: string, keyOf: KeyOf): NewNode {
+  const { entry, position, parentId, parentPlace, below } = toPlace;
   const node = {
     id: entry.id,
     parentId,
@@ -147,6 +148,7 @@ function newNode({ entry, position, parentId, parentPlace, below }: ToPlace, chi
     createdAt: now,
     updatedAt: now,
   };
+  const place = parentId === null ? placeOfRoot(position) : childPlace(parentPlace, parentId, position, keyOf(node));
   return { node, place, below, top: below === 1 };
 }
 

@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under adjacency (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -45,4 +45,5 @@ export const contractCosts: ContractCosts = {
   pages: { requestsMax: 117, itemsPerNodeMax: 1.13 },
   // Measured (contract/copyRestore.test.ts asserts them): 2.03, 3.08 and 2.03 items a node.
   copies: { itemsWrittenByCopy: 4138, itemsWrittenByDelete: 6287, itemsWrittenByRestore: 4140 },
+  paths: WALK_PATHS,
 };

@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under closure (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -40,4 +40,5 @@ export const contractCosts: ContractCosts = {
   pages: { requestsMax: 1 + 1, itemsPerNodeMax: 1.01 },
   // Measured (contract/copyRestore.test.ts asserts them): 4.03, 5.12 and 4.03 items a node.
   copies: { itemsWrittenByCopy: 8221, itemsWrittenByDelete: 10459, itemsWrittenByRestore: 8223 },
+  paths: WALK_PATHS,
 };

@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, HISTORY_ITEMS, type ContractCosts } from '../../contractCosts.js';
+import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under nested-set (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -48,4 +48,5 @@ export const contractCosts: ContractCosts = {
   pages: { requestsMax: 117, itemsPerNodeMax: 3.01 },
   // Measured (contract/copyRestore.test.ts asserts them): 3.04, 4.11 and 3.04 items a node.
   copies: { itemsWrittenByCopy: 6198, itemsWrittenByDelete: 8396, itemsWrittenByRestore: 6200 },
+  paths: WALK_PATHS,
 };

@@ -19,7 +19,7 @@ export async function countByRange(
   maxDepth: number | null,
 ): Promise<number | null> {
   if (maxDepth !== null) return null;
-  const place: Place = { path: node.path ?? [], lineage: node.lineage ?? [] };
+  const place: Place = { path: node.path ?? [], lineage: node.lineage ?? [], keys: [] };
   const through = place.path.length === 0 ? undefined : { at: place.path.length, id: node.id };
   return countItems(ctx.doc, throughQuery(ctx.table, subtreeKeys(node.id, place), through));
 }

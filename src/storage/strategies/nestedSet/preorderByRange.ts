@@ -26,7 +26,7 @@ export async function preorderByRange(
   if (page.backwards || window.maxDepth !== null || window.minDepth > 1) return null;
   const origin = node.path && node.lineage ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin?.path || !origin.lineage) return null;
-  const place: Place = { path: origin.path, lineage: origin.lineage };
+  const place: Place = { path: origin.path, lineage: origin.lineage, keys: [] };
   const after =
     page.after == null ? null : decodePreorderCursor(ctx.cursors, ctx.maxTreeDepth, page.after, origin.id, window);
   const found: Array<{ node: TreeNode; chain: string[] }> = [];

@@ -13,7 +13,7 @@ import {
   subtreeRange,
 } from './rangeKeys.js';
 
-const place = (path: string[], lineage: string[]) => ({ path, lineage });
+const place = (path: string[], lineage: string[]) => ({ path, lineage, keys: path.map(() => '') });
 
 describe('range keys', () => {
   it('give roots no item, and each other node one in the collection of its tree', () => {

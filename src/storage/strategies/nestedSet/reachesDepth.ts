@@ -10,7 +10,7 @@ import { subtreeKeys } from './rangeKeys.js';
  * subtree is a handful of pages, where a walk of its levels is a Query per parent.
  */
 export async function reachesDepth(ctx: StrategyContext, node: TreeNode, depth: number): Promise<boolean> {
-  const place: Place = { path: node.path ?? [], lineage: node.lineage ?? [] };
+  const place: Place = { path: node.path ?? [], lineage: node.lineage ?? [], keys: [] };
   const base = keyQuery(ctx.table, subtreeKeys(node.id, place));
   const query = {
     ...base,

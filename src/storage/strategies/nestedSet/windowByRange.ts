@@ -37,7 +37,7 @@ export async function rangeWindow(
   const origin =
     node.parentId === null || (node.path && node.lineage) ? node : (await ctx.getNodes([node.id])).get(node.id);
   if (!origin) return null;
-  const place: Place = { path: origin.path ?? [], lineage: origin.lineage ?? [] };
+  const place: Place = { path: origin.path ?? [], lineage: origin.lineage ?? [], keys: [] };
   const depth = place.path.length;
   const base = throughQuery(
     ctx.table,

@@ -1,4 +1,4 @@
-import { CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under path (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -44,4 +44,13 @@ export const contractCosts: ContractCosts = {
   pages: { requestsMax: 4, itemsPerNodeMax: 1.01 },
   // Measured (contract/copyRestore.test.ts asserts them): 3.04, 4.11 and 3.04 items a node.
   copies: { itemsWrittenByCopy: 6199, itemsWrittenByDelete: 8397, itemsWrittenByRestore: 6201 },
+  // A path named now from a tree's root: its address, then the node (with the open jobs'
+  // summary). Otherwise (an inner node's path, an old one) the address read finds nothing, and
+  // the walk answers.
+  paths: {
+    current: () => 2,
+    inner: (steps) => 1 + WALK_PATHS.inner(steps),
+    old: (steps) => 1 + WALK_PATHS.old(steps),
+    missing: (found) => 1 + WALK_PATHS.missing(found),
+  },
 };

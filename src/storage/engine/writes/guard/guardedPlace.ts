@@ -3,6 +3,7 @@ import { TreeError } from '../../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../../strategy.js';
 import type { EngineContext, TableContext } from '../../core/engineContext.js';
 import { existing } from '../../core/items.js';
+import { NOWHERE } from '../../core/projectionPlans.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, type OpenJobs, type OpenMove } from '../../core/openJobs.js';
 import { readVisible, type ReadScope } from '../../reads/visibleNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
@@ -105,9 +106,16 @@ export class GuardedPlace extends Guard {
     return this.chain[this.chain.length - 1] ?? null;
   }
 
-  /** The place of a child of the parent at sibling position `position`. */
-  placeAt(position: string): Place {
-    return chainPlace(this.chain, position);
+  /** The place of a child of the parent at sibling position `position`, whose own path key is `key` (KeyOf). */
+  placeAt(position: string, key: string): Place {
+    return chainPlace(this.chain, position, key);
+  }
+
+  /** The parent's own place (NOWHERE for the roots). */
+  get parentPlace(): Place {
+    const parent = this.parent;
+    if (!parent) return NOWHERE;
+    return chainPlace(this.chain.slice(0, -1), parent.node.position, parent.node.keys?.at(-1) ?? '');
   }
 
   /** Refuses a node `below` levels below the parent deeper than MAX_TREE_DEPTH (DEPTH_LIMIT). */
@@ -153,11 +161,18 @@ export function planPlaceGuards(
 export const readPlace = (ctx: EngineContext, request: PlaceRequest): Promise<GuardedPlace> =>
   GuardedPlace.read(ctx, request);
 
-/** The place of a node under `chain` (root first, parent last) at sibling position `position`. */
-export const chainPlace = (chain: readonly StoredNode[], position: string): Place => ({
-  path: chain.map((c) => c.node.id),
-  lineage: [...chain.map((c) => c.node.position), position],
-});
+/**
+ * The place of a node under `chain` (root first, parent last) at sibling position `position`,
+ * with path key `key`: the path keys above it are the parent's kept ones (none kept: '').
+ */
+export const chainPlace = (chain: readonly StoredNode[], position: string, key: string): Place => {
+  const parent = chain[chain.length - 1];
+  return {
+    path: chain.map((c) => c.node.id),
+    lineage: [...chain.map((c) => c.node.position), position],
+    keys: parent ? [...(parent.node.keys ?? chain.slice(1).map(() => '')), key] : [],
+  };
+};
 
 export function checkDepth(ctx: TableContext, depth: number): void {
   if (depth > ctx.maxTreeDepth) {
