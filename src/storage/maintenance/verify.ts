@@ -1,6 +1,15 @@
 import { decodeItem } from '../../dynamodb/decodeItem.js';
-import { keyString, type Item, type Key } from '../../dynamodb/keys.js';
-import { collectionPk, edgeKey, nodeAttributes, nodeFromItem, PENDING, storedFromItem } from '../engine/core/items.js';
+import { keyString, pathKeyKey, type Item, type Key } from '../../dynamodb/keys.js';
+import {
+  collectionPk,
+  edgeKey,
+  LIVE,
+  PATH_KEY_ITEM,
+  nodeAttributes,
+  nodeFromItem,
+  PENDING,
+  storedFromItem,
+} from '../engine/core/items.js';
 import { JOB_SK_PREFIX, LEGACY_DELETE_SK_PREFIX, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK } from '../../dynamodb/keys.js';
 import { strategyNamed, type StrategyName } from '../strategies/strategies.js';
 import { placeOfChain, chainsOf } from '../engine/core/chains.js';
@@ -9,6 +18,7 @@ import type { TypedData } from '../../nodeTypes/typedData.js';
 import { JOB_ITEM, legacyDeleteOf } from '../engine/jobs/jobRecord.js';
 import { kindOf } from './kindOf.js';
 import type { StoredNode, TreeStrategy } from '../strategy.js';
+import type { TreeNode } from '../treeStore.js';
 
 /**
  * Pure: checks a whole table (all its items) against the truth. The truth itself must be a
@@ -44,17 +54,21 @@ export function verifyItems(
 ): Problem[] {
   const strategy = strategyNamed(strategyName);
   const table = indexOf(items, strategy, maxTreeDepth, keyOfIn({ strategy, typedData }));
+  if (typedData) table.pathKeyOf = (node) => (node.parentId === null ? null : typedData.pathKeyOf(node));
   const problems: Problem[] = [];
   const report = (nodeId: string, problem: string) => problems.push({ nodeId, problem });
   for (const [id, item] of table.nodes)
     if (!table.deleting(id) && !table.hidden(id)) verifyNode(table, id, item, report);
-  const kinds = ['edge', strategy.name];
+  // Path keys are checked under the node types only; a marker (a value a node left) is no claim.
+  const kinds = ['edge', strategy.name, ...(typedData ? ['pathKey'] : [])];
+  const names: Record<string, string> = { edge: 'edge', pathKey: 'path key', [strategy.name]: strategy.itemName };
   for (const item of items) {
-    if (!kinds.includes(kindOf(item)) || table.expected.has(keyString(item))) continue;
+    const kind = kindOf(item);
+    if (!kinds.includes(kind) || table.expected.has(keyString(item))) continue;
+    if (kind === 'pathKey' && item[LIVE] === undefined) continue;
     const id = typeof item.id === 'string' ? item.id : '?';
     if (table.deleting(id) || table.hidden(id) || (table.unfinishedJobs && !table.nodes.has(id))) continue;
-    const kind = kindOf(item);
-    report(id, `stray ${kind === 'edge' ? kind : strategy.itemName} item ${item.pk} ${item.sk}`);
+    report(id, `stray ${names[kind]} item ${item.pk} ${item.sk}`);
   }
   return problems;
 }
@@ -64,6 +78,8 @@ interface TableIndex {
   strategy: TreeStrategy;
   /** The path key a place holds of a node (KeyOf). */
   keyOf: KeyOf;
+  /** A node's path key value, under the node types (none for a root); absent: path keys are not checked. */
+  pathKeyOf?: (node: TreeNode) => string | null;
   maxTreeDepth: number;
   /** The node items by id, as stored and as decoded. */
   nodes: Map<string, Item>;
@@ -189,4 +205,22 @@ function verifyNode(
     else if (!sameJson({ ...found }, { ...projected }))
       report(id, `projection item ${projected.pk} ${projected.sk} differs`);
   }
+  verifyPathKey(table, node, report);
+}
+
+/** A node's path key value claimed for it: its path key item in the parent's collection names it live. */
+function verifyPathKey(table: TableIndex, node: TreeNode, report: (nodeId: string, problem: string) => void): void {
+  const value = table.pathKeyOf?.(node);
+  if (!value) return;
+  const key = pathKeyKey(node.parentId!, value);
+  table.expected.add(keyString(key));
+  const claim = table.byKey.get(keyString(key));
+  const holder = claim && decodeItem(PATH_KEY_ITEM, claim)[LIVE];
+  if (holder === node.id) return;
+  report(
+    node.id,
+    holder === undefined
+      ? `its path key "${value}" is not claimed: no live ${key.sk} item in ${key.pk}`
+      : `its path key "${value}" is claimed by "${holder}"`,
+  );
 }

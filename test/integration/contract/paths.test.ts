@@ -330,10 +330,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths through jobs', (strategy) => {
   });
 });
 
-describe.runIf(STRATEGIES_UNDER_TEST.includes('path'))('path: addresses under verify and reindex', () => {
+describe.each(STRATEGIES_UNDER_TEST)('%s: path keys and addresses under verify and reindex', (strategy) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ strategy: 'path', env: { NODE_TYPES } });
+    server = await startTestServer({ strategy, env: { NODE_TYPES } });
   });
   afterAll(() => server?.close());
 
@@ -344,12 +344,12 @@ describe.runIf(STRATEGIES_UNDER_TEST.includes('path'))('path: addresses under ve
       { id, name: id, p: parentId, slug },
     );
 
-  /** A reindex to path by a store of its own (a process running jobs), to its end. */
-  async function reindexToPath(doc: DynamoDBDocumentClient): Promise<Job | undefined> {
+  /** A reindex in place by a store of its own (a process running jobs), to its end. */
+  async function reindex(doc: DynamoDBDocumentClient): Promise<Job | undefined> {
     const store = createStore({
       doc,
       table: server.table,
-      strategy: 'path',
+      strategy,
       maxTreeDepth: server.config.maxTreeDepth,
       cursorSecret: 'test',
       jobLeaseMs: 1000,
@@ -360,7 +360,7 @@ describe.runIf(STRATEGIES_UNDER_TEST.includes('path'))('path: addresses under ve
     });
     const jobs = store.startJobs();
     try {
-      const { id } = await store.reindex('path');
+      const { id } = await store.reindex(strategy);
       let job: Job | undefined;
       await vi.waitFor(
         async () => {
@@ -375,11 +375,8 @@ describe.runIf(STRATEGIES_UNDER_TEST.includes('path'))('path: addresses under ve
     }
   }
 
-  it('names a node whose address or kept path keys are lost, and a reindex rebuilds them', async () => {
-    okData(await create('v', null, 'v'));
-    okData(await create('v-a', 'v', 'a'));
-    okData(await create('v-b', 'v-a', 'b'));
-    const { doc } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+  /** Under path: v-b's address and v-a's kept path keys lost; the problems verify names for them. */
+  async function loseAddresses(doc: DynamoDBDocumentClient) {
     const lost = { pk: addressPk('v', 'a/b'), sk: 'v-b' };
     await doc.send(new DeleteCommand({ TableName: server.table, Key: lost }));
     await doc.send(
@@ -390,19 +387,40 @@ describe.runIf(STRATEGIES_UNDER_TEST.includes('path'))('path: addresses under ve
         ExpressionAttributeNames: { '#keys': 'keys' },
       }),
     );
-    expect(await server.verify()).toEqual([
+    return [
       { nodeId: 'v-a', problem: 'stored keys null, expected ["a"]' },
       { nodeId: 'v-b', problem: `missing projection item ${lost.pk} ${lost.sk}` },
+    ];
+  }
+
+  it('names a node whose path key is unclaimed (under path: whose address is lost); a reindex repairs it', async () => {
+    okData(await create('v', null, 'v'));
+    okData(await create('v-a', 'v', 'a'));
+    okData(await create('v-b', 'v-a', 'b'));
+    okData(await create('v-c', 'v-a', 'c'));
+    const { doc } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    // v-c's value as if its type were given its @pathKey after it was written: no item claims it.
+    await doc.send(new DeleteCommand({ TableName: server.table, Key: { pk: 'N#v-a', sk: 'K#c' } }));
+    const lost = strategy === 'path' ? await loseAddresses(doc) : [];
+    const problems = (await server.verify()).sort((x, y) => x.nodeId.localeCompare(y.nodeId));
+    expect(problems).toEqual([
+      ...lost,
+      { nodeId: 'v-c', problem: 'its path key "c" is not claimed: no live K#c item in N#v-a' },
     ]);
-    // The walk still answers: the address read that found nothing, a read a step, the node's.
+    // A lost address: the walk answers (the address read that found nothing, a read a step, the node's).
     const walked = await server.gql(BY_PATH, { root: 'v', path: 'a/b' });
     expect(okData(walked).nodeByPath).toEqual({ id: 'v-b' });
-    expect(walked.body.extensions!.dynamodb!.requests).toBe(1 + 2 + 1);
-    expect(await reindexToPath(doc)).toMatchObject({ status: 'DONE' });
+    expect(walked.body.extensions!.dynamodb!.requests).toBe(
+      contractCostsOf(strategy).paths[lost.length ? 'old' : 'current'](2),
+    );
+    expect(await reindex(doc)).toMatchObject({ status: 'DONE' });
     expect(await server.verify()).toEqual([]);
-    const addressed = await server.gql(BY_PATH, { root: 'v', path: 'a/b' });
-    expect(okData(addressed).nodeByPath).toEqual({ id: 'v-b' });
-    // Its address again, and the node (a job ran lately: the Query of the open jobs' entries too).
-    expect(addressed.body.extensions!.dynamodb!.requests).toBe(contractCostsOf('path').paths.current(2) + 1);
+    expectError(await create('v-c2', 'v-a', 'c'), 'ALREADY_EXISTS', {
+      message: 'the path key "c" is taken under "v-a" by "v-c"',
+    });
+    const found = await server.gql(BY_PATH, { root: 'v', path: 'a/b' });
+    expect(okData(found).nodeByPath).toEqual({ id: 'v-b' });
+    // A job ran lately: reading the node costs the Query of the open jobs' entries too.
+    expect(found.body.extensions!.dynamodb!.requests).toBe(contractCostsOf(strategy).paths.current(2) + 1);
   });
 });

@@ -4,6 +4,7 @@ import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, jobChange, passWhileChanging } from './commitChunk.js';
 import { keyOfIn, placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
+import { planPathKeys } from '../core/writePlans.js';
 import { readStored } from '../core/reads.js';
 import { planDeleteClaimed } from '../core/writePlans.js';
 import { claimSubtree } from './claimSubtree.js';
@@ -41,6 +42,8 @@ async function deleteClaimedSubtree(ctx: EngineContext, job: JobRecord, lease: L
   const deleteActions = (tx: TransactionBuilder, stored: StoredNode) => {
     planDeleteClaimed(tx, { nodes: [stored], jobId: job.id, rootId });
     planProjectionDelete(tx, ctx.strategy, [placed.get(stored.node.id)!]);
+    // The root's path key went when the job detached it (a sibling may have taken it since).
+    if (stored.node.id !== rootId) planPathKeys(tx, ctx, stored.node, null);
   };
   // The subtree is claimed whole: the first deletion records its size, unless a runner before
   // this one did (it then deleted some of it already).

@@ -53,7 +53,7 @@ export async function deleteNode(
       const descendants = levels.flat();
       const tx = guard.over([root, ...descendants]).transaction((plan) => {
         planDeleteSubtree(plan, { root, descendants, parent, copies: guard.copies });
-        planPathKeys(plan, ctx, root.node, null);
+        for (const { node } of [root, ...descendants]) planPathKeys(plan, ctx, node, null);
         planProjectionDelete(
           plan,
           ctx.strategy,

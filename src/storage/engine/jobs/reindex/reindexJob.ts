@@ -1,22 +1,23 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { keyOfItem, keyString, REINDEX_PK, type Item, type Key } from '../../../dynamodb/keys.js';
-import { scanTable } from '../../../dynamodb/scan.js';
-import { strategyRecordItem } from '../../../dynamodb/strategyRecord.js';
-import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
-import { TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
-import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
-import { batchGetItems } from '../../../dynamodb/batchGet.js';
-import type { Place, TreeStrategy } from '../../strategy.js';
-import { placeOfChain, chainsOf } from '../core/chains.js';
-import { commitChunk } from './commitChunk.js';
-import type { EngineContext } from '../core/engineContext.js';
-import { type JobRecord, type Lease } from './jobRecord.js';
-import { openJobsOf } from '../core/openJobs.js';
+import { keyOfItem, keyString, REINDEX_PK, type Item, type Key } from '../../../../dynamodb/keys.js';
+import { scanTable } from '../../../../dynamodb/scan.js';
+import { strategyRecordItem } from '../../../../dynamodb/strategyRecord.js';
+import { TransactionBuilder, type Condition } from '../../../../dynamodb/transactionBuilder.js';
+import { TRANSACTION_LIMIT } from '../../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../../dynamodb/conditionFailed.js';
+import { batchGetItems } from '../../../../dynamodb/batchGet.js';
+import type { Place, TreeStrategy } from '../../../strategy.js';
+import { placeOfChain, chainsOf } from '../../core/chains.js';
+import { claimPathKeys } from './claimPathKeys.js';
+import { commitChunk } from '../commitChunk.js';
+import type { EngineContext } from '../../core/engineContext.js';
+import { type JobRecord, type Lease } from '../jobRecord.js';
+import { openJobsOf } from '../../core/openJobs.js';
 import { releaseReindex } from './reindexLock.js';
-import { isNodeKey, nodeFromItem, nodeKey, storedFromItem } from '../core/items.js';
-import { KEYED, keptFields, keyOfIn, NOWHERE, projectionItems, type KeyOf } from '../core/projectionPlans.js';
-import { readStored } from '../core/reads.js';
+import { isNodeKey, nodeFromItem, nodeKey, storedFromItem } from '../../core/items.js';
+import { KEYED, keptFields, keyOfIn, NOWHERE, projectionItems, type KeyOf } from '../../core/projectionPlans.js';
+import { readStored } from '../../core/reads.js';
 
 /**
  * A reindex (`tree reindex --to S`) is a job (kind REINDEX): it rebuilds, in place, the
@@ -82,6 +83,7 @@ async function reindex(ctx: EngineContext, job: JobRecord, lease: Lease): Promis
   const expected = new Set(scan.ids.flatMap((id) => target.itemsFor(id, placeOfId(id))).map((item) => keyString(item)));
   const strays = scan.items.filter((i) => target.owns(i) && !expected.has(keyString(i)));
   await removeStrays(run, strays, (id) => (scan.nodes.has(id) ? placeOfId(id) : null));
+  await claimPathKeys(ctx, lease, scan);
   // The tenant's trees are built for the target now: starts under it are let through, under
   // any other refused (dynamodb/strategyRecord.ts). Recorded by the job's last transaction, so
   // with its end and under its fence: a runner that lost its lease records nothing.
