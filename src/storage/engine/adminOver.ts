@@ -4,7 +4,7 @@ import type { TreeAdmin } from '../treeStore.js';
 import { builtStrategies } from './builtStrategies.js';
 import { contextOf, type EngineParts } from './engineParts.js';
 import { listedTenants, startSweeper, sweepTenants, takeUpJob } from './jobs/jobRunner.js';
-import { startReindex } from './jobs/reindex/startReindex.js';
+import { startReindex } from './jobs/startReindex.js';
 import { readOpenJobs } from './reads/visibleNodes.js';
 import { crowdedParents, respaceChildren } from './writes/respace.js';
 import { storeOver } from './storeOver.js';

@@ -10,7 +10,7 @@ import { nodeFromItem, nodeKey } from './core/items.js';
 import { openSummaryOf, PROJECTION } from './core/openJobs.js';
 import { readSummaryItem } from './core/reads.js';
 import { jobFromItem, jobKey } from './jobs/jobRecord.js';
-import { readReindexLock } from './jobs/reindex/reindexLock.js';
+import { readReindexLock } from './jobs/reindexLock.js';
 
 /**
  * TreeAdmin.builtStrategies: what the table records of the strategy each tenant's trees are built

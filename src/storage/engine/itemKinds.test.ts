@@ -8,7 +8,7 @@ import { nodeFromItem, PATH_KEY_ITEM, storedFromItem } from './core/items.js';
 import { openEntryOf, openSummaryOf } from './core/openJobs.js';
 import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { jobFromItem, legacyDeleteOf, listedTenantOf } from './jobs/jobRecord.js';
-import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindex/reindexJob.js';
+import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindexJob.js';
 import { ITEM_KINDS } from './itemKinds.js';
 
 type Row = Record<string, unknown>;

@@ -33,7 +33,7 @@ import { PATH_KEY_ITEM, STORED_NODE_ITEM } from './core/items.js';
 import { OPEN_ENTRY_ITEM, OPEN_SUMMARY_ITEM } from './core/openJobs.js';
 import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { JOB_ITEM, LEGACY_DELETE_ITEM, TENANT_ITEM } from './jobs/jobRecord.js';
-import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindex/reindexJob.js';
+import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindexJob.js';
 
 /**
  * A kind of item kept in the table. Not the strategies' projection items: each strategy declares

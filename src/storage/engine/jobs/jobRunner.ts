@@ -24,7 +24,7 @@ import type { JobSweeper } from '../../treeStore.js';
 import { commitChunk, LeaseLost } from './commitChunk.js';
 import { runMoveJob } from './moveJob.js';
 import { runDeleteJob } from './deleteJob.js';
-import { runReindexJob } from './reindex/reindexJob.js';
+import { runReindexJob } from './reindexJob.js';
 import { runImportJob } from './importJob.js';
 import { abandonClaiming } from './claimSubtree.js';
 import type { EngineContext } from '../core/engineContext.js';

@@ -14,9 +14,9 @@ import { readVisible, type ReadScope } from './visibleNodes.js';
 /**
  * The node a path names below `rootId` (docs/contract.md, "Paths").
  *
- * Under a strategy that keeps addresses (path: keepsKeys), first the path's address (one
- * GetItem), then the node it names (one BatchGet, the open jobs' summary with it), returned with
- * the match: two requests. The address answers only while the node's kept place says it is at
+ * Under a strategy that addresses nodes by their paths (path: TreeStrategy.addressed), first the
+ * path's address (one Query), then the node it names (one BatchGet, the open jobs' summary with
+ * it), returned with the match: two requests. The address answers only while the node's kept place says it is at
  * that path and no job is moving or renaming nodes (the node claimed, an open move): otherwise,
  * and for a path no node has now (an old one), the walk below answers.
  *

@@ -70,7 +70,7 @@ export async function updateNode(
       from: place,
       to: place,
     });
-    const renamed = renamedPlace(ctx, target.node, updated);
+    const renamed = renamedPlace(ctx, target, updated);
     if (renamed) {
       const truth = (claimant?: string) => (claimant ? guard.over([target], claimant) : guard).transaction(planTruth);
       return await renameWithSubtree(ctx, { guard, updated, truth, changes: [change] }, renamed);
@@ -95,11 +95,11 @@ interface Rename {
  * path keys (TreeStrategy.keepsKeys) holds of it, its subtree's places with it; null otherwise
  * (a root's path key is on no path).
  */
-function renamedPlace(ctx: EngineContext, before: TreeNode, after: TreeNode): { from: Place; to: Place } | null {
-  if (!ctx.strategy.keepsKeys || before.parentId === null) return null;
+function renamedPlace(ctx: EngineContext, before: StoredNode, after: TreeNode): { from: Place; to: Place } | null {
+  if (!ctx.strategy.keepsKeys || before.node.parentId === null) return null;
   const keyOf = keyOfIn(ctx);
-  if (keyOf(before) === keyOf(after)) return null;
-  const from = placeOf(ctx.strategy, { node: before, rev: 0, deleting: undefined });
+  if (keyOf(before.node) === keyOf(after)) return null;
+  const from = placeOf(ctx.strategy, before);
   return { from, to: withOwnKey(from, keyOf(after)) };
 }
 

@@ -19,7 +19,7 @@ import { subtreeByLevelItems } from './subtreeByLevelItems.js';
  * level item of every node of the moved subtree (3 items a node).
  *
  * Under node types with path keys (NODE_TYPES), it also keeps each node's path keys (`keys`) and
- * its address (addressKeys.ts): a path is then one GetItem of the address and one read of the
+ * its address (addressKeys.ts): a path is then one Query of the address and one read of the
  * node. A move rewrites the addresses of the moved subtree with its paths (2 items more a node);
  * so does a rename of a path key, for the renamed node's subtree (keepsKeys).
  */

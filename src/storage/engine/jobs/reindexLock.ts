@@ -1,8 +1,8 @@
-import { TransactionBuilder } from '../../../../dynamodb/transactionBuilder.js';
-import { writeAlone } from '../../../../dynamodb/writeAlone.js';
-import type { TableContext } from '../../core/engineContext.js';
-import { OPEN_JOBS_KEY, openSummaryOf, PROJECTION } from '../../core/openJobs.js';
-import { readSummaryItem } from '../../core/reads.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { writeAlone } from '../../../dynamodb/writeAlone.js';
+import type { TableContext } from '../core/engineContext.js';
+import { OPEN_JOBS_KEY, openSummaryOf, PROJECTION } from '../core/openJobs.js';
+import { readSummaryItem } from '../core/reads.js';
 
 /**
  * One reindex at a time: the summary of the open jobs (openJobs.ts) names the one that runs

@@ -1,12 +1,12 @@
-import { TransactionBuilder } from '../../../../dynamodb/transactionBuilder.js';
-import { MAX_CONFLICT_ATTEMPTS, transactWrite } from '../../../../dynamodb/transactWrite.js';
-import { getItem } from '../../../../dynamodb/batchGet.js';
-import { TreeError } from '../../../../errors.js';
-import type { Job } from '../../../treeStore.js';
-import type { EngineContext } from '../../core/engineContext.js';
-import { jobFromItem, jobKey, newJob, planJobStart, publicJob } from '../jobRecord.js';
-import { runStarted, startingLease } from '../jobRunner.js';
-import { announceJob } from '../announceJob.js';
+import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { MAX_CONFLICT_ATTEMPTS, transactWrite } from '../../../dynamodb/transactWrite.js';
+import { getItem } from '../../../dynamodb/batchGet.js';
+import { TreeError } from '../../../errors.js';
+import type { Job } from '../../treeStore.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { jobFromItem, jobKey, newJob, planJobStart, publicJob } from './jobRecord.js';
+import { runStarted, startingLease } from './jobRunner.js';
+import { announceJob } from './announceJob.js';
 import { lockReindex, readReindexLock, releaseReindex } from './reindexLock.js';
 
 /** A reindex named in the summary with no job record this long after is one whose starter stopped. */

@@ -1,23 +1,31 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { keyOfItem, keyString, REINDEX_PK, type Item, type Key } from '../../../../dynamodb/keys.js';
-import { scanTable } from '../../../../dynamodb/scan.js';
-import { strategyRecordItem } from '../../../../dynamodb/strategyRecord.js';
-import { TransactionBuilder, type Condition } from '../../../../dynamodb/transactionBuilder.js';
-import { TRANSACTION_LIMIT } from '../../../../dynamodb/transactWrite.js';
-import { ConditionFailed } from '../../../../dynamodb/conditionFailed.js';
-import { batchGetItems } from '../../../../dynamodb/batchGet.js';
-import type { Place, TreeStrategy } from '../../../strategy.js';
-import { placeOfChain, chainsOf } from '../../core/chains.js';
-import { claimPathKeys } from './claimPathKeys.js';
-import { commitChunk } from '../commitChunk.js';
-import type { EngineContext } from '../../core/engineContext.js';
-import { type JobRecord, type Lease } from '../jobRecord.js';
-import { openJobsOf } from '../../core/openJobs.js';
+import {
+  keyOfItem,
+  keyString,
+  pathKeyKey,
+  PATH_KEY_SK_PREFIX,
+  REINDEX_PK,
+  type Item,
+  type Key,
+} from '../../../dynamodb/keys.js';
+import { scanTable } from '../../../dynamodb/scan.js';
+import { strategyRecordItem } from '../../../dynamodb/strategyRecord.js';
+import { TransactionBuilder, type Condition } from '../../../dynamodb/transactionBuilder.js';
+import { TRANSACTION_LIMIT } from '../../../dynamodb/transactWrite.js';
+import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
+import { isTreeError } from '../../../errors.js';
+import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import type { Place, TreeStrategy } from '../../strategy.js';
+import { placeOfChain, chainsOf } from '../core/chains.js';
+import { commitChunk } from './commitChunk.js';
+import type { EngineContext } from '../core/engineContext.js';
+import { type JobRecord, type Lease } from './jobRecord.js';
+import { openJobsOf } from '../core/openJobs.js';
 import { releaseReindex } from './reindexLock.js';
-import { isNodeKey, nodeFromItem, nodeKey, storedFromItem } from '../../core/items.js';
-import { KEYED, keptFields, keyOfIn, NOWHERE, projectionItems, type KeyOf } from '../../core/projectionPlans.js';
-import { readStored } from '../../core/reads.js';
+import { isNodeKey, LIVE, nodeFromItem, nodeKey, storedFromItem } from '../core/items.js';
+import { KEYED, keptFields, keyOfIn, NOWHERE, projectionItems, type KeyOf } from '../core/projectionPlans.js';
+import { readStored } from '../core/reads.js';
 
 /**
  * A reindex (`tree reindex --to S`) is a job (kind REINDEX): it rebuilds, in place, the
@@ -409,4 +417,40 @@ async function removeStrays(run: Run, strays: Item[], placeOfId: (id: string) =>
   // At most two actions per stray (its delete, its node's check).
   const perTransaction = Math.floor((run.ctx.transactionItems - 1) / 2);
   for (let i = 0; i < strays.length; i += perTransaction) await remove(strays.slice(i, i + perTransaction));
+}
+
+/**
+ * A reindex's last pass under the node types (docs/contract.md, "Paths"): the path key value of
+ * each node of the scan that no path key item holds for it (its type was given its @pathKey after
+ * the node was written) is claimed now, each in a transaction of its own, on the condition that
+ * the value is still free and the node unchanged since the scan. A value a sibling holds (two
+ * siblings written with one value before the @pathKey) stays the sibling's, and a node changed
+ * meanwhile was claimed by its own write: both are passed over, for `tree verify` to name.
+ */
+async function claimPathKeys(
+  ctx: EngineContext,
+  lease: Lease,
+  scan: { items: ReadonlyArray<Item & Key>; nodes: ReadonlyMap<string, Item> },
+): Promise<void> {
+  const typed = ctx.typedData;
+  if (!typed) return;
+  const held = new Set(
+    scan.items.filter((i) => i.sk.startsWith(PATH_KEY_SK_PREFIX) && i[LIVE] !== undefined).map((i) => keyString(i)),
+  );
+  for (const item of scan.nodes.values()) {
+    const { node, rev } = storedFromItem(item);
+    const value = node.parentId === null ? null : typed.pathKeyOf(node);
+    if (!value) continue;
+    const key = pathKeyKey(node.parentId!, value);
+    if (held.has(keyString(key))) continue;
+    held.add(keyString(key));
+    const tx = new TransactionBuilder(ctx.table)
+      .put({ ...key, [LIVE]: node.id, id: node.id }, { missingOrEquals: [LIVE, node.id] })
+      .check(nodeKey(node.id), { equals: ['rev', rev] });
+    try {
+      await commitChunk(ctx, tx, lease);
+    } catch (error) {
+      if (!(error instanceof ConditionFailed) && !isTreeError(error, 'ALREADY_EXISTS')) throw error;
+    }
+  }
 }
