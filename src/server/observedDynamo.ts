@@ -35,10 +35,9 @@ export function observedDynamo(options: ObservedDynamoOptions): Dynamo {
       const { command, outcome, ms, error } = call;
       dynamodbCalls(command, outcome).inc();
       traceDynamoCall(config.table, call);
-      if (error === undefined) return;
-      // A start's look for its table, which it creates when missing, is no refusal.
-      const problem =
-        command === 'DescribeTable' && outcome === 'ResourceNotFoundException' ? null : accessProblem(error);
+      // A start's look for its table, which it creates when missing, is no failure.
+      if (error === undefined || (command === 'DescribeTable' && outcome === 'ResourceNotFoundException')) return;
+      const problem = accessProblem(error);
       if (problem) {
         const detail = error instanceof Error ? error.message : undefined;
         logger.error({ command, error: outcome, detail }, `DynamoDB call refused: ${problem}`);
