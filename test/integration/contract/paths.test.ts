@@ -254,10 +254,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths', (strategy) => {
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: paths through jobs, verify and reindex', (strategy) => {
   let server: TestServer;
+  // Holds a transaction before it is in flight.
+  const early = pauses('initialize');
 
   beforeAll(async () => {
     // Transactions of 10 items: lists, copies, moves and deletes of a few nodes run as jobs.
-    server = await startTestServer({ strategy, env: { NODE_TYPES, TRANSACTION_ITEMS: '10' } });
+    server = await startTestServer({
+      strategy,
+      env: { NODE_TYPES, TRANSACTION_ITEMS: '10' },
+      middleware: early.middleware,
+    });
   });
   afterAll(() => server?.close());
 
@@ -326,6 +332,30 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: paths through jobs, verify and reindex
     okData(await list('r', ['a'], 'r-new'));
     expect(await found('r', 'a')).toEqual({ node: { id: 'r-new-a' }, moved: false, path: 'a' });
     expect(await found('r', 'z/x1')).toEqual({ node: { id: 'r-a-x1' }, moved: false, path: 'z/x1' });
+    expect(await server.verify()).toEqual([]);
+  });
+
+  it('gives a node created below a concurrent rename job the new path: the create waits for the job', async () => {
+    okData(await server.gql('mutation { createNode(input: { id: "w", name: "W", category: { slug: "w" } }) { id } }'));
+    okData(await list('w', ['a']));
+    okData(await list('w-a', ['x1', 'x2', 'x3', 'x4', 'x5', 'x6']));
+    const held = early.next(
+      (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('K#new'),
+    );
+    const created = server.gql(
+      'mutation { createNode(input: { id: "w-new", parentId: "w-a-x6", name: "N", category: { slug: "new" } }) ' +
+        '{ id } }',
+    );
+    await held.reached; // planned on the chain as it was: a/x6
+    okData(await server.gql('mutation { updateNode(id: "w-a", category: { slug: "z" }) { id } }'));
+    held.release();
+    expect(okData(await created).createNode).toEqual({ id: 'w-new' });
+    await vi.waitFor(
+      async () =>
+        expect(okData(await server.gql('{ node(id: "w-a") { pendingJob { kind } } }')).node.pendingJob).toBeNull(),
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(await found('w', 'z/x6/new')).toEqual({ node: { id: 'w-new' }, moved: false, path: 'z/x6/new' });
     expect(await server.verify()).toEqual([]);
   });
 
