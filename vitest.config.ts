@@ -5,9 +5,10 @@ import LongestFirst from './test/support/sequencer.js';
  * The long suite: capabilities `npm test` shows at smaller sizes, here at full scale (copies of
  * 2,041 nodes and of the largest nodes, the deepest trees a strategy accepts, pages of subtrees of
  * 11,110 nodes), moves from many clients at once through two processes, processes dying at every
- * step of a job, the rest of `npm start`'s life (its production build, its DynamoDB Local dying,
- * stops before it is ready, its class archive), the example app in a browser, and the offline
- * commands of docs/deploy.md, and the packed package installed and run.
+ * step of a job (a worker process killed mid-job too), the rest of `npm start`'s life (its
+ * production build, its DynamoDB Local dying, stops before it is ready, its class archive), the
+ * example app in a browser, and the offline commands of docs/deploy.md, and the packed package
+ * installed and run.
  */
 const LONG = [
   'test/e2e/startEdges.test.ts',
@@ -23,6 +24,7 @@ const LONG = [
   'test/integration/moves/churn.test.ts',
   'test/integration/moves/distinctMoves.test.ts',
   'test/integration/robustness/crash.test.ts',
+  'test/integration/jobs/workerTakeover.test.ts',
 ];
 
 const SIZE = ['test/integration/maintenance/verifySize.test.ts'];

@@ -1,6 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDynamoLocal, type DynamoLocal } from '../../../src/dynamodb/dynamoLocal.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createDynamo, createStreamsClient } from '../../../src/dynamodb/client.js';
 import { storeFor } from '../../../src/storeFor.js';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
@@ -9,12 +7,11 @@ import type { StreamRecord } from '../../../src/worker/jobRecords.js';
 import { createWorkerHandler, type WorkerEvent } from '../../../src/worker/lambda.js';
 import { startStreamWorker, type StreamWorker } from '../../../src/worker/streamWorker.js';
 import { eventually } from '../../support/eventually.js';
-import { freePort } from '../../support/globalSetup.js';
 import { snapshot } from '../../support/invariants.js';
-import { loadInto, loadTree } from '../../support/loadTree.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { loadInto } from '../../support/loadTree.js';
+import { jobsOf, streamsLocal, WORKER_STRATEGIES, workerServer } from '../../support/workerMode.js';
+import { uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
-import { spawnTree } from '../../support/treeCli.js';
 import { traitsOf } from '../../support/traits.js';
 
 /**
@@ -22,330 +19,213 @@ import { traitsOf } from '../../support/traits.js';
  * of DynamoDB Local) takes each up as its record is written, and its sweep takes over a job
  * whose worker died. Reads answer as if every job were done all along.
  */
-const WORKER_MODE = { JOB_RUNNER: 'worker', TRANSACTION_ITEMS: '10', JOB_LEASE_SECONDS: '2' };
 const MOVED = fullTree('m', [3, 3]); // 13 nodes: a job under path and closure
 const FIXTURE = [
   { id: 'src', children: [MOVED, { id: 'src.x' }] },
   { id: 'dst', children: [{ id: 'd1', children: [{ id: 'd2' }] }] },
 ];
 const LOOKED_AT = ['src', 'src.x', 'dst', 'd1', 'd2', ...specIds(MOVED)];
-const JOBS = '{ jobs { nodes { id kind status done } } }';
+const local = streamsLocal();
 
-type JobView = { id: string; kind: string; status: string; done: number };
+describe.each(WORKER_STRATEGIES)('%s: jobs run by the stream worker', (strategy) => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    cleanups.length = 0;
+  });
 
-// A DynamoDB Local of its own: the emulator's writes slow down with tables that keep a stream
-// (the jobs suite ran 4 times slower with a stream on every table), and other files share the run's.
-let local: DynamoLocal;
-beforeAll(async () => {
-  local = await startDynamoLocal({ port: await freePort() });
-}, 60_000);
-afterAll(() => local?.stop());
+  const server = (table: string): Promise<TestServer> => workerServer(local(), strategy, table, cleanups);
 
-/**
- * The worker carries jobs; what a job does under each strategy is the job suites' business
- * (moveJob, deleteJob, jobs, crash: every strategy). Here: one strategy whose moves, reorders and
- * deletes all run as jobs, when under test, to keep the suite's time.
- */
-const WORKER_STRATEGIES = STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsLineage);
-
-describe.each(WORKER_STRATEGIES.length > 0 ? WORKER_STRATEGIES : STRATEGIES_UNDER_TEST)(
-  '%s: jobs run by the stream worker',
-  (strategy) => {
-    const cleanups: Array<() => unknown> = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.reverse()) await cleanup();
-      cleanups.length = 0;
+  /**
+   * The worker, in this process, on the server's table (its own clients). With a lease of 300 s
+   * it sweeps once as it starts and then not for 150 s: a job opened later reaches it by the
+   * stream alone.
+   */
+  async function worker(of: TestServer, jobLeaseSeconds = 300): Promise<StreamWorker> {
+    const dynamo = createDynamo({ endpoint: of.config.dynamodbEndpoint, region: of.config.region });
+    const streams = createStreamsClient(of.config.dynamodbEndpoint, of.config.region);
+    const admin = storeFor({ ...of.config, jobLeaseSeconds }, dynamo);
+    const running = await startStreamWorker({ dynamo, streams, table: of.table, admin, idleMs: 50 });
+    cleanups.push(async () => {
+      await running.stop();
+      streams.destroy();
+      dynamo.client.destroy();
     });
+    return running;
+  }
 
-    async function server(table: string): Promise<TestServer> {
-      const started = await startTestServer({
-        strategy,
-        table,
-        env: { ...WORKER_MODE, DYNAMODB_ENDPOINT: local.endpoint },
-      });
-      cleanups.push(() => started.close());
-      return started;
+  const jobs = jobsOf;
+
+  it('leaves a big move to the worker, which finishes it; reads before and after agree', async () => {
+    const writer = await server(uniqueTable());
+    await loadInto(writer, FIXTURE);
+    const reparent = okData(await writer.gql('mutation { reparent(id: "m", newParentId: "d2") { id depth rootId } }'));
+    expect(reparent.reparent).toEqual({ id: 'm', depth: 3, rootId: 'dst' });
+    if (!traitsOf(strategy).keepsPath) {
+      // Its moves write O(1) items: never a job.
+      expect(await jobs(writer)).toEqual([]);
+      return;
     }
+    // No process runs it: the servers only record jobs.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const [open] = await jobs(writer);
+    expect(open).toMatchObject({ kind: 'MOVE', status: 'RUNNING', done: 0 });
+    const during = await snapshot(writer, LOOKED_AT, { descendantsPage: 3, followPage: 4 });
+    expect(during.get('m')).toMatchObject({ parentId: 'd2', depth: 3, ancestors: ['dst', 'd1', 'd2'] });
 
-    /**
-     * The worker, in this process, on the server's table (its own clients). With a lease of 300 s
-     * it sweeps once as it starts and then not for 150 s: a job opened later reaches it by the
-     * stream alone.
-     */
-    async function worker(of: TestServer, jobLeaseSeconds = 300): Promise<StreamWorker> {
-      const dynamo = createDynamo({ endpoint: of.config.dynamodbEndpoint, region: of.config.region });
-      const streams = createStreamsClient(of.config.dynamodbEndpoint, of.config.region);
-      const admin = storeFor({ ...of.config, jobLeaseSeconds }, dynamo);
-      const running = await startStreamWorker({ dynamo, streams, table: of.table, admin, idleMs: 50 });
-      cleanups.push(async () => {
-        await running.stop();
-        streams.destroy();
-        dynamo.client.destroy();
-      });
-      return running;
+    // Its first sweep finds the job.
+    await worker(writer);
+    await eventually(
+      'the worker to finish the move',
+      () => jobs(writer),
+      ([job]) => job?.status === 'DONE',
+    );
+    expect(await snapshot(writer, LOOKED_AT, { descendantsPage: 3, followPage: 4 })).toEqual(during);
+
+    // The stream tells it of the next one at once (its next sweep is 150 s away).
+    okData(await writer.gql('mutation { reparent(id: "m", newParentId: "src") { id } }'));
+    await eventually(
+      'the worker to finish the move back',
+      () => jobs(writer),
+      (all) => all.length === 2 && all.every((job) => job.status === 'DONE'),
+      5000,
+    );
+    expect(okData(await writer.gql('{ node(id: "m.2.2") { depth ancestors { id } } }')).node).toEqual({
+      depth: 3,
+      ancestors: [{ id: 'src' }, { id: 'm' }, { id: 'm.2' }],
+    });
+  });
+
+  it('counts and finishes a big delete in the worker, the answer waiting for its count', async () => {
+    const writer = await server(uniqueTable());
+    await loadInto(writer, FIXTURE);
+    await worker(writer);
+    const deleted = okData(await writer.gql('mutation { deleteNode(id: "m") { deletedCount job { kind } } }'));
+    expect(deleted.deleteNode).toEqual({ deletedCount: 13, job: { kind: 'DELETE' } });
+    await eventually(
+      'the delete job to end',
+      () => jobs(writer),
+      ([job]) => job?.status === 'DONE',
+    );
+    expect(okData(await writer.gql('{ node(id: "src") { childCount } m: node(id: "m.2.2") { id } }'))).toEqual({
+      node: { childCount: 1 },
+      m: null,
+    });
+  });
+
+  it.skipIf(!traitsOf(strategy).keepsPath)("takes up a tenant's job from its record in the tenant's keys", async () => {
+    const writer = await server(uniqueTable());
+    const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
+    cleanups.push(() => dynamo.client.destroy());
+    // The servers' store, as a request of tenant acme has it (JOB_RUNNER=worker: it runs no job).
+    const acme = storeFor(writer.config, dynamo).forTenant('acme').store;
+    const create = (id: string, parentId: string | null) => acme.createNode({ id, parentId, name: id });
+    for (const id of ['src', 'dst']) await create(id, null);
+    await create('m', 'src');
+    for (const i of [0, 1, 2]) {
+      await create(`m.${i}`, 'm');
+      for (const j of [0, 1, 2]) await create(`m.${i}.${j}`, `m.${i}`);
     }
+    const acmeJobs = async () => (await acme.listJobs({ first: 10 })).edges.map((edge) => edge.node);
+    const chainOf = async (id: string) => {
+      const [chain] = await acme.ancestors([(await acme.getNodes([id])).get(id)!], async (ids) => [
+        ...(await acme.getNodes(ids)).values(),
+      ]);
+      return chain!.map((node) => node.id);
+    };
+    await acme.moveNode({ id: 'm', newParentId: 'dst' });
+    // Open with no runner, and counted among the open jobs that /metrics reports.
+    expect(await (await fetch(`${writer.url}/metrics`)).text()).toMatch(/^canopy_open_jobs 1$/m);
+    // The worker's first sweep looks into the tenants listed with open jobs.
+    await worker(writer);
+    await eventually(
+      "the worker to finish acme's move",
+      acmeJobs,
+      (all) => all.length === 1 && all[0]!.status === 'DONE',
+      5000,
+    );
+    expect(await chainOf('m.2.2')).toEqual(['dst', 'm', 'm.2']);
+    // The next one reaches it by the stream, under acme's prefix.
+    await acme.moveNode({ id: 'm', newParentId: 'src' });
+    await eventually(
+      "the worker to finish acme's move back",
+      acmeJobs,
+      (all) => all.length === 2 && all.every((job) => job.status === 'DONE'),
+      5000,
+    );
+    expect(await chainOf('m.2.2')).toEqual(['src', 'm', 'm.2']);
+    // The default tenant has none of it.
+    expect(await jobs(writer)).toEqual([]);
+  });
 
-    const jobs = async (of: TestServer): Promise<JobView[]> => okData(await of.gql(JOBS)).jobs.nodes;
-
-    it('leaves a big move to the worker, which finishes it; reads before and after agree', async () => {
-      const writer = await server(uniqueTable());
-      await loadInto(writer, FIXTURE);
-      const reparent = okData(
-        await writer.gql('mutation { reparent(id: "m", newParentId: "d2") { id depth rootId } }'),
-      );
-      expect(reparent.reparent).toEqual({ id: 'm', depth: 3, rootId: 'dst' });
-      if (!traitsOf(strategy).keepsPath) {
-        // Its moves write O(1) items: never a job.
-        expect(await jobs(writer)).toEqual([]);
-        return;
+  it('runs the jobs of a stream batch in the Lambda handler, and sweeps on a scheduled event', async () => {
+    const writer = await server(uniqueTable());
+    await loadInto(writer, FIXTURE);
+    await buildTree(writer, fullTree('k', [3, 3]), 'dst');
+    const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
+    const streams = createStreamsClient(writer.config.dynamodbEndpoint, writer.config.region);
+    cleanups.push(() => (streams.destroy(), dynamo.client.destroy()));
+    const handler = createWorkerHandler(storeFor(writer.config, dynamo));
+    // What a DynamoDB Streams event source hands the function: the records, as the stream has them.
+    const records = async (): Promise<StreamRecord[]> => {
+      const arn = (await dynamo.client.send(new DescribeTableCommand({ TableName: writer.table }))).Table!
+        .LatestStreamArn!;
+      const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: arn }))).StreamDescription!.Shards!;
+      const all: StreamRecord[] = [];
+      for (const shard of shards) {
+        let iterator = (
+          await streams.send(
+            new GetShardIteratorCommand({
+              StreamArn: arn,
+              ShardId: shard.ShardId!,
+              ShardIteratorType: 'TRIM_HORIZON',
+            }),
+          )
+        ).ShardIterator;
+        for (let round = 0; iterator && round < 20; round++) {
+          const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
+          all.push(...((page.Records ?? []) as StreamRecord[]));
+          if ((page.Records ?? []).length === 0) break;
+          iterator = page.NextShardIterator;
+        }
       }
-      // No process runs it: the servers only record jobs.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      const [open] = await jobs(writer);
-      expect(open).toMatchObject({ kind: 'MOVE', status: 'RUNNING', done: 0 });
-      const during = await snapshot(writer, LOOKED_AT, { descendantsPage: 3, followPage: 4 });
-      expect(during.get('m')).toMatchObject({ parentId: 'd2', depth: 3, ancestors: ['dst', 'd1', 'd2'] });
+      return all;
+    };
 
-      // Its first sweep finds the job.
-      await worker(writer);
-      await eventually(
-        'the worker to finish the move',
-        () => jobs(writer),
-        ([job]) => job?.status === 'DONE',
-      );
-      expect(await snapshot(writer, LOOKED_AT, { descendantsPage: 3, followPage: 4 })).toEqual(during);
-
-      // The stream tells it of the next one at once (its next sweep is 150 s away).
-      okData(await writer.gql('mutation { reparent(id: "m", newParentId: "src") { id } }'));
-      await eventually(
-        'the worker to finish the move back',
-        () => jobs(writer),
-        (all) => all.length === 2 && all.every((job) => job.status === 'DONE'),
-        5000,
-      );
-      expect(okData(await writer.gql('{ node(id: "m.2.2") { depth ancestors { id } } }')).node).toEqual({
-        depth: 3,
-        ancestors: [{ id: 'src' }, { id: 'm' }, { id: 'm.2' }],
-      });
-    });
-
-    it('counts and finishes a big delete in the worker, the answer waiting for its count', async () => {
-      const writer = await server(uniqueTable());
-      await loadInto(writer, FIXTURE);
-      await worker(writer);
-      const deleted = okData(await writer.gql('mutation { deleteNode(id: "m") { deletedCount job { kind } } }'));
-      expect(deleted.deleteNode).toEqual({ deletedCount: 13, job: { kind: 'DELETE' } });
-      await eventually(
-        'the delete job to end',
-        () => jobs(writer),
-        ([job]) => job?.status === 'DONE',
-      );
-      expect(okData(await writer.gql('{ node(id: "src") { childCount } m: node(id: "m.2.2") { id } }'))).toEqual({
-        node: { childCount: 1 },
-        m: null,
-      });
-    });
-
-    it.skipIf(!traitsOf(strategy).keepsPath)(
-      "takes up a tenant's job from its record in the tenant's keys",
-      async () => {
-        const writer = await server(uniqueTable());
-        const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
-        cleanups.push(() => dynamo.client.destroy());
-        // The servers' store, as a request of tenant acme has it (JOB_RUNNER=worker: it runs no job).
-        const acme = storeFor(writer.config, dynamo).forTenant('acme').store;
-        const create = (id: string, parentId: string | null) => acme.createNode({ id, parentId, name: id });
-        for (const id of ['src', 'dst']) await create(id, null);
-        await create('m', 'src');
-        for (const i of [0, 1, 2]) {
-          await create(`m.${i}`, 'm');
-          for (const j of [0, 1, 2]) await create(`m.${i}.${j}`, `m.${i}`);
-        }
-        const acmeJobs = async () => (await acme.listJobs({ first: 10 })).edges.map((edge) => edge.node);
-        const chainOf = async (id: string) => {
-          const [chain] = await acme.ancestors([(await acme.getNodes([id])).get(id)!], async (ids) => [
-            ...(await acme.getNodes(ids)).values(),
-          ]);
-          return chain!.map((node) => node.id);
-        };
-        await acme.moveNode({ id: 'm', newParentId: 'dst' });
-        // Open with no runner, and counted among the open jobs that /metrics reports.
-        expect(await (await fetch(`${writer.url}/metrics`)).text()).toMatch(/^canopy_open_jobs 1$/m);
-        // The worker's first sweep looks into the tenants listed with open jobs.
-        await worker(writer);
-        await eventually(
-          "the worker to finish acme's move",
-          acmeJobs,
-          (all) => all.length === 1 && all[0]!.status === 'DONE',
-          5000,
-        );
-        expect(await chainOf('m.2.2')).toEqual(['dst', 'm', 'm.2']);
-        // The next one reaches it by the stream, under acme's prefix.
-        await acme.moveNode({ id: 'm', newParentId: 'src' });
-        await eventually(
-          "the worker to finish acme's move back",
-          acmeJobs,
-          (all) => all.length === 2 && all.every((job) => job.status === 'DONE'),
-          5000,
-        );
-        expect(await chainOf('m.2.2')).toEqual(['src', 'm', 'm.2']);
-        // The default tenant has none of it.
-        expect(await jobs(writer)).toEqual([]);
-      },
+    const deleting = writer.gql('mutation { deleteNode(id: "m") { deletedCount } }');
+    await eventually(
+      'the delete job to be recorded',
+      () => jobs(writer),
+      (all) => all.length === 1,
     );
-
-    it('runs the jobs of a stream batch in the Lambda handler, and sweeps on a scheduled event', async () => {
-      const writer = await server(uniqueTable());
-      await loadInto(writer, FIXTURE);
-      await buildTree(writer, fullTree('k', [3, 3]), 'dst');
-      const dynamo = createDynamo({ endpoint: writer.config.dynamodbEndpoint, region: writer.config.region });
-      const streams = createStreamsClient(writer.config.dynamodbEndpoint, writer.config.region);
-      cleanups.push(() => (streams.destroy(), dynamo.client.destroy()));
-      const handler = createWorkerHandler(storeFor(writer.config, dynamo));
-      // What a DynamoDB Streams event source hands the function: the records, as the stream has them.
-      const records = async (): Promise<StreamRecord[]> => {
-        const arn = (await dynamo.client.send(new DescribeTableCommand({ TableName: writer.table }))).Table!
-          .LatestStreamArn!;
-        const shards = (await streams.send(new DescribeStreamCommand({ StreamArn: arn }))).StreamDescription!.Shards!;
-        const all: StreamRecord[] = [];
-        for (const shard of shards) {
-          let iterator = (
-            await streams.send(
-              new GetShardIteratorCommand({
-                StreamArn: arn,
-                ShardId: shard.ShardId!,
-                ShardIteratorType: 'TRIM_HORIZON',
-              }),
-            )
-          ).ShardIterator;
-          for (let round = 0; iterator && round < 20; round++) {
-            const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
-            all.push(...((page.Records ?? []) as StreamRecord[]));
-            if ((page.Records ?? []).length === 0) break;
-            iterator = page.NextShardIterator;
-          }
-        }
-        return all;
-      };
-
-      const deleting = writer.gql('mutation { deleteNode(id: "m") { deletedCount } }');
-      await eventually(
-        'the delete job to be recorded',
-        () => jobs(writer),
-        (all) => all.length === 1,
-      );
-      // While the server still claims the subtree, its lease holds the job and the handler runs
-      // nothing; once the job is accepted (by then the batch holds the claims), it runs it.
-      const batch = await records();
-      expect(batch.length).toBeGreaterThan(13);
-      await eventually(
-        'the handler to run the accepted job',
-        () => handler({ Records: batch }),
-        (result) => result.ran === 1,
-      );
-      expect(okData(await deleting).deleteNode).toEqual({ deletedCount: 13 });
-      expect((await jobs(writer)).map((job) => job.status)).toEqual(['DONE']);
-      // Nothing left to run: the same batch again, and a sweep, run nothing.
-      expect(await handler({ Records: batch })).toEqual({ ran: 0 });
-      expect(await handler({})).toEqual({ ran: 0 });
-
-      // A scheduled event sweeps: it runs a job no stream record was handed over for.
-      const second = writer.gql('mutation { deleteNode(id: "k") { deletedCount } }');
-      await eventually(
-        'the second delete job to be recorded',
-        () => jobs(writer),
-        (all) => all.some((job) => job.status === 'RUNNING'),
-      );
-      await eventually(
-        'a scheduled sweep to run the accepted job',
-        () => handler({ source: 'aws.events' } as WorkerEvent),
-        (result) => result.ran === 1,
-      );
-      expect(okData(await second).deleteNode).toEqual({ deletedCount: 13 });
-      expect((await jobs(writer)).map((job) => job.status)).toEqual(['DONE', 'DONE']);
-    });
-
-    it.skipIf(!traitsOf(strategy).keepsPath)(
-      'finishes a move whose worker was killed mid-job: another worker takes it over',
-      { timeout: 120_000 },
-      async () => {
-        const table = uniqueTable();
-        const writer = await server(table);
-        // 341 nodes: a move of over a hundred transactions of 10 items.
-        const big = fullTree('big', [4, 4, 4, 4]);
-        const { doc, client } = createDynamo({
-          endpoint: writer.config.dynamodbEndpoint,
-          region: writer.config.region,
-        });
-        await loadTree(doc, table, strategy, [{ id: 'home', children: [big] }, { id: 'away' }]);
-        client.destroy();
-
-        const first = spawnWorker(writer);
-        cleanups.push(() => first.kill('SIGKILL'));
-        await waitForLine(first, /worker reading the stream/);
-        okData(await writer.gql('mutation { reparent(id: "big", newParentId: "away") { id } }'));
-        const [job] = await eventually(
-          'the first worker to be partway',
-          () => jobs(writer),
-          ([j]) => j !== undefined && j.done > 0,
-          30_000,
-        );
-        first.kill('SIGKILL');
-        await new Promise((resolve) => first.once('exit', resolve));
-        const [stalled] = await jobs(writer);
-        expect(stalled).toMatchObject({ id: job!.id, status: 'RUNNING' });
-        expect(stalled!.done).toBeLessThan(341);
-
-        // Reads answer as if the move were done while it is half done, with no runner.
-        const during = okData(await writer.gql('{ node(id: "big.3.3.3.3") { depth rootId ancestors { id } } }')).node;
-        expect(during).toEqual({
-          depth: 5,
-          rootId: 'away',
-          ancestors: ['away', 'big', 'big.3', 'big.3.3', 'big.3.3.3'].map((id) => ({ id })),
-        });
-
-        const second = spawnWorker(writer);
-        cleanups.push(() => second.kill('SIGKILL'));
-        await eventually(
-          'the second worker to finish the move',
-          () => jobs(writer),
-          ([j]) => j?.status === 'DONE',
-          60_000,
-        );
-        expect(okData(await writer.gql('{ node(id: "big.3.3.3.3") { depth rootId ancestors { id } } }')).node).toEqual(
-          during,
-        );
-        expect(await writer.verify()).toEqual([]);
-
-        // SIGTERM: it says so, stops, and exits 0.
-        const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
-        second.kill('SIGTERM');
-        expect(await exited).toBe(0);
-        expect((second as ChildProcess & { output: () => string }).output()).toMatch(/SIGTERM: the worker stops/);
-      },
+    // While the server still claims the subtree, its lease holds the job and the handler runs
+    // nothing; once the job is accepted (by then the batch holds the claims), it runs it.
+    const batch = await records();
+    expect(batch.length).toBeGreaterThan(13);
+    await eventually(
+      'the handler to run the accepted job',
+      () => handler({ Records: batch }),
+      (result) => result.ran === 1,
     );
-  },
-);
+    expect(okData(await deleting).deleteNode).toEqual({ deletedCount: 13 });
+    expect((await jobs(writer)).map((job) => job.status)).toEqual(['DONE']);
+    // Nothing left to run: the same batch again, and a sweep, run nothing.
+    expect(await handler({ Records: batch })).toEqual({ ran: 0 });
+    expect(await handler({})).toEqual({ ran: 0 });
 
-/** `npm run tree -- worker` on the server's table, as its own process; `output()` keeps its last lines. */
-function spawnWorker(of: TestServer): ChildProcess {
-  const child = spawnTree(of, ['worker'], WORKER_MODE);
-  child.stdin.end();
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  (child as ChildProcess & { output: () => string }).output = () => output;
-  return child;
-}
-
-async function waitForLine(child: ChildProcess, line: RegExp): Promise<void> {
-  const output = (child as ChildProcess & { output: () => string }).output;
-  await eventually(
-    'the worker to start',
-    async () => output(),
-    (text) => line.test(text) || child.exitCode !== null,
-    60_000,
-  );
-  if (child.exitCode !== null) throw new Error(`the worker exited (${child.exitCode}):\n${output()}`);
-}
+    // A scheduled event sweeps: it runs a job no stream record was handed over for.
+    const second = writer.gql('mutation { deleteNode(id: "k") { deletedCount } }');
+    await eventually(
+      'the second delete job to be recorded',
+      () => jobs(writer),
+      (all) => all.some((job) => job.status === 'RUNNING'),
+    );
+    await eventually(
+      'a scheduled sweep to run the accepted job',
+      () => handler({ source: 'aws.events' } as WorkerEvent),
+      (result) => result.ran === 1,
+    );
+    expect(okData(await second).deleteNode).toEqual({ deletedCount: 13 });
+    expect((await jobs(writer)).map((job) => job.status)).toEqual(['DONE', 'DONE']);
+  });
+});
