@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startDynamoLocal, type DynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
 import { freePort } from './globalSetup.js';
 import { STRATEGIES_UNDER_TEST, startTestServer, type TestServer } from './server.js';
@@ -19,9 +19,18 @@ export const jobsOf = async (of: TestServer): Promise<JobView[]> =>
  * (moveJob, deleteJob, jobs, crash: every strategy). The worker's suites: one strategy whose
  * moves, reorders and deletes all run as jobs, when under test, to keep the suites' time.
  */
-export const WORKER_STRATEGIES = ((keeping) => (keeping.length > 0 ? keeping : STRATEGIES_UNDER_TEST))(
-  STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsLineage),
-);
+const KEEPING_LINEAGE = STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsLineage);
+export const WORKER_STRATEGIES = KEEPING_LINEAGE.length > 0 ? KEEPING_LINEAGE : STRATEGIES_UNDER_TEST;
+
+/** Cleanups (servers, workers, processes) run in reverse after each test of the describe that asks for them. */
+export function cleanupsAfterEach(): Array<() => unknown> {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    cleanups.length = 0;
+  });
+  return cleanups;
+}
 
 /**
  * A DynamoDB Local of the file's own, started before its tests: the emulator's writes slow down

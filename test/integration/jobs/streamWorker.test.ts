@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDynamo, createStreamsClient } from '../../../src/dynamodb/client.js';
 import { storeFor } from '../../../src/storeFor.js';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
@@ -9,7 +9,7 @@ import { startStreamWorker, type StreamWorker } from '../../../src/worker/stream
 import { eventually } from '../../support/eventually.js';
 import { snapshot } from '../../support/invariants.js';
 import { loadInto } from '../../support/loadTree.js';
-import { jobsOf, streamsLocal, WORKER_STRATEGIES, workerServer } from '../../support/workerMode.js';
+import { cleanupsAfterEach, jobsOf, streamsLocal, WORKER_STRATEGIES, workerServer } from '../../support/workerMode.js';
 import { uniqueTable, type TestServer } from '../../support/server.js';
 import { buildTree, fullTree, okData, specIds } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
@@ -28,11 +28,7 @@ const LOOKED_AT = ['src', 'src.x', 'dst', 'd1', 'd2', ...specIds(MOVED)];
 const local = streamsLocal();
 
 describe.each(WORKER_STRATEGIES)('%s: jobs run by the stream worker', (strategy) => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-    cleanups.length = 0;
-  });
+  const cleanups = cleanupsAfterEach();
 
   const server = (table: string): Promise<TestServer> => workerServer(local(), strategy, table, cleanups);
 

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { eventually } from '../../support/eventually.js';
 import { loadTree } from '../../support/loadTree.js';
@@ -7,7 +7,14 @@ import { uniqueTable, type TestServer } from '../../support/server.js';
 import { traitsOf } from '../../support/traits.js';
 import { fullTree, okData } from '../../support/tree.js';
 import { spawnTree } from '../../support/treeCli.js';
-import { jobsOf, streamsLocal, WORKER_MODE, WORKER_STRATEGIES, workerServer } from '../../support/workerMode.js';
+import {
+  cleanupsAfterEach,
+  jobsOf,
+  streamsLocal,
+  WORKER_MODE,
+  WORKER_STRATEGIES,
+  workerServer,
+} from '../../support/workerMode.js';
 
 /**
  * JOB_RUNNER=worker (long suite): a worker process killed in the middle of a big move; the reads
@@ -18,11 +25,7 @@ import { jobsOf, streamsLocal, WORKER_MODE, WORKER_STRATEGIES, workerServer } fr
 const local = streamsLocal();
 
 describe.each(WORKER_STRATEGIES)('%s: a worker killed mid-job', (strategy) => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-    cleanups.length = 0;
-  });
+  const cleanups = cleanupsAfterEach();
   const server = (table: string): Promise<TestServer> => workerServer(local(), strategy, table, cleanups);
   const jobs = jobsOf;
 

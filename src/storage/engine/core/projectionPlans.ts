@@ -1,9 +1,8 @@
 import { keyString, type Item, type Key } from '../../../dynamodb/keys.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { CopyLack, MovedNode, Place, PlacedNode, PlaceFields, StoredNode, TreeStrategy } from '../../strategy.js';
-import type { TreeNode } from '../../treeStore.js';
+import type { JsonObject, TreeNode } from '../../treeStore.js';
 import type { TypedData } from '../../../nodeTypes/typedData.js';
-import type { JsonObject } from '../../treeStore.js';
 import { nodeAttributes, nodeKey } from './items.js';
 
 /**

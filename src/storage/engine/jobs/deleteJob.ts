@@ -4,9 +4,8 @@ import type { EngineContext } from '../core/engineContext.js';
 import type { JobRecord, Lease } from './jobRecord.js';
 import { commitChunk, jobChange, passWhileChanging } from './commitChunk.js';
 import { keyOfIn, placeOf, planProjectionDelete, subtreePlaces } from '../core/projectionPlans.js';
-import { planPathKeys } from '../core/writePlans.js';
 import { readStored } from '../core/reads.js';
-import { planDeleteClaimed } from '../core/writePlans.js';
+import { planDeleteClaimed, planPathKeys } from '../core/writePlans.js';
 import { claimSubtree } from './claimSubtree.js';
 
 /**

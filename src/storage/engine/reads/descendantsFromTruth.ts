@@ -46,7 +46,8 @@ export async function descendantsFromTruth(
   let level: Placed[] = [
     {
       id: origin.id,
-      place: { path: origin.path, lineage: origin.lineage ?? [], keys: origin.keys ?? [] },
+      // Places for descendantSortKey, which no path key changes: none ('').
+      place: { path: origin.path, lineage: origin.lineage ?? [], keys: origin.path.map(() => '') },
       childCount: origin.childCount,
     },
   ];

@@ -62,8 +62,10 @@ async function byAddress(
   if ((scope.open ?? NO_OPEN_JOBS).moves.length > 0) return null;
   const here = ({ node, deleting, claim }: StoredNode) =>
     deleting === undefined && claim === undefined && node.path?.[0] === rootId && node.keys?.join('/') === address;
-  const stored = [...read.values()].find(here);
-  return stored ? { id: stored.node.id, moved: false, node: stored.node } : null;
+  // Two nodes at one path: siblings given one value before it was a path key (tree verify names
+  // them). The walk answers, with the one the value's claim names, as every strategy does.
+  const [stored, ...others] = [...read.values()].filter(here);
+  return stored && others.length === 0 ? { id: stored.node.id, moved: false, node: stored.node } : null;
 }
 
 /** A path's steps: path key values joined by "/", none empty, at most one per level below the root. */
