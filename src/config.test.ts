@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       liveMaxSubscriptionsPerCaller: 100,
       liveMaxSubscriptionsPerConnection: 50,
       liveQueueLimit: 1000,
+      grantsCacheMs: 30_000,
       jobRunner: 'process',
       transactionItems: 100,
       maxOperationRequests: 1000,
@@ -153,6 +154,7 @@ describe('loadConfig', () => {
         clockSkewSeconds: 5,
         tenantClaim: 'org',
         permissionsClaim: 'https://canopy/trees',
+        groupsClaim: 'groups',
       },
       rateLimit: { perSecond: 20, burst: 50 },
       dynamodbEndpoint: 'http://localhost:9000',
@@ -183,6 +185,7 @@ describe('loadConfig', () => {
       liveMaxSubscriptionsPerCaller: 5,
       liveMaxSubscriptionsPerConnection: 3,
       liveQueueLimit: 20,
+      grantsCacheMs: 30_000,
       jobRunner: 'worker',
       transactionItems: 10,
       maxOperationRequests: 50,
@@ -205,6 +208,7 @@ describe('loadConfig', () => {
       clockSkewSeconds: 30,
       tenantClaim: 'tenant',
       permissionsClaim: 'trees',
+      groupsClaim: 'groups',
     });
     expect(() => loadConfig({ AUTH: 'jwt' })).toThrow(/AUTH=jwt needs exactly one of JWT_SECRET .* and JWT_JWKS_URL/);
     expect(() =>

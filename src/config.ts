@@ -86,6 +86,11 @@ export interface Config {
   liveMaxSubscriptionsPerConnection: number;
   /** LIVE_QUEUE_LIMIT: changes waiting to be sent to one subscriber before it is closed (SLOW_CONSUMER). */
   liveQueueLimit: number;
+  /**
+   * GRANTS_CACHE_MS: how often an open subscription reads its caller's grants on subtrees again;
+   * a revoked grant ends the streams it covered within it.
+   */
+  grantsCacheMs: number;
   /** PUBSUB_URL: the Redis or Valkey server that wakes the subscribers of every process; unset: this process alone. */
   pubsubUrl: string | undefined;
   /**
@@ -146,6 +151,8 @@ export type AuthConfig =
       tenantClaim: string;
       /** The claim that grants trees (PERMISSIONS_CLAIM). */
       permissionsClaim: string;
+      /** The claim that lists the caller's groups, for grants on subtrees (GROUPS_CLAIM). */
+      groupsClaim: string;
     };
 
 export const AUTH_MODES = ['none', 'jwt', 'apikey'] as const;
@@ -226,6 +233,11 @@ const SCHEMA = z.object({
     .regex(/^[A-Za-z0-9_.:/-]{1,128}$/)
     .optional()
     .describe('a claim name'),
+  GROUPS_CLAIM: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:/-]{1,128}$/)
+    .optional()
+    .describe('a claim name'),
   API_KEY_CACHE_MS: integer(30_000, 10, 3_600_000),
   RATE_LIMIT_PER_SECOND: z.coerce
     .number()
@@ -280,6 +292,7 @@ const SCHEMA = z.object({
   LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: integer(100, 1, 100_000),
   LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(50, 1, 100_000),
   LIVE_QUEUE_LIMIT: integer(1000, 1, 1_000_000),
+  GRANTS_CACHE_MS: integer(30_000, 10, 3_600_000),
   PUBSUB_URL: z
     .string()
     .regex(/^rediss?:\/\/\S+$/)
@@ -413,6 +426,7 @@ function configOf(v: Variables, auth: AuthConfig): Config {
     liveMaxSubscriptionsPerCaller: v.LIVE_MAX_SUBSCRIPTIONS_PER_CALLER,
     liveMaxSubscriptionsPerConnection: v.LIVE_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     liveQueueLimit: v.LIVE_QUEUE_LIMIT,
+    grantsCacheMs: v.GRANTS_CACHE_MS,
     pubsubUrl: v.PUBSUB_URL,
     jobRunner: v.JOB_RUNNER,
     transactionItems: v.TRANSACTION_ITEMS,
@@ -477,7 +491,15 @@ export function configWarnings(env: Env = process.env): string[] {
 function authConfig(v: Variables): AuthConfig | string {
   const mode = v.AUTH ?? 'none';
   const jwtOnly = (
-    ['JWT_SECRET', 'JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE', 'TENANT_CLAIM', 'PERMISSIONS_CLAIM'] as const
+    [
+      'JWT_SECRET',
+      'JWT_JWKS_URL',
+      'JWT_ISSUER',
+      'JWT_AUDIENCE',
+      'TENANT_CLAIM',
+      'PERMISSIONS_CLAIM',
+      'GROUPS_CLAIM',
+    ] as const
   ).filter((name) => v[name] !== undefined);
   if (mode !== 'jwt' && jwtOnly.length > 0) return `${jwtOnly.join(', ')} apply to AUTH=jwt only; AUTH is ${mode}`;
   if (mode === 'none') return { mode, explicit: v.AUTH !== undefined };
@@ -502,6 +524,7 @@ function authConfig(v: Variables): AuthConfig | string {
     clockSkewSeconds: v.JWT_CLOCK_SKEW_SECONDS,
     tenantClaim: v.TENANT_CLAIM ?? 'tenant',
     permissionsClaim: v.PERMISSIONS_CLAIM ?? 'trees',
+    groupsClaim: v.GROUPS_CLAIM ?? 'groups',
   };
 }
 

@@ -24,7 +24,7 @@ export interface ApiKey {
   name: string;
   createdAt: string;
   revokedAt: string | null;
-  /** The trees it may read or write, as a permissions claim (`{ rootId | "*": level }`); absent: write everything. */
+  /** The trees it may read, write or administer, as a permissions claim (`{ rootId | "*": level }`); absent: all. */
   trees?: Record<string, Level>;
   /** The tenant whose trees it reaches; absent: the default tenant. */
   tenant?: string;
@@ -40,8 +40,8 @@ export function parseTrees(text: string): Record<string, Level> {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)) {
-    const match = /^([A-Za-z0-9_.:-]{1,64}|\*)=(read|write)$/.exec(part);
-    if (!match) throw new Error(`--trees takes ROOT_ID=read|write (or *=read|write), comma-separated; got "${part}"`);
+    const match = /^([A-Za-z0-9_.:-]{1,64}|\*)=(read|write|admin)$/.exec(part);
+    if (!match) throw new Error(`--trees takes ROOT_ID=read|write|admin (or *=...), comma-separated; got "${part}"`);
     trees[match[1]!] = match[2] as Level;
   }
   return trees;
@@ -71,7 +71,7 @@ export const API_KEY_ITEM = z.object({
   name: z.string().optional(),
   createdAt: z.string(),
   revokedAt: z.string().optional(),
-  trees: z.record(z.string(), z.enum(['read', 'write'])).optional(),
+  trees: z.record(z.string(), z.enum(['read', 'write', 'admin'])).optional(),
   tenant: z.string().optional(),
   hash: z.string(),
 });

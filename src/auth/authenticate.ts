@@ -73,6 +73,7 @@ export function createAuthenticator(auth: AuthConfig, doc: Dynamo['doc'], table:
       keyName: name || id,
       tenant: tenant ?? null,
       grants: grantsFrom(trees),
+      principals: [`key:${name || id}`],
       checkAgainAt: readAt + auth.cacheMs,
     };
   };

@@ -1,6 +1,6 @@
 import { TENANT_PATTERN } from '../dynamodb/keys.js';
 import { unauthenticated } from '../errors.js';
-import { WRITE_ALL, type Grants } from './grants.js';
+import { ADMIN_ALL, type Grants } from './grants.js';
 
 /**
  * Who is calling, as authentication established it: how (`via`), who (`subject`, the token's
@@ -16,6 +16,11 @@ export interface Caller {
   tenant: string | null;
   grants: Grants;
   /**
+   * The principals grants on subtrees name it by (principals.ts): `sub:<subject>`, one
+   * `group:<group>` per value of its token's groups claim, or `key:<API key name>`.
+   */
+  principals: readonly string[];
+  /**
    * When what authenticated this caller is no longer trusted, in ms since the epoch: a token's
    * `exp` (within the clock skew allowed), or when this process reads the API key's record
    * again. Absent: never (AUTH=none). An open subscription authenticates again then.
@@ -24,7 +29,7 @@ export interface Caller {
 }
 
 /** The caller of a server running with AUTH=none. */
-export const ANONYMOUS: Caller = { via: 'none', subject: null, tenant: null, grants: WRITE_ALL };
+export const ANONYMOUS: Caller = { via: 'none', subject: null, tenant: null, grants: ADMIN_ALL, principals: [] };
 
 /** Pure: the tenant a claim names (absent: the default tenant); throws on a value no key can hold. */
 export function tenantFrom(claim: unknown, claimName: string): string | null {

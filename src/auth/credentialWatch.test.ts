@@ -2,13 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { unauthenticated } from '../errors.js';
 import type { Caller } from './caller.js';
 import { watchCredentials } from './credentialWatch.js';
-import { WRITE_ALL } from './grants.js';
+import { ADMIN_ALL } from './grants.js';
 
 const callerUntil = (checkAgainAt: number | undefined): Caller => ({
   via: 'apikey',
   subject: 'k',
   tenant: null,
-  grants: WRITE_ALL,
+  grants: ADMIN_ALL,
+  principals: ['key:k'],
   ...(checkAgainAt === undefined ? {} : { checkAgainAt }),
 });
 

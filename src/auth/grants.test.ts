@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isTreeError } from '../errors.js';
-import { canRead, canWrite, grantsFrom, MAX_GRANTS, sameGrants, WRITE_ALL } from './grants.js';
+import { canRead, canWrite, grantsFrom, MAX_GRANTS, sameGrants, ADMIN_ALL } from './grants.js';
 
 const refused = (claim: unknown): boolean => {
   try {
@@ -13,7 +13,7 @@ const refused = (claim: unknown): boolean => {
 
 describe('grantsFrom', () => {
   it('grants everything without a claim, and what the claim names with one', () => {
-    expect(grantsFrom(undefined)).toBe(WRITE_ALL);
+    expect(grantsFrom(undefined)).toBe(ADMIN_ALL);
     const grants = grantsFrom({ a: 'write', b: 'read', '*': 'read' });
     expect(grants.all).toBe('read');
     expect([canRead(grants, 'c'), canWrite(grants, 'c'), canWrite(grants, 'a'), canWrite(grants, 'b')]).toEqual([
@@ -32,7 +32,7 @@ describe('grantsFrom', () => {
   });
 
   it('refuses claims that are not a bounded map of ids to levels', () => {
-    for (const claim of [null, 'a', ['a'], { a: 'admin' }, { a: true }]) expect(refused(claim)).toBe(true);
+    for (const claim of [null, 'a', ['a'], { a: 'owner' }, { a: true }]) expect(refused(claim)).toBe(true);
     const many = Object.fromEntries(Array.from({ length: MAX_GRANTS + 1 }, (_, i) => [`t${i}`, 'read']));
     expect(refused(many)).toBe(true);
   });
@@ -42,7 +42,7 @@ describe('sameGrants', () => {
   it('compares every tree and the level on all of them', () => {
     const of = (claim: Record<string, string>) => grantsFrom(claim);
     expect(sameGrants(of({ a: 'read', b: 'write' }), of({ b: 'write', a: 'read' }))).toBe(true);
-    expect(sameGrants(WRITE_ALL, grantsFrom(undefined))).toBe(true);
+    expect(sameGrants(ADMIN_ALL, grantsFrom(undefined))).toBe(true);
     expect(sameGrants(of({ a: 'read', b: 'write' }), of({ a: 'read' }))).toBe(false);
     expect(sameGrants(of({ a: 'read' }), of({ a: 'write' }))).toBe(false);
     expect(sameGrants(of({ a: 'read' }), of({ b: 'read' }))).toBe(false);

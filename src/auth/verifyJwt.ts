@@ -3,6 +3,7 @@ import type { AuthConfig } from '../config.js';
 import { TreeError, unauthenticated } from '../errors.js';
 import { tenantFrom, type Caller } from './caller.js';
 import { grantsFrom } from './grants.js';
+import { tokenPrincipals } from './principals.js';
 
 /** What verifies a token: AUTH=jwt's configuration (config.ts). */
 export type JwtOptions = Omit<Extract<AuthConfig, { mode: 'jwt' }>, 'mode'>;
@@ -73,6 +74,7 @@ export function createJwtVerifier(options: JwtOptions): (token: string) => Promi
         subject: typeof payload.sub === 'string' ? payload.sub : null,
         tenant,
         grants,
+        principals: tokenPrincipals(payload.sub, payload[options.groupsClaim], options.groupsClaim),
         checkAgainAt,
       };
     } catch (error) {

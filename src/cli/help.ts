@@ -9,7 +9,7 @@ export const USAGE = [
   `usage: npm run tree -- verify [--strategy ${STRATEGIES}] [--tenant T]`,
   `       npm run tree -- reindex --to ${STRATEGIES} [--respace [--longer-than N]] [--tenant T]`,
   '       npm run tree -- jobs [--wait JOB_ID] [--tenant T]',
-  '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T]' +
+  '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write|admin,...] [--tenant T]' +
     ' | keys list | keys revoke KEY_ID',
   '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
   '       npm run tree -- worker',

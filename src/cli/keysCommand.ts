@@ -14,7 +14,7 @@ export function keysCommand(tree: Command): void {
     .summary('create, list and revoke the API keys of AUTH=apikey')
     .usage(
       [
-        'npm run tree -- keys create [--name NAME] [--trees ROOT=read|write,...] [--tenant T]',
+        'npm run tree -- keys create [--name NAME] [--trees ROOT=read|write|admin,...] [--tenant T]',
         '       npm run tree -- keys list',
         '       npm run tree -- keys revoke KEY_ID',
       ].join('\n'),

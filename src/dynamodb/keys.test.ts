@@ -12,6 +12,7 @@ import {
   DELETED_PACK_SK_PREFIX,
   EDGE_SK_END,
   EDGE_SK_PREFIX,
+  GRANT_SK_PREFIX,
   HISTORY_SK_PREFIX,
   IMPORT_PACK_SK_PREFIX,
   IMPORT_PACKS_PK_PREFIX,
@@ -22,6 +23,7 @@ import {
   OPEN_ENTRY_SK_PREFIX,
   OPEN_JOBS_SK,
   keyString,
+  PRINCIPAL_SK,
 } from './keys.js';
 
 /** Every constant of keys.ts whose name ends with one of `suffixes`: a prefix added there is checked here. */
@@ -35,7 +37,8 @@ const strategyPrefixes = (kind: 'pk' | 'sk') => STRATEGIES.flatMap((strategy) =>
 
 /** The sort keys and prefixes of each kind of item collection (one with a single kind of item: its prefix). */
 const SORT_KEYS_BY_COLLECTION = {
-  node: [NODE_SK, EDGE_SK_PREFIX, PATH_KEY_SK_PREFIX, ...strategyPrefixes('sk')],
+  node: [NODE_SK, EDGE_SK_PREFIX, PATH_KEY_SK_PREFIX, GRANT_SK_PREFIX, ...strategyPrefixes('sk')],
+  principal: [PRINCIPAL_SK],
   jobs: [JOB_SK_PREFIX, OPEN_JOBS_SK, OPEN_ENTRY_SK_PREFIX, LEGACY_DELETE_SK_PREFIX],
   // A tree's log and a node's history and deleted subtree: one collection (C#<id>).
   changes: [CHANGE_HEAD_SK, CHANGE_SK_PREFIX, HISTORY_SK_PREFIX, DELETED_ENTRY_SK, DELETED_PACK_SK_PREFIX],

@@ -12,6 +12,9 @@ import { decoderOf } from './decodeItem.js';
  *   N#<parentId>           K#<path key value>      the child of that path key, or    the engine
  *                                                  where it was before it moved
  *   N#<ancestorId>         D#<distance>#<id>       a closure row                     closure
+ *   N#<id>                 G#<principal>           a grant on the node               the engine
+ *   P#<principal>          GRANTS                  the principal's grants: one       the engine
+ *                                                  attribute g:<nodeId> a grant
  *   L#<rootId>#<depth>     <encoded path>          a level item                      path
  *   S#<rootId>             <document key>          a range item                      nested-set
  *   JOBS                   JOB#<jobId>             a job and its lease               the engine
@@ -84,6 +87,12 @@ export const EDGE_SK_PREFIX = 'E#';
 export const PATH_KEY_SK_PREFIX = 'K#';
 /** Sorts just above every edge sort key ('$' follows '#'). */
 export const EDGE_SK_END = 'E$';
+/** sk prefix of a grant on a node (pk N#<nodeId>), the principal after it. */
+export const GRANT_SK_PREFIX = 'G#';
+/** pk prefix of a principal's grants (sk PRINCIPAL_SK), the principal after it. */
+export const PRINCIPAL_PK_PREFIX = 'P#';
+/** sk of a principal's grants. */
+export const PRINCIPAL_SK = 'GRANTS';
 /** pk of the jobs' records. */
 export const JOBS_PK = 'JOBS';
 /** sk prefix of a job's record in JOBS. */

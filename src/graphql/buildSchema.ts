@@ -14,6 +14,7 @@ import { MutationResolver } from './mutation.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { QueryResolver } from './query.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
+import { SharingResolver } from './sharing.resolver.js';
 import { relayNodeIds, relayNodeSchema } from './relayNode.js';
 import { prefixSchema, schemaNames, type SchemaNames } from './schemaPrefix.js';
 
@@ -37,6 +38,7 @@ export function buildTreeSchema(options: SchemaOptions = {}): GraphQLSchema {
       HistoryResolver,
       CopyRestoreResolver,
       SubscriptionResolver,
+      SharingResolver,
     ],
     validate: false,
     // type-graphql wants a pubsub once there is a subscription; treeChanges brings its own

@@ -27,6 +27,10 @@ export interface LiveContext {
   resumeWithinMs: number;
   /** LIVE_QUEUE_LIMIT. */
   queueLimit: number;
+  /** GRANTS_CACHE_MS: how often the caller's grants on subtrees are read again (grantWatch.ts). */
+  grantsCacheMs: number;
+  /** Whether the caller may read the node of a chain, as its grants were last read (set when it subscribes). */
+  readable?: (chain: readonly string[]) => boolean;
   /** Told of each change sent (when it committed) and of each subscriber closed for being slow (metrics). */
   observe?: { delivered(at: string): void; dropped(): void };
 }

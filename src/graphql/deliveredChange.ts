@@ -7,16 +7,25 @@ import type { TreeChange } from './treeChange.type.js';
 export type Delivered = TreeChange & { live: LiveChange };
 
 /**
- * A change's fields for a caller who may read the trees `canRead` says: where the node is after
- * the change only when `visible`; where it was and what it was before only when the caller may
- * read the tree it was in then; its id in a tree the caller may read (a move between trees is
- * recorded in both, and the copy in the node's history is the record of the tree it left).
+ * A change's fields for a caller who may read the nodes `canRead` says (by their chains: their
+ * ancestors' ids, root first, then their own): where the node is after the change only when
+ * `visible`; where it was and what it was before only when the caller may read it where it was;
+ * its id in a tree where the caller may read it (a move between trees is recorded in both, and
+ * the copy in the node's history is the record of the tree it left).
  */
-export function deliveredChange(change: LiveChange, canRead: (rootId: string) => boolean): Delivered {
+export function deliveredChange(change: LiveChange, canRead: (chain: readonly string[]) => boolean): Delivered {
   const { record, kind, cursor, visible } = change;
-  const readBefore = canRead(record.from?.path[0] ?? record.nodeId);
+  const wasAt = record.from ? [...record.from.path, record.nodeId] : undefined;
+  const readBefore = canRead(
+    wasAt ?? (record.nodeId === record.rootId ? [record.rootId] : [record.rootId, record.nodeId]),
+  );
   const before = record.prior && readBefore ? record.prior : null;
-  const twin = record.other && !canRead(record.rootId) && canRead(record.other.rootId) ? record.other : record;
+  // Where the caller may read the node in a tree's log: the twin's tree, when only there.
+  const readIn = (rootId: string) =>
+    [record.from, record.to].some(
+      (place) => place && (place.path[0] ?? record.nodeId) === rootId && canRead([...place.path, record.nodeId]),
+    );
+  const twin = record.other && !readIn(record.rootId) && readIn(record.other.rootId) ? record.other : record;
   return {
     live: change,
     cursor,

@@ -1,6 +1,5 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { canRead } from '../auth/grants.js';
-import { badInput, notFound } from '../errors.js';
+import { badInput } from '../errors.js';
 import { liveCursorOf, visibleAfter } from '../live/treeChanges.js';
 import type { LiveKind } from '../live/window.js';
 import { decodeChangeId, type ChangeRecord, type NewestFirstPage, type TreeNode } from '../storage/treeStore.js';
@@ -26,7 +25,8 @@ export class NewestFirstArgs {
 /**
  * History: the changes recorded with each write (engine/changes/), newest first, for as long as
  * HISTORY_RETENTION_DAYS keeps them; a node's own, or every change in a tree. A caller sees only
- * changes in trees it may read; a tenant only its own (its store reads only its items).
+ * changes to nodes it may read where they were or went; a tenant only its own (its store reads
+ * only its items).
  */
 @Resolver(() => Node)
 export class HistoryResolver {
@@ -41,13 +41,17 @@ export class HistoryResolver {
     @Ctx() { store, access }: Context,
   ): Promise<Connection> {
     // The store passes over the changes made in trees the caller may not read, before it cuts the page.
-    return connection(await store.history({ nodeId: node.id }, pageSize(args), args.after), args.after, access);
+    return connection(
+      await store.history({ nodeId: node.id }, pageSize(args), args.after),
+      args.after,
+      await access.readable(),
+    );
   }
 
   @Query(() => TreeChangeConnection, {
     description:
-      'Every change in the tree of rootId, newest first (empty for a tree you may not read, or with no change ' +
-      'kept); each with who made it and what it changed.',
+      'Every change in the tree of rootId that you may see (to nodes you may read where they were or went), ' +
+      'newest first; each with who made it and what it changed.',
   })
   async treeHistory(
     @Arg('rootId', () => ID, { description: 'The root of the tree.' }) rootId: string,
@@ -55,8 +59,8 @@ export class HistoryResolver {
     @Ctx() { store, access }: Context,
   ): Promise<Connection> {
     checkId(rootId, 'rootId');
-    // The store's page of a tree the caller may not read is empty.
-    return connection(await store.history({ rootId }, pageSize(args), args.after), args.after, access);
+    // The store's page holds only what the caller may see.
+    return connection(await store.history({ rootId }, pageSize(args), args.after), args.after, await access.readable());
   }
 
   @Mutation(() => TreeChange, {
@@ -70,11 +74,10 @@ export class HistoryResolver {
     @Ctx() ctx: Context,
   ): Promise<Delivered> {
     const { rootId, seq } = decodeChangeId(changeId);
-    // A change in a tree the caller may not read does not exist for it; the write checks the grant.
-    if (!canRead(ctx.access.grants, rootId)) throw notFound('change', changeId);
+    // A change the caller may not see does not exist for it (the store's check); the write checks its level.
     const record = await ctx.store.undo(rootId, seq);
     ctx.loaders.clearAll();
-    const readable = (root: string) => canRead(ctx.access.grants, root);
+    const readable = await ctx.access.readable();
     const visible = visibleAfter(record, readable);
     return deliveredChange(
       { record, kind: historyKind(record), cursor: liveCursorOf(ctx.store.changes.cursors, record), visible },
@@ -97,9 +100,8 @@ export function pageSize({ first }: { first: number }): number {
 function connection(
   page: NewestFirstPage<ChangeRecord>,
   after: string | null | undefined,
-  access: Context['access'],
+  readable: (chain: readonly string[]) => boolean,
 ): Connection {
-  const readable = (rootId: string) => canRead(access.grants, rootId);
   const edges = page.edges.map(({ node: record, cursor }) => {
     const change = { record, kind: historyKind(record), cursor, visible: visibleAfter(record, readable) };
     return { cursor, node: deliveredChange(change, readable) };

@@ -13,9 +13,12 @@ import { relayPage } from './relayPage.js';
 /** The tree fields of Node: thin, over the request's loaders and the storage interface. */
 @Resolver(() => Node)
 export class NodeResolver {
-  @FieldResolver(() => Node, { nullable: true, description: 'Its parent; null for a root.' })
-  async parent(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<TreeNode | null> {
-    return node.parentId === null ? null : loaders.nodeById.load(node.parentId);
+  @FieldResolver(() => Node, {
+    nullable: true,
+    description: 'Its parent; null for a root, and for the top of what you may read (docs/security.md).',
+  })
+  async parent(@Root() node: TreeNode, @Ctx() { loaders, access }: Context): Promise<TreeNode | null> {
+    return node.parentId === null ? null : access.visible(await loaders.nodeById.load(node.parentId));
   }
 
   @FieldResolver(() => ID, { description: "Id of the root of this node's tree." })
@@ -46,9 +49,18 @@ export class NodeResolver {
     return toConnection(await loaders.children(node, read, () => nestedChildren(info), fieldsLeftOut(info)), read);
   }
 
-  @FieldResolver(() => [Node], { description: 'Root first, parent last. Empty for a root.' })
-  async ancestors(@Root() node: TreeNode, @Ctx() { loaders }: Context): Promise<TreeNode[]> {
-    return loaders.ancestors.load(node);
+  @FieldResolver(() => [Node], {
+    description:
+      'Root first, parent last. Empty for a root. Those you may read: from the top of what is shared with you.',
+  })
+  async ancestors(@Root() node: TreeNode, @Ctx() { loaders, access }: Context): Promise<TreeNode[]> {
+    const chain = await loaders.ancestors.load(node);
+    if (access.grants.all !== null || chain.length === 0) return chain;
+    // What the caller may read of a chain is a tail of it: a grant is inherited below its node.
+    const readable = await access.readable();
+    const ids = chain.map((n) => n.id);
+    const top = ids.findIndex((_, i) => readable(ids.slice(0, i + 1)));
+    return top < 0 ? [] : chain.slice(top);
   }
 
   @FieldResolver(() => JobType, {

@@ -30,6 +30,9 @@ const PATH_ARGS = {
 
 /** The node `path` names below `rootId`, as `node(id)` reads it (null: none, or one the caller may not read). */
 async function lookup(rootId: string, path: string, context: Context): Promise<Lookup | null> {
+  const { access, loaders } = context;
+  // A path below a node the caller may not read names nothing for it (its steps there included).
+  if (access.grants.all === null && !(await access.visible(await loaders.nodeById.load(rootId)))) return null;
   const match = await context.store.resolvePath(rootId, path);
   if (match?.node) context.loaders.prime([match.node]);
   const node = match && (await context.access.visible(await context.loaders.nodeById.load(match.id)));

@@ -79,7 +79,8 @@ export class QueryResolver {
         await loaders.childrenByParent.load({ parentId: null, ...read, leftOut: fieldsLeftOut(info) }),
         read,
       );
-    // A caller limited to some trees sees the roots of its grants, and nothing of the others.
-    return toConnection(await store.rootsAmong([...access.grants.trees.keys()], read), read);
+    // A caller limited to some trees sees the roots its credentials or grants name, and nothing of the others.
+    const granted = await store.access.grantedIds();
+    return toConnection(await store.rootsAmong([...new Set([...access.grants.trees.keys(), ...granted])], read), read);
   }
 }

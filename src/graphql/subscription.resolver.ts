@@ -1,12 +1,13 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root, Subscription } from 'type-graphql';
 import type { Caller } from '../auth/caller.js';
 import { watchCredentials } from '../auth/credentialWatch.js';
-import { canRead, sameGrants } from '../auth/grants.js';
+import { sameGrants } from '../auth/grants.js';
 import { isTreeError, notFound, TreeError } from '../errors.js';
 import { openTreeChanges, visibleAfter, type LiveChange, type TreeChangesArgs } from '../live/treeChanges.js';
 import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
 import { createAccess } from './access.js';
 import type { Context } from './context.js';
+import { watchGrants } from './grantWatch.js';
 import { Job } from './job.type.js';
 import { Node } from './node.type.js';
 import { TreeChange } from './treeChange.type.js';
@@ -34,12 +35,12 @@ export class SubscriptionResolver {
       description: 'The cursor of the last change seen: resume after it (RESYNC_REQUIRED past the retention).',
     })
     _after: string | null,
-    @Ctx() { access }: Context,
+    @Ctx() { live }: Context,
   ): Delivered {
     // The stream's end with a refusal (SLOW_CONSUMER, credentials that no longer hold): its event is the typed error.
     if ('failure' in change) throw change.failure;
     // The caller's grants as last checked, which may be narrower than when the change was read.
-    const readable = (rootId: string) => canRead(access.grants, rootId);
+    const readable = live?.readable ?? (() => false);
     return deliveredChange({ ...change, visible: change.visible && visibleAfter(change.record, readable) }, readable);
   }
 
@@ -97,11 +98,12 @@ async function subscribeTreeChanges(
 ): Promise<AsyncIterable<LiveChange | Failure>> {
   const { live, store, loaders } = context;
   if (!live) throw new TreeError('BAD_REQUEST', 'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events');
+  live.readable = await context.access.readable();
   const changes = await openTreeChanges(
     {
       store,
       tenant: live.tenant,
-      canRead: (rootId) => canRead(context.access.grants, rootId),
+      canRead: (chain) => live.readable!(chain),
       readNode: (id) => loaders.nodeById.load(id),
       ancestorsOf: (node) => loaders.ancestors.load(node),
       hub: live.hub,
@@ -115,10 +117,12 @@ async function subscribeTreeChanges(
     authenticate: () => live.reauthenticate(),
     accept: (caller, before) => acceptGrants(context, args.nodeId, caller, before),
   });
-  const refused = credentials.ended.then((error) => ({ refused: error }));
+  const grants = watchGrants({ ...context, live }, args.nodeId);
+  const refused = Promise.race([credentials.ended, grants.ended]).then((error) => ({ refused: error }));
   let failed = false;
   const close = () => {
     credentials.stop();
+    grants.stop();
     return changes.return!();
   };
   return {
@@ -129,8 +133,10 @@ async function subscribeTreeChanges(
           // The refusal first: it wins over a change already queued.
           const next = await Promise.race([refused, changes.next()]);
           if ('refused' in next) throw next.refused;
-          if (next.done) credentials.stop();
-          else await credentials.current();
+          if (next.done) {
+            credentials.stop();
+            grants.stop();
+          } else await credentials.current();
           loaders.clearAll();
           if (!next.done) live.observe?.delivered(next.value.record.at);
           return next;
@@ -156,10 +162,11 @@ async function subscribeTreeChanges(
 async function acceptGrants(context: Context, nodeId: string, caller: Caller, before: Caller): Promise<void> {
   if (caller.tenant !== before.tenant) throw notFound('node', nodeId);
   if (sameGrants(caller.grants, before.grants)) return;
-  const access = createAccess(caller.grants, context.loaders);
+  const access = createAccess(caller.grants, context.store.access, context.loaders, caller.principals);
   if (caller.grants.all === null) {
     const node = await context.loaders.nodeById.clear(nodeId).load(nodeId);
     if (!(await access.visible(node))) throw notFound('node', nodeId);
   }
   context.access = access;
+  if (context.live) context.live.readable = await access.readable();
 }

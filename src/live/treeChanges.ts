@@ -25,8 +25,11 @@ export interface LiveScope {
   /** The caller's store (its tenant). */
   store: TreeStore;
   tenant: string | null;
-  /** Whether the caller may read the tree of this root. */
-  canRead(rootId: string): boolean;
+  /**
+   * Whether the caller may read the node of a chain (its ancestors' ids, root first, then its
+   * own), as its grants were last read: a subscription reads them again every GRANTS_CACHE_MS.
+   */
+  canRead(chain: readonly string[]): boolean;
   /** The caller's reads of nodes and their ancestors. */
   readNode(id: string): Promise<TreeNode | null>;
   ancestorsOf(node: TreeNode): Promise<TreeNode[]>;
@@ -54,7 +57,7 @@ export async function openTreeChanges(
   const node = await scope.readNode(args.nodeId);
   // Its tree from its ancestors: a strategy that keeps no path leaves a node's rootId unset.
   const ancestors = node ? (await scope.ancestorsOf(node)).map((n) => n.id) : [];
-  if (!node || !scope.canRead(ancestors[0] ?? node.id)) throw notFound('node', args.nodeId);
+  if (!node || !scope.canRead([...ancestors, node.id])) throw notFound('node', args.nodeId);
   // A cursor of this node's subscription holds its place then: the resume goes on from there
   // as the subscription did, following the node into the trees it went to since.
   const path = resumed?.watch?.nodeId === node.id ? resumed.watch.path : ancestors;
@@ -73,7 +76,8 @@ export async function openTreeChanges(
  */
 function resumeFrom(scope: LiveScope, after: string): ChangeCursor {
   const cursor = scope.store.changes.cursors.decode(after);
-  if (!scope.canRead(cursor.rootId)) throw badInput('after is not a cursor of treeChanges', { field: 'after' });
+  const watched = cursor.watch ? [...cursor.watch.path, cursor.watch.nodeId] : [cursor.rootId];
+  if (!scope.canRead(watched)) throw badInput('after is not a cursor of treeChanges', { field: 'after' });
   if (Date.now() - cursor.at > scope.resumeWithinMs)
     throw new TreeError(
       'RESYNC_REQUIRED',
@@ -143,14 +147,15 @@ class Subscription {
           skip: moved ? [] : this.skip.filter((seq) => seq > record.seq),
           watch: { nodeId: this.watch.nodeId, path: this.watch.path },
         }),
-        visible: visibleAfter(record, (rootId) => this.scope.canRead(rootId)),
+        visible: visibleAfter(record, (chain) => this.scope.canRead(chain)),
       });
     }
-    if (seen.ended) return this.end();
+    // The watched node gone, or moved where the caller may not read it: the stream ends.
+    if (seen.ended || !this.scope.canRead([...this.watch.path, this.watch.nodeId])) return this.end();
     if (!moved) return;
     this.detach();
     this.reader = null;
-    if (on.rootId !== next || !this.scope.canRead(next)) return this.end();
+    if (on.rootId !== next) return this.end();
     this.tree = next;
     this.attach(on.seq, []);
   }
@@ -243,6 +248,13 @@ export const liveCursorOf = (cursors: ChangeCursors, record: ChangeRecord): stri
   });
 };
 
-/** Whether a caller who may read the trees `canRead` says sees the node after the change (not after a delete). */
-export const visibleAfter = (record: ChangeRecord, canRead: (rootId: string) => boolean): boolean =>
-  record.kind !== 'DELETED' && canRead(record.to ? (record.to.path[0] ?? record.nodeId) : record.rootId);
+/** Whether a caller who may read the nodes `canRead` says sees the node after the change (not after a delete). */
+export const visibleAfter = (record: ChangeRecord, canRead: (chain: readonly string[]) => boolean): boolean =>
+  record.kind !== 'DELETED' &&
+  canRead(
+    record.to
+      ? [...record.to.path, record.nodeId]
+      : record.nodeId === record.rootId
+        ? [record.rootId]
+        : [record.rootId, record.nodeId],
+  );

@@ -8,6 +8,7 @@ import { parseNodeTypes, type NodeTypes, type ReservedNames } from './nodeTypes.
  */
 export const RESERVED: ReservedNames = {
   fields: new Set([
+    'access',
     'ancestors',
     'changeCursor',
     'childCount',
@@ -17,6 +18,7 @@ export const RESERVED: ReservedNames = {
     'depth',
     'descendantCount',
     'descendants',
+    'grants',
     'history',
     'id',
     'name',
@@ -29,6 +31,7 @@ export const RESERVED: ReservedNames = {
     'version',
   ]),
   types: new Set([
+    'AccessLevel',
     'CopySubtreeInput',
     'CopySubtreeResult',
     'CreateNodeInput',
@@ -37,6 +40,7 @@ export const RESERVED: ReservedNames = {
     'DateTime',
     'DeleteResult',
     'DescendantsOrder',
+    'Grant',
     'JSONObject',
     'Job',
     'JobConnection',

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/caller.js';
-import { canRead, canWrite } from '../auth/grants.js';
+import { treeLevel } from '../auth/grants.js';
 import type { Config } from '../config.js';
 import { newCost, type DynamoCost } from '../dynamodb/costMeter.js';
 import { HOUR_MS } from '../durations.js';
@@ -20,19 +20,19 @@ export type SubscriptionContext = (caller: Caller, reauthenticate: () => Promise
 export function requestContexts(admin: TreeAdmin): (caller: Caller) => Promise<RequestContext> {
   return async (caller) => {
     const cost = newCost();
-    // A caller who may write only some trees: every write checks and guards its tree (the
-    // resolvers' check is made before the write reads; the tree may change in between).
-    const { grants } = caller;
+    // A caller whose credentials do not give it everything: every write checks and guards its
+    // level where it writes (the resolvers' check is made before the write reads; the tree may
+    // change in between), and grants on subtrees add to what its credentials give.
+    const { grants, principals } = caller;
     const access =
-      grants.all === 'write'
-        ? undefined
-        : (root: string) => (canWrite(grants, root) ? 'write' : canRead(grants, root) ? 'read' : null);
+      grants.all === 'admin' ? undefined : { trees: (root: string) => treeLevel(grants, root), principals };
     // Who makes the request's changes, for their records: the token's subject, or the key's name.
     const by = caller.keyName ?? caller.subject ?? undefined;
-    const scoped = admin.store.scoped({ cost, tenant: caller.tenant, treeAccess: access, by });
+    const scoped = admin.store.scoped({ cost, tenant: caller.tenant, ...(access ? { access } : {}), by });
     const loaders = createLoaders(scoped);
     const returned = { nodes: 0 };
-    return { caller, store: scoped, loaders, access: createAccess(caller.grants, loaders), cost, returned };
+    const checks = createAccess(grants, scoped.access, loaders, principals);
+    return { caller, store: scoped, loaders, access: checks, cost, returned };
   };
 }
 
@@ -40,7 +40,7 @@ export interface SubscriptionContextOptions {
   /** A request's context, which a subscription's extends. */
   contextFor: (caller: Caller) => Promise<RequestContext>;
   hub: ChangeHub;
-  config: Pick<Config, 'changeRetentionHours' | 'liveQueueLimit'>;
+  config: Pick<Config, 'changeRetentionHours' | 'liveQueueLimit' | 'grantsCacheMs'>;
   metrics: Pick<Metrics, 'liveEvents' | 'liveLag' | 'liveDropped'>;
 }
 
@@ -63,6 +63,7 @@ export function subscriptionContexts(options: SubscriptionContextOptions): Subsc
       reauthenticate,
       resumeWithinMs: config.changeRetentionHours * HOUR_MS,
       queueLimit: config.liveQueueLimit,
+      grantsCacheMs: config.grantsCacheMs,
       observe,
     },
   });

@@ -304,10 +304,11 @@ export interface StoreScope {
   /** The tenant (null or absent: the default one): its own keys (dynamodb/tenantDoc.ts) and cursors. */
   tenant?: string | null;
   /**
-   * What the caller may do with the tree of a root: 'write', 'read', or null. Every write checks
-   * the tree it lands in when it reads it (NOT_FOUND, FORBIDDEN), and guards it until it commits.
+   * What the caller may do (CallerGrants); absent: everything. Every write checks the caller's
+   * level on the nodes it touches when it reads them (NOT_FOUND, FORBIDDEN), and guards it until
+   * it commits; reads of history and deleted subtrees pass over what the caller may not read.
    */
-  treeAccess?: (rootId: string) => 'write' | 'read' | null;
+  access?: CallerGrants;
   /** Who the caller is (its subject, or its API key's name), for the records of its changes. */
   by?: string;
 }
@@ -347,6 +348,64 @@ export interface TreeStore extends TreeReads, TreeWrites {
   scoped(scope?: StoreScope): TreeStore;
   /** The change logs of this store's trees, for live updates. */
   readonly changes: ChangeFeed;
+  /** The caller's access, and the grants on subtrees (docs/security.md). */
+  readonly access: StoreAccess;
+}
+
+/** What a caller may do with a tree or a subtree, each level including the ones before it. */
+export type AccessLevel = 'read' | 'write' | 'admin';
+
+/**
+ * What a caller's credentials give it: a level on whole trees (`trees`, by root id; '*' for
+ * every tree), and the principals the grants on subtrees kept in the table name it by
+ * (`sub:<subject>`, `group:<group>`, `key:<API key name>`).
+ */
+export interface CallerGrants {
+  trees(rootId: string): AccessLevel | null;
+  principals: readonly string[];
+}
+
+/** A grant on a node, inherited by its subtree. */
+export interface Grant {
+  nodeId: string;
+  principal: string;
+  level: AccessLevel;
+  /** Who granted it (a subject or an API key's name); null when unknown (the CLI). */
+  grantedBy: string | null;
+  /** When, ISO 8601. */
+  at: string;
+}
+
+/**
+ * The grants on subtrees, in one store (one request): the caller's own, read once (one
+ * BatchGetItem of its principals' items) and kept for the store's life, and everyone's, to list,
+ * give and take. What the caller's credentials give on whole trees is the API's to add.
+ */
+export interface StoreAccess {
+  /** Whether the store checks nothing: the caller's credentials gave it everything when it was made. */
+  readonly unlimited: boolean;
+  /** The highest level the caller's grants give on the node of `chain` (ids, root first, the node last). */
+  grantedOn(chain: readonly string[]): Promise<AccessLevel | null>;
+  /** The same, synchronously, for many chains (a page of history): the grants read first. */
+  grantedLevels(): Promise<(chain: readonly string[]) => AccessLevel | null>;
+  /** Forgets the caller's grants: the next check reads them again (an open subscription's re-check). */
+  forget(): void;
+  /** The ids of the nodes the caller's grants are on. */
+  grantedIds(): Promise<string[]>;
+  /** The grants on node `nodeId` (not those it inherits), by principal; one Query. */
+  grantsOn(nodeId: string): Promise<Grant[]>;
+  /**
+   * Grants `level` on node `nodeId` to `principal` (or changes the level of its grant there),
+   * the caller needing `admin` on the node, checked in the write's transaction.
+   */
+  grant(nodeId: string, principal: string, level: AccessLevel): Promise<Grant>;
+  /** Revokes `principal`'s grant on `nodeId` (`admin` needed there): false when it had none. */
+  revoke(nodeId: string, principal: string): Promise<boolean>;
+  /**
+   * The nodes the caller's own grants are on, none below another, in id order: the tops of what
+   * is shared with it; `first` of them after `after`, a cursor of this list.
+   */
+  sharedTops(first: number, after?: string | null): Promise<NewestFirstPage<TreeNode>>;
 }
 
 /** What a path names (TreeReads.resolvePath): a node's id, and whether a step was one a node left. */
@@ -364,8 +423,8 @@ export interface TreeReads {
   /**
    * History, newest first: the changes to a node (`nodeId`), or every change in the tree of a
    * root (`rootId`), `first` of them after `after`, a cursor of the same history (any other is
-   * BAD_USER_INPUT). A node's history lists only the changes made in a tree the caller may read
-   * (`treeAccess`): the others are passed over before the page is cut (engine/changes/readablePage.ts).
+   * BAD_USER_INPUT). It lists only the changes to nodes the caller may read where they were or
+   * went (StoreScope.access): the others are passed over before the page is cut (engine/changes/readablePage.ts).
    */
   history(
     of: { nodeId: string } | { rootId: string },

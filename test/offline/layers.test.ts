@@ -254,6 +254,8 @@ describe('layers', () => {
       jobs: ['core', 'changes', 'guard'],
       writes: ['core', 'reads', 'jobs', 'changes', 'guard'],
       undo: ['core', 'reads', 'changes', 'writes'],
+      access: ['core'],
+      sharing: ['core', 'reads', 'guard', 'writes', 'access'],
     };
     const wingOf = (path: string) => (under(ENGINE)(path) ? path.slice(ENGINE.length + 1).split('/')[0]! : null);
     expect(

@@ -83,6 +83,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
     expect(idPositions(relay)).toEqual([
       'Mutation.treeDeleteNode(expectedParentId)',
       'Mutation.treeDeleteNode(id)',
+      'Mutation.treeGrantAccess(nodeId)',
       'Mutation.treeReparent(after)',
       'Mutation.treeReparent(before)',
       'Mutation.treeReparent(expectedParentId)',
@@ -90,6 +91,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'Mutation.treeReparent(newParentId)',
       'Mutation.treeRestoreNode(id)',
       'Mutation.treeRestoreNode(newParentId)',
+      'Mutation.treeRevokeAccess(nodeId)',
       'Mutation.treeUndo(changeId)',
       'Mutation.treeUpdateNode(id)',
       'Node.id',
@@ -109,6 +111,7 @@ describe('RELAY_NODE=true (with SCHEMA_PREFIX=Tree)', () => {
       'TreeCreateNodeInput.id',
       'TreeCreateNodeInput.parentId',
       'TreeCreateNodesInput.parentId',
+      'TreeGrant.nodeId',
       'TreeJob.id',
       'TreeJob.nodeId',
       'TreeNewNodeInput.id',

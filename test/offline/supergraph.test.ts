@@ -43,6 +43,7 @@ describe('the supergraph of examples/supergraph', () => {
       'treeNode',
       'treeNodes',
       'treeRoots',
+      'treeSharedWithMe',
       'treeTreeHistory',
       'user',
     ]);

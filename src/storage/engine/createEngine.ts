@@ -2,6 +2,7 @@ import { meteredDoc } from '../../dynamodb/costMeter.js';
 import { tenantDoc } from '../../dynamodb/tenantDoc.js';
 import type { TreeStrategy } from '../strategy.js';
 import type { StoreScope, TreeAdmin } from '../treeStore.js';
+import { createCallerAccess } from './access/callerAccess.js';
 import { adminOver } from './adminOver.js';
 import type { EngineOptions, EngineParts } from './engineParts.js';
 
@@ -35,11 +36,13 @@ export function createEngine(strategy: TreeStrategy, options: EngineOptions): Tr
     drain,
     scopedTo,
   };
-  function scopedTo({ tenant = null, cost, treeAccess, by }: StoreScope): EngineParts {
-    const doc = cost ? meteredDoc(options.doc, cost) : options.doc;
+  function scopedTo({ tenant = null, cost, access, by }: StoreScope): EngineParts {
+    const doc = tenantDoc(cost ? meteredDoc(options.doc, cost) : options.doc, tenant);
     const cursors = tenant === null ? options.cursors : options.cursors.forTenant(tenant);
-    const scope = Object.assign({ doc: tenantDoc(doc, tenant), tenant, cursors }, treeAccess ? { treeAccess } : {});
-    return Object.assign({}, root, scope, by === undefined ? {} : { by });
+    const caller: Partial<EngineParts> = access
+      ? { access: createCallerAccess({ doc, table: options.table }, access) }
+      : {};
+    return Object.assign({}, root, { doc, tenant, cursors }, caller, by === undefined ? {} : { by }) as EngineParts;
   }
   return adminOver(strategy, root);
 }

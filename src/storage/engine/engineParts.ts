@@ -34,7 +34,7 @@ export interface EngineOptions {
 
 /** What the stores of one engine share, for one tenant: the options and the jobs run in the background. */
 export type EngineParts = EngineOptions &
-  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'treeAccess' | 'by'> & {
+  Pick<EngineContext, 'background' | 'tenant' | 'runsJobs' | 'access' | 'by'> & {
     /** Waits until the jobs this process runs in the background are done (a CLI's exit, a test's end). */
     drain(): Promise<void>;
     /** The parts of the store of one tenant, for one caller (TreeStore.scoped). */

@@ -10,6 +10,7 @@ import { IMPORT_PACK_ITEM } from './jobs/importJob.js';
 import { jobFromItem, legacyDeleteOf, listedTenantOf } from './jobs/jobRecord.js';
 import { REINDEX_CHECKPOINT_ITEM } from './jobs/reindexJob.js';
 import { ITEM_KINDS } from './itemKinds.js';
+import { grantOfItem, PRINCIPAL_ITEM } from './access/grantItems.js';
 
 type Row = Record<string, unknown>;
 
@@ -86,7 +87,7 @@ const KINDS: Record<string, Array<[read: (item: Row) => unknown, good: Row, bad:
     [
       (item) => decodeItem(API_KEY_ITEM, item),
       { pk: 'APIKEYS', sk: 'k', createdAt: 'x', hash: 'h' },
-      { pk: 'APIKEYS', sk: 'k', createdAt: 'x', hash: 'h', trees: { r: 'admin' } },
+      { pk: 'APIKEYS', sk: 'k', createdAt: 'x', hash: 'h', trees: { r: 'owner' } },
       'trees.r:',
     ],
   ],
@@ -135,6 +136,22 @@ const KINDS: Record<string, Array<[read: (item: Row) => unknown, good: Row, bad:
       { pk: 'C#*deleted', sk: 'x#n', nodeId: 'n', token: 't', expiresAt: 9 },
       { pk: 'C#*deleted', sk: 'x#n', nodeId: 'n', expiresAt: 9 },
       'token:',
+    ],
+  ],
+  grant: [
+    [
+      grantOfItem,
+      { pk: 'N#n', sk: 'G#sub:ana', nodeId: 'n', principal: 'sub:ana', level: 'write', grantedBy: null, at: 'x' },
+      { pk: 'N#n', sk: 'G#sub:ana', nodeId: 'n', principal: 'sub:ana', level: 'owner', grantedBy: null, at: 'x' },
+      'level:',
+    ],
+  ],
+  "a principal's grants": [
+    [
+      (item) => decodeItem(PRINCIPAL_ITEM, item),
+      { pk: 'P#sub:ana', sk: 'GRANTS', n: 1, 'g:n': 'read' },
+      { pk: 'P#sub:ana', sk: 'GRANTS', n: '1', 'g:n': 'read' },
+      'n:',
     ],
   ],
   'import pack': [

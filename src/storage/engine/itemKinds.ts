@@ -10,6 +10,7 @@ import {
   DELETED_LIST_PK,
   DELETED_PACK_SK_PREFIX,
   EDGE_SK_PREFIX,
+  GRANT_SK_PREFIX,
   HISTORY_SK_PREFIX,
   IMPORT_PACK_SK_PREFIX,
   IMPORT_PACKS_PK_PREFIX,
@@ -21,12 +22,15 @@ import {
   PATH_KEY_SK_PREFIX,
   OPEN_ENTRY_SK_PREFIX,
   OPEN_JOBS_SK,
+  PRINCIPAL_PK_PREFIX,
+  PRINCIPAL_SK,
   REINDEX_PK,
   ROOTS_PK,
   STRATEGIES_PK,
   TENANTS_PK,
 } from '../../dynamodb/keys.js';
 import { STRATEGY_RECORD_ITEM } from '../../dynamodb/strategyRecord.js';
+import { GRANT_ITEM, PRINCIPAL_ITEM } from './access/grantItems.js';
 import { CHANGE_HEAD_ITEM, CHANGE_ITEM } from './changes/changeRecord.js';
 import { DELETED_ENTRY_ITEM, DELETED_LIST_ITEM, DELETED_PACK_ITEM } from './changes/deletedSubtree.js';
 import { PATH_KEY_ITEM, STORED_NODE_ITEM } from './core/items.js';
@@ -86,6 +90,16 @@ export const ITEM_KINDS: readonly ItemKind[] = [
     schema: LEGACY_DELETE_ITEM,
   },
   { name: 'reindex checkpoint', keys: [{ pk: REINDEX_PK, sk: '<strategy>' }], schema: REINDEX_CHECKPOINT_ITEM },
+  {
+    name: 'grant',
+    keys: [{ pk: `${NODE_PK_PREFIX}<nodeId>`, sk: `${GRANT_SK_PREFIX}<principal>` }],
+    schema: GRANT_ITEM,
+  },
+  {
+    name: "a principal's grants",
+    keys: [{ pk: `${PRINCIPAL_PK_PREFIX}<principal>`, sk: PRINCIPAL_SK }],
+    schema: PRINCIPAL_ITEM,
+  },
   { name: 'API key', keys: [{ pk: API_KEYS_PK, sk: '<keyId>' }], schema: API_KEY_ITEM },
   { name: 'tenant with open jobs', keys: [{ pk: TENANTS_PK, sk: '<tenant>' }], schema: TENANT_ITEM },
   {

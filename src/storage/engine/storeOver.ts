@@ -24,6 +24,7 @@ import { updateNode } from './writes/updateNode.js';
 import { undoChange } from './undo/undoChange.js';
 import { copySubtree } from './writes/copySubtree.js';
 import { restoreNode } from './undo/restoreNode.js';
+import { storeAccess } from './sharing/storeAccess.js';
 
 /**
  * The store the resolvers use, over the parts of one tenant; with a scope, the request-scoped
@@ -81,6 +82,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     getJobs: (ids) => getJobs(options, ids),
     pendingJobs: (nodes) => pendingJobs(ctx, options, scope, nodes),
     listJobs: (page) => jobsPage(ctx, page),
+    access: storeAccess(ctx),
   };
 }
 

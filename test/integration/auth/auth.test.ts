@@ -315,9 +315,9 @@ describe('AUTH=apikey', () => {
       { authorization: `Bearer ${limited}` },
     );
     expect(write.body.errors?.map((e) => e.extensions?.code)).toEqual(['FORBIDDEN']);
-    await expect(tree('create', '--trees', 'a=admin')).rejects.toMatchObject({
+    await expect(tree('create', '--trees', 'a=owner')).rejects.toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/--trees takes ROOT_ID=read\|write/),
+      stderr: expect.stringMatching(/--trees takes ROOT_ID=read\|write\|admin/),
     });
   });
 

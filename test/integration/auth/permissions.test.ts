@@ -166,7 +166,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
       'race1',
     );
     expectError(created, 'FORBIDDEN', {
-      message: 'you may read the tree of parent "r.p" but not change it',
+      message: 'you may read parent "r.p" but not change it',
       details: { id: 'r.p' },
     });
     expect(
@@ -194,7 +194,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: per-tree permissions', (strategy) => {
   });
 
   it('refuses a malformed permissions claim as UNAUTHENTICATED', async () => {
-    const bad = `Bearer ${await token(undefined, { trees: { a: 'admin' } })}`;
+    const bad = `Bearer ${await token(undefined, { trees: { a: 'owner' } })}`;
     const response = await server.gql('{ node(id: "a") { id } }', {}, { authorization: bad });
     expect(response.status).toBe(401);
     expect(codes(response)).toEqual(['UNAUTHENTICATED']);

@@ -307,7 +307,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: copy and restore', (strategy) => {
     const reader = await as({ sub: 'rita', trees: { hundred: 'read', dst: 'write' } });
     const before = await snapshot(view(), ['hundred', 'dst']);
     expectError(await reader(RESTORE, { id: 'hundred.0.5', newParentId: 'dst' }), 'FORBIDDEN', {
-      message: 'you may read the tree of deleted node "hundred.0.5" but not change it',
+      message: 'you may read deleted node "hundred.0.5" but not change it',
       details: { id: 'hundred.0.5' },
     });
     expect(await snapshot(view(), ['hundred', 'dst'])).toEqual(before);

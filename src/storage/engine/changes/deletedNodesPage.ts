@@ -10,12 +10,12 @@ const LIST = { t: 'dn' } as const;
 const isListKey = (s: unknown): boolean => typeof s === 'string' && s.length <= 200 && s.includes('#');
 
 /**
- * A page of the deleted subtrees kept to be restored, newest first, in trees the caller may
- * read: the entries of other trees are passed over before the page and `hasNextPage` are
+ * A page of the deleted subtrees kept to be restored, newest first, whose root the caller may
+ * read where it was: the other entries are passed over before the page and `hasNextPage` are
  * decided (readablePage.ts), and the cursors are sealed, so the list tells nothing of them.
  */
 export async function deletedNodesPage(
-  ctx: Pick<EngineContext, 'doc' | 'table' | 'cursors' | 'treeAccess'>,
+  ctx: Pick<EngineContext, 'doc' | 'table' | 'cursors' | 'access'>,
   first: number,
   after: string | null | undefined,
 ): Promise<NewestFirstPage<DeletedNode>> {
@@ -23,6 +23,7 @@ export async function deletedNodesPage(
     after == null
       ? undefined
       : positionIn(ctx.cursors, after, LIST, isListKey, 'after is not a cursor of deletedNodes');
+  const levels = ctx.access ? await ctx.access.levels() : undefined;
   const page = await readablePage(
     first,
     start,
@@ -31,7 +32,7 @@ export async function deletedNodesPage(
       const entries = read.entries.map(({ entry, after: at }) => ({ value: entry, after: at }));
       return { entries, read: read.read, last: read.last, more: read.hasNextPage };
     },
-    (entry) => !ctx.treeAccess || ctx.treeAccess(rootOf(entry)) !== null,
+    (entry) => !levels || levels([...entry.path, entry.nodeId]) !== null,
   );
   const shown = {
     ...page,

@@ -13,11 +13,13 @@ const NOT_THIS_HISTORY = 'after is not a cursor of this history';
  * tree's log); one of another history, tenant or list is BAD_USER_INPUT.
  */
 export async function historyPage(
-  ctx: Pick<EngineContext, 'doc' | 'table' | 'cursors' | 'treeAccess'>,
+  ctx: Pick<EngineContext, 'doc' | 'table' | 'cursors' | 'access'>,
   of: { nodeId: string } | { rootId: string },
   first: number,
   after: string | null | undefined,
 ): Promise<NewestFirstPage<ChangeRecord>> {
+  const levels = ctx.access ? await ctx.access.levels() : undefined;
+  const shown = (record: ChangeRecord) => !levels || readableChange(levels, record);
   if ('nodeId' in of) {
     const list = { t: 'hn', n: of.nodeId };
     const start = after == null ? undefined : positionIn(ctx.cursors, after, list, isHistorySk, NOT_THIS_HISTORY);
@@ -29,26 +31,42 @@ export async function historyPage(
         const entries = read.entries.map(({ record, after: at }) => ({ value: record, after: at }));
         return { entries, read: entries.length, last: entries.at(-1)?.after, more: read.hasNextPage };
       },
-      (record) => readableChange(ctx.treeAccess, record),
+      shown,
     );
     return withCursors(ctx.cursors, list, page);
   }
   const list = { t: 'ht', r: of.rootId };
   const start = after == null ? undefined : positionIn(ctx.cursors, after, list, isSeq, NOT_THIS_HISTORY);
-  if (ctx.treeAccess && ctx.treeAccess(of.rootId) === null) return { edges: [], hasNextPage: false, endCursor: null };
-  const read = await readTreeHistory(ctx, of.rootId, first, start === undefined ? undefined : Number(start));
-  const entries = read.entries.map(({ record, after: at }) => ({ value: record, after: at }));
-  return withCursors(ctx.cursors, list, { entries, hasNextPage: read.hasNextPage, end: entries.at(-1)?.after });
+  if (!levels || levels([of.rootId]) !== null) {
+    const read = await readTreeHistory(ctx, of.rootId, first, start === undefined ? undefined : Number(start));
+    const entries = read.entries.map(({ record, after: at }) => ({ value: record, after: at }));
+    return withCursors(ctx.cursors, list, { entries, hasNextPage: read.hasNextPage, end: entries.at(-1)?.after });
+  }
+  // A caller who may read only subtrees of the tree: the changes it may see.
+  const page = await readablePage(
+    first,
+    start,
+    async (position, limit) => {
+      const read = await readTreeHistory(ctx, of.rootId, limit, position === undefined ? undefined : Number(position));
+      const entries = read.entries.map(({ record, after: at }) => ({ value: record, after: at }));
+      return { entries, read: entries.length, last: entries.at(-1)?.after, more: read.hasNextPage };
+    },
+    shown,
+  );
+  return withCursors(ctx.cursors, list, page);
 }
 
 /**
- * Whether a caller sees a change in a node's history: made in a tree it may read, or a move
- * between trees whose other end it may read (the change is in that tree's log too).
+ * Whether a caller sees a change: it may read the node where it was or where it went (a move
+ * between trees is in both trees' logs), as the record's places name them; a record without
+ * places, on the node in its tree.
  */
-const readableChange = (treeAccess: EngineContext['treeAccess'], record: ChangeRecord): boolean =>
-  !treeAccess ||
-  treeAccess(record.rootId) !== null ||
-  (record.other !== undefined && treeAccess(record.other.rootId) !== null);
+export function readableChange(levels: (chain: readonly string[]) => unknown, record: ChangeRecord): boolean {
+  const { nodeId, from, to, rootId } = record;
+  const chains = [from, to].flatMap((place) => (place ? [[...place.path, nodeId]] : []));
+  if (chains.length === 0) chains.push(nodeId === rootId ? [rootId] : [rootId, nodeId]);
+  return chains.some((chain) => levels(chain) !== null);
+}
 
 const isHistorySk = (s: unknown): boolean =>
   typeof s === 'string' && s.startsWith(HISTORY_SK_PREFIX) && s.length <= 400;

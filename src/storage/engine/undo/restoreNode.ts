@@ -41,12 +41,9 @@ export async function restoreNode(
       currentVersion: entry?.node.version ?? 0,
     });
   }
-  // The entry is consumed: the tree it was deleted from must be the caller's to write.
-  const access = entry && (ctx.treeAccess?.(entry.path[0] ?? id) ?? 'write');
-  if (!entry || !access) throw notFound('deleted node', id);
-  if (access === 'read') {
-    throw new TreeError('FORBIDDEN', `you may read the tree of deleted node "${id}" but not change it`, { id });
-  }
+  // The entry is consumed: where it was deleted must be the caller's to write, until the restore commits.
+  if (!entry) throw notFound('deleted node', id);
+  const keep = ctx.access ? await ctx.access.require([...entry.path, id], 'write', 'deleted node', id) : undefined;
   if (entry.expiresAt * 1000 < Date.now()) {
     throw new TreeError('RESTORE_EXPIRED', `the subtree deleted at "${id}" on ${entry.at} is no longer kept`, {
       id,
@@ -65,7 +62,10 @@ export async function restoreNode(
         as: {
           kind: 'RESTORED',
           ...(next ? { before: next.node.id } : {}),
-          planAlso: (tx) => planDeletedEntryRemoved(tx, entry),
+          planAlso: (tx) => {
+            planDeletedEntryRemoved(tx, entry);
+            keep?.(tx);
+          },
         },
       },
     );

@@ -2,6 +2,7 @@ import { edgeSk } from '../../../dynamodb/keys.js';
 import { isTreeError, notFound, TreeError } from '../../../errors.js';
 import type { StoredNode } from '../../strategy.js';
 import { changeIdOf, type ChangeRecord, type TreeNode } from '../../treeStore.js';
+import { readableChange } from '../changes/historyPage.js';
 import { readChange, readNodeHistory } from '../changes/changeLog.js';
 import { inHistory } from '../changes/changeRecord.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -26,7 +27,10 @@ import { madeByChange, sameNode } from './sameNode.js';
  */
 export async function undoChange(ctx: EngineContext, rootId: string, seq: number): Promise<ChangeRecord> {
   const record = await readChange(ctx, rootId, seq);
-  if (!record || !inHistory(record)) throw notFound('change', changeIdOf({ rootId, seq }));
+  // A change the caller may not see does not exist for it; the undo's write checks its level.
+  const levels = ctx.access ? await ctx.access.levels() : undefined;
+  if (!record || !inHistory(record) || (levels && !readableChange(levels, record)))
+    throw notFound('change', changeIdOf({ rootId, seq }));
   const committed: ChangeRecord[] = [];
   const recording: EngineContext = {
     ...ctx,
@@ -122,8 +126,8 @@ export async function conflictOf(ctx: EngineContext, record: ChangeRecord): Prom
   const latest = (await readNodeHistory(ctx, record.nodeId, 1, undefined)).entries[0]?.record;
   const same = (r: ChangeRecord) =>
     changeIdOf(r) === undone || (r.other !== undefined && changeIdOf(r.other) === undone);
-  const readable = (r: ChangeRecord) =>
-    !ctx.treeAccess || [r.rootId, r.other?.rootId].some((root) => root !== undefined && ctx.treeAccess!(root));
+  const levels = ctx.access ? await ctx.access.levels() : undefined;
+  const readable = (r: ChangeRecord) => !levels || readableChange(levels, r);
   if (latest && same(latest) && record.kind === 'DELETED') {
     const message = `the subtree deleted at "${record.nodeId}" by the change to undo is no longer kept`;
     return new TreeError('CONFLICT', message, base);
@@ -140,10 +144,10 @@ export async function conflictOf(ctx: EngineContext, record: ChangeRecord): Prom
   );
 }
 
-/** Whether node `id` is there now, in a tree the caller may read. */
+/** Whether node `id` is there now, where the caller may read it. */
 async function seenNow(ctx: EngineContext, id: string): Promise<boolean> {
   const stored = (await readVisible(ctx, [id])).get(id);
-  if (!stored || !ctx.treeAccess) return stored !== undefined;
-  const rootId = stored.node.rootId ?? (await ctx.strategy.readChain(ctx, stored))[0]?.node.id ?? id;
-  return ctx.treeAccess(rootId) !== null;
+  if (!stored || !ctx.access) return stored !== undefined;
+  const path = stored.node.path ?? (await ctx.strategy.readChain(ctx, stored)).map((c) => c.node.id);
+  return (await ctx.access.levelOn([...path, id])) !== null;
 }

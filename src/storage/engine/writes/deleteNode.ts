@@ -39,7 +39,7 @@ export async function deleteNode(
   const started = await replanning(async (): Promise<Started> => {
     const doing = `deleting "${args.id}"`;
     const read = { id: args.id, expectedVersion: args.expectedVersion, expectedParentId, doing };
-    const guard = await GuardedNode.read(ctx, { ...read, overlappingMoves: true });
+    const guard = await GuardedNode.read(ctx, { ...read, overlappingMoves: true, takesAway: true });
     const { stored: root, tree } = guard;
     const parentId = root.node.parentId;
     // Each node deleted takes at least two items (its node and its edge).

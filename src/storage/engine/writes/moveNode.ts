@@ -4,7 +4,7 @@ import type { Place, StoredNode } from '../../strategy.js';
 import type { MoveNodeArgs, TreeNode } from '../../treeStore.js';
 import { checkId } from '../../validation.js';
 import { placed } from './createNode.js';
-import type { EngineContext } from '../core/engineContext.js';
+import type { EngineContext, GrantGuard } from '../core/engineContext.js';
 import { checkDepth, readPlace, type GuardedPlace, type RespacingHold } from './guard/guardedPlace.js';
 import { checkChildType } from './typedNodes.js';
 import { checkParent, checkVersion, expectedParent, readNodeTree, type NodeTree } from './guard/guardedNode.js';
@@ -148,6 +148,7 @@ async function planMoveOf(
       );
   if (slot.unchanged) return { unchanged: moving.node };
   const from = await readNodeTree(ctx, moving, place.open);
+  const leaving = await leavingGrant(ctx, from, place, moving);
   const { oldParent, oldAncestors } = await readOldPlace(ctx, moving, place, parentId, from);
   let moved!: TreeNode;
   const truth = place.transaction((tx) => {
@@ -155,6 +156,7 @@ async function planMoveOf(
     moved = planMove(tx, { moving, oldParent, chain: [...place.chain], slot, now, copies: place.copies });
     planPathKeys(tx, ctx, moving.node, moved);
     from.guard(tx);
+    leaving?.(tx);
   });
   return {
     place,
@@ -167,6 +169,25 @@ async function planMoveOf(
     truth,
     moved,
   };
+}
+
+/**
+ * For a caller whose access is checked, moving a node to another parent: the guard of the grant
+ * that lets it take the node out of where it is (CallerAccess.requireMove); FORBIDDEN without one.
+ */
+async function leavingGrant(
+  ctx: EngineContext,
+  from: NodeTree,
+  place: GuardedPlace,
+  moving: StoredNode,
+): Promise<GrantGuard | undefined> {
+  const { id, parentId } = moving.node;
+  if (!ctx.access || parentId === (place.parent?.node.id ?? null)) return undefined;
+  return ctx.access.requireMove(
+    [...from.path, id],
+    place.chain.map((c) => c.node.id),
+    id,
+  );
 }
 
 /**

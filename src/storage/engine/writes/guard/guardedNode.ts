@@ -1,10 +1,12 @@
 import { nodeKey } from '../../../../dynamodb/keys.js';
 import type { TransactionBuilder } from '../../../../dynamodb/transactionBuilder.js';
-import { notFound, TreeError } from '../../../../errors.js';
+import { TreeError } from '../../../../errors.js';
 import type { StoredNode } from '../../../strategy.js';
+import type { AccessLevel } from '../../../treeStore.js';
 import { checkId } from '../../../validation.js';
 import { otherClaim, planNodeUnclaimed } from '../../core/claims.js';
-import type { EngineContext } from '../../core/engineContext.js';
+import type { CallerAccess, EngineContext } from '../../core/engineContext.js';
+import { Replan } from '../../core/replan.js';
 import { existing } from '../../core/items.js';
 import { NO_OPEN_JOBS, overlappingMove, settledPath, type OpenJobs } from '../../core/openJobs.js';
 import { copiesOf, placeOf } from '../../core/projectionPlans.js';
@@ -26,6 +28,13 @@ export interface NodeRequest {
   overlappingMoves?: boolean;
   /** The write's own check on the node, before any wait. */
   check?: (stored: StoredNode) => void;
+  /** The level the caller needs on the node (default: write). */
+  level?: AccessLevel;
+  /**
+   * The write takes the node away (a delete): a grant on the node itself is not enough, as for
+   * a move out of the subtree shared with the caller (CallerAccess.requireMove).
+   */
+  takesAway?: boolean;
 }
 
 /**
@@ -45,7 +54,12 @@ export class GuardedNode extends Guard {
     readonly tree: NodeTree,
     /** Where the strategy keeps copies of a node, as the table's projection stands. */
     readonly copies: CopiesOf,
-    private readonly guarded: { table: string; unclaimed: readonly StoredNode[]; claimant?: string },
+    private readonly guarded: {
+      table: string;
+      unclaimed: readonly StoredNode[];
+      claimant?: string;
+      access: CallerAccess | undefined;
+    },
   ) {
     super(guarded.table);
   }
@@ -63,19 +77,24 @@ export class GuardedNode extends Guard {
       : undefined;
     const overlap = moving?.id ?? otherClaim(stored);
     if (overlap) await waitForOverlappingJob(ctx, overlap, request.doing);
-    const tree = await readNodeTree(ctx, stored, open);
-    return new GuardedNode(stored, open, tree, copiesIn(ctx, open), { table: ctx.table, unclaimed: [stored] });
+    const tree = await readNodeTree(ctx, stored, open, { level: request.level, takesAway: request.takesAway });
+    const guarded = { table: ctx.table, unclaimed: [stored], access: ctx.access };
+    return new GuardedNode(stored, open, tree, copiesIn(ctx, open), guarded);
   }
 
   /** The same guard over the nodes a write takes with the node (a delete's subtree), or that job `claimant` claims. */
   over(nodes: readonly StoredNode[], claimant?: string): GuardedNode {
-    const guarded = { table: this.guarded.table, unclaimed: nodes, ...(claimant ? { claimant } : {}) };
+    const guarded = { ...this.guarded, unclaimed: nodes, ...(claimant ? { claimant } : {}) };
     return new GuardedNode(this.stored, this.open, this.tree, this.copies, guarded);
   }
 
   protected planGuards(tx: TransactionBuilder): void {
     planNodeUnclaimed(tx, this.guarded.unclaimed, this.guarded.claimant);
     this.tree.guard(tx);
+  }
+
+  protected override explain(failed: readonly string[]): Error | undefined {
+    return grantLost(this.guarded.access, failed);
   }
 }
 
@@ -104,21 +123,22 @@ export interface NodeTree {
 
 /**
  * Where a write to node `stored` finds it (its change is recorded in that tree's log: changes/),
- * with the caller's grant on that tree checked (NOT_FOUND, FORBIDDEN), and the guard that keeps
- * it in that tree until the write commits. Under a strategy that keeps paths, for a caller who
- * may write every tree, the node's own path (as the open moves leave it) and its rev: a move of
- * the node or an ancestor rewrites it. Otherwise the parent's chain, read, and the strategy's
- * guard on it (the chain above it unchanged; the node's own move fails the write's condition on
- * its rev).
+ * with the caller's level on it checked (`level`, default write: NOT_FOUND, FORBIDDEN), and the
+ * guard that keeps it there until the write commits. Under a strategy that keeps paths, for a
+ * caller who may do anything, the node's own path (as the open moves leave it) and its rev: a
+ * move of the node or an ancestor rewrites it. Otherwise the parent's chain, read, and the
+ * strategy's guard on it (the chain above it unchanged; the node's own move fails the write's
+ * condition on its rev), with the guard of the grant the caller's level comes from.
  */
 export async function readNodeTree(
   ctx: EngineContext,
   stored: StoredNode,
   open: OpenJobs,
-  label = 'node',
+  options: { label?: string; level?: AccessLevel | undefined; takesAway?: boolean | undefined } = {},
 ): Promise<NodeTree> {
+  const { label = 'node', level = 'write' } = options;
   const { id, parentId } = stored.node;
-  if (!ctx.treeAccess && ctx.strategy.keeps !== 'nothing') {
+  if (!ctx.access && ctx.strategy.keeps !== 'nothing') {
     const path = settledPlace(ctx, open, stored);
     return {
       rootId: path[0] ?? id,
@@ -130,24 +150,29 @@ export async function readNodeTree(
     parentId === null
       ? []
       : await ctx.strategy.readChain(ctx, existing(await readVisible(ctx, [parentId]), parentId, 'parent'));
-  const rootId = above[0]?.node.id ?? id;
-  requireWrite(ctx, rootId, label, id);
+  const path = above.map((c) => c.node.id);
+  const keep = ctx.access ? await ctx.access.require([...path, id], level, label, id) : undefined;
+  const away = ctx.access && options.takesAway ? await ctx.access.requireMove([...path, id], path, id) : undefined;
   return {
-    rootId,
-    path: above.map((c) => c.node.id),
-    guard: (tx) => ctx.strategy.guardChain(tx, above, Date.now(), CHAIN_GUARDS),
+    rootId: path[0] ?? id,
+    path,
+    guard: (tx) => {
+      ctx.strategy.guardChain(tx, above, Date.now(), CHAIN_GUARDS);
+      keep?.(tx);
+      away?.(tx);
+    },
   };
 }
 
 /**
- * Refuses a write in the tree of `rootId` to a caller who may not write it: NOT_FOUND when it
- * may not read it either (as if node `id` did not exist), FORBIDDEN when it may only read it.
+ * What a write's failed conditions mean when one of them was on a grant the caller relied on:
+ * the grant changed (revoked, lowered), so the caller's grants are read again and the write
+ * plans again (and is refused if it may no longer make it).
  */
-export function requireWrite(ctx: EngineContext, rootId: string, label: string, id: string): void {
-  const access = ctx.treeAccess?.(rootId) ?? 'write';
-  if (access === null) throw notFound(label, id);
-  if (access === 'read')
-    throw new TreeError('FORBIDDEN', `you may read the tree of ${label} "${id}" but not change it`, { id });
+export function grantLost(access: CallerAccess | undefined, failed: readonly string[]): Error | undefined {
+  if (!access || !failed.some((key) => access.guards(key))) return undefined;
+  access.forget();
+  return new Replan('a grant it relies on changed');
 }
 
 /**

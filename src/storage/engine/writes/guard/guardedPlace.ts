@@ -1,7 +1,7 @@
 import type { TransactionBuilder } from '../../../../dynamodb/transactionBuilder.js';
 import { TreeError } from '../../../../errors.js';
 import type { Place, StoredNode, TreeStrategy } from '../../../strategy.js';
-import type { EngineContext, TableContext } from '../../core/engineContext.js';
+import type { EngineContext, GrantGuard, TableContext } from '../../core/engineContext.js';
 import { existing } from '../../core/items.js';
 import { NOWHERE } from '../../core/projectionPlans.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, type OpenJobs, type OpenMove } from '../../core/openJobs.js';
@@ -10,7 +10,7 @@ import { waitForOverlappingJob } from './overlapWait.js';
 import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../../core/writePlans.js';
 import { otherClaim, planParentUnclaimed } from '../../core/claims.js';
 import { Guard } from '../../guard/guardedTransaction.js';
-import { copiesIn, requireWrite, settledPlace } from './guardedNode.js';
+import { copiesIn, grantLost, settledPlace } from './guardedNode.js';
 
 /**
  * A place under a parent: the one way a structural write (createNode, createNodes and its
@@ -26,8 +26,9 @@ import { copiesIn, requireWrite, settledPlace } from './guardedNode.js';
  * 4. a job claiming the parent or the moving node (claims.ts), or an open move job whose subtree
  *    holds the parent (or the moving node, or lies below it): waits for it, then the write
  *    re-plans (Replan), or CONFLICT when it stalls (overlapWait.ts);
- * 5. the caller's grant on the parent's tree (EngineContext.treeAccess), on the chain read here:
- *    NOT_FOUND as if the parent did not exist, or FORBIDDEN where the caller may only read.
+ * 5. the caller's level on the parent (EngineContext.access), on the chain read here: NOT_FOUND
+ *    as if the parent did not exist, or FORBIDDEN where the caller may only read; the grant it
+ *    comes from is guarded until the write commits.
  *
  * Its transactions (`transaction`) carry every guard the place needs at commit: the strategy's
  * guard on the chain (so the parent is still in the tree and the place the write read: a move
@@ -73,6 +74,8 @@ export class GuardedPlace extends Guard {
     /** Where the strategy keeps copies of a node, as the table's projection stands. */
     readonly copies: CopiesOf,
     private readonly respacing: RespacingHold | undefined,
+    /** Keeps the grant the caller's write under the parent comes from. */
+    private readonly keep: GrantGuard | undefined,
   ) {
     super(ctx.table);
   }
@@ -97,8 +100,12 @@ export class GuardedPlace extends Guard {
       (parent ? moveOf(open, parent.node.id, settledPlace(ctx, open, parent)) : undefined);
     const claim = overlap?.id ?? otherClaim(parent) ?? otherClaim(moving);
     if (claim) await waitForOverlappingJob(ctx, claim, request.doing);
-    if (parentId !== null) requireWrite(ctx, chain[0]!.node.id, request.parentLabel, parentId);
-    return new GuardedPlace(ctx, known, chain, open, copiesIn(ctx, open), request.respacing);
+    const path = chain.map((c) => c.node.id);
+    const keep =
+      ctx.access && parentId !== null
+        ? await ctx.access.require(path, 'write', request.parentLabel, parentId)
+        : undefined;
+    return new GuardedPlace(ctx, known, chain, open, copiesIn(ctx, open), request.respacing, keep);
   }
 
   /** The parent, or null for the roots. */
@@ -127,6 +134,11 @@ export class GuardedPlace extends Guard {
   protected planGuards(tx: TransactionBuilder): void {
     const { strategy } = this.ctx;
     planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, now: Date.now() });
+    this.keep?.(tx);
+  }
+
+  protected override explain(failed: readonly string[]): Error | undefined {
+    return grantLost(this.ctx.access, failed);
   }
 }
 
