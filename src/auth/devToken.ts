@@ -7,7 +7,8 @@ export const DEV_TOKEN_HOURS = 8;
 /**
  * A token this server's AUTH=jwt configuration accepts, signed with its JWT_SECRET, for a
  * developer's tools (the example app, curl, GraphiQL): `sub`, `exp` in `hours`, the `iss` and
- * `aud` the server checks, and the tenant claim when a tenant is given. Throws when the
+ * `aud` the server checks, the tenant claim when a tenant is given, and the permissions and
+ * groups claims when `limits` names trees or groups. Throws when the
  * configuration cannot sign one (not AUTH=jwt, or a JWKS, whose private keys belong to the
  * identity provider).
  */
@@ -16,6 +17,7 @@ export async function signDevToken(
   subject: string,
   hours = DEV_TOKEN_HOURS,
   tenant?: string,
+  limits: { trees?: Record<string, string>; groups?: string[] } = {},
 ): Promise<string> {
   if (auth.mode !== 'jwt' || !('secret' in auth.key)) {
     throw new Error(
@@ -30,6 +32,8 @@ export async function signDevToken(
     ...(auth.issuer ? { iss: auth.issuer } : {}),
     ...(auth.audience ? { aud: auth.audience } : {}),
     ...(tenant ? { [auth.tenantClaim]: tenant } : {}),
+    ...(limits.trees ? { [auth.permissionsClaim]: limits.trees } : {}),
+    ...(limits.groups ? { [auth.groupsClaim]: limits.groups } : {}),
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .sign(new TextEncoder().encode(auth.key.secret));

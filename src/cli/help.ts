@@ -11,7 +11,9 @@ export const USAGE = [
   '       npm run tree -- jobs [--wait JOB_ID] [--tenant T]',
   '       npm run tree -- keys create [--name NAME] [--trees ROOT=read|write|admin,...] [--tenant T]' +
     ' | keys list | keys revoke KEY_ID',
-  '       npm run tree -- token [--sub NAME] [--hours N] [--tenant T]',
+  '       npm run tree -- grants add NODE_ID PRINCIPAL read|write|admin | grants remove NODE_ID PRINCIPAL' +
+    ' | grants list NODE_ID [--tenant T]',
+  "       npm run tree -- token [--sub NAME] [--hours N] [--tenant T] [--trees 'ROOT=level,...'] [--groups G,...]",
   '       npm run tree -- worker',
   '       npm run -s tree -- export [--root ID] [--format json|csv] [--out FILE] [--tenant T]',
   '       npm run tree -- import FILE [--format json|csv] [--tenant T]',

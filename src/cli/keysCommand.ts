@@ -24,7 +24,7 @@ export function keysCommand(tree: Command): void {
         'API keys for AUTH=apikey. `create` prints a new key once (canopy_<id>_<secret>): the table keeps',
         'only the SHA-256 of its secret, so a lost key cannot be shown again (create another). --trees',
         'limits the key to some trees by their root ids (`*` for all), e.g. catalog=write,*=read;',
-        "without it the key may write every tree. --tenant binds the key to tenant T's trees (default:",
+        "without it the key may administer every tree. --tenant binds the key to tenant T's trees (default:",
         "the default tenant's). `list` shows each key's id, name, tenant, trees, creation and",
         'revocation. `revoke` ends a key for good; servers stop taking it within 30 s (how long a server',
         'trusts what it read of a key).',
@@ -82,7 +82,7 @@ async function listKeys(): Promise<number> {
         ? Object.entries(key.trees)
             .map(([root, level]) => `${root}=${level}`)
             .join(',')
-        : '*=write';
+        : '*=admin';
       const tenant = key.tenant ? `tenant ${key.tenant}  ` : '';
       const state = key.revokedAt ? `revoked ${key.revokedAt}` : 'active';
       console.log(`${key.id}  ${key.name || '-'}  ${tenant}${trees}  created ${key.createdAt}  ${state}`);

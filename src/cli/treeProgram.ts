@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import { exportCommand } from './exportCommand.js';
 import { importCommand } from './importCommand.js';
 import { jobsCommand } from './jobsCommand.js';
+import { grantsCommand } from './grantsCommand.js';
 import { keysCommand } from './keysCommand.js';
 import { reindexCommand } from './reindexCommand.js';
 import { tokenCommand } from './tokenCommand.js';
@@ -45,6 +46,7 @@ function treeProgram(output: TreeOutput): Command {
     reindexCommand,
     jobsCommand,
     keysCommand,
+    grantsCommand,
     tokenCommand,
     workerCommand,
     exportCommand,

@@ -254,8 +254,10 @@ describe('AUTH=apikey', () => {
   let key: string;
 
   /** `npm run tree -- keys ...` on the test table. */
-  const tree = (...args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', 'keys', ...args], {
+  const tree = (...args: string[]) => cli('keys', ...args);
+  /** `npm run tree -- ...` on the test table. */
+  const cli = (...args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
       cwd: root,
       env: {
         ...process.env,
@@ -285,7 +287,7 @@ describe('AUTH=apikey', () => {
     expect(history.body.data).toEqual({ node: { history: { nodes: [{ kind: 'CREATED', by: 'the example app' }] } } });
     const listed = await tree('list');
     expect(listed.stdout).toMatch(
-      new RegExp(`^${key.split('_')[1]}  the example app  \\*=write  created \\S+  active$`, 'm'),
+      new RegExp(`^${key.split('_')[1]}  the example app  \\*=admin  created \\S+  active$`, 'm'),
     );
     // The secret (which may itself hold '_') is never listed.
     expect(listed.stdout).not.toContain(key.slice('canopy_'.length + 17));
@@ -301,6 +303,25 @@ describe('AUTH=apikey', () => {
     await expectRefused(server, counter, { authorization: `Bearer ${unknown}` }, /not valid/);
     const [prefix, id] = key.split('_');
     await expectRefused(server, counter, { authorization: `Bearer ${prefix}_${id}_${'B'.repeat(43)}` }, /not valid/);
+  });
+
+  it('gives a key named in a grant on a subtree that subtree: the grants command for bootstrap', async () => {
+    const created = await tree('create', '--name', 'supplier', '--trees', '');
+    const supplier = { authorization: `Bearer ${/^(canopy_\S+)$/m.exec(created.stdout)![1]!}` };
+    const child = 'mutation { createNode(input: { id: "a.s", parentId: "a", name: "S" }) { id } }';
+    expect((await server.gql(child, {}, supplier)).body.errors?.map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+    expect((await cli('grants', 'add', 'a', 'key:supplier', 'write')).stdout).toBe(
+      'key:supplier may now write a and its subtree\n',
+    );
+    expect((await server.gql(child, {}, supplier)).body.data).toEqual({ createNode: { id: 'a.s' } });
+    expect((await cli('grants', 'list', 'a')).stdout).toMatch(/^key:supplier\twrite\t-\t\S+\n$/);
+    expect((await cli('grants', 'remove', 'a', 'key:supplier')).stdout).toMatch(/removed/);
+    await expect(cli('grants', 'remove', 'a', 'key:supplier')).rejects.toMatchObject({ code: 1 });
+    await expect(cli('grants', 'add', 'a', 'user:x', 'read')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^BAD_USER_INPUT: principal must be/),
+    });
+    expect((await server.gql('{ node(id: "a.s") { id } }', {}, supplier)).body.data).toEqual({ node: null });
   });
 
   it('limits a key made with --trees to those trees', async () => {
@@ -325,7 +346,7 @@ describe('AUTH=apikey', () => {
     const created = await tree('create', '--name', 'acme sync', '--tenant', 'acme');
     const acme = /^(canopy_\S+)$/m.exec(created.stdout)![1]!;
     expect((await tree('list')).stdout).toMatch(
-      new RegExp(`^${acme.split('_')[1]}  acme sync  tenant acme  \\*=write  created `, 'm'),
+      new RegExp(`^${acme.split('_')[1]}  acme sync  tenant acme  \\*=admin  created `, 'm'),
     );
     const as = (query: string) => server.gql(query, {}, { authorization: `Bearer ${acme}` });
     // The default tenant's tree "a" is not acme's; acme's own "a" is another node.

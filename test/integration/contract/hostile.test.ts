@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
 import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
 import { buildTree, createNodeRaw, okData } from '../../support/tree.js';
 
@@ -210,5 +211,76 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: hostile input', (strategy) => {
       // The node lookup only: the cursor is refused before any read of children.
       expect(requestsOf(response)).toBe(1);
     }
+  });
+});
+
+describe.each(STRATEGIES_UNDER_TEST)('%s: hostile grants', (strategy) => {
+  const SECRET = 'a-hostile-grants-secret-of-32-bytes-or-more';
+  let server: TestServer;
+  let before: unknown;
+  let as: (sub: string) => Promise<(query: string, variables?: Record<string, unknown>) => Promise<GraphQLResponse>>;
+  const codes = (response: GraphQLResponse) => response.body.errors?.map((e) => e.extensions?.code);
+
+  beforeAll(async () => {
+    server = await startTestServer({ strategy, env: { AUTH: 'jwt', JWT_SECRET: SECRET } });
+    as = async (sub) => {
+      const claims = sub === 'root' ? {} : { trees: {} };
+      const signed = await new SignJWT({ sub, exp: Math.floor(Date.now() / 1000) + 300, ...claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(SECRET));
+      return (query, variables) => server.gql(query, variables, { authorization: `Bearer ${signed}` });
+    };
+    const root = await as('root');
+    await buildTree({ ...server, gql: root }, { id: 's', children: [{ id: 's-1', children: [{ id: 's-1-1' }] }] });
+    await buildTree({ ...server, gql: root }, { id: 'own', children: [{ id: 'own-1' }] });
+    okData(await root('mutation { a: grantAccess(nodeId: "s-1", principal: "sub:mal", level: WRITE) { level } }'));
+    okData(await root('mutation { a: grantAccess(nodeId: "own", principal: "sub:mal", level: ADMIN) { level } }'));
+    before = okData(await root(`${SNAPSHOT.slice(0, -1)} s: node(id: "s-1") { grants { principal level } } }`));
+  });
+  afterAll(async () => {
+    const root = await as('root');
+    // Nothing any of them tried changed the trees or the grants.
+    expect(okData(await root(`${SNAPSHOT.slice(0, -1)} s: node(id: "s-1") { grants { principal level } } }`))).toEqual(
+      before,
+    );
+    await server?.close();
+  });
+
+  it('refuses granting what the caller does not hold, and forged principals', async () => {
+    const mal = await as('mal');
+    const grant = (node: string, principal: string, level = 'READ') =>
+      mal('mutation($n: ID!, $p: String!) { grantAccess(nodeId: $n, principal: $p, level: ' + level + ') { level } }', {
+        n: node,
+        p: principal,
+      });
+    expect(codes(await grant('s-1', 'sub:mal', 'ADMIN'))).toEqual(['FORBIDDEN']);
+    expect(codes(await grant('s-1-1', 'sub:friend'))).toEqual(['FORBIDDEN']);
+    expect(codes(await grant('s', 'sub:mal', 'ADMIN'))).toEqual(['NOT_FOUND']);
+    expect(codes(await mal('mutation { revokeAccess(nodeId: "s-1", principal: "sub:root") }'))).toEqual(['FORBIDDEN']);
+    for (const forged of ['sub:\u0000', `group:${'g'.repeat(300)}`, 'root', 'key:', '*'])
+      expect(codes(await grant('own-1', forged))).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('refuses moving a node out of a granted subtree into its own, and shows nothing above a grant', async () => {
+    const mal = await as('mal');
+    expect(codes(await mal('mutation { reparent(id: "s-1-1", newParentId: "own") { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await mal('mutation { reparent(id: "s-1", newParentId: "own") { id } }'))).toEqual(['FORBIDDEN']);
+    expect(codes(await mal('mutation { deleteNode(id: "s-1") { deletedCount } }'))).toEqual(['FORBIDDEN']);
+    expect(
+      codes(await mal('mutation { copySubtree(input: { id: "s", newParentId: "own" }) { copiedCount } }')),
+    ).toEqual(['NOT_FOUND']);
+    const above = okData(
+      await mal(
+        '{ node(id: "s-1-1") { ancestors { id name } parent { id parent { id name } } } ' +
+          's: node(id: "s") { id } treeHistory(rootId: "s") { nodes { nodeId } } ' +
+          'nodes(ids: ["s", "s-1"]) { id } }',
+      ),
+    );
+    expect(above.node).toEqual({ ancestors: [{ id: 's-1', name: 's-1' }], parent: { id: 's-1', parent: null } });
+    expect(above.s).toBeNull();
+    expect(above.nodes).toEqual([null, { id: 's-1' }]);
+    expect(above.treeHistory.nodes.map((c: { nodeId: string }) => c.nodeId).filter((id: string) => id === 's')).toEqual(
+      [],
+    );
   });
 });
