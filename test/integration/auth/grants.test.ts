@@ -1,4 +1,6 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, type JWTPayload } from 'jose';
+import { createDynamo } from '../../../src/dynamodb/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveClient, subscribe } from '../../support/live.js';
 import { pauses } from '../../support/pause.js';
@@ -172,6 +174,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: grants on subtrees', (strategy) => {
     expect(codes(await grant('g.a', 'user:ana', 'READ'))).toEqual(['BAD_USER_INPUT']);
     expect(codes(await grant('g.a', 'sub:', 'READ'))).toEqual(['BAD_USER_INPUT']);
     expect(codes(await grant('nowhere', 'sub:bob', 'READ'))).toEqual(['NOT_FOUND']);
+    // A principal at the most grants one may hold (its item written so, as a thousand grants leave it).
+    const { doc } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
+    await doc.send(new PutCommand({ TableName: server.table, Item: { pk: 'P#sub:full', sk: 'GRANTS', n: 1000 } }));
+    expectError(await grant('g.a', 'sub:full', 'READ'), 'LIMIT_EXCEEDED', { details: { limit: 1000 } });
     expect(okData(await admin('{ node(id: "g.a") { grants { principal level } } }')).node.grants).toEqual([
       { principal: 'sub:ana', level: 'WRITE' },
     ]);
@@ -226,6 +232,13 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: grants on subtrees', (strategy) => {
     // Credentials that reach the tree read no grant.
     const whole = await admin('{ node(id: "g.a.x") { id } }');
     expect(requestsOf(whole)).toBe(1);
+    // A grant: the node (under adjacency, its chain too: a read a level), the grantee's two
+    // items, one transaction writing two items (the grant, the grantee's item) beside the
+    // node's guard.
+    const chain = strategy === 'adjacency' ? 2 : 0;
+    const given = await grant('g.b.z', 'sub:cost', 'READ');
+    expect(given.body.extensions?.dynamodb).toMatchObject({ requests: 3 + chain, itemsWritten: 2 });
+    expect(requestsOf(await admin(REVOKE, { n: 'g.b.z', p: 'sub:cost' }))).toBe(3 + chain);
   });
 
   it('refuses a write whose grant is revoked before it commits, and keeps one whose grant held', async () => {
