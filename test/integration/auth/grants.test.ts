@@ -220,6 +220,35 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: grants on subtrees', (strategy) => {
     expect(okData(await admin('{ node(id: "g.b.z") { name } }')).node.name).toBe('hidden');
   });
 
+  it('lists, restores, copies and imports within a grant only', async () => {
+    okData(await admin('mutation { a: createNode(input: { id: "g.b.gone", parentId: "g.b", name: "x" }) { id } }'));
+    okData(await ana(CREATE, { id: 'g.a.gone', p: 'g.a' }));
+    okData(
+      await admin(
+        'mutation { a: deleteNode(id: "g.b.gone") { deletedCount } b: deleteNode(id: "g.a.gone") { deletedCount } }',
+      ),
+    );
+    const deleted = okData(await ana('{ deletedNodes { nodes { id } } }')).deletedNodes.nodes;
+    expect(deleted).toEqual([{ id: 'g.a.gone' }, { id: 'g.a.new' }]);
+    expect(codes(await ana('mutation { restoreNode(id: "g.b.gone") { id } }'))).toEqual(['NOT_FOUND']);
+    okData(await ana('mutation { restoreNode(id: "g.a.gone") { id } }'));
+    // A list below its grant, none elsewhere; a copy of what it may read into it, of nothing else.
+    const list =
+      'mutation($p: ID!) { createNodes(input: { parentId: $p, nodes: [{ id: "l1", name: "l" }] }) { nodes { id } } }';
+    expect(codes(await ana(list, { p: 'g.b' }))).toEqual(['NOT_FOUND']);
+    okData(await ana(list, { p: 'g.a.gone' }));
+    const copy =
+      'mutation($id: ID!) { copySubtree(input: { id: $id, newParentId: "g.a", idPrefix: "c-" }) { copiedCount } }';
+    expect(codes(await ana(copy, { id: 'g.b' }))).toEqual(['NOT_FOUND']);
+    expect(okData(await ana(copy, { id: 'g.a.gone' })).copySubtree.copiedCount).toBe(2);
+    okData(
+      await ana(
+        'mutation { a: deleteNode(id: "g.a.gone") { deletedCount } b: deleteNode(id: "c-g.a.gone") { deletedCount } }',
+      ),
+    );
+    expect(await server.verify()).toEqual([]);
+  });
+
   it('costs one read of the grants a request, besides the chain a strategy that keeps no path reads', async () => {
     const answer = await ana('{ node(id: "g.a.x") { id } }');
     expect(okData(answer).node).toEqual({ id: 'g.a.x' });
