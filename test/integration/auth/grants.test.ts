@@ -177,7 +177,10 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: grants on subtrees', (strategy) => {
     // A principal at the most grants one may hold (its item written so, as a thousand grants leave it).
     const { doc } = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
     await doc.send(new PutCommand({ TableName: server.table, Item: { pk: 'P#sub:full', sk: 'GRANTS', n: 1000 } }));
-    expectError(await grant('g.a', 'sub:full', 'READ'), 'LIMIT_EXCEEDED', { details: { limit: 1000 } });
+    expectError(await grant('g.a', 'sub:full', 'READ'), 'LIMIT_EXCEEDED', {
+      message: 'sub:full holds 1000 grants, the most one principal may hold',
+      details: { limit: 1000 },
+    });
     expect(okData(await admin('{ node(id: "g.a") { grants { principal level } } }')).node.grants).toEqual([
       { principal: 'sub:ana', level: 'WRITE' },
     ]);
