@@ -17,6 +17,7 @@ import { keyOfIn, projectionItems, type KeyOf } from '../engine/core/projectionP
 import type { TypedData } from '../../nodeTypes/typedData.js';
 import { JOB_ITEM, legacyDeleteOf } from '../engine/jobs/jobRecord.js';
 import { kindOf } from './kindOf.js';
+import { grantProblems } from './verifyGrants.js';
 import type { StoredNode, TreeStrategy } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
 
@@ -70,6 +71,7 @@ export function verifyItems(
     if (table.deleting(id) || table.hidden(id) || (table.unfinishedJobs && !table.nodes.has(id))) continue;
     report(id, `stray ${names[kind]} item ${item.pk} ${item.sk}`);
   }
+  problems.push(...grantProblems(items));
   return problems;
 }
 
