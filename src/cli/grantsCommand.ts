@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { LEVELS } from '../auth/grants.js';
 import { loadConfig } from '../config.js';
 import { isTreeError } from '../errors.js';
 import type { AccessLevel, StoreAccess } from '../storage/treeStore.js';
@@ -6,8 +7,6 @@ import { checkedAdmin } from './checkedAdmin.js';
 import { COMMON } from './help.js';
 import { tenantOption, UsageError } from './options.js';
 import { withTable } from './withTable.js';
-
-const LEVELS = ['read', 'write', 'admin'];
 
 /** `grants add|remove|list`: the grants on subtrees, for bootstrap and repair (docs/security.md). */
 export function grantsCommand(tree: Command): void {
@@ -47,7 +46,7 @@ function addCommand(grants: Command): void {
     .argument('[level]')
     .option('--tenant <tenant>')
     .action(async (node?: string, principal?: string, level?: string, options: { tenant?: string } = {}) => {
-      if (!node || !principal || !level || !LEVELS.includes(level))
+      if (!node || !principal || !level || !LEVELS.includes(level as AccessLevel))
         throw new UsageError('grants add needs NODE_ID PRINCIPAL read|write|admin');
       process.exitCode = await onGrants(tenant(options), async (access) => {
         const grant = await access.grant(node, principal, level as AccessLevel);

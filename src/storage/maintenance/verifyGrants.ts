@@ -7,7 +7,9 @@ import {
   type Key,
 } from '../../dynamodb/keys.js';
 import { grantAttribute, grantsOfPrincipal } from '../engine/access/grantItems.js';
-import type { Problem } from './verify.js';
+
+/** A problem verify reports (verify.ts Problem). */
+type Problem = { nodeId: string; problem: string };
 
 /**
  * Pure: the grants on subtrees, each kept in two items written together (engine/access/

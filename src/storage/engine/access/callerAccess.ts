@@ -1,3 +1,4 @@
+import { atLeast } from '../../../auth/grants.js';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { keyString } from '../../../dynamodb/keys.js';
 import { notFound, TreeError } from '../../../errors.js';
@@ -5,11 +6,8 @@ import type { AccessLevel, CallerGrants } from '../../treeStore.js';
 import type { CallerAccess, GrantGuard, HeldGrant, HeldGrants, TableContext } from '../core/engineContext.js';
 import { grantsOfPrincipal, planGrantHeld, principalKey } from './grantItems.js';
 
-const ORDER: readonly AccessLevel[] = ['read', 'write', 'admin'];
-
 /** Pure: whether `held` (null: nothing) is at least `needed`. */
-export const reaches = (held: AccessLevel | null | undefined, needed: AccessLevel): boolean =>
-  held != null && ORDER.indexOf(held) >= ORDER.indexOf(needed);
+const reaches = atLeast;
 
 /**
  * Pure: the caller's level on the node of `chain` (root first, the node last): the highest of

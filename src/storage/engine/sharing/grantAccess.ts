@@ -1,3 +1,4 @@
+import { LEVELS } from '../../../auth/grants.js';
 import { checkPrincipal } from '../../../auth/principals.js';
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
 import { keyString } from '../../../dynamodb/keys.js';
@@ -17,8 +18,6 @@ import type { EngineContext } from '../core/engineContext.js';
 import { replanning } from '../core/replan.js';
 import { commitWrite } from '../guard/guardedTransaction.js';
 import { GuardedNode } from '../writes/guard/guardedNode.js';
-
-const LEVELS: readonly AccessLevel[] = ['read', 'write', 'admin'];
 
 /**
  * grantAccess: `level` on node `nodeId` to `principal`, inherited by the node's subtree (or its
