@@ -220,6 +220,24 @@ mutation Restore($id: ID!) {
 `,
     variables: '{\n  "id": "tablets"\n}',
   },
+  {
+    query: `# Share a node and its whole subtree: READ, WRITE or ADMIN to a
+# principal, sub:<token subject>, group:<group> or key:<API key name>.
+# Needs ADMIN on the node. revokeAccess(nodeId, principal) takes it
+# back; node(id) { grants { principal level } access } lists them; the
+# grantee finds the tops of its grants in sharedWithMe.
+mutation Share($id: ID!, $principal: String!) {
+  grantAccess(nodeId: $id, principal: $principal, level: READ) {
+    nodeId
+    principal
+    level
+    grantedBy
+    at
+  }
+}
+`,
+    variables: '{\n  "id": "laptops",\n  "principal": "sub:ana"\n}',
+  },
 ];
 
 /**

@@ -124,6 +124,28 @@ describe('the tree explorer example in a browser', () => {
     expect(browser.problems).toEqual([]);
   });
 
+  it('shares the selected node through the Share dialog, and shows a bad principal refused', async () => {
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share Oaks' });
+    await dialog.getByLabel('Principal').fill('sub:someone');
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+    await dialog.locator('li[data-principal="sub:someone"]').waitFor();
+    const granted = await server.gql('{ node(id: "oaks") { grants { principal level } } }');
+    expect(granted.body.data).toEqual({ node: { grants: [{ principal: 'sub:someone', level: 'READ' }] } });
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await dialog.locator('li[data-principal="sub:someone"]').waitFor({ state: 'detached' });
+    await dialog.getByLabel('Principal').fill('user:someone');
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+    await dialog.getByRole('alert').locator('.code', { hasText: 'BAD_USER_INPUT' }).waitFor();
+    const none = await server.gql('{ node(id: "oaks") { grants { principal } } }');
+    expect(none.body.data).toEqual({ node: { grants: [] } });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(browser.problems).toEqual([]);
+  });
+
   it("shows another page's changes live, with no reload: a colleague's rename, a move in the first page", async () => {
     const other = await browser.newPage();
     try {

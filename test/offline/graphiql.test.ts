@@ -92,7 +92,7 @@ describe('GraphiQL page', () => {
     const operations = EXAMPLE_TABS.flatMap((tab) =>
       [...tab.query.matchAll(/^(?:query|mutation|subscription) (\w+)/gm)].map((m) => m[1]),
     );
-    expect(operations).toEqual(expect.arrayContaining(['Copy', 'History', 'Undo', 'Deleted', 'Restore']));
+    expect(operations).toEqual(expect.arrayContaining(['Copy', 'History', 'Undo', 'Deleted', 'Restore', 'Share']));
   });
 
   it('opens tabs that fit a narrow editor: comment lines of at most 72 characters, one operation each', () => {

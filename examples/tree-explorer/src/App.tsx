@@ -3,6 +3,7 @@ import { useApolloClient } from '@apollo/client/react';
 import { ENDPOINT } from './client.ts';
 import { DeleteDialog } from './DeleteDialog.tsx';
 import { Deleted } from './Deleted.tsx';
+import { SharedWithMe } from './SharedWithMe.tsx';
 import { explainFailure } from './failure.ts';
 import { Details } from './Details.tsx';
 import { DragStore } from './dragStore.ts';
@@ -272,6 +273,7 @@ export function App() {
             <span key={announcement.serial}>{announcement.text}</span>
           </p>
           <NewNodeForm parent={null} onCreated={(node) => onCreated(node, null)} />
+          <SharedWithMe />
           <Deleted
             onRestored={(node) => {
               setSelectedId(node.id);

@@ -1,15 +1,18 @@
 import { useQuery } from '@apollo/client/react';
+import { useState } from 'react';
 import { useExplorer } from './explorer.ts';
 import { LoadError } from './LoadError.tsx';
 import { History } from './History.tsx';
 import { NewNodeForm } from './NewNodeForm.tsx';
 import { NodeFields } from './NodeFields.tsx';
 import { NODE_DETAILS, type NodeDetails, type TreeNode } from './operations.ts';
+import { ShareDialog } from './ShareDialog.tsx';
 
 /**
  * The selected node: breadcrumbs (its ancestors, root first), its fields (those of its type
  * too, a Product's price editable), "Rename", "Move…" and "Copy…" (the dialog, by the new
- * parent's id), "Delete…", a form for a new child (not under a Product), and its history.
+ * parent's id), "Delete…", "Share…" (to who may administer it), a form for a new child (not
+ * under a Product), and its history.
  */
 export function Details({
   id,
@@ -65,7 +68,7 @@ function Breadcrumbs({ node }: { node: NodeDetails }) {
   );
 }
 
-/** "Rename" (in its tree row), "Move…", "Copy…" and "Delete…". */
+/** "Rename" (in its tree row), "Move…", "Copy…", "Delete…" and "Share…" (the dialog of its grants). */
 function NodeActions({
   node,
   onMove,
@@ -76,6 +79,7 @@ function NodeActions({
   onCopy: (node: NodeDetails) => void;
 }) {
   const explorer = useExplorer();
+  const [sharing, setSharing] = useState(false);
   const rename = () => {
     // The name is edited in its tree row: open the path to it first.
     for (const ancestor of node.ancestors) explorer.setOpen(ancestor.id, true);
@@ -95,6 +99,13 @@ function NodeActions({
       <button type="button" onClick={() => explorer.requestDelete({ node, parentId: node.parentId })}>
         Delete…
       </button>
+      {/* Only who may administer the node shares it. */}
+      {node.access === 'ADMIN' && (
+        <button type="button" onClick={() => setSharing(true)}>
+          Share…
+        </button>
+      )}
+      {sharing && <ShareDialog node={node} onClose={() => setSharing(false)} />}
     </div>
   );
 }

@@ -58,7 +58,9 @@ export function createClient(uri: string = GRAPHQL_URL, token: string = TOKEN) {
       possibleTypes,
       dataIdFromObject,
       typePolicies: {
-        Query: { fields: { roots: { keyArgs: false, merge: mergePages } } },
+        Query: {
+          fields: { roots: { keyArgs: false, merge: mergePages }, sharedWithMe: { keyArgs: false, merge: mergePages } },
+        },
         Node: { fields: { children: { keyArgs: false, merge: mergePages } } },
       },
     }),

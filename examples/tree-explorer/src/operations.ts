@@ -60,6 +60,7 @@ export const NODE_DETAILS_FIELDS = graphql(`
     depth
     updatedAt
     ancestors { id name }
+    access
     pendingJob { ...JobFields }
     ... on Category { slug title }
     ... on Product { slug price status }
@@ -268,5 +269,37 @@ export const DELETED_NODES = graphql(`
 export const RESTORE_NODE = graphql(`
   mutation RestoreNode($id: ID!) {
     restoreNode(id: $id) { ...TreeNodeFields }
+  }
+`);
+
+/** The grants on a node: every one to who may administer it (the Share dialog). */
+export const NODE_GRANTS = graphql(`
+  query NodeGrants($id: ID!) {
+    node(id: $id) {
+      id
+      grants { nodeId principal level grantedBy at }
+    }
+  }
+`);
+
+export const GRANT_ACCESS = graphql(`
+  mutation GrantAccess($nodeId: ID!, $principal: String!, $level: AccessLevel!) {
+    grantAccess(nodeId: $nodeId, principal: $principal, level: $level) { nodeId principal level grantedBy at }
+  }
+`);
+
+export const REVOKE_ACCESS = graphql(`
+  mutation RevokeAccess($nodeId: ID!, $principal: String!) {
+    revokeAccess(nodeId: $nodeId, principal: $principal)
+  }
+`);
+
+/** The tops of what is shared with the caller: the nodes its grants are on. */
+export const SHARED_WITH_ME = graphql(`
+  query SharedWithMe($first: Int!, $after: String) {
+    sharedWithMe(first: $first, after: $after) {
+      nodes { id name access }
+      pageInfo { hasNextPage endCursor }
+    }
   }
 `);

@@ -143,7 +143,7 @@ describe('Apollo Federation 2 subgraph (FEDERATION=true)', () => {
 
   it('leaves the schema without FEDERATION free of federation fields', () => {
     const fields = Object.keys(buildTreeSchema().getQueryType()!.getFields()).sort();
-    expect(fields).toEqual(['deletedNodes', 'job', 'jobs', 'node', 'nodes', 'roots', 'treeHistory']);
+    expect(fields).toEqual(['deletedNodes', 'job', 'jobs', 'node', 'nodes', 'roots', 'sharedWithMe', 'treeHistory']);
   });
 
   it('answers a query that crosses both subgraphs through the gateway', async () => {

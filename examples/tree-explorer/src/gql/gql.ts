@@ -16,7 +16,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 type Documents = {
     "\n  fragment TreeNodeFields on Node {\n    id\n    name\n    childCount\n    parentId\n    version\n  }\n": typeof types.TreeNodeFieldsFragmentDoc,
     "\n  fragment JobFields on Job {\n    id\n    kind\n    status\n    done\n    total\n  }\n": typeof types.JobFieldsFragmentDoc,
-    "\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n": typeof types.NodeDetailsFieldsFragmentDoc,
+    "\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    access\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n": typeof types.NodeDetailsFieldsFragmentDoc,
     "\n  query Roots($first: Int!, $after: String) {\n    roots(first: $first, after: $after) {\n      nodes { ...TreeNodeFields }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.RootsDocument,
     "\n  query Children($id: ID!, $first: Int!, $after: String) {\n    node(id: $id) {\n      ...TreeNodeFields\n      children(first: $first, after: $after) {\n        nodes { ...TreeNodeFields }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.ChildrenDocument,
     "\n  query TreeNode($id: ID!) {\n    node(id: $id) { ...TreeNodeFields }\n  }\n": typeof types.TreeNodeDocument,
@@ -34,11 +34,15 @@ type Documents = {
     "\n  mutation Undo($changeId: ID!) {\n    undo(changeId: $changeId) { id kind nodeId }\n  }\n": typeof types.UndoDocument,
     "\n  query DeletedNodes($first: Int!) {\n    deletedNodes(first: $first) {\n      nodes { id name parentId }\n    }\n  }\n": typeof types.DeletedNodesDocument,
     "\n  mutation RestoreNode($id: ID!) {\n    restoreNode(id: $id) { ...TreeNodeFields }\n  }\n": typeof types.RestoreNodeDocument,
+    "\n  query NodeGrants($id: ID!) {\n    node(id: $id) {\n      id\n      grants { nodeId principal level grantedBy at }\n    }\n  }\n": typeof types.NodeGrantsDocument,
+    "\n  mutation GrantAccess($nodeId: ID!, $principal: String!, $level: AccessLevel!) {\n    grantAccess(nodeId: $nodeId, principal: $principal, level: $level) { nodeId principal level grantedBy at }\n  }\n": typeof types.GrantAccessDocument,
+    "\n  mutation RevokeAccess($nodeId: ID!, $principal: String!) {\n    revokeAccess(nodeId: $nodeId, principal: $principal)\n  }\n": typeof types.RevokeAccessDocument,
+    "\n  query SharedWithMe($first: Int!, $after: String) {\n    sharedWithMe(first: $first, after: $after) {\n      nodes { id name access }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.SharedWithMeDocument,
 };
 const documents: Documents = {
     "\n  fragment TreeNodeFields on Node {\n    id\n    name\n    childCount\n    parentId\n    version\n  }\n": types.TreeNodeFieldsFragmentDoc,
     "\n  fragment JobFields on Job {\n    id\n    kind\n    status\n    done\n    total\n  }\n": types.JobFieldsFragmentDoc,
-    "\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n": types.NodeDetailsFieldsFragmentDoc,
+    "\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    access\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n": types.NodeDetailsFieldsFragmentDoc,
     "\n  query Roots($first: Int!, $after: String) {\n    roots(first: $first, after: $after) {\n      nodes { ...TreeNodeFields }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.RootsDocument,
     "\n  query Children($id: ID!, $first: Int!, $after: String) {\n    node(id: $id) {\n      ...TreeNodeFields\n      children(first: $first, after: $after) {\n        nodes { ...TreeNodeFields }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.ChildrenDocument,
     "\n  query TreeNode($id: ID!) {\n    node(id: $id) { ...TreeNodeFields }\n  }\n": types.TreeNodeDocument,
@@ -56,6 +60,10 @@ const documents: Documents = {
     "\n  mutation Undo($changeId: ID!) {\n    undo(changeId: $changeId) { id kind nodeId }\n  }\n": types.UndoDocument,
     "\n  query DeletedNodes($first: Int!) {\n    deletedNodes(first: $first) {\n      nodes { id name parentId }\n    }\n  }\n": types.DeletedNodesDocument,
     "\n  mutation RestoreNode($id: ID!) {\n    restoreNode(id: $id) { ...TreeNodeFields }\n  }\n": types.RestoreNodeDocument,
+    "\n  query NodeGrants($id: ID!) {\n    node(id: $id) {\n      id\n      grants { nodeId principal level grantedBy at }\n    }\n  }\n": types.NodeGrantsDocument,
+    "\n  mutation GrantAccess($nodeId: ID!, $principal: String!, $level: AccessLevel!) {\n    grantAccess(nodeId: $nodeId, principal: $principal, level: $level) { nodeId principal level grantedBy at }\n  }\n": types.GrantAccessDocument,
+    "\n  mutation RevokeAccess($nodeId: ID!, $principal: String!) {\n    revokeAccess(nodeId: $nodeId, principal: $principal)\n  }\n": types.RevokeAccessDocument,
+    "\n  query SharedWithMe($first: Int!, $after: String) {\n    sharedWithMe(first: $first, after: $after) {\n      nodes { id name access }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.SharedWithMeDocument,
 };
 
 /**
@@ -83,7 +91,7 @@ export function graphql(source: "\n  fragment JobFields on Job {\n    id\n    ki
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n"): (typeof documents)["\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n"];
+export function graphql(source: "\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    access\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n"): (typeof documents)["\n  fragment NodeDetailsFields on Node {\n    ...TreeNodeFields\n    depth\n    updatedAt\n    ancestors { id name }\n    access\n    pendingJob { ...JobFields }\n    ... on Category { slug title }\n    ... on Product { slug price status }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -152,6 +160,22 @@ export function graphql(source: "\n  query DeletedNodes($first: Int!) {\n    del
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RestoreNode($id: ID!) {\n    restoreNode(id: $id) { ...TreeNodeFields }\n  }\n"): (typeof documents)["\n  mutation RestoreNode($id: ID!) {\n    restoreNode(id: $id) { ...TreeNodeFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NodeGrants($id: ID!) {\n    node(id: $id) {\n      id\n      grants { nodeId principal level grantedBy at }\n    }\n  }\n"): (typeof documents)["\n  query NodeGrants($id: ID!) {\n    node(id: $id) {\n      id\n      grants { nodeId principal level grantedBy at }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation GrantAccess($nodeId: ID!, $principal: String!, $level: AccessLevel!) {\n    grantAccess(nodeId: $nodeId, principal: $principal, level: $level) { nodeId principal level grantedBy at }\n  }\n"): (typeof documents)["\n  mutation GrantAccess($nodeId: ID!, $principal: String!, $level: AccessLevel!) {\n    grantAccess(nodeId: $nodeId, principal: $principal, level: $level) { nodeId principal level grantedBy at }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeAccess($nodeId: ID!, $principal: String!) {\n    revokeAccess(nodeId: $nodeId, principal: $principal)\n  }\n"): (typeof documents)["\n  mutation RevokeAccess($nodeId: ID!, $principal: String!) {\n    revokeAccess(nodeId: $nodeId, principal: $principal)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SharedWithMe($first: Int!, $after: String) {\n    sharedWithMe(first: $first, after: $after) {\n      nodes { id name access }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query SharedWithMe($first: Int!, $after: String) {\n    sharedWithMe(first: $first, after: $after) {\n      nodes { id name access }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
