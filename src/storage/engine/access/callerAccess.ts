@@ -109,7 +109,7 @@ export function createCallerAccess(ctx: Pick<TableContext, 'doc' | 'table'>, gra
       const source = sourceOf(grants, known, chain, needed);
       if (source === 'tree') return () => {};
       if (source) return (tx) => planGrantHeld(tx, source.principal, source.nodeId, source.level);
-      refuse(levelIn(grants, known, chain), label, id);
+      refuse(levelIn(grants, known, chain), needed, label, id);
     },
     async requireMove(from, to, id) {
       const known = grants.principals.length === 0 ? new Map<string, HeldGrant>() : await held();
@@ -132,13 +132,8 @@ export function createCallerAccess(ctx: Pick<TableContext, 'doc' | 'table'>, gra
 }
 
 /** Refuses a write: NOT_FOUND to a caller who may not read the node either, FORBIDDEN otherwise. */
-function refuse(level: AccessLevel | null, label: string, id: string): never {
+function refuse(level: AccessLevel | null, needed: AccessLevel, label: string, id: string): never {
   if (level === null) throw notFound(label, id);
-  throw new TreeError(
-    'FORBIDDEN',
-    `you may ${level === 'read' ? 'read' : 'write'} ${label} "${id}" but not ${
-      level === 'read' ? 'change it' : 'grant access to it'
-    }`,
-    { id },
-  );
+  const not = needed === 'admin' ? 'grant access to it' : 'change it';
+  throw new TreeError('FORBIDDEN', `you may ${level} ${label} "${id}" but not ${not}`, { id });
 }
