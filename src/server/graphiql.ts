@@ -222,10 +222,16 @@ mutation Restore($id: ID!) {
   },
   {
     query: `# Share a node and its whole subtree: READ, WRITE or ADMIN to a
-# principal, sub:<token subject>, group:<group> or key:<API key name>.
-# Needs ADMIN on the node. revokeAccess(nodeId, principal) takes it
-# back; node(id) { grants { principal level } access } lists them; the
-# grantee finds the tops of its grants in sharedWithMe.
+# principal, sub:<token subject>, group:<group> or key:<API key name>
+# (else BAD_USER_INPUT). Needs ADMIN on the node (else FORBIDDEN); run
+# it again with another level to change it. The node's grants, and
+# what you may do there:
+#   node(id: "laptops") {
+#     grants { principal level grantedBy at }
+#     access
+#   }
+# revokeAccess(nodeId, principal) takes a grant back; the grantee
+# finds the tops of what is shared with it in sharedWithMe.
 mutation Share($id: ID!, $principal: String!) {
   grantAccess(nodeId: $id, principal: $principal, level: READ) {
     nodeId

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signDevToken } from '../../src/auth/devToken.js';
 import {
   BROWSER_WAIT_MS,
   launchBrowser,
@@ -17,14 +18,15 @@ import {
 import { pauseTransaction } from '../support/pause.js';
 import { startTestServer, uniqueTable, type TestServer } from '../support/server.js';
 import { startExample, type Example, type ExampleTree } from './explorerApp.js';
-import { dragOver, row, waitForBreadcrumbs, waitForChildren } from './explorerPage.js';
+import { dragOver, row, waitForBreadcrumbs, waitForChildren, waitForList } from './explorerPage.js';
 
 /**
  * The example app (examples/tree-explorer) as a user runs it: built by Vite, served from its own
  * origin, calling the server cross-origin (CORS_ORIGINS names the app's origin), in headless
- * Chromium. Paging, breadcrumbs, a move through the dialog, a refused move (CYCLE), and the
- * progress of a dropped move and of a delete that run as jobs. Dragging, the keyboard, editing
- * and failures in detail: explorer.browser.test.ts.
+ * Chromium. Paging, breadcrumbs, a move through the dialog, a refused move (CYCLE), a node shared
+ * through the Share dialog and what a grantee sees shared with it, and the progress of a dropped
+ * move and of a delete that run as jobs. Dragging, the keyboard, editing and failures in detail:
+ * explorer.browser.test.ts.
  */
 
 const TREE: ExampleTree = [
@@ -124,25 +126,95 @@ describe('the tree explorer example in a browser', () => {
     expect(browser.problems).toEqual([]);
   });
 
-  it('shares the selected node through the Share dialog, and shows a bad principal refused', async () => {
+  it('shares the node through the Share dialog, changes its level, removes it, shows a refused principal', async () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Share…' }).click();
+    const share = page.getByRole('button', { name: 'Share…' });
+    await share.click();
     const dialog = page.getByRole('dialog', { name: 'Share Oaks' });
-    await dialog.getByLabel('Principal').fill('sub:someone');
+    const principal = dialog.getByLabel('Principal');
+    // The field has the focus first, and says which principals there are.
+    await expect
+      .poll(() => principal.evaluate((field) => field === (globalThis as any).document.activeElement))
+      .toBe(true);
+    expect(await dialog.locator('#share-principal-hint').textContent()).toContain('sub:<token subject>');
+    await dialog.getByText('No grant on this node').waitFor();
+
+    await principal.fill('sub:someone');
+    await dialog.getByLabel('Level', { exact: true }).selectOption('READ');
     await dialog.getByRole('button', { name: 'Share', exact: true }).click();
-    await dialog.locator('li[data-principal="sub:someone"]').waitFor();
-    const granted = await server.gql('{ node(id: "oaks") { grants { principal level } } }');
-    expect(granted.body.data).toEqual({ node: { grants: [{ principal: 'sub:someone', level: 'READ' }] } });
-    await dialog.getByRole('button', { name: 'Remove' }).click();
-    await dialog.locator('li[data-principal="sub:someone"]').waitFor({ state: 'detached' });
-    await dialog.getByLabel('Principal').fill('user:someone');
-    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
-    await dialog.getByRole('alert').locator('.code', { hasText: 'BAD_USER_INPUT' }).waitFor();
+    const granted = dialog.locator('li[data-principal="sub:someone"]');
+    await granted.waitFor();
+    expect(await granted.getByLabel('Level of sub:someone').inputValue()).toBe('READ');
+    expect(await granted.textContent()).toContain('by example-app');
+    await expect.poll(() => principal.inputValue()).toBe('');
+    const listed = await server.gql('{ node(id: "oaks") { grants { principal level grantedBy } } }');
+    expect(listed.body.data).toEqual({
+      node: { grants: [{ principal: 'sub:someone', level: 'READ', grantedBy: 'example-app' }] },
+    });
+
+    // Its level changed in place, then the grant removed.
+    await granted.getByLabel('Level of sub:someone').selectOption('WRITE');
+    await expect
+      .poll(async () => (await server.gql('{ node(id: "oaks") { grants { level } } }')).body.data)
+      .toEqual({ node: { grants: [{ level: 'WRITE' }] } });
+    await granted.getByRole('button', { name: 'Remove' }).click();
+    await granted.waitFor({ state: 'detached' });
     const none = await server.gql('{ node(id: "oaks") { grants { principal } } }');
     expect(none.body.data).toEqual({ node: { grants: [] } });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // A principal of none of the three forms: refused, shown, and left in the field to correct.
+    await principal.fill('user:someone');
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+    const refusal = dialog.getByRole('alert');
+    await refusal.locator('.code', { hasText: 'BAD_USER_INPUT' }).waitFor();
+    expect((await refusal.locator('.message').textContent())?.trim()).not.toBe('');
+    expect(await principal.inputValue()).toBe('user:someone');
+    const still = await server.gql('{ node(id: "oaks") { grants { principal } } }');
+    expect(still.body.data).toEqual({ node: { grants: [] } });
+
+    // Escape closes it, and the focus goes back to its button.
+    await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => share.evaluate((button) => button === (globalThis as any).document.activeElement))
+      .toBe(true);
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('lists what is shared with a grantee, five at a time, each a link to a node it may not share', async () => {
+    const shared = ['ferns', 'herbs', 'mosses', 'roses', 'tulips', 'vines'];
+    const setGrant = async (id: string, give: boolean) => {
+      const mutation = give
+        ? 'mutation ($id: ID!) { grantAccess(nodeId: $id, principal: "sub:ana", level: READ) { level } }'
+        : 'mutation ($id: ID!) { revokeAccess(nodeId: $id, principal: "sub:ana") }';
+      expect((await server.gql(mutation, { id })).body.errors).toBeUndefined();
+    };
+    for (const id of shared) await setGrant(id, true);
+    // Ana's token gives nothing on whole trees (`tree token --sub ana --trees ''`): only what is shared.
+    const ana = await signDevToken(server.config.auth, 'ana', 1, undefined, { trees: {} });
+    const other = await browser.newPage();
+    try {
+      await other.route(`${server.url}/graphql`, (route) =>
+        route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${ana}` } }),
+      );
+      await other.goto(`${site.origin}/`);
+      const items = 'section[aria-label="Shared with me"] li';
+      await waitForList(other, items, shared.slice(0, 5), 'data-shared-id');
+      const panel = other.getByRole('region', { name: 'Shared with me' });
+      await panel.getByRole('button', { name: 'Load more shared' }).click();
+      await waitForList(other, items, shared, 'data-shared-id');
+      await panel.getByRole('button', { name: 'Load more shared' }).waitFor({ state: 'detached' });
+      expect(await panel.locator('li[data-shared-id="tulips"]').textContent()).toContain('READ');
+      await panel.getByRole('button', { name: 'Tulips' }).click();
+      await other.locator('.details[data-node-id="tulips"] h2', { hasText: 'Tulips' }).waitFor();
+      // Ana may read it, not administer it: no Share button.
+      await other.getByRole('button', { name: 'Move…' }).waitFor();
+      expect(await other.getByRole('button', { name: 'Share…' }).count()).toBe(0);
+    } finally {
+      await other.close();
+      for (const id of shared) await setGrant(id, false);
+    }
     expect(browser.problems).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client/react';
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useExplorer } from './explorer.ts';
 import { LoadError } from './LoadError.tsx';
 import { History } from './History.tsx';
@@ -68,7 +68,10 @@ function Breadcrumbs({ node }: { node: NodeDetails }) {
   );
 }
 
-/** "Rename" (in its tree row), "Move…", "Copy…", "Delete…" and "Share…" (the dialog of its grants). */
+/**
+ * "Rename" (in its tree row), "Move…", "Copy…", "Delete…" and "Share…" (the dialog of its grants;
+ * closed, it gives the focus back to its button).
+ */
 function NodeActions({
   node,
   onMove,
@@ -80,6 +83,11 @@ function NodeActions({
 }) {
   const explorer = useExplorer();
   const [sharing, setSharing] = useState(false);
+  const shareButton = useRef<HTMLButtonElement>(null);
+  const closeShare = useCallback(() => {
+    setSharing(false);
+    shareButton.current?.focus();
+  }, []);
   const rename = () => {
     // The name is edited in its tree row: open the path to it first.
     for (const ancestor of node.ancestors) explorer.setOpen(ancestor.id, true);
@@ -101,11 +109,11 @@ function NodeActions({
       </button>
       {/* Only who may administer the node shares it. */}
       {node.access === 'ADMIN' && (
-        <button type="button" onClick={() => setSharing(true)}>
+        <button type="button" ref={shareButton} onClick={() => setSharing(true)}>
           Share…
         </button>
       )}
-      {sharing && <ShareDialog node={node} onClose={() => setSharing(false)} />}
+      {sharing && <ShareDialog node={node} onClose={closeShare} />}
     </div>
   );
 }

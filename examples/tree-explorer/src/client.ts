@@ -22,11 +22,12 @@ interface Page {
 }
 
 /**
- * One cached list per parent (and one for the roots), whatever the paging arguments: a page
- * fetched with `after` is appended, a first page (no `after`, as a refetch sends) replaces the
- * list, so a refetch after a move shows the server's current order. A node the app appended
- * itself (one just created or moved past the loaded pages, see showInList) gives way to the same
- * node arriving in a page: it then sits where the server has it.
+ * One cached list per parent (and one for the roots, one for what is shared with the caller),
+ * whatever the paging arguments: a page fetched with `after` is appended, a first page (no
+ * `after`, as a refetch sends) replaces the list, so a refetch after a move shows the server's
+ * current order. A node the app appended itself (one just created or moved past the loaded
+ * pages, see showInList) gives way to the same node arriving in a page: it then sits where the
+ * server has it.
  */
 const mergePages: FieldMergeFunction<Page, Page> = (existing, incoming, { args }) => {
   if (!existing || !args?.after) return incoming;

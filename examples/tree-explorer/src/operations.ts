@@ -2,6 +2,7 @@ import { graphql } from './gql/gql.ts';
 import type {
   JobFieldsFragment,
   NodeDetailsFieldsFragment,
+  NodeGrantsQuery,
   NodeHistoryQuery,
   TreeChangesSubscription,
   TreeNodeFieldsFragment,
@@ -272,7 +273,10 @@ export const RESTORE_NODE = graphql(`
   }
 `);
 
-/** The grants on a node: every one to who may administer it (the Share dialog). */
+/**
+ * The grants on a node (not those it inherits from above): every one to who may administer it,
+ * only the caller's own to anyone else (the Share dialog).
+ */
 export const NODE_GRANTS = graphql(`
   query NodeGrants($id: ID!) {
     node(id: $id) {
@@ -282,12 +286,21 @@ export const NODE_GRANTS = graphql(`
   }
 `);
 
+/** One grant on a node, as the Share dialog lists it. */
+export type NodeGrant = NonNullable<NodeGrantsQuery['node']>['grants'][number];
+
+/**
+ * Gives a principal (`sub:<subject>`, `group:<group>` or `key:<API key name>`) READ, WRITE or
+ * ADMIN on the node and its subtree, or changes the level it has there. Needs ADMIN on the node
+ * (FORBIDDEN); a principal of another form is BAD_USER_INPUT.
+ */
 export const GRANT_ACCESS = graphql(`
   mutation GrantAccess($nodeId: ID!, $principal: String!, $level: AccessLevel!) {
     grantAccess(nodeId: $nodeId, principal: $principal, level: $level) { nodeId principal level grantedBy at }
   }
 `);
 
+/** Takes a principal's grant on the node back (ADMIN on the node needed); false when it had none. */
 export const REVOKE_ACCESS = graphql(`
   mutation RevokeAccess($nodeId: ID!, $principal: String!) {
     revokeAccess(nodeId: $nodeId, principal: $principal)
