@@ -226,7 +226,7 @@ mutation Restore($id: ID!) {
 # (else BAD_USER_INPUT). Needs ADMIN on the node (else FORBIDDEN); run
 # it again with another level to change it. The node's grants, and
 # what you may do there:
-#   node(id: "laptops") {
+#   node(id: $id) {
 #     grants { principal level grantedBy at }
 #     access
 #   }
@@ -281,13 +281,13 @@ const LIVE_FETCHER = String.raw`
 
 /**
  * An example's variables under RELAY_NODE: each names a node of the demo tree, given by its
- * global id (`nodeId`), as the API then takes it.
+ * global id (`nodeId`), as the API then takes it; but a change's id and a grant's principal.
  */
 function globalVariables(variables: string, nodeId: (id: string) => string): string {
   const values = JSON.parse(variables) as Record<string, unknown>;
   const global = Object.entries(values).map(([name, value]) => [
     name,
-    typeof value === 'string' && name !== 'changeId' ? nodeId(value) : value,
+    typeof value === 'string' && name !== 'changeId' && name !== 'principal' ? nodeId(value) : value,
   ]);
   return JSON.stringify(Object.fromEntries(global), null, 2);
 }

@@ -187,6 +187,8 @@ describe('RELAY_NODE=true', () => {
       expect(html).toContain(g(id));
       expect(html).not.toContain(`\\"${id}\\"`);
     }
+    // A grant's principal is no node's id.
+    expect(html).toContain('\\"principal\\": \\"sub:ana\\"');
   });
 
   it('names the node of a refusal by its global id', async () => {
