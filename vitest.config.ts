@@ -25,6 +25,7 @@ const LONG = [
   'test/integration/moves/distinctMoves.test.ts',
   'test/integration/robustness/crash.test.ts',
   'test/integration/jobs/workerTakeover.test.ts',
+  'test/integration/imports/import.test.ts',
 ];
 
 const SIZE = ['test/integration/maintenance/verifySize.test.ts'];
