@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tooComplex, type TreeError } from '../errors.js';
+import { awsWriteUnits, ItemImages } from './awsWriteUnits.js';
 
 /**
  * What one GraphQL operation cost in DynamoDB, counted by the operation's own document client
@@ -9,6 +10,8 @@ export interface DynamoCost {
   requests: number;
   readUnits: number;
   writeUnits: number;
+  /** What the writes would consume on AWS (awsWriteUnits.ts): DynamoDB Local's writeUnits is not the bill. */
+  awsWriteUnits: number;
   /** Items put, updated or deleted (condition checks excluded), once per logical call. */
   itemsWritten: number;
   /** Items returned by reads (GetItem, BatchGetItem, Query, Scan). */
@@ -17,6 +20,8 @@ export interface DynamoCost {
   budget?: ReadBudget;
   /** The refusal, once the operation went over its budget. */
   overBudget?: TreeError;
+  /** The items the operation saw, for the sizes of its writes (created by the meter). */
+  images?: ItemImages;
 }
 
 export interface ReadBudget {
@@ -27,7 +32,7 @@ export interface ReadBudget {
 }
 
 export function newCost(): DynamoCost {
-  return { requests: 0, readUnits: 0, writeUnits: 0, itemsWritten: 0, itemsRead: 0 };
+  return { requests: 0, readUnits: 0, writeUnits: 0, awsWriteUnits: 0, itemsWritten: 0, itemsRead: 0 };
 }
 
 const WRITE_COMMANDS = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
@@ -72,6 +77,9 @@ export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): Dynam
     const name = command.constructor.name;
     cost.itemsWritten += itemsWrittenBy(name, input ?? {});
     cost.itemsRead += itemsReadBy(output);
+    const images = (cost.images ??= new ItemImages());
+    if (!projected(input ?? {})) seeRead(output, images);
+    cost.awsWriteUnits += awsWriteUnits(name, input ?? {}, images);
     const consumed = output.ConsumedCapacity;
     const isWrite = WRITE_COMMANDS.test(name);
     for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
@@ -116,6 +124,18 @@ function itemsReadBy(output: ReadOutput | undefined): number {
     return Object.values(output.Responses).reduce((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
   }
   return output.Item ? 1 : 0;
+}
+
+/** Whether a read asked for some attributes only: its items are no image of the stored ones. */
+const projected = (input: Record<string, unknown>): boolean =>
+  'ProjectionExpression' in input ||
+  Object.values((input.RequestItems ?? {}) as Record<string, object>).some((t) => 'ProjectionExpression' in t);
+
+/** Keeps the items a read returned, whole, for the sizes of the operation's later writes. */
+function seeRead(output: ReadOutput, images: ItemImages): void {
+  if (Array.isArray(output.Items)) images.saw(output.Items);
+  else if (output.Responses) for (const items of Object.values(output.Responses)) images.saw(items);
+  else if (output.Item) images.saw([output.Item]);
 }
 
 const BUDGET_NAMES = {

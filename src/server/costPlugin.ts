@@ -25,6 +25,7 @@ export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost; retu
             requests: cost.requests,
             readUnits: round(cost.readUnits),
             writeUnits: round(cost.writeUnits),
+            awsWriteUnits: cost.awsWriteUnits,
             itemsWritten: cost.itemsWritten,
             itemsRead: cost.itemsRead,
             itemsReturned: contextValue.returned?.nodes ?? 0,

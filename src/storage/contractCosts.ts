@@ -25,6 +25,24 @@ export interface ContractCosts {
   pages: PageCosts;
   copies: CopyCosts;
   paths: PathCosts;
+  writes: WriteCosts;
+}
+
+/** The writes contract/writeCosts.test.ts measures. */
+export type WriteKind = 'create' | 'rename' | 'data' | 'move' | 'reorder' | 'delete';
+
+/**
+ * contract/writeCosts.test.ts: the exact cost of each kind of write of a node at `depth` (1 or
+ * 5) carrying 200 bytes of data: requests, items written and the write units AWS would bill.
+ * A create makes a leaf; a move takes a leaf under its parent's sibling (at depth 1: another
+ * tree's root); a reorder puts a leaf first among its siblings; a delete removes a leaf.
+ */
+export type WriteCosts = Record<WriteKind, (depth: number) => WriteCost>;
+
+export interface WriteCost {
+  requests: number;
+  itemsWritten: number;
+  awsWriteUnits: number;
 }
 
 /**
@@ -181,3 +199,19 @@ export const WALK_PREORDER: PreorderCosts = {
   // doc.1 and its 3 children.
   branch: 1 + 4,
 };
+
+/**
+ * The cost of a write of `written` items of its own and `checks` condition checks, in one
+ * transaction, that records one change in `trees` trees (two for a move between trees): each
+ * tree's record and sequence (CHANGE_ITEMS) and the change's copy in its node's history
+ * (HISTORY_ITEMS) besides. Every item of these writes is under 1 KB: 2 write units each in the
+ * transaction, condition checks included, and 1 for each sequence, counted on alone.
+ */
+export const writeCost = (requests: number, written: number, checks: number, trees = 1): WriteCost => ({
+  requests,
+  itemsWritten: written + trees * CHANGE_ITEMS + HISTORY_ITEMS,
+  awsWriteUnits: 2 * (written + checks + trees + HISTORY_ITEMS) + trees,
+});
+
+/** The items of a delete that keep the subtree to be restored: its pack, its entry, its place in the list. */
+export const KEPT_ITEMS = 3;

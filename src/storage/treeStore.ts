@@ -18,6 +18,8 @@ export interface OperationCost {
   requests: number;
   readUnits: number;
   writeUnits: number;
+  /** What the writes would consume on AWS (DynamoDB Local's writeUnits is not the bill). */
+  awsWriteUnits: number;
   itemsWritten: number;
   itemsRead: number;
   budget?: { requests: number; itemsRead: number };

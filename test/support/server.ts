@@ -25,6 +25,7 @@ export interface GraphQLResponse<T = any> {
         requests: number;
         readUnits: number;
         writeUnits: number;
+        awsWriteUnits: number;
         itemsWritten: number;
         itemsRead: number;
         itemsReturned: number;

@@ -20,6 +20,7 @@ const costOf = (response: GraphQLResponse): Cost => {
 const expectCostShape = (response: GraphQLResponse): void => {
   const cost = costOf(response);
   expect(Object.keys(cost).sort()).toEqual([
+    'awsWriteUnits',
     'itemsRead',
     'itemsReturned',
     'itemsWritten',
@@ -56,6 +57,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expectCostShape(read);
     expect(costOf(read).readUnits).toBeGreaterThan(0);
     expect(costOf(read).writeUnits).toBe(0);
+    expect(costOf(read).awsWriteUnits).toBe(0);
 
     const write = await createNodeRaw(server, { id: 'cost-write', parentId: 'wide' });
     okData(write);

@@ -1,4 +1,12 @@
-import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import {
+  WALK_PATHS,
+  CHANGE_ITEMS,
+  HISTORY_ITEMS,
+  WALK_PREORDER,
+  type ContractCosts,
+  KEPT_ITEMS,
+  writeCost,
+} from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under adjacency (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -46,4 +54,19 @@ export const contractCosts: ContractCosts = {
   // Measured (contract/copyRestore.test.ts asserts them): 2.03, 3.08 and 2.03 items a node.
   copies: { itemsWrittenByCopy: 4138, itemsWrittenByDelete: 6287, itemsWrittenByRestore: 4140 },
   paths: WALK_PATHS,
+  // The node's chain is read a level at a time, and each ancestor's version is checked in the
+  // write's transaction (the chain guard). A rename or a data update writes the node and its edge
+  // under its parent. A create writes its two and updates its parent's (the childCount), on the
+  // condition that the last sibling is still last. A move also reads the new parent's chain,
+  // moves the edge (deleted and put) and updates both parents'. A reorder moves the edge and
+  // checks the sibling it goes before. A delete removes the node's two, updates its parent's and
+  // keeps the subtree.
+  writes: {
+    create: (depth) => writeCost(3 + depth, 4, depth),
+    rename: (depth) => writeCost(3 + depth, 2, depth),
+    data: (depth) => writeCost(3 + depth, 2, depth),
+    move: (depth) => (depth === 1 ? writeCost(7, 7, 0, 2) : writeCost(14, 7, depth - 1)),
+    reorder: (depth) => writeCost(depth === 1 ? 5 : 13, 3, depth + 1),
+    delete: (depth) => writeCost(4 + depth, 4 + KEPT_ITEMS, depth - 1),
+  },
 };

@@ -1,4 +1,12 @@
-import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import {
+  WALK_PATHS,
+  CHANGE_ITEMS,
+  HISTORY_ITEMS,
+  WALK_PREORDER,
+  type ContractCosts,
+  KEPT_ITEMS,
+  writeCost,
+} from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under closure (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -41,4 +49,19 @@ export const contractCosts: ContractCosts = {
   // Measured (contract/copyRestore.test.ts asserts them): 4.03, 5.12 and 4.03 items a node.
   copies: { itemsWrittenByCopy: 8221, itemsWrittenByDelete: 10459, itemsWrittenByRestore: 8223 },
   paths: WALK_PATHS,
+  // A node's rows under its ancestors carry its name and data: a rename or a data update writes
+  // the node, its edge and its `depth` rows. A create writes its two and its rows, and updates
+  // its parent's node, edge and the parent's rows that carry a childCount (distance 3 at most),
+  // on the condition that the last sibling is still last. A move (here under the parent's
+  // sibling) rewrites the node, moves its edge, updates both parents' and rewrites its rows. A
+  // reorder moves the edge and rewrites the rows (their position), checking the parent and the
+  // sibling it goes before. A delete removes the node's, updates its parent's and keeps the subtree.
+  writes: {
+    create: (depth) => writeCost(depth === 1 ? 4 : 5, 4 + Math.min(depth - 1, 3) + depth, 1),
+    rename: (depth) => writeCost(3, 2 + depth, 0),
+    data: (depth) => writeCost(3, 2 + depth, 0),
+    move: (depth) => writeCost(6, 3 + 2 * (2 + Math.min(depth - 1, 3)) + 1 + depth, 0, depth === 1 ? 2 : 1),
+    reorder: (depth) => writeCost(depth === 1 ? 4 : 5, 3 + depth, 2),
+    delete: (depth) => writeCost(4, 4 + Math.min(depth - 1, 3) + depth + KEPT_ITEMS, 0),
+  },
 };

@@ -1,4 +1,11 @@
-import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, type ContractCosts } from '../../contractCosts.js';
+import {
+  WALK_PATHS,
+  CHANGE_ITEMS,
+  HISTORY_ITEMS,
+  type ContractCosts,
+  KEPT_ITEMS,
+  writeCost,
+} from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under nested-set (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -49,4 +56,18 @@ export const contractCosts: ContractCosts = {
   // Measured (contract/copyRestore.test.ts asserts them): 3.04, 4.11 and 3.04 items a node.
   copies: { itemsWrittenByCopy: 6198, itemsWrittenByDelete: 8396, itemsWrittenByRestore: 6200 },
   paths: WALK_PATHS,
+  // A rename or a data update writes the node, its edge under its parent and its range item. A
+  // create writes its three and updates its parent's (a root has no range item), on the
+  // condition that the last sibling is still last. A move rewrites the node's three (the range
+  // item moves: deleted and put) and updates both parents'. A reorder moves the edge and the
+  // range item, checking the parent and the sibling it goes before. A delete removes the node's
+  // three, updates its parent's and keeps the subtree.
+  writes: {
+    create: (depth) => writeCost(depth === 1 ? 4 : 5, depth === 1 ? 5 : 6, 1),
+    rename: () => writeCost(3, 3, 0),
+    data: () => writeCost(3, 3, 0),
+    move: (depth) => writeCost(6, depth === 1 ? 9 : 11, 0, depth === 1 ? 2 : 1),
+    reorder: (depth) => writeCost(depth === 1 ? 4 : 5, 5, 2),
+    delete: (depth) => writeCost(4, (depth === 1 ? 5 : 6) + KEPT_ITEMS, 0),
+  },
 };

@@ -1,4 +1,12 @@
-import { WALK_PATHS, CHANGE_ITEMS, HISTORY_ITEMS, WALK_PREORDER, type ContractCosts } from '../../contractCosts.js';
+import {
+  WALK_PATHS,
+  CHANGE_ITEMS,
+  HISTORY_ITEMS,
+  WALK_PREORDER,
+  type ContractCosts,
+  KEPT_ITEMS,
+  writeCost,
+} from '../../contractCosts.js';
 
 /** What the contract suite's operations cost under path (contractCosts.ts says on what). */
 export const contractCosts: ContractCosts = {
@@ -52,5 +60,19 @@ export const contractCosts: ContractCosts = {
     inner: (steps) => 1 + WALK_PATHS.inner(steps),
     old: (steps) => 1 + WALK_PATHS.old(steps),
     missing: (found) => 1 + WALK_PATHS.missing(found),
+  },
+  // A rename or a data update writes the node, its edge under its parent and its level item. A
+  // create writes its three and updates its parent's (the childCount), on the condition that the
+  // last sibling is still last. A move rewrites the node's three and both parents' (the level
+  // item moves: deleted and put). A reorder moves the edge (deleted and put) and updates the
+  // level item, checking the parent and the sibling it goes before. A delete removes the node's
+  // three, updates its parent's and keeps the subtree.
+  writes: {
+    create: (depth) => writeCost(depth === 1 ? 4 : 5, 6, 1),
+    rename: () => writeCost(3, 3, 0),
+    data: () => writeCost(3, 3, 0),
+    move: (depth) => writeCost(6, 11, 0, depth === 1 ? 2 : 1),
+    reorder: (depth) => writeCost(depth === 1 ? 4 : 5, 4, 2),
+    delete: () => writeCost(4, 6 + KEPT_ITEMS, 0),
   },
 };
