@@ -39,7 +39,8 @@ class TreeFeed {
   last: number | undefined;
   private reading: Promise<void> | null = null;
   private again = false;
-  private missing: { seq: number; since: number } | null = null;
+  /** The numbers not written yet, with when this reader first saw each missing. */
+  private missing = new Map<number, number>();
   private retry: NodeJS.Timeout | null = null;
 
   constructor(
@@ -90,18 +91,24 @@ class TreeFeed {
             read.last,
           );
       }
-      if (read.missing !== undefined) return this.waitFor(read.missing);
-      this.missing = null;
+      if (read.missing !== undefined) return this.waitFor(read.holes ?? [read.missing]);
+      this.missing.clear();
       if (this.joining.size === 0 && !read.more) return;
     }
   }
 
-  /** A number not written yet: read again soon; past the patience, give it up, then read on. */
-  private async waitFor(seq: number): Promise<void> {
+  /**
+   * Numbers not written yet (`holes`, the first one first): read again soon; those waited for
+   * past the patience are given up together (a burst of writes that failed leaves many, seen at
+   * once), then the reader reads on.
+   */
+  private async waitFor(holes: readonly number[]): Promise<void> {
     const now = Date.now();
-    if (this.missing?.seq !== seq) this.missing = { seq, since: now };
-    if (now - this.missing.since >= this.patienceMs) {
-      await this.feed.giveUp(this.rootId, seq);
+    const seen = new Map(holes.map((seq) => [seq, this.missing.get(seq) ?? now]));
+    this.missing = seen;
+    const expired = holes.filter((seq) => now - seen.get(seq)! >= this.patienceMs);
+    if (expired[0] === holes[0]) {
+      await Promise.all(expired.map((seq) => this.feed.giveUp(this.rootId, seq)));
       this.again = true;
       return;
     }

@@ -673,6 +673,11 @@ export interface ChangesRead {
    * died. The reader waits for it, and gives it up past its patience (ChangeFeed.giveUp).
    */
   missing?: number;
+  /**
+   * With `missing`, every number not written yet below the highest one read, `missing` first:
+   * a reader gives up together those it waited for past its patience, not one per patience.
+   */
+  holes?: number[];
 }
 
 /**

@@ -18,19 +18,37 @@ describe('a writer dead between its number and its commit', () => {
   let alive: TestServer;
   let client: Client;
   let armed = false;
-  let release: (error: Error) => void = () => {};
+  /** The hanging transactions' way out, in the order they hung. */
+  const hanging: Array<(error: Error) => void> = [];
+  const release = (error: Error) => hanging.splice(0).forEach((reject) => reject(error));
   const hang: DynamoOptions['middleware'] = (stack) =>
     stack.add(
       (next, context) => async (args) => {
         if (armed && context.commandName === 'TransactWriteItemsCommand')
-          await new Promise<never>((_resolve, reject) => (release = reject));
+          await new Promise<never>((_resolve, reject) => hanging.push(reject));
         return next(args);
       },
       { step: 'initialize', name: 'hangLikeADeadProcess' },
     );
+  /** The give-ups of numbers by the live process, as sent and as answered, in order. */
+  const giveUps: string[] = [];
+  const watchGiveUps: DynamoOptions['middleware'] = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        const item = (args.input as { Item?: { kind?: string; seq?: number } }).Item;
+        if (context.commandName !== 'PutItemCommand' || item?.kind !== 'NONE') return next(args);
+        giveUps.push(`sent ${item.seq}`);
+        try {
+          return await next(args);
+        } finally {
+          giveUps.push(`answered ${item.seq}`);
+        }
+      },
+      { step: 'initialize', name: 'watchGiveUps' },
+    );
 
   beforeAll(async () => {
-    alive = await startTestServer({ strategy });
+    alive = await startTestServer({ strategy, middleware: watchGiveUps });
     dying = await startTestServer({ strategy, table: alive.table, middleware: hang, verifyOnClose: false });
     client = liveClient(alive.url);
     await buildTree(alive, { id: 'g', children: [{ id: 'g.m' }, { id: 'g.n' }] });
@@ -53,7 +71,7 @@ describe('a writer dead between its number and its commit', () => {
     armed = true;
     const dead = rename(dying, 'g.n', 'never');
     // Its number taken, its transaction hanging: then a change by a live process.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => hanging.length === 1);
     okData(await rename(alive, 'g', 'after'));
     const events = await sub.until(2, 10_000);
     expect(events.map((e) => e.node?.name)).toEqual(['before', 'after']);
@@ -69,4 +87,32 @@ describe('a writer dead between its number and its commit', () => {
     await sub.close();
     await resumed.close();
   });
+
+  it('gives up together the numbers that dead writers left at once', async () => {
+    const sub = subscribe(client, { nodeId: 'g' });
+    await sub.ready('g.m', () => rename(alive, 'g.m', 'poke again'));
+    giveUps.length = 0;
+    armed = true;
+    const dead = ['x', 'y', 'z'].map((name) => rename(dying, 'g.n', name));
+    await until(() => hanging.length === 3);
+    okData(await rename(alive, 'g', 'after three'));
+    const events = await sub.until(1, 10_000);
+    expect(events.map((e) => e.node?.name)).toEqual(['after three']);
+    // The three numbers were seen missing in one read, and given up in one wave: every give-up
+    // was sent before the first was answered (one at a time, they would stall 2 s each).
+    expect(giveUps.slice(0, 3).every((step) => step.startsWith('sent'))).toBe(true);
+    expect(giveUps.filter((step) => step.startsWith('sent'))).toHaveLength(3);
+
+    release(Object.assign(new Error('the process is gone'), { name: 'SimulatedCrash' }));
+    armed = false;
+    for (const answer of await Promise.all(dead)) {
+      expect(answer.body.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+    }
+    await sub.close();
+  });
 });
+
+/** Waits for `condition`, checked every 10 ms. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}

@@ -24,14 +24,27 @@ export async function readChangesAfter(
   const more = lastKey !== undefined;
   const changes: ChangeRecord[] = [];
   let last = after;
-  for (const item of items) {
+  for (const [i, item] of items.entries()) {
     const seq = seqOf(item);
-    if (seq !== last + 1) return { changes, last, missing: last + 1, more: false };
+    if (seq !== last + 1)
+      return { changes, last, missing: last + 1, more: false, holes: holesIn(items.slice(i), last) };
     last = seq;
     const record = changeFromItem(item);
     if (record) changes.push(record);
   }
   return { changes, last, more };
+}
+
+/** Pure. The numbers after `last` that none of `items` (read in order) holds, below the highest. */
+function holesIn(items: readonly Record<string, unknown>[], last: number): number[] {
+  const holes: number[] = [];
+  let expected = last + 1;
+  for (const item of items) {
+    const seq = seqOf(item);
+    for (; expected < seq; expected++) holes.push(expected);
+    expected = seq + 1;
+  }
+  return holes;
 }
 
 /** How many of a log's last records the start of a subscriber reads (one Query). */
