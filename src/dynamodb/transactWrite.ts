@@ -38,7 +38,9 @@ interface CancellationReason {
  * TransactWriteItems with the retry rule of DynamoDB's docs: retry with jittered backoff only
  * when every cancellation reason is contention (None or TransactionConflict), for up to
  * CONTENTION_WAIT_MS; a failed condition means the tree changed and is reported as
- * ConditionFailed for the caller to re-read and re-plan. Past the wait: CONFLICT.
+ * ConditionFailed for the caller to re-read and re-plan. Past the wait: CONFLICT. A transaction
+ * cancelled because a partition it names is over its throughput (ThrottlingError) backs off
+ * longer and is tried again as long; past that, SERVICE_UNAVAILABLE, as a throttled single call.
  */
 export async function transactWrite(doc: DynamoDBDocumentClient, items: TransactItem[]): Promise<void> {
   if (items.length === 0) return;
@@ -51,30 +53,50 @@ export async function transactWrite(doc: DynamoDBDocumentClient, items: Transact
       await callDynamo(() => doc.send(new TransactWriteCommand({ TransactItems: items })));
       return;
     } catch (error) {
-      const e = error as { name?: string; CancellationReasons?: CancellationReason[] };
-      const contention =
-        e.name === 'TransactionConflictException' ||
-        e.name === 'TransactionInProgressException' ||
-        (e.name === 'TransactionCanceledException' &&
-          (e.CancellationReasons ?? []).every((r) => !r.Code || r.Code === 'None' || r.Code === 'TransactionConflict'));
-      if (e.name === 'TransactionCanceledException' && !contention) {
-        const failed = (e.CancellationReasons ?? [])
-          .map((r, i) => (r.Code === 'ConditionalCheckFailed' ? i : -1))
-          .filter((i) => i >= 0);
-        if (failed.length > 0)
-          throw new ConditionFailed(
-            failed,
-            failed.map((i) => keyOfAction(items[i]!)),
-          );
+      const cause = cancelledFor(error);
+      if (cause === 'condition') {
+        const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
+        const failed = reasons.map((r, i) => (r.Code === 'ConditionalCheckFailed' ? i : -1)).filter((i) => i >= 0);
+        throw new ConditionFailed(
+          failed,
+          failed.map((i) => keyOfAction(items[i]!)),
+        );
       }
-      if (!contention) throw error;
-      const delay = backoffDelay(attempt, CONTENTION_BACKOFF.baseMs, CONTENTION_BACKOFF.capMs);
+      if (cause === undefined) throw error;
+      const backoff = cause === 'throttling' ? THROTTLING_BACKOFF : CONTENTION_BACKOFF;
+      const delay = backoffDelay(attempt, backoff.baseMs, backoff.capMs);
       if (Date.now() - started + delay > CONTENTION_WAIT_MS) {
-        throw new TreeError('CONFLICT', 'the tree is busy with concurrent changes; try again');
+        throw cause === 'throttling'
+          ? new TreeError('SERVICE_UNAVAILABLE', 'DynamoDB is unavailable; try again later', {
+              cause: 'ThrottlingError',
+            })
+          : new TreeError('CONFLICT', 'the tree is busy with concurrent changes; try again');
       }
       await sleep(delay);
     }
   }
+}
+
+/** The backoff between attempts of a transaction cancelled for a partition over its throughput. */
+const THROTTLING_BACKOFF = { baseMs: 50, capMs: 1000 };
+
+const CONTENTION = new Set([undefined, 'None', 'TransactionConflict']);
+const THROTTLING = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * Why a transaction was cancelled: a failed condition, contention alone (another transaction in
+ * flight names one of its items), a partition over its throughput (with contention or not), or
+ * undefined for anything else (passed on).
+ */
+function cancelledFor(error: unknown): 'condition' | 'contention' | 'throttling' | undefined {
+  const e = error as { name?: string; CancellationReasons?: CancellationReason[] };
+  if (e.name === 'TransactionConflictException' || e.name === 'TransactionInProgressException') return 'contention';
+  if (e.name !== 'TransactionCanceledException') return undefined;
+  const codes = (e.CancellationReasons ?? []).map((r) => r.Code);
+  if (codes.includes('ConditionalCheckFailed')) return 'condition';
+  if (codes.every((code) => CONTENTION.has(code))) return 'contention';
+  if (codes.every((code) => CONTENTION.has(code) || THROTTLING.has(code!))) return 'throttling';
+  return undefined;
 }
 
 /**
