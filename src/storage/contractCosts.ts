@@ -144,6 +144,12 @@ export interface PageCosts {
   requestsMax: number;
   /** The most items one page reads per node it returns, its lookup's item included. */
   itemsPerNodeMax: number;
+  /**
+   * Requests of nested `children(first: 10)` three levels deep from the root of the 11,110-node
+   * subtree (exact, lookup included): LookaheadCosts.nestedThree where it costs what it does on
+   * a small subtree.
+   */
+  nestedThreeOfBig: number;
 }
 
 /**

@@ -64,7 +64,17 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     async childrenTrees(requests) {
       if (!strategy.subtreeItems) return requests.map(() => new Map());
       const open = await readOpenJobs(options, scope);
-      return Promise.all(requests.map((request) => childrenTree(ctx, open, request).catch(asError)));
+      // Their reads of nodes by id (the origins of windows) in one BatchGet wave, as descendantsOfMany's.
+      const barrier = readBarrier(requests.length, ctx.getNodes);
+      const nodesOf = nodesOfWith(ctx.strategy, options, scope, barrier.getNodes);
+      const shared: EngineContext = Object.assign({}, ctx, { getNodes: barrier.getNodes, nodesOf });
+      return Promise.all(
+        requests.map((request) =>
+          childrenTree(shared, open, request)
+            .catch(asError)
+            .finally(() => barrier.done()),
+        ),
+      );
     },
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
     async descendants(node, window, page, order) {

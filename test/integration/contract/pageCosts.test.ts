@@ -72,4 +72,20 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: page costs', (strategy) => {
     expect(small).toEqual([{ nodes: 10, requests: 2, itemsRead: 11 }]);
     expect(big).toEqual(small);
   });
+
+  it('reads nested children three levels deep of a big subtree at the cost the strategy declares', async () => {
+    const nested = (root: string) =>
+      server.gql(
+        `{ node(id: "${root}") { children(first: 10) { nodes { children(first: 10) { nodes { ` +
+          `children(first: 10) { nodes { id } } } } } } } }`,
+      );
+    const small = await nested('ps');
+    const big = await nested('pb');
+    const leaves = (response: Awaited<ReturnType<typeof nested>>) =>
+      okData(response).node.children.nodes.flatMap((a: any) => a.children.nodes.flatMap((b: any) => b.children.nodes));
+    expect(leaves(small)).toHaveLength(1000);
+    expect(leaves(big)).toHaveLength(1000);
+    expect(small.body.extensions!.dynamodb!.requests).toBe(contractCostsOf(strategy).lookahead.nestedThree);
+    expect(big.body.extensions!.dynamodb!.requests).toBe(budget.nestedThreeOfBig);
+  });
 });

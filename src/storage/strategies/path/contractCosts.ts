@@ -49,7 +49,7 @@ export const contractCosts: ContractCosts = {
   },
   // One Query per depth the page spans, each asking for what the page still needs (page 1: depths
   // 1 to 3), and the lookup; the last page finds that depth 5 is empty.
-  pages: { requestsMax: 4, itemsPerNodeMax: 1.01 },
+  pages: { requestsMax: 4, itemsPerNodeMax: 1.01, nestedThreeOfBig: 1 + 3 },
   // Measured (contract/copyRestore.test.ts asserts them): 3.04, 4.11 and 3.04 items a node.
   copies: { itemsWrittenByCopy: 6199, itemsWrittenByDelete: 8397, itemsWrittenByRestore: 6201 },
   // A path named now from a tree's root: its address, then the node (with the open jobs'
