@@ -20,7 +20,11 @@ export interface DynamoCost {
   budget?: ReadBudget;
   /** The refusal, once the operation went over its budget. */
   overBudget?: TreeError;
-  /** The items the operation saw, for the sizes of its writes (created by the meter). */
+  /**
+   * The items the operation saw, for the sizes of its writes: given to a mutation only (the cost
+   * plugin), so that a query or a long-lived subscription keeps none of what it reads. Without
+   * it, an item's size before a write is what the write sends.
+   */
   images?: ItemImages;
 }
 
@@ -75,13 +79,12 @@ export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): Dynam
     }
     cost.requests += retries(output.$metadata);
     const name = command.constructor.name;
+    const isWrite = WRITE_COMMANDS.test(name);
     cost.itemsWritten += itemsWrittenBy(name, input ?? {});
     cost.itemsRead += itemsReadBy(output);
-    const images = (cost.images ??= new ItemImages());
-    if (!projected(input ?? {})) seeRead(output, images);
-    cost.awsWriteUnits += awsWriteUnits(name, input ?? {}, images);
+    if (cost.images && !projected(input ?? {})) seeRead(output, cost.images);
+    if (isWrite) cost.awsWriteUnits += awsWriteUnits(name, input ?? {}, cost.images ?? new ItemImages());
     const consumed = output.ConsumedCapacity;
-    const isWrite = WRITE_COMMANDS.test(name);
     for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
       cost.readUnits += entry.ReadCapacityUnits ?? (isWrite ? 0 : (entry.CapacityUnits ?? 0));
       cost.writeUnits += entry.WriteCapacityUnits ?? (isWrite ? (entry.CapacityUnits ?? 0) : 0);

@@ -118,7 +118,20 @@ async function subscribeTreeChanges(
     accept: (caller, before) => acceptGrants(context, args.nodeId, caller, before),
   });
   const grants = watchGrants({ ...context, live }, args.nodeId);
-  const refused = Promise.race([credentials.ended, grants.ended]).then((error) => ({ refused: error }));
+  // One reaction on the refusal for the stream's whole life (a race per change would leave one
+  // behind on it at every change, each holding that change).
+  let refusal: { refused: unknown } | undefined;
+  let onRefused: ((refusal: { refused: unknown }) => void) | undefined;
+  void Promise.race([credentials.ended, grants.ended]).then((error) => {
+    refusal = { refused: error };
+    onRefused?.(refusal);
+  });
+  const nextOrRefusal = () =>
+    refusal ??
+    new Promise<IteratorResult<LiveChange> | { refused: unknown }>((resolve, reject) => {
+      onRefused = resolve;
+      changes.next().then(resolve, reject);
+    }).finally(() => (onRefused = undefined));
   let failed = false;
   const close = () => {
     credentials.stop();
@@ -131,7 +144,7 @@ async function subscribeTreeChanges(
         if (failed) return { value: undefined, done: true };
         try {
           // The refusal first: it wins over a change already queued.
-          const next = await Promise.race([refused, changes.next()]);
+          const next = await nextOrRefusal();
           if ('refused' in next) throw next.refused;
           if (next.done) {
             credentials.stop();
