@@ -4,6 +4,24 @@
  * `parentId` (sorted by `position`), a Query on that GSI per `children` field, a GetItem per
  * ancestor level for `ancestors` and `depth`, one DynamoDB call per field resolution, no
  * DataLoader and no batching. Honest and correct, just naive.
+ *
+ * Its writes, for `npm run bench:writes`: `reparent` (the node's parentId and position, after a
+ * GetItem per level of the new parent's ancestors to refuse a cycle), `createNode` (one PutItem)
+ * and `updateNode` (one UpdateItem), each a single unconditional write. What that leaves
+ * unprotected, as in the articles: a create under a parent that does not exist, or that another
+ * request deletes or moves meanwhile, writes an orphan; a create with an id that exists
+ * overwrites that node; an update of a missing id creates a stray item (no parentId, no
+ * position); a reparent races other reparents (two crossing moves can make a cycle, checked on
+ * reads that are stale by the time of the write) and appends after a last sibling that another
+ * write may also have appended after (equal positions); a created node's position comes from the
+ * clock, not from its siblings, so one created after a reparent into the same parent sorts before
+ * the moved node. No history, no change log, no version checks: the last write wins.
+ *
+ * Each answer reports `extensions.dynamodb`: `requests` (its DynamoDB calls), `itemsWritten` and
+ * `awsWriteUnits`, counted as Canopy counts them (1 unit per KB, rounded up, of each item written
+ * outside a transaction), from the item as written: the one put, or the one an update returns
+ * (ALL_NEW). An update's item before it is not read, so one that shrinks an item across a KB
+ * boundary would count a unit less than AWS bills; the benchmark's writes keep their items' size.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
@@ -16,12 +34,17 @@ import {
 import {
   BatchWriteCommand,
   GetCommand,
+  PutCommand,
   QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { generateKeyBetween, generateNKeysBetween } from 'fractional-indexing';
 import { GraphQLError } from 'graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { unitsOf } from '../../src/dynamodb/awsWriteUnits.js';
+import { itemSize } from '../../src/dynamodb/itemSize.js';
 import type { TreeSpec } from '../../test/support/tree.js';
 
 /** parentId of the roots, so that they too appear in the GSI. */
@@ -38,9 +61,33 @@ interface NodeItem {
   data?: Record<string, unknown>;
 }
 
-/** Per GraphQL request: the DynamoDB calls made so far. */
+/** Per GraphQL request: the DynamoDB calls made so far, the items written and their AWS write units. */
 interface Context {
   calls: number;
+  itemsWritten: number;
+  awsWriteUnits: number;
+}
+
+/** Counts one item written outside a transaction, as it stands after the write. */
+function wrote(ctx: Context, item: Item): void {
+  ctx.itemsWritten++;
+  ctx.awsWriteUnits += unitsOf(itemSize(item), false);
+}
+
+/** Digits after "a0" that keep a fractional-indexing key valid: it must not end with "0". */
+const LAST_DIGITS = '123456789abcdefghijklmnopqrstuvwxyz';
+
+interface CreateInput {
+  id?: string | null;
+  parentId?: string | null;
+  name: string;
+  data?: Record<string, unknown> | null;
+}
+
+interface UpdateArgs {
+  id: string;
+  name?: string | null;
+  data?: Record<string, unknown> | null;
 }
 
 interface Connection {
@@ -118,11 +165,21 @@ const typeDefs = /* GraphQL */ `
     roots(first: Int = 100): NodeConnection!
   }
   type Mutation {
+    createNode(input: CreateNodeInput!): Node!
+    updateNode(id: ID!, name: String, data: JSONObject): Node!
     reparent(id: ID!, newParentId: ID): Node!
+  }
+  scalar JSONObject
+  input CreateNodeInput {
+    id: ID
+    parentId: ID
+    name: String!
+    data: JSONObject
   }
   type Node {
     id: ID!
     name: String!
+    data: JSONObject
     parentId: ID
     depth: Int!
     parent: Node
@@ -241,16 +298,78 @@ export async function startNaiveServer(options: {
         ReturnValues: 'ALL_NEW',
       }),
     );
+    wrote(ctx, out.Attributes!);
+    return out.Attributes as NodeItem;
+  };
+
+  /**
+   * One PutItem, nothing read: its sibling position from the clock (a key "a0", the time in base
+   * 36, a random last digit), so created nodes sort among themselves by time, but before any
+   * sibling that reparent or the loader placed at "a1" and up.
+   */
+  const createNode = async (ctx: Context, input: CreateInput): Promise<NodeItem> => {
+    const position = `a0${Date.now().toString(36)}${LAST_DIGITS[Math.floor(Math.random() * LAST_DIGITS.length)]}`;
+    const item: NodeItem = {
+      id: input.id ?? randomUUID(),
+      parentId: input.parentId ?? ROOT,
+      position,
+      name: input.name,
+    };
+    if (input.data) item.data = input.data;
+    ctx.calls++;
+    await doc.send(new PutCommand({ TableName: table, Item: item }));
+    wrote(ctx, item as unknown as Item);
+    return item;
+  };
+
+  /** One UpdateItem: the name and data given (data null: removed); nothing given, a GetItem. */
+  const updateNode = async (ctx: Context, args: UpdateArgs): Promise<NodeItem> => {
+    const set: string[] = [];
+    const values: Item = {};
+    if (args.name != null) {
+      set.push('#name = :name');
+      values[':name'] = args.name;
+    }
+    if (args.data) {
+      set.push('#data = :data');
+      values[':data'] = args.data;
+    }
+    const expression = [set.length > 0 ? `SET ${set.join(', ')}` : '', args.data === null ? 'REMOVE #data' : '']
+      .filter(Boolean)
+      .join(' ');
+    if (!expression) {
+      const node = await getNode(ctx, args.id);
+      if (!node) throw new GraphQLError(`node ${args.id} not found`, { extensions: { code: 'NOT_FOUND' } });
+      return node;
+    }
+    const names: Record<string, string> = {};
+    if (expression.includes('#name')) names['#name'] = 'name';
+    if (expression.includes('#data')) names['#data'] = 'data';
+    ctx.calls++;
+    const out = await doc.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { id: args.id },
+        UpdateExpression: expression,
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    wrote(ctx, out.Attributes!);
     return out.Attributes as NodeItem;
   };
 
   const resolvers = {
+    JSONObject: GraphQLJSONObject,
     Query: {
       node: (_: unknown, args: { id: string }, ctx: Context) => getNode(ctx, args.id),
       nodes: (_: unknown, args: { ids: string[] }, ctx: Context) => Promise.all(args.ids.map((id) => getNode(ctx, id))),
       roots: (_: unknown, args: { first: number }, ctx: Context) => connection(ctx, ROOT, args.first),
     },
     Mutation: {
+      createNode: (_: unknown, args: { input: CreateInput }, ctx: Context) => createNode(ctx, args.input),
+      updateNode: (_: unknown, args: UpdateArgs, ctx: Context) => updateNode(ctx, args),
       reparent: (_: unknown, args: { id: string; newParentId?: string | null }, ctx: Context) =>
         reparent(ctx, args.id, args.newParentId ?? null),
     },
@@ -271,7 +390,8 @@ export async function startNaiveServer(options: {
       return {
         async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== 'single') return;
-          response.body.singleResult.extensions = { dynamodb: { requests: contextValue.calls } };
+          const { calls: requests, itemsWritten, awsWriteUnits } = contextValue;
+          response.body.singleResult.extensions = { dynamodb: { requests, itemsWritten, awsWriteUnits } };
         },
       };
     },
@@ -280,7 +400,7 @@ export async function startNaiveServer(options: {
   const server = new ApolloServer<Context>({ typeDefs, resolvers, plugins: [countPlugin] });
   const { url } = await startStandaloneServer(server, {
     listen: { host: '127.0.0.1', port: options.port ?? 0 },
-    context: async () => ({ calls: 0 }),
+    context: async () => ({ calls: 0, itemsWritten: 0, awsWriteUnits: 0 }),
   });
   return { url, close: () => server.stop() };
 }

@@ -25,6 +25,8 @@ export class PartitionThroughput {
   passed = 0;
   /** The most units one partition took in one second, so far. */
   peak = 0;
+  /** The units each partition took so far, throttled writes left out. */
+  readonly totals = new Map<string, number>();
 
   constructor(
     /** A partition's write units a second (DynamoDB's: 1,000); Infinity lets everything through. */
@@ -46,6 +48,7 @@ export class PartitionThroughput {
     this.passed++;
     for (const [key, more] of units) {
       this.taken.get(key)!.push({ at: now, units: more });
+      this.totals.set(key, (this.totals.get(key) ?? 0) + more);
       this.peak = Math.max(this.peak, this.usedBy(key, now));
     }
     return [];
