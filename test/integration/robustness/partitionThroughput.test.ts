@@ -8,7 +8,7 @@ import { buildTree, fullTree, okData } from '../../support/tree.js';
 /**
  * DynamoDB throttles a partition past 1,000 write units a second; DynamoDB Local never does. With
  * the throughput of each partition emulated (test/support/partitionThroughput.ts), here scaled
- * down to 30 units a second so that a burst of 30 renames in one tree goes over it, every write
+ * down to 30 units a second so that a burst of 20 renames in one tree goes over it, every write
  * answers whole or SERVICE_UNAVAILABLE (never a 500, never half a write), the tree verifies, and
  * a live subscriber gets each committed change once.
  */
@@ -17,12 +17,12 @@ describe('a tree written past its partitions throughput', () => {
   const throughput = new PartitionThroughput(Infinity);
   let server: TestServer;
   let client: Client;
-  const LEAVES = fullTree('hot', [30]).children!.map((child) => child.id);
+  const LEAVES = fullTree('hot', [20]).children!.map((child) => child.id);
 
   beforeAll(async () => {
     server = await startTestServer({ strategy, middleware: throughputMiddleware(throughput) });
     client = liveClient(server.url);
-    await buildTree(server, fullTree('hot', [30]), null, { ordered: false });
+    await buildTree(server, fullTree('hot', [20]), null, { ordered: false });
     throughput.unitsPerSecond = 30;
     throughput.peak = 0;
   });
