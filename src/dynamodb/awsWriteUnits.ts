@@ -15,7 +15,7 @@ export const KB = 1024;
 export const unitsOf = (bytes: number, transactional: boolean): number =>
   Math.max(1, Math.ceil(bytes / KB)) * (transactional ? 2 : 1);
 
-/** The most items an operation remembers (a subscription's context lives long). */
+/** The most items an operation remembers: a write after a bigger read counts the rest by what it sends. */
 const MAX_IMAGES = 10_000;
 
 /**
