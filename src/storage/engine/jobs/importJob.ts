@@ -6,6 +6,7 @@ import { IMPORT_PACK_SK_PREFIX, IMPORT_PACKS_PK_PREFIX, type Item, type Key } fr
 import { keyQuery } from '../../../dynamodb/keyQuery.js';
 import { queryItems } from '../../../dynamodb/query.js';
 import { putAll } from '../../../dynamodb/transactWrite.js';
+import { valueSize } from '../../../dynamodb/itemSize.js';
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { commitChunk, passWhileChanging } from './commitChunk.js';
 import type { EngineContext } from '../core/engineContext.js';
@@ -103,8 +104,12 @@ export async function runImportJob(ctx: EngineContext, job: JobRecord, lease: Le
   else await undoImport(ctx, job, lease);
 }
 
-/** An import's list of nodes is held in its record up to this many; past it, in packs beside it. */
-const INLINE_IMPORTS = 1000;
+/**
+ * An import's list of nodes is held in its record while it weighs up to this (about ten nodes);
+ * past it, in packs beside it. Every fenced transaction of the job rewrites its record: a list of
+ * 1,000 nodes there would weigh 170 write units a transaction on AWS, a record under 1 KB weighs 2.
+ */
+const INLINE_IMPORTS_BYTES = 600;
 /** Nodes a pack holds: at most 2,000 × (two 64-character ids and a position), under 400 KB. */
 const PACK_NODES = 2000;
 /** How long packs outlive the start of their job (time to live; a job lasts minutes). */
@@ -117,7 +122,7 @@ const packSk = (n: number) => `${IMPORT_PACK_SK_PREFIX}${String(n).padStart(6, '
 export const IMPORT_PACK_ITEM = z.object({ nodes: jsonText(z.array(IMPORTED_NODE)), expiresAt: z.number() });
 
 /**
- * Where an import keeps its list of nodes: in its record (`imports`) when short; otherwise
+ * Where an import keeps its list of nodes: in its record (`imports`) when small; otherwise
  * written here, before the job starts, in packs of PACK_NODES (`C#*import#<jobId>`, `P#<n>`),
  * and the record says how many (`importPacks`).
  */
@@ -126,7 +131,7 @@ export async function keptImports(
   jobId: string,
   imports: ImportedNode[],
 ): Promise<Pick<JobRecord, 'imports' | 'importPacks'>> {
-  if (imports.length <= INLINE_IMPORTS) return { imports };
+  if (valueSize(imports) <= INLINE_IMPORTS_BYTES) return { imports };
   const expiresAt = Math.ceil((Date.now() + PACKS_KEPT_MS) / 1000);
   const packs: Array<Item & Key> = [];
   for (let i = 0; i < imports.length; i += PACK_NODES) {
