@@ -219,5 +219,8 @@ export const writeCost = (requests: number, written: number, checks: number, tre
   awsWriteUnits: 2 * (written + checks + trees + HISTORY_ITEMS) + trees,
 });
 
-/** The items of a delete that keep the subtree to be restored: its pack, its entry, its place in the list. */
-export const KEPT_ITEMS = 3;
+/**
+ * The items of a leaf's delete that keep it to be restored: its entry (which holds the node as it
+ * was) and its place in the list; a bigger subtree's adds the packs of its nodes.
+ */
+export const KEPT_ITEMS = 2;

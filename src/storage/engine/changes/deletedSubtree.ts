@@ -23,7 +23,8 @@ import { changePk } from './changeRecord.js';
  * UNDO_RETENTION_DAYS, beside the change logs:
  *
  *   pk C#<nodeId>     sk DELETED                 the entry of the subtree deleted at that node
- *   pk C#<nodeId>     sk DELETED#<token>#<n>     its nodes, parents first, packed (JSON)
+ *   pk C#<nodeId>     sk DELETED#<token>#<n>     its nodes, parents first, packed (JSON): none
+ *                                                for a leaf, which its entry holds whole
  *   pk C#*deleted     sk <at>#<nodeId>           the list of the tenant's entries, oldest first
  *
  * The entry and its place in the list are written in the delete's own transaction (for a delete
@@ -37,7 +38,7 @@ import { changePk } from './changeRecord.js';
 export interface DeletedEntry {
   nodeId: string;
   token: string;
-  /** The nodes, parents first: their fields as they were. */
+  /** The packs of its nodes, parents first, their fields as they were: none for a leaf (`node` holds it). */
   packs: number;
   count: number;
   /** The root as it was, and its ancestors' ids then, root first. */
@@ -146,7 +147,8 @@ export function deletedItems(
     size += length;
     bytes += length;
   }
-  const packs = texts.map((pack, n) => ({
+  // A leaf's entry holds all of it (its `node`): no pack.
+  const packs = (subtree.descendants.length === 0 ? [] : texts).map((pack, n) => ({
     pk: changePk(nodeId),
     sk: packSk(token, n),
     nodes: `[${pack.join(',')}]`,
@@ -183,11 +185,12 @@ export async function readDeletedEntry(
   return item ? deletedEntryOf(item) : null;
 }
 
-/** The nodes of a deleted subtree, parents first (one Query per 1 MB). */
+/** The nodes of a deleted subtree, parents first (one Query per 1 MB; none for a leaf, whose entry holds it). */
 export async function readDeletedNodes(
   ctx: Pick<EngineContext, 'doc' | 'table'>,
   entry: DeletedEntry,
 ): Promise<TreeNode[]> {
+  if (entry.packs === 0 && entry.count === 1) return [entry.node];
   const query = keyQuery(ctx.table, { pk: changePk(entry.nodeId), sk: { beginsWith: packsOf(entry.token) } });
   const { items } = await queryItems(ctx.doc, query, entry.packs);
   if (items.length !== entry.packs)
