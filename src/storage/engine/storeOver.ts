@@ -61,21 +61,7 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
     children: (parentId, page, leftOut) => childrenPage(ctx, parentId, page, leftOut),
     rootsAmong: (ids, page) => rootsAmong(ctx, ids, page),
     resolvePath: (rootId, path) => resolvePath(ctx, rootId, path),
-    async childrenTrees(requests) {
-      if (!strategy.subtreeItems) return requests.map(() => new Map());
-      const open = await readOpenJobs(options, scope);
-      // Their reads of nodes by id (the origins of windows) in one BatchGet wave, as descendantsOfMany's.
-      const barrier = readBarrier(requests.length, ctx.getNodes);
-      const nodesOf = nodesOfWith(ctx.strategy, options, scope, barrier.getNodes);
-      const shared: EngineContext = Object.assign({}, ctx, { getNodes: barrier.getNodes, nodesOf });
-      return Promise.all(
-        requests.map((request) =>
-          childrenTree(shared, open, request)
-            .catch(asError)
-            .finally(() => barrier.done()),
-        ),
-      );
-    },
+    childrenTrees: childrenTreesOver(ctx, options, scope),
     ancestors: (nodes, read) => strategy.ancestors(ctx, nodes, read),
     async descendants(node, window, page, order) {
       const [found] = await descendantsOfMany([{ node, window, page, order }]);
@@ -97,6 +83,31 @@ export function storeOver(strategy: TreeStrategy, options: EngineParts, scope: R
 }
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * The children trees of several nodes (lookahead), their reads of nodes by id (the origins of
+ * windows) in one BatchGet wave (readBarrier.ts), as descendantsOfMany's.
+ */
+function childrenTreesOver(
+  ctx: EngineContext,
+  options: EngineParts,
+  scope: ReadScope | undefined,
+): TreeStore['childrenTrees'] {
+  return async (requests) => {
+    if (!ctx.strategy.subtreeItems) return requests.map(() => new Map());
+    const open = await readOpenJobs(options, scope);
+    const barrier = readBarrier(requests.length, ctx.getNodes);
+    const nodesOf = nodesOfWith(ctx.strategy, options, scope, barrier.getNodes);
+    const shared: EngineContext = Object.assign({}, ctx, { getNodes: barrier.getNodes, nodesOf });
+    return Promise.all(
+      requests.map((request) =>
+        childrenTree(shared, open, request)
+          .catch(asError)
+          .finally(() => barrier.done()),
+      ),
+    );
+  };
+}
 
 /** Several descendants pages, their reads of nodes by id in one BatchGet wave (readBarrier.ts). */
 function descendantsOfManyOver(
