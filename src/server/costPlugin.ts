@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import { OperationTypeNode } from 'graphql';
 import { ItemImages } from '../dynamodb/awsWriteUnits.js';
 import type { DynamoCost } from '../dynamodb/costMeter.js';
 
@@ -14,7 +15,8 @@ export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost; retu
       return {
         async didResolveOperation({ operation, contextValue }) {
           // A mutation remembers the items it reads, for the AWS write units of its writes.
-          if (operation?.operation === 'mutation' && contextValue.cost) contextValue.cost.images = new ItemImages();
+          if (operation?.operation === OperationTypeNode.MUTATION && contextValue.cost)
+            contextValue.cost.images = new ItemImages();
         },
         async willSendResponse({ response, contextValue }) {
           const cost = contextValue.cost;
