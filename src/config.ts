@@ -87,7 +87,7 @@ export interface Config {
   /** LIVE_QUEUE_LIMIT: changes waiting to be sent to one subscriber before it is closed (SLOW_CONSUMER). */
   liveQueueLimit: number;
   /**
-   * GRANTS_CACHE_MS: how often an open subscription reads its caller's grants on subtrees again;
+   * GRANTS_CACHE_MS: how often the grants on subtrees of a caller with open subscriptions are read again;
    * a revoked grant ends the streams it covered within it.
    */
   grantsCacheMs: number;

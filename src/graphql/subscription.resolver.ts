@@ -1,13 +1,13 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root, Subscription } from 'type-graphql';
 import type { Caller } from '../auth/caller.js';
-import { watchCredentials } from '../auth/credentialWatch.js';
 import { sameGrants } from '../auth/grants.js';
 import { isTreeError, notFound, TreeError } from '../errors.js';
 import { openTreeChanges, visibleAfter, type LiveChange, type TreeChangesArgs } from '../live/treeChanges.js';
 import type { Job as StoredJob, TreeNode } from '../storage/treeStore.js';
 import { createAccess } from './access.js';
-import type { Context } from './context.js';
-import { watchGrants } from './grantWatch.js';
+import { createLoaders } from '../loaders/createLoaders.js';
+import type { Context, LiveContext } from './context.js';
+import type { GrantWatcher } from './grantWatch.js';
 import { Job } from './job.type.js';
 import { Node } from './node.type.js';
 import { TreeChange } from './treeChange.type.js';
@@ -85,73 +85,74 @@ const COUNTED = new Set(['CREATED', 'RESTORED', 'COPIED', 'DELETED', 'MOVED_IN',
 type Failure = { failure: TreeError };
 
 /**
- * The subscription's stream, each change's loaders fresh (a subscription lives long; a loader
- * caches), each delivery counted. The caller's credentials are authenticated again while it is
- * open (credentialWatch.ts), and each change goes out only under credentials that hold, filtered
- * by the grants as last checked. A typed refusal of the stream (SLOW_CONSUMER, or credentials
- * that no longer hold) becomes its last event, an error, then the end: nothing after it, not even
- * a change already queued.
+ * The subscription's stream, each step's loaders fresh and dropped after it (a subscription lives
+ * long; a loader caches), each delivery counted. The caller's credentials are authenticated again
+ * while its connection is open (credentialWatch.ts), its grants on subtrees read again with every
+ * subscription of the same caller (grantWatch.ts), and each change goes out only under
+ * credentials that hold, filtered by the grants as last checked.
  */
 async function subscribeTreeChanges(
   context: Context,
   args: TreeChangesArgs,
 ): Promise<AsyncIterable<LiveChange | Failure>> {
-  const { live, store, loaders } = context;
+  const { live, store } = context;
   if (!live) throw new TreeError('BAD_REQUEST', 'subscriptions go over WebSocket (graphql-ws) or Server-Sent Events');
-  live.readable = await context.access.readable();
-  const changes = await openTreeChanges(
-    {
-      store,
-      tenant: live.tenant,
-      canRead: (chain) => live.readable!(chain),
-      readNode: (id) => loaders.nodeById.load(id),
-      ancestorsOf: (node) => loaders.ancestors.load(node),
-      hub: live.hub,
-      resumeWithinMs: live.resumeWithinMs,
-      queueLimit: live.queueLimit,
-    },
-    args,
-  );
-  const credentials = watchCredentials({
-    caller: live.caller,
-    authenticate: () => live.reauthenticate(),
-    accept: (caller, before) => acceptGrants(context, args.nodeId, caller, before),
-  });
-  const grants = watchGrants({ ...context, live }, args.nodeId);
-  // One reaction on the refusal for the stream's whole life (a race per change would leave one
-  // behind on it at every change, each holding that change).
-  let refusal: { refused: unknown } | undefined;
-  let onRefused: ((refusal: { refused: unknown }) => void) | undefined;
-  void Promise.race([credentials.ended, grants.ended]).then((error) => {
-    refusal = { refused: error };
-    onRefused?.(refusal);
-  });
-  const nextOrRefusal = () =>
-    refusal ??
-    new Promise<IteratorResult<LiveChange> | { refused: unknown }>((resolve, reject) => {
-      onRefused = resolve;
-      changes.next().then(resolve, reject);
-    }).finally(() => (onRefused = undefined));
+  let changes: AsyncIterableIterator<LiveChange>;
+  try {
+    // The caller's grants read afresh, as for a request.
+    store.access.forget();
+    live.readable = await context.access.readable();
+    changes = await openTreeChanges(
+      {
+        store,
+        tenant: live.tenant,
+        canRead: (chain) => live.readable!(chain),
+        readNode: (id) => context.loaders.nodeById.load(id),
+        ancestorsOf: (node) => context.loaders.ancestors.load(node),
+        hub: live.hub,
+        resumeWithinMs: live.resumeWithinMs,
+        queueLimit: live.queueLimit,
+      },
+      args,
+    );
+  } finally {
+    live.release();
+  }
+  return liveStream(context, live, args.nodeId, changes);
+}
+
+/**
+ * The changes as delivered: a typed refusal of the stream (SLOW_CONSUMER, or credentials or grants
+ * that no longer hold) becomes its last event, an error, then the end: nothing after it, not even
+ * a change already queued.
+ */
+function liveStream(
+  context: Context,
+  live: LiveContext,
+  nodeId: string,
+  changes: AsyncIterableIterator<LiveChange>,
+): AsyncIterable<LiveChange | Failure> {
+  const refusal = refusalOf(changes);
+  const stop = watchCaller(context, live, nodeId, refusal.refuse);
   let failed = false;
   const close = () => {
-    credentials.stop();
-    grants.stop();
+    stop();
     return changes.return!();
   };
   return {
     [Symbol.asyncIterator]: () => ({
       async next(): Promise<IteratorResult<LiveChange | Failure>> {
         if (failed) return { value: undefined, done: true };
+        live.release();
         try {
           // The refusal first: it wins over a change already queued.
-          const next = await nextOrRefusal();
-          if ('refused' in next) throw next.refused;
-          if (next.done) {
-            credentials.stop();
-            grants.stop();
-          } else await credentials.current();
-          loaders.clearAll();
-          if (!next.done) live.observe?.delivered(next.value.record.at);
+          const next = await refusal.next();
+          if (next.done) stop();
+          else {
+            await live.connection.current();
+            refusal.check();
+            live.observe?.delivered(next.value.record.at);
+          }
           return next;
         } catch (error) {
           if (!isTreeError(error)) throw error;
@@ -167,19 +168,78 @@ async function subscribeTreeChanges(
 }
 
 /**
+ * The stream's watch of its caller: its connection's credential checks, and its caller's grants
+ * on subtrees; `refuse` ends the stream. Answers the watch's end.
+ */
+function watchCaller(context: Context, live: LiveContext, nodeId: string, refuse: (error: unknown) => void) {
+  const watcher: GrantWatcher = {
+    nodeId,
+    readable(readable) {
+      live.readable = readable;
+      context.store.access.forget();
+    },
+    gone: refuse,
+  };
+  let unwatch = live.grants.watch(live.connection.caller, watcher);
+  const unfollow = live.connection.follow({
+    end: refuse,
+    // New grants: the node checked again under them, and watched as theirs.
+    accept: (caller, before) =>
+      acceptGrants(context, nodeId, caller, before).then((changed) => {
+        if (!changed) return;
+        unwatch();
+        unwatch = live.grants.watch(caller, watcher);
+      }, refuse),
+  });
+  return () => {
+    unfollow();
+    unwatch();
+  };
+}
+
+/**
+ * A stream's refusal, whichever comes first, and its next change unless refused first: one
+ * reaction on the refusal for the stream's whole life (a race per change would leave one behind
+ * on it at every change, each holding that change).
+ */
+function refusalOf(changes: AsyncIterableIterator<LiveChange>) {
+  let refusal: { refused: unknown } | undefined;
+  let onRefused: ((refusal: { refused: unknown }) => void) | undefined;
+  const check = () => {
+    if (refusal) throw refusal.refused;
+  };
+  const refuse = (error: unknown) => {
+    if (refusal) return;
+    refusal = { refused: error };
+    onRefused?.(refusal);
+  };
+  const next = async (): Promise<IteratorResult<LiveChange>> => {
+    check();
+    const next = await new Promise<IteratorResult<LiveChange> | { refused: unknown }>((resolve, reject) => {
+      onRefused = resolve;
+      changes.next().then(resolve, reject);
+    }).finally(() => (onRefused = undefined));
+    if ('refused' in next) throw next.refused;
+    return next;
+  };
+  return { refuse, check, next };
+}
+
+/**
  * A subscriber's credentials checked again: its new grants, taken when they still cover the
  * watched node's tree (where the node is now: it may have moved), else the answer a new
  * subscription would get, NOT_FOUND. Unchanged grants cost nothing; changed ones, one read of
- * the node (and, under adjacency, of its ancestors).
+ * the node (and, under adjacency, of its ancestors). Answers whether the grants changed.
  */
-async function acceptGrants(context: Context, nodeId: string, caller: Caller, before: Caller): Promise<void> {
+async function acceptGrants(context: Context, nodeId: string, caller: Caller, before: Caller): Promise<boolean> {
   if (caller.tenant !== before.tenant) throw notFound('node', nodeId);
-  if (sameGrants(caller.grants, before.grants)) return;
-  const access = createAccess(caller.grants, context.store.access, context.loaders, caller.principals);
+  if (sameGrants(caller.grants, before.grants)) return false;
+  const loaders = createLoaders(context.store);
+  const access = createAccess(caller.grants, context.store.access, loaders, caller.principals);
   if (caller.grants.all === null) {
-    const node = await context.loaders.nodeById.clear(nodeId).load(nodeId);
+    const node = await loaders.nodeById.load(nodeId);
     if (!(await access.visible(node))) throw notFound('node', nodeId);
   }
-  context.access = access;
   if (context.live) context.live.readable = await access.readable();
+  return true;
 }

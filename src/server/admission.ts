@@ -13,6 +13,7 @@ import type { Authenticate } from '../auth/authenticate.js';
 import type { Caller } from '../auth/caller.js';
 import { isTreeError, type TreeError } from '../errors.js';
 import { armorRules } from './armorRules.js';
+import { documentCache } from './documentCache.js';
 import { tokenLimitRefusal, type OperationLimits } from './limitsPlugin.js';
 import { trustedQuery, type TrustedDocuments } from './trustedDocuments.js';
 
@@ -38,7 +39,10 @@ export interface Admission {
    * or QUERY_TOO_COMPLEX (HTTP 400).
    */
   text(query: unknown, hash: unknown): { query: unknown } | { refused: TreeError };
-  /** A query text's document, or its syntax or validation errors. */
+  /**
+   * A query text's document, or its syntax or validation errors: the same text, the same answer,
+   * kept for the last DOCUMENTS_KEPT texts (the document is shared: never mutate it).
+   */
   document(text: string): { document: DocumentNode } | { errors: readonly GraphQLError[] };
   /** How a query text is parsed (Apollo's `parseOptions`). */
   readonly parseOptions: ParseOptions;
@@ -65,11 +69,28 @@ export interface AdmissionOptions {
   limits: OperationLimits;
 }
 
+/** The distinct texts whose parsed and validated documents are kept (a live subscriber's is one of them). */
+export const DOCUMENTS_KEPT = 1000;
+
+type Parsed = { document: DocumentNode } | { errors: readonly GraphQLError[] };
+
 /** The admission of every transport's operations. */
 export function createAdmission(options: AdmissionOptions): Admission {
   const { schema, trusted, limits } = options;
   const parseOptions: ParseOptions = { maxTokens: limits.maxTokens };
   const validationRules = armorRules(limits);
+  const documents = documentCache<Parsed>(DOCUMENTS_KEPT);
+  const parseAndValidate = (text: string): Parsed => {
+    let document: DocumentNode;
+    try {
+      document = parse(text, parseOptions);
+    } catch (error) {
+      if (error instanceof GraphQLError) return { errors: [error] };
+      throw error;
+    }
+    const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
+    return errors.length > 0 ? { errors } : { document };
+  };
   return {
     caller: (headers) => options.authenticate(headers),
     text(query, hash) {
@@ -82,17 +103,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
       const tooLong = tokenLimitRefusal(limits, allowed);
       return tooLong ? { refused: tooLong } : { query: allowed };
     },
-    document(text) {
-      let document: DocumentNode;
-      try {
-        document = parse(text, parseOptions);
-      } catch (error) {
-        if (error instanceof GraphQLError) return { errors: [error] };
-        throw error;
-      }
-      const errors = validate(schema, document, [...specifiedRules, ...validationRules]);
-      return errors.length > 0 ? { errors } : { document };
-    },
+    document: (text) => documents.get(text, parseAndValidate),
     parseOptions,
     validationRules,
   };

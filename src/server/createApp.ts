@@ -10,11 +10,12 @@ import { DEFAULT_LIMITS } from './limitsPlugin.js';
 import { createExpressApp } from './expressApp.js';
 import { createFormatError } from './formatError.js';
 import { createGraphqlHandler, type GraphqlHandler } from './graphqlHandler.js';
+import { liveConnections } from './liveConnections.js';
 import { clientError } from './liveErrors.js';
 import { createLiveTransports, type LiveTransports } from './liveTransports.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { requestContexts, subscriptionContexts } from './requestContexts.js';
+import { requestContexts } from './requestContexts.js';
 import type { TrustedDocuments } from './trustedDocuments.js';
 
 /**
@@ -53,7 +54,7 @@ export async function createApp(options: AppOptions) {
   const live = createLiveTransports(httpServer, {
     schema,
     admission,
-    contextFor: subscriptionContexts({ contextFor, hub: options.hub, config, metrics }),
+    connections: liveConnections({ admin: options.admin, hub: options.hub, config, metrics }),
     formatError: (error) => clientError(formatError(error.toJSON(), error)),
     limits: {
       connections: config.liveMaxConnections,

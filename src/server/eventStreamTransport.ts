@@ -9,6 +9,8 @@ export interface EventStreamOptions {
   schema: GraphQLSchema;
   /** A subscription's admission (subscriptionAdmission.ts). */
   admit: AdmitSubscription;
+  /** Told of each stream closed (its request, the key `admit` was given). */
+  closed(key: object): void;
   /** An error as clients see it (formatError.ts). */
   formatError(error: GraphQLError): GraphQLError;
 }
@@ -30,9 +32,15 @@ export function createEventStreamTransport(options: EventStreamOptions): EventSt
   const sse = createHandler<Context & Record<PropertyKey, unknown>>({
     schema: options.schema,
     onSubscribe: async (req, params) => {
-      const admitted = await options.admit(req.raw.headers, params);
-      if ('errors' in admitted) return refusal(admitted.errors);
-      req.context.res.once('close', admitted.release);
+      const admitted = await options.admit(req.raw, req.raw.headers, params);
+      if ('errors' in admitted) {
+        options.closed(req.raw);
+        return refusal(admitted.errors);
+      }
+      req.context.res.once('close', () => {
+        admitted.release();
+        options.closed(req.raw);
+      });
       return admitted.args as never;
     },
     onNext: (_ctx, _req, result) => formatted(result, (error) => options.formatError(error)),

@@ -1,9 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
-import type { Caller } from '../auth/caller.js';
-import type { Context } from '../graphql/context.js';
 import type { Admission } from './admission.js';
 import { createEventStreamTransport } from './eventStreamTransport.js';
+import type { LiveConnections } from './liveConnections.js';
 import type { Metrics } from './metrics.js';
 import { subscriptionAdmission } from './subscriptionAdmission.js';
 import { subscriptionSlots } from './subscriptionSlots.js';
@@ -17,8 +16,9 @@ import { createWebSocketTransport } from './webSocketTransport.js';
  * with the same modes (WebSocket: the connection_init payload's `authorization` or `x-api-key`;
  * SSE: the request's headers), trusted documents and the operation limits; then subscriptions
  * only (queries and mutations go over POST), and the limits of live subscriptions per caller
- * and per connection, and of connections per process. While a subscription is open, its
- * credentials are authenticated again the same way (subscription.resolver.ts). On close, every
+ * and per connection, and of connections per process. A connection's caller is authenticated at
+ * its first subscription, and again the same way while it is open, for all its subscriptions
+ * (liveConnections.ts). On close, every
  * WebSocket gets 1012 (service restart: reconnect and resume from the last cursor) and every
  * event stream ends.
  */
@@ -26,11 +26,8 @@ export interface LiveTransportOptions {
   schema: GraphQLSchema;
   /** How an operation is admitted, as over HTTP (admission.ts). */
   admission: Admission;
-  /**
-   * The context of one subscription of `caller` (its store, loaders, grants, and the hub), and
-   * how its credentials are authenticated again while it is open.
-   */
-  contextFor(caller: Caller, reauthenticate: () => Promise<Caller>): Promise<Context>;
+  /** Each connection's caller and store, and its subscriptions' contexts (liveConnections.ts). */
+  connections: LiveConnections;
   /** An error as clients see it (formatError.ts). */
   formatError(error: GraphQLError): GraphQLError;
   limits: { connections: number; perCaller: number; perConnection: number };
@@ -52,8 +49,9 @@ export interface LiveTransports {
 export function createLiveTransports(httpServer: Server, options: LiveTransportOptions): LiveTransports {
   const slots = subscriptionSlots(options.limits.perCaller, options.metrics);
   const admit = subscriptionAdmission({ ...options, slots });
-  const webSocket = createWebSocketTransport(httpServer, { ...options, admit });
-  const eventStreams = createEventStreamTransport({ ...options, admit });
+  const closed = (key: object) => options.connections.closed(key);
+  const webSocket = createWebSocketTransport(httpServer, { ...options, admit, closed });
+  const eventStreams = createEventStreamTransport({ ...options, admit, closed });
   return {
     wantsEvents: (req) => (req.headers.accept ?? '').includes('text/event-stream'),
     serveEvents: (req, res) => eventStreams.serve(req, res),

@@ -7,10 +7,9 @@ import {
   type GraphQLError,
   type GraphQLSchema,
 } from 'graphql';
-import type { Caller } from '../auth/caller.js';
 import { TreeError } from '../errors.js';
-import type { Context } from '../graphql/context.js';
 import type { Admission } from './admission.js';
+import type { LiveConnections } from './liveConnections.js';
 import { asGraphQLError } from './liveErrors.js';
 import type { SubscriptionSlots } from './subscriptionSlots.js';
 
@@ -25,8 +24,15 @@ export interface SubscribeParams {
 /** The execution of one subscription and the release of its slot, or the errors that refuse it. */
 export type Admitted = { args: ExecutionArgs; release: () => void } | { errors: GraphQLError[] };
 
-/** Admits one subscription of the caller the headers authenticate. */
-export type AdmitSubscription = (headers: IncomingHttpHeaders, params: SubscribeParams) => Promise<Admitted>;
+/**
+ * Admits one subscription on connection `key` (a WebSocket's, an event stream's request) of the
+ * caller the headers authenticate.
+ */
+export type AdmitSubscription = (
+  key: object,
+  headers: IncomingHttpHeaders,
+  params: SubscribeParams,
+) => Promise<Admitted>;
 
 export interface SubscriptionAdmissionOptions {
   schema: GraphQLSchema;
@@ -34,8 +40,8 @@ export interface SubscriptionAdmissionOptions {
   admission: Admission;
   /** The caller's live subscriptions. */
   slots: SubscriptionSlots;
-  /** The context of one subscription of `caller`, and how its credentials are authenticated again. */
-  contextFor(caller: Caller, reauthenticate: () => Promise<Caller>): Promise<Context>;
+  /** The connections' callers, and their subscriptions' contexts. */
+  connections: LiveConnections;
   /** An error as clients see it (formatError.ts). */
   formatError(error: GraphQLError): GraphQLError;
 }
@@ -47,9 +53,11 @@ export interface SubscriptionAdmissionOptions {
  */
 export function subscriptionAdmission(options: SubscriptionAdmissionOptions): AdmitSubscription {
   const { admission } = options;
-  return async (headers, params) => {
+  return async (key, headers, params) => {
     try {
-      const caller = await admission.caller(headers);
+      // The connection's caller: authenticated at its first subscription, then again as a request
+      // would be while the connection stays open (the same authentication of the same credentials).
+      const { caller, context } = await options.connections.subscribe(key, () => admission.caller(headers));
       const text = admission.text(params.query, persistedHashOf(params.extensions));
       if ('refused' in text) throw text.refused;
       if (typeof text.query !== 'string') throw new TreeError('BAD_REQUEST', 'the operation has no query');
@@ -63,8 +71,7 @@ export function subscriptionAdmission(options: SubscriptionAdmissionOptions): Ad
         document: parsed.document,
         operationName,
         variableValues: (params.variables ?? undefined) as Record<string, unknown> | undefined,
-        // The same authentication of the same credentials: an open subscription is checked as a request is.
-        contextValue: await options.contextFor(caller, () => admission.caller(headers)),
+        contextValue: context,
       };
       return { args, release };
     } catch (error) {

@@ -14,6 +14,8 @@ export interface WebSocketOptions {
   schema: GraphQLSchema;
   /** A subscription's admission (subscriptionAdmission.ts). */
   admit: AdmitSubscription;
+  /** Told of each connection closed (its context, the key `admit` was given). */
+  closed(key: object): void;
   /** An error as clients see it (formatError.ts). */
   formatError(error: GraphQLError): GraphQLError;
   /** Connections this process accepts at once, and subscriptions one connection holds. */
@@ -40,16 +42,21 @@ export function createWebSocketTransport(httpServer: Server, options: WebSocketO
   const disposable = useServer(
     {
       schema: options.schema,
-      onConnect: () => {
+      onConnect: (ctx) => {
         if (wsServer.clients.size > limits.connections) return false;
+        // The upgrade request, nothing reads it after the handshake: not kept for the connection's life.
+        Reflect.deleteProperty(ctx.extra, 'request');
         metrics.liveConnections.inc();
         return true;
       },
-      onClose: (ctx) => releases.releaseAll(ctx),
+      onClose: (ctx) => {
+        releases.releaseAll(ctx);
+        options.closed(ctx);
+      },
       onDisconnect: () => metrics.liveConnections.dec(),
       onSubscribe: async (ctx, id, payload) => {
         if (releases.of(ctx).size >= limits.perConnection) return [options.formatError(connectionFull(limits))];
-        const admitted = await options.admit(headersOf(ctx.connectionParams), payload);
+        const admitted = await options.admit(ctx, headersOf(ctx.connectionParams), payload);
         if ('errors' in admitted) return admitted.errors;
         releases.of(ctx).set(id, admitted.release);
         return admitted.args;
