@@ -5,6 +5,7 @@
  *
  *   npm run bench:live             # 100 and 1,000 subscribers, 1 and 2 processes; 1,000 and 10,000 idle
  *   npm run bench:live -- --subscribers 100 --seconds 5 --rate 20 --idle 1000
+ *   npm run bench:live -- --auth jwt   # subscribers with signed tokens that reach only the tree
  *
  * The server is the build (compiled first to test-artifacts/live-server, as `npm run build`
  * does; `--tsx` runs the sources through tsx instead, whose keepNames adds a name to every
@@ -25,6 +26,7 @@
  * of each change to every subscriber. Results also go to test-artifacts/bench-live.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -33,6 +35,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { signDevToken } from '../src/auth/devToken.js';
+import { loadConfig } from '../src/config.js';
 import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -48,8 +52,10 @@ const { values: options } = parseArgs({
     idle: { type: 'string', default: '1000,10000' },
     deliveries: { type: 'string', default: '5' },
     tsx: { type: 'boolean', default: false },
+    auth: { type: 'string', default: 'none' },
   },
 });
+if (!['none', 'jwt'].includes(options.auth)) throw new Error('--auth: none or jwt');
 const list = (value: string) => (value === '' ? [] : value.split(',').map(Number));
 const SUBSCRIBERS = list(options.subscribers);
 const PROCESSES = list(options.processes);
@@ -57,6 +63,21 @@ const IDLE = list(options.idle);
 const SECONDS = Number(options.seconds);
 const RATE = Number(options.rate);
 const DELIVERIES = Number(options.deliveries);
+
+/**
+ * With `--auth jwt`: the servers check signed tokens (AUTH=jwt); the writer's token gives every
+ * tree, each subscriber's only READ on tree live (a permissions claim: its grants are checked again
+ * every GRANTS_CACHE_MS, with the grants on subtrees).
+ */
+const JWT = options.auth === 'jwt' ? { AUTH: 'jwt', JWT_SECRET: randomUUID() + randomUUID() } : undefined;
+const tokens = JWT && {
+  writer: await signDevToken(authOf(JWT), 'bench-writer'),
+  subscriber: await signDevToken(authOf(JWT), 'bench-subscriber', 8, undefined, { trees: { live: 'read' } }),
+};
+
+function authOf(env: Record<string, string>) {
+  return loadConfig({ ...env, DYNAMODB_TABLE: 'unused' }).auth;
+}
 
 /**
  * The servers' hook (bench only, never in the server): on the IPC message 'gc', a full GC, then
@@ -105,7 +126,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const main = options.tsx ? ['--import', 'tsx', 'src/main.ts'] : [join(BUILD, 'src/main.js')];
   const child = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=128', '--import', GC_HOOK, ...main], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'false' },
+    env: { ...process.env, ...env, ...JWT, PORT: String(port), LOG_LEVEL: 'warn', SEED_DEMO: 'false' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -136,7 +157,10 @@ async function stop(server: Server): Promise<void> {
 async function gql(url: string, query: string, variables?: Record<string, unknown>) {
   const response = await fetch(`${url}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      ...(tokens ? { authorization: `Bearer ${tokens.writer}` } : {}),
+    },
     body: JSON.stringify({ query, variables }),
   });
   return (await response.json()) as {
@@ -201,7 +225,11 @@ async function openSubscribers(servers: Server[], count: number) {
   let delivered = 0;
   for (let i = 0; i < count; i++) {
     const server = servers[i % servers.length]!;
-    const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket });
+    const client = createClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      ...(tokens ? { connectionParams: { authorization: `Bearer ${tokens.subscriber}` } } : {}),
+    });
     clients.push(client);
     let first: () => void;
     subscribed.push(new Promise<void>((resolve) => (first = resolve)));
