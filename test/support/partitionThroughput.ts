@@ -1,8 +1,9 @@
-import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import type { DynamoOptions } from '../../src/dynamodb/client.js';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { unitsOf } from '../../src/dynamodb/awsWriteUnits.js';
 import { itemSize } from '../../src/dynamodb/itemSize.js';
+import { scalar, transactionCancelled } from './transactionConflicts.js';
 
 /**
  * What DynamoDB does and DynamoDB Local does not: a partition serves at most 1,000 write units a
@@ -115,10 +116,6 @@ function native(item: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
-/** A key attribute's value, in document form (`"x"`) or DynamoDB JSON (`{ S: "x" }`). */
-const scalar = (value: unknown): string =>
-  value !== null && typeof value === 'object' && 'S' in value ? String((value as { S: unknown }).S) : String(value);
-
 /**
  * The SDK middleware that throttles writes past `throughput`, as DynamoDB does per partition;
  * combined with the test's own middleware when there is one. It sits inside the SDK's retries.
@@ -139,13 +136,11 @@ export function throughputMiddleware(
         const message = 'The level of configured provisioned throughput for the table was exceeded';
         if (!command.startsWith('TransactWrite'))
           throw new ProvisionedThroughputExceededException({ message, $metadata });
-        throw new TransactionCanceledException({
-          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError]',
-          $metadata,
-          CancellationReasons: partitions.map((key) =>
+        throw transactionCancelled(
+          partitions.map((key) =>
             over.includes(key) ? { Code: 'ThrottlingError', Message: message } : { Code: 'None' },
           ),
-        });
+        );
       },
       { step: 'finalizeRequest', name: 'partitionThroughput', priority: 'low' },
     );

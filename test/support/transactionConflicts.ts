@@ -77,15 +77,7 @@ export function conflictMiddleware(
         if (!String(context.commandName).startsWith('TransactWrite')) return next(args);
         const input = args.input as { TransactItems?: unknown[] };
         const started = inFlight.begin(input.TransactItems ?? []);
-        if ('conflict' in started) {
-          throw new TransactionCanceledException({
-            message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${started.conflict
-              .map((r) => r.Code)
-              .join(', ')}]`,
-            $metadata: { httpStatusCode: 400 },
-            CancellationReasons: started.conflict,
-          });
-        }
+        if ('conflict' in started) throw transactionCancelled(started.conflict);
         try {
           return await next(args);
         } finally {
@@ -110,6 +102,16 @@ function itemOf(action: unknown): string | undefined {
   return undefined;
 }
 
+/** DynamoDB's cancellation of a transaction, with a reason per action, as the SDK throws it. */
+export const transactionCancelled = (reasons: CancellationReason[]): TransactionCanceledException =>
+  new TransactionCanceledException({
+    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons
+      .map((r) => r.Code)
+      .join(', ')}]`,
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: reasons,
+  });
+
 /** A key attribute's value, in document form (`"x"`) or DynamoDB JSON (`{ S: "x" }`). */
-const scalar = (value: unknown): string =>
+export const scalar = (value: unknown): string =>
   value !== null && typeof value === 'object' && 'S' in value ? String((value as { S: unknown }).S) : String(value);
