@@ -20,6 +20,7 @@ import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
 import { startServer } from '../src/server/startServer.js';
 import { STRATEGY_NAMES, type StrategyName } from '../src/storage/strategies/strategies.js';
 import { PartitionThroughput, throughputMiddleware } from '../test/support/partitionThroughput.js';
+import { post, send } from './servers.js';
 
 const { values: options } = parseArgs({
   options: {
@@ -68,25 +69,18 @@ async function measure(endpoint: string, strategy: StrategyName, workload: Workl
     LOG_LEVEL: 'silent',
   });
   const server = await startServer(config, { middleware: throughputMiddleware(throughput) });
-  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as { data?: unknown; errors?: unknown[] };
-  };
+  const url = `${server.url}/graphql`;
   try {
-    await buildTree(gql);
+    await buildTree(url);
     throughput.totals.clear();
-    const changes = await run(gql, workload);
+    const changes = await run(url, workload);
     const hottest = [...throughput.totals].sort((a, b) => b[1] - a[1]).slice(0, 3);
     const perChange = (units: number) => Math.round((units / changes) * 100) / 100;
     const top = hottest.map(([key, units]) => `${prefixOf(key)} ${perChange(units)}`).join(', ');
     const ceiling = Math.floor(PARTITION_UNITS / perChange(hottest[0]?.[1] ?? 1));
     throughput.unitsPerSecond = PARTITION_UNITS;
     const throttledBefore = throughput.throttled;
-    await run(gql, workload, 1000);
+    await run(url, workload, 1000);
     const cells = [strategy, workload.name, Math.round(changes / SECONDS), top, ceiling];
     return `| ${[...cells, throughput.throttled - throttledBefore].join(' | ')} |`;
   } finally {
@@ -94,13 +88,10 @@ async function measure(endpoint: string, strategy: StrategyName, workload: Workl
   }
 }
 
-type Gql = (query: string, variables?: Record<string, unknown>) => Promise<{ data?: unknown; errors?: unknown[] }>;
-
 /** A root with 200 leaves, and 100 parents: one createNodes each. */
-async function buildTree(gql: Gql): Promise<void> {
+async function buildTree(url: string): Promise<void> {
   const create = 'mutation ($input: CreateNodesInput!) { createNodes(input: $input) { nodes { id } } }';
-  const answer = await gql('mutation { createNode(input: { id: "root", name: "root" }) { id } }');
-  if (answer.errors) throw new Error(JSON.stringify(answer.errors));
+  await post(url, 'mutation { createNode(input: { id: "root", name: "root" }) { id } }');
   for (const prefix of ['leaf', 'parent']) {
     const count = prefix === 'leaf' ? 200 : 100;
     for (let from = 0; from < count; from += 50) {
@@ -108,21 +99,20 @@ async function buildTree(gql: Gql): Promise<void> {
         id: `${prefix}-${from + i}`,
         name: `${prefix} ${from + i}`,
       }));
-      const built = await gql(create, { input: { parentId: 'root', nodes } });
-      if (built.errors) throw new Error(JSON.stringify(built.errors));
+      await post(url, create, { input: { parentId: 'root', nodes } });
     }
   }
 }
 
 /** The clients change the tree for SECONDS (each from its `offset`th change on): the changes done. */
-async function run(gql: Gql, workload: Workload, offset = 0): Promise<number> {
+async function run(url: string, workload: Workload, offset = 0): Promise<number> {
   const until = performance.now() + SECONDS * 1000;
   let done = 0;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       for (let n = offset; performance.now() < until; n++) {
         const { query, variables } = workload.change(client, n);
-        const answer = await gql(query, variables);
+        const answer = await send(url, query, variables);
         if (!answer.errors) done++;
       }
     }),
