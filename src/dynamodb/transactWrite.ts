@@ -8,10 +8,11 @@ import type { Item, Key } from './keys.js';
 import { ConditionFailed } from './conditionFailed.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { callDynamo } from './serviceErrors.js';
+import { TRANSACTION_LIMIT } from './itemSize.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export const TRANSACTION_LIMIT = 100;
+export { TRANSACTION_LIMIT };
 /** Attempts of a transaction whose conditions keep failing (startReindex) before CONFLICT. */
 export const MAX_CONFLICT_ATTEMPTS = 6;
 /**

@@ -180,6 +180,13 @@ export interface StrategyMembers<Name extends string = string> {
   checkMoveJob?(ctx: StrategyContext, id: string, from: Place, to: Place): Promise<void>;
 
   /**
+   * Optional, pure: whether moving node `id` from `from` to `to` lengthens what the strategy
+   * keeps of its subtree's nodes beyond what their depth bounds (so checkMoveJob must read the
+   * subtree); absent: never. Such a move job claims its subtree before it is accepted.
+   */
+  keysGrow?(id: string, from: Place, to: Place): boolean;
+
+  /**
    * Optional: one page of descendants in document order (PREORDER) from the projection, with
    * the cursors of the engine's walk of the truth (storage/engine/reads/preorderPage.ts), or null when
    * the strategy reads this window no better than the walk. Called only while no open job

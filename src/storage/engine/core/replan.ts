@@ -1,5 +1,6 @@
 import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
+import { jobStartedMeanwhile } from './openJobs.js';
 
 /**
  * Thrown by a write's attempt that must start again from its reads because what it read changed
@@ -25,6 +26,11 @@ export class Replan extends Error {
 /** Whether an attempt must start again from its reads (Replan, or a condition failed at commit). */
 export const mustReplan = (error: unknown): boolean => error instanceof Replan || error instanceof ConditionFailed;
 
+/** Whether a failed attempt read nothing wrong: it waited for a job, or another job started first (planEpochBump). */
+const waitedFor = (error: unknown): boolean =>
+  (error instanceof Replan && error.waited) ||
+  (error instanceof ConditionFailed && jobStartedMeanwhile(error.failedKeys));
+
 /** How many times a write reads and plans again before it answers CONFLICT. */
 export const MAX_REPLANS = 6;
 /**
@@ -45,7 +51,7 @@ export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
       return await attempt();
     } catch (error) {
       if (!mustReplan(error)) throw error;
-      if (error instanceof Replan && error.waited && ++waits <= MAX_WAITS) {
+      if (waitedFor(error) && ++waits <= MAX_WAITS) {
         i--;
         continue;
       }

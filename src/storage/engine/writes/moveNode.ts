@@ -1,4 +1,5 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import { TRANSACTION_LIMIT } from '../../../dynamodb/itemSize.js';
 import { TreeError } from '../../../errors.js';
 import type { Place, StoredNode } from '../../strategy.js';
 import type { MoveNodeArgs, TreeNode } from '../../treeStore.js';
@@ -12,11 +13,11 @@ import { commitWrite, type GuardedTransaction } from '../guard/guardedTransactio
 import { releaseHold } from '../guard/holds.js';
 import { changeTime } from '../core/changeTime.js';
 import { existing, withPath } from '../core/items.js';
-import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRecord.js';
+import { newJob, planJobAccept, planJobStart, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
-import { planNodeUnclaimed } from '../core/claims.js';
+import { planClaimNode, planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth } from './moveDepth.js';
 import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft, ChangeFacts } from '../changes/changeRecord.js';
@@ -25,7 +26,14 @@ import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
-import { planMove, planMovedCopies, planPathKeys, planReleaseHold, type Slot } from '../core/writePlans.js';
+import {
+  guardChainNode,
+  planMove,
+  planMovedCopies,
+  planPathKeys,
+  planReleaseHold,
+  type Slot,
+} from '../core/writePlans.js';
 
 /**
  * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the
@@ -300,19 +308,25 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
 }
 
 /**
- * Too big for one transaction, once the strategy has checked that a job can place every node of
- * the subtree: the job claims the subtree (claims.ts), then its accepting transaction commits
- * the truth, checked again against the claimed subtree's height; the job rewrites the projection.
+ * Too big for one transaction: a move job, which rewrites the projection (moveJob.ts). Accepted
+ * at once when nothing a concurrent write adds to its subtree can break a limit (acceptsAtOnce);
+ * otherwise, once the strategy has checked that a job can place every node of the subtree, the
+ * job claims the subtree (claims.ts), then its accepting transaction commits the truth, checked
+ * again against the claimed subtree's height.
  */
 async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Moved> {
   const { moving, oldPlace, newPlace, place } = move;
-  await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
   const job = newJob('MOVE', moving.node.id, null, {
     from: [...oldPlace.path],
     to: [...newPlace.path],
     toLineage: [...newPlace.lineage],
     toKeys: [...newPlace.keys],
   });
+  if (acceptsAtOnce(ctx, move)) {
+    const accepted = await acceptAtOnce(ctx, move, job);
+    if (accepted) return accepted;
+  }
+  await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
   const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, place.open);
   const doing = `moving "${moving.node.id}"`;
@@ -331,6 +345,59 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
     throw error;
   }
   return { node: withPath(move.moved, [...newPlace.path]), job, lease };
+}
+
+/**
+ * Whether a move job may be accepted before it claims its subtree (acceptAtOnce): within one
+ * tree (its changes then go to one log whichever way a concurrent write read the node's tree),
+ * no deeper and with no longer keys (so a node that a concurrent write adds below, which the job
+ * then finds and rewrites, breaks no limit), and with no open job on its subtree, above it or on
+ * its new chain, nor any still claiming, importing or deleting (the jobs its walk could meet).
+ */
+function acceptsAtOnce(ctx: EngineContext, move: PlannedMove): boolean {
+  const { moving, oldPlace, newPlace, place, from } = move;
+  const open = place.open;
+  const id = moving.node.id;
+  const near = new Set([id, ...oldPlace.path, ...newPlace.path]);
+  return (
+    newPlace.path.length > 0 &&
+    newPlace.path[0] === from.rootId &&
+    newPlace.path.length <= oldPlace.path.length &&
+    !ctx.strategy.keysGrow?.(id, oldPlace, newPlace) &&
+    open.claiming === 0 &&
+    open.deleting.size === 0 &&
+    open.importing.size === 0 &&
+    !open.moves.some((m) => near.has(m.nodeId) || m.from.includes(id) || m.to.includes(id))
+  );
+}
+
+/**
+ * A move job accepted at once, in a few requests whatever the subtree's size: one transaction
+ * starts the job (its record, its entry, the summary's epoch: openJobs.ts), claims the moved
+ * node, commits the truth, and checks that no node of the new parent's chain moved or is claimed
+ * (so two such moves cannot make a cycle: each names the other's node). The job then claims the
+ * rest of the subtree (claimSubtree.ts, takeClaims) and rewrites it. A write that read before
+ * the job started and commits before the job claims its node adds or changes a node that the
+ * job's walk, which reads each level once it is claimed, then finds. Undefined when the
+ * transaction would not fit DynamoDB's limits: the job then claims first.
+ */
+async function acceptAtOnce(ctx: EngineContext, move: PlannedMove, job: JobRecord): Promise<Moved | undefined> {
+  const { moving, place, newPlace } = move;
+  const started: JobRecord = { ...job, claimsToTake: true };
+  const lease = newLease(ctx, job.id);
+  const now = Date.now();
+  const announced = await announceJob(ctx, place.open);
+  const tx = move.truth.extended((plan: TransactionBuilder) => {
+    planMovedCopies(plan, moving, move.moved, place.copies);
+    planClaimNode(plan, moving, job.id);
+    planNodeUnclaimed(plan, place.chain);
+    for (const chainNode of place.chain) guardChainNode(plan, chainNode, now);
+    planJobStart(plan, started, acceptingLease(ctx, lease), now, announced);
+  });
+  // Like the accepting transaction of a job that claims first, it may hold more than a chunk.
+  if (!holdsRecords({ ...ctx, transactionItems: TRANSACTION_LIMIT }, tx, moveChanges(move))) return undefined;
+  await commitMove(ctx, move, tx);
+  return { node: withPath(move.moved, [...newPlace.path]), job: started, lease };
 }
 
 /** The moved node as the caller gets it. */

@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
+import { pauseTransaction, pauseWhen } from '../../support/pause.js';
+import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
+import { loadInto } from '../../support/loadTree.js';
+import { fullTree, okData } from '../../support/tree.js';
+import { traitsOf } from '../../support/traits.js';
+
+/**
+ * Move jobs accepted at once: a move too big for one transaction (TRANSACTION_ITEMS lowered to
+ * 10) that goes no deeper (here: up, under the root), within one tree, is accepted by one
+ * transaction that claims only the moved node; the job claims the rest, then rewrites it. Its
+ * answer costs the same whatever the subtree's size. A write that read before it and commits
+ * before the job reaches its node is found by the job's walk; a job that started from the open
+ * jobs read before it plans again.
+ */
+const SMALL_BUDGET = { TRANSACTION_ITEMS: '10' };
+const FIXTURE = [
+  {
+    id: 'r',
+    children: [
+      { id: 'src', children: [fullTree('m', [3, 3]), fullTree('big', [3, 3, 3]), fullTree('w', [3, 3])] },
+      { id: 'dst' },
+    ],
+  },
+];
+
+type Cost = { requests: number; itemsWritten: number };
+
+const reparent = (id: string, parent: string) =>
+  `mutation { reparent(id: "${id}", newParentId: "${parent}") { id depth ancestors { id } } }`;
+
+/** Waits until every job of the table is done. */
+const jobsDone = (server: TestServer) =>
+  eventually(
+    'every job done',
+    async () => okData(await server.gql('{ jobs { nodes { kind status startedAt } } }')).jobs.nodes,
+    (nodes: Array<{ kind: string; status: string; startedAt: string }>) => nodes.every((n) => n.status === 'DONE'),
+  );
+
+describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
+  '%s: move jobs accepted at once',
+  (strategy) => {
+    let servers: TestServer[] = [];
+    afterEach(async () => {
+      for (const server of servers.reverse()) await server.close();
+      servers = [];
+    });
+
+    async function start(table: string, middleware?: ReturnType<typeof pauseWhen>['middleware']) {
+      const server = await startTestServer({ strategy, table, env: SMALL_BUDGET, middleware });
+      servers.push(server);
+      return server;
+    }
+
+    it('answers a move of 40 nodes in the requests of a move of 13', async () => {
+      const server = await start(uniqueTable());
+      await loadInto(server, FIXTURE);
+      // A first job activates the summary of the open jobs (one write and a wait): not measured.
+      okData(await server.gql(reparent('w', 'r')));
+      await jobsDone(server);
+      const costs: Cost[] = [];
+      for (const id of ['m', 'big']) {
+        const response = await server.gql(reparent(id, 'r'));
+        expect(okData(response).reparent).toEqual({ id, depth: 1, ancestors: [{ id: 'r' }] });
+        costs.push(response.body.extensions!.dynamodb as Cost);
+        await jobsDone(server);
+      }
+      expect(costs[1]!.requests).toBe(costs[0]!.requests);
+      expect(costs[1]!.itemsWritten).toBe(costs[0]!.itemsWritten);
+      const jobs = okData(await server.gql('{ jobs { nodes { kind nodeId total } } }')).jobs.nodes;
+      expect(jobs).toEqual(
+        expect.arrayContaining([
+          { kind: 'MOVE', nodeId: 'm', total: 13 },
+          { kind: 'MOVE', nodeId: 'big', total: 40 },
+        ]),
+      );
+      const leaf = okData(await server.gql('{ node(id: "big.2.2.2") { depth ancestors { id } } }')).node;
+      expect(leaf).toEqual({ depth: 4, ancestors: ['r', 'big', 'big.2', 'big.2.2'].map((id) => ({ id })) });
+      expect(await server.verify()).toEqual([]);
+    });
+
+    it('finds a node added by a write that read before the move and committed before the job got there', async () => {
+      const table = uniqueTable();
+      // The mover's job is held at its first claims, the transaction after the move's own.
+      const job = pauseTransaction(2);
+      const mover = await start(table, job.middleware);
+      await loadInto(mover, FIXTURE);
+      const create = pauseWhen((command) => command.startsWith('TransactWrite'));
+      const creator = await start(table, create.middleware);
+      okData(await creator.gql('{ node(id: "m.0.0") { id } }'));
+
+      create.arm();
+      const created = creator.gql(
+        'mutation { createNode(input: { id: "late", parentId: "m.0.0", name: "late" }) { id depth } }',
+      );
+      await create.reached;
+      job.arm();
+      expect(okData(await mover.gql(reparent('m', 'r'))).reparent.depth).toBe(1);
+      await job.reached;
+      // Planned before the move, it commits under m.0.0, which the job has not claimed yet.
+      create.release();
+      expect(okData(await created).createNode).toEqual({ id: 'late', depth: 5 });
+      job.release();
+      await jobsDone(mover);
+      for (const server of [mover, creator]) {
+        const late = okData(await server.gql('{ node(id: "late") { depth ancestors { id } } }')).node;
+        expect(late).toEqual({ depth: 4, ancestors: ['r', 'm', 'm.0', 'm.0.0'].map((id) => ({ id })) });
+      }
+      const m = okData(await creator.gql('{ node(id: "m") { descendants(first: 100) { nodes { id } } } }')).node;
+      expect(m.descendants.nodes).toHaveLength(13);
+      expect(await mover.verify()).toEqual([]);
+    });
+
+    it('makes a job started from the open jobs read before the move plan again, and wait for it', async () => {
+      const table = uniqueTable();
+      const mover = await start(table);
+      await loadInto(mover, FIXTURE);
+      // The delete's first transaction (its job's record), held once it has read and planned.
+      const deleting = pauseWhen(
+        (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('"JOB#'),
+      );
+      const deleter = await start(table, deleting.middleware);
+      deleting.arm();
+      const deleted = deleter.gql('mutation { deleteNode(id: "m.0") { deletedCount } }');
+      await deleting.reached;
+      expect(okData(await mover.gql(reparent('m', 'r'))).reparent.depth).toBe(1);
+      deleting.release();
+      expect(okData(await deleted).deleteNode).toEqual({ deletedCount: 4 });
+      const jobs = await jobsDone(mover);
+      const started = (kind: string) => jobs.filter((j) => j.kind === kind).map((j) => j.startedAt);
+      // The delete planned again once the move had started: its job is the later one.
+      expect(started('DELETE')).toHaveLength(1);
+      expect(started('DELETE')[0]! > started('MOVE')[0]!).toBe(true);
+      const m = okData(await mover.gql('{ node(id: "m") { childCount descendantCount ancestors { id } } }')).node;
+      expect(m).toEqual({ childCount: 2, descendantCount: 8, ancestors: [{ id: 'r' }] });
+      expect(await mover.verify()).toEqual([]);
+    });
+  },
+);
