@@ -120,13 +120,39 @@ describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
       const deleting = pauseWhen(
         (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('"JOB#'),
       );
-      const deleter = await start(table, deleting.middleware);
+      // What became of each of the deleter's transactions.
+      const outcomes: string[] = [];
+      const deleter = await start(table, (stack) => {
+        deleting.middleware!(stack);
+        stack.add(
+          (next, context) => async (args) => {
+            const transaction = String(context.commandName).startsWith('TransactWrite');
+            try {
+              const output = await next(args);
+              if (transaction) outcomes.push('committed');
+              return output;
+            } catch (error) {
+              // The items whose condition failed, as their keys.
+              const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+              const items = ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).map((item) =>
+                JSON.stringify(item),
+              );
+              const failed = items.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+              if (transaction) outcomes.push(`${String((error as Error).name)} ${failed.join(' ')}`);
+              throw error;
+            }
+          },
+          { step: 'initialize', name: 'transactionOutcomes' },
+        );
+      });
       deleting.arm();
       const deleted = deleter.gql('mutation { deleteNode(id: "m.0") { deletedCount } }');
       await deleting.reached;
       expect(okData(await mover.gql(reparent('m', 'r'))).reparent.depth).toBe(1);
       deleting.release();
       expect(okData(await deleted).deleteNode).toEqual({ deletedCount: 4 });
+      // Its first start failed on the open jobs' epoch, which the move had moved on.
+      expect(outcomes[0]).toMatch(/^TransactionCanceledException .*"OPEN"/);
       const jobs = await jobsDone(mover);
       const started = (kind: string) => jobs.filter((j) => j.kind === kind).map((j) => j.startedAt);
       // The delete planned again once the move had started: its job is the later one.
