@@ -123,7 +123,7 @@ describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
       // What became of each of the deleter's transactions.
       const outcomes: string[] = [];
       const deleter = await start(table, (stack) => {
-        deleting.middleware!(stack);
+        deleting.middleware(stack);
         stack.add(
           (next, context) => async (args) => {
             const transaction = String(context.commandName).startsWith('TransactWrite');
