@@ -14,8 +14,8 @@ import type { Job, JobKind } from '../../treeStore.js';
  *   its last. Two jobs never write one entry, and no write but a job's writes any.
  * - **The summary** (OPEN_JOBS_KEY: pk JOBS, sk OPEN) is written alone, but for its `epoch`,
  *   which every job's first transaction moves on (planEpochBump): writes meet on it only when
- *   jobs start. It says until when reads must look for entries (`activeUntil`): a job about to start pushes it
- *   ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
+ *   jobs start. It says until when reads must look for entries (`activeUntil`): a job about to
+ *   start pushes it ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
  *   nodes by id fetches the summary in the same BatchGet as the nodes, at no extra request
  *   (reads/visibleNodes.ts), and only while it is active Queries the entries (one more request). It
  *   also holds the reindex that runs (`reindex`, jobs/reindexLock.ts) and the strategy whose

@@ -19,8 +19,8 @@ import { readSummaryItem } from '../core/reads.js';
  * every process's sweep), and makes sure that reads look for the job's entry (the summary's
  * `activeUntil`, openJobs.ts), waiting ANNOUNCE_WAIT_MS when reads may have found it inactive.
  * `open`: the open jobs as the starter read them (the summary is read here without); the job's
- * first transaction checks the summary's epoch as they had it (planJobStart). Both writes go
- * alone, in no transaction.
+ * first transaction moves the summary's epoch on from the one they had (planJobStart). Both
+ * writes go alone, in no transaction.
  */
 export async function announceJob(ctx: EngineContext, open?: OpenJobs): Promise<Announced> {
   const now = Date.now();

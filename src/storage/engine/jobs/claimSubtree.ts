@@ -102,16 +102,20 @@ export async function takeClaims(ctx: EngineContext, lease: Lease, rootId: strin
   await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { record: { claimsToTake: false } });
 }
 
-/** How often a job that waits for another reads its record (and renews its own lease). */
+/** How often a job that waits for another reads its record. */
 const WAIT_POLL_MS = 100;
 
-/** Waits until job `jobId` is no longer running, renewing `lease` (LeaseLost when another process took it). */
+/**
+ * Waits until job `jobId` is no longer running, renewing `lease` every third of its duration
+ * (LeaseLost when another process took it).
+ */
 async function untilEnded(ctx: EngineContext, lease: Lease, jobId: string): Promise<void> {
-  for (;;) {
+  for (let renewed = Date.now(); ; await sleep(WAIT_POLL_MS)) {
     const item = await getItem(ctx.doc, ctx.table, jobKey(jobId));
     if (!item || jobFromItem(item).status !== 'RUNNING') return;
+    if (Date.now() - renewed < lease.durationMs / 3) continue;
     await commitChunk(ctx, new TransactionBuilder(ctx.table), lease);
-    await sleep(WAIT_POLL_MS);
+    renewed = Date.now();
   }
 }
 

@@ -46,8 +46,8 @@ export interface JobRecord extends Job {
    */
   claiming?: boolean;
   /**
-   * A move accepted at once (writes/moveNode.ts, acceptAtOnce): its subtree's root is claimed, the rest of it
-   * is still to claim before the job rewrites it (moveJob.ts).
+   * A move accepted at once (writes/moveNode.ts, acceptAtOnce): its subtree's root is claimed,
+   * the rest of it is still to claim before the job rewrites it (moveJob.ts).
    */
   claimsToTake?: boolean;
   /** The fencing token of the lease; null once the job is finished. */
@@ -173,7 +173,7 @@ export interface Lease {
 declare const announced: unique symbol;
 /**
  * What planJobStart asks of its caller: the job was announced (announceJob.ts), and the summary's
- * epoch as read with the open jobs its starter planned from (openJobs.ts, planEpochCheck).
+ * epoch as read with the open jobs its starter planned from (openJobs.ts, planEpochBump).
  */
 export interface Announced {
   readonly [announced]: true;

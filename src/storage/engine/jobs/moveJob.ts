@@ -23,9 +23,9 @@ import { planReleaseNode } from '../core/claims.js';
  * moved node down, level by level. Run under the job's lease by the process that started it, or
  * by any process that took it over; every transaction is fenced by the lease (commitChunk).
  *
- * The job claimed the subtree before it was accepted (claims.ts), or, accepted at once, claims it
- * first (claimSubtree.ts, takeClaims): each node's rewrite releases
- * its claim, in the same transaction, and is conditioned on its kept path being the one read,
+ * The job claimed the subtree before it was accepted (claims.ts), or, accepted at once, claims
+ * it first (claimSubtree.ts, takeClaims): each node's rewrite releases its claim, in the same
+ * transaction, and is conditioned on its kept path being the one read,
  * so it is idempotent (a node already at its new place is skipped) and refused for a node that
  * changed meanwhile (the walk then starts again). A level is rewritten before its children are
  * read: a child added under a node once it is released took the new path from it, and is read.

@@ -375,7 +375,7 @@ function acceptsAtOnce(ctx: EngineContext, move: PlannedMove): boolean {
  * A move job accepted at once, in a few requests whatever the subtree's size: one transaction
  * starts the job (its record, its entry, the summary's epoch: openJobs.ts), claims the moved
  * node, commits the truth, and checks that no node of the new parent's chain moved or is claimed
- * (so two such moves cannot make a cycle: each names the other's node). The job then claims the
+ * (so its `to` stays true; no two moves that go no deeper can make a cycle). The job then claims the
  * rest of the subtree (claimSubtree.ts, takeClaims) and rewrites it. A write that read before
  * the job started and commits before the job claims its node adds or changes a node that the
  * job's walk, which reads each level once it is claimed, then finds. Undefined when the
