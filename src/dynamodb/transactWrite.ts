@@ -23,7 +23,7 @@ export const MAX_CONFLICT_ATTEMPTS = 6;
  */
 export const CONTENTION_WAIT_MS = 5000;
 /** The backoff between contention attempts: full jitter up to min(cap, base * 2^attempt). */
-const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
+export const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
 
 /** The key of a transaction's action. */
 const keyOfAction = (item: TransactItem): Key => {

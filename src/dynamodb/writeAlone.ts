@@ -3,7 +3,7 @@ import type { TransactItem } from './transactWrite.js';
 import { callDynamo } from './serviceErrors.js';
 import { TreeError } from '../errors.js';
 import { backoffDelay, sleep } from './backoff.js';
-import { CONTENTION_WAIT_MS } from './transactWrite.js';
+import { CONTENTION_BACKOFF, CONTENTION_WAIT_MS } from './transactWrite.js';
 
 /**
  * One action of a TransactionBuilder (its Put, Update or Delete, conditions included) sent on
@@ -23,7 +23,7 @@ export async function writeAlone(doc: DynamoDBDocumentClient, action: TransactIt
       if (!conflict) throw error;
       if (Date.now() - started > CONTENTION_WAIT_MS)
         throw new TreeError('CONFLICT', 'transactions in flight kept naming the item this write changes; try again');
-      await sleep(backoffDelay(attempt, 10, 200));
+      await sleep(backoffDelay(attempt, CONTENTION_BACKOFF.baseMs, CONTENTION_BACKOFF.capMs));
     }
   }
 }
