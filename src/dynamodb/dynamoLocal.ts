@@ -47,6 +47,11 @@ export interface DynamoLocalOptions {
    * `cacheDir` (quickStartCacheDir(): node_modules/.cache/canopy). Undefined: Java as it comes.
    */
   quickStart?: { cacheDir: string };
+  /**
+   * How long `stop()` lets Java end on its own (default 10 s; recording the class-data archive
+   * takes a few). Then Java is killed, and its watchdog reaps it.
+   */
+  stopGraceMs?: number;
   /** Java's own options, after those of `quickStart` (a long run's collector, for example). */
   javaOptions?: readonly string[];
 }
@@ -65,6 +70,8 @@ const WATCHDOG = [
   'java "$@" </dev/null & j=$!',
   '( while read -r _ <&3; do :; done; kill $j 2>/dev/null ) & w=$!',
   "trap 'kill $j 2>/dev/null' TERM INT",
+  // A stop that waited too long: Java dies at once, and this shell still reaps it.
+  "trap 'kill -9 $j 2>/dev/null' USR1",
   'wait $j; s=$?',
   // A trapped signal ends the first wait: wait for Java's own end (it may be writing its archive).
   'while kill -0 $j 2>/dev/null; do wait $j; s=$?; done',
@@ -235,6 +242,9 @@ async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () 
   const spawned = Math.round(performance.now());
   const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dynamodb-local', ...launch.args, ...dynamoArgs(options)], {
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group: a watchdog that does not answer is killed with its Java, never
+    // leaving Java (still writing its archive) to an adopter of orphans that may never reap it.
+    detached: true,
     // DynamoDB Local writes a metadata file into its working directory.
     cwd: options.dataDir === undefined ? tmpdir() : resolve(options.dataDir),
   });
@@ -251,9 +261,12 @@ async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () 
     stopping = true;
     if (child.exitCode === null && child.signalCode === null) {
       child.stdin?.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const grace = options.stopGraceMs ?? 10_000;
+      const kill = setTimeout(() => child.kill('SIGUSR1'), grace);
+      const killAll = setTimeout(() => killGroup(child), grace + 5_000);
       await exited;
-      clearTimeout(timer);
+      clearTimeout(kill);
+      clearTimeout(killAll);
     }
     release();
   };
@@ -266,6 +279,15 @@ async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () 
   const endpoint = endpointOf(address, options.port);
   const timings = { spawned, javaUp: output.firstAt(), answered: Math.round(performance.now()) };
   return { endpoint, ...(launch.warning ? { warning: launch.warning } : {}), timings, stop };
+}
+
+/** SIGKILL to the watchdog and Java together (the watchdog leads their group). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }
 
 interface JavaOutput {
