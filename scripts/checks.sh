@@ -1,7 +1,7 @@
 #!/bin/sh
-# `npm test`'s static checks: the type checks of the server (with the tests, the benchmarks and
-# the scripts) and of the example app. Fails if either fails. The lint (ESLint with type
-# information, then Prettier) is `npm run lint`, run before every commit: beside the tests it
-# took a sixth of the suite's two cores.
+# The type checks of the server (with the tests, the benchmarks and the scripts) and of the
+# example app: the first part of `npm run lint`, before ESLint (with type information) and
+# Prettier. Fails if either fails. They once ran beside `npm test`, where they took a minute of
+# CPU from a suite that keeps both cores busy.
 set -u
 tsc --noEmit && tsc --noEmit -p examples/tree-explorer
