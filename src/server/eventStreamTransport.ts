@@ -32,15 +32,23 @@ export function createEventStreamTransport(options: EventStreamOptions): EventSt
   const sse = createHandler<Context & Record<PropertyKey, unknown>>({
     schema: options.schema,
     onSubscribe: async (req, params) => {
-      const admitted = await options.admit(req.raw, req.raw.headers, params);
-      if ('errors' in admitted) {
-        options.closed(req.raw);
-        return refusal(admitted.errors);
-      }
-      req.context.res.once('close', () => {
-        admitted.release();
+      // Listened to before the admission, which may take a while (authentication): a stream
+      // closed meanwhile takes back what its admission took, once it has.
+      const { res } = req.context;
+      let release: (() => void) | undefined;
+      let gone = false;
+      res.once('close', () => {
+        gone = true;
+        release?.();
         options.closed(req.raw);
       });
+      const admitted = await options.admit(req.raw, req.raw.headers, params);
+      if ('errors' in admitted || gone) {
+        if (!('errors' in admitted)) admitted.release();
+        options.closed(req.raw);
+        return refusal('errors' in admitted ? admitted.errors : []);
+      }
+      release = admitted.release;
       return admitted.args as never;
     },
     onNext: (_ctx, _req, result) => formatted(result, (error) => options.formatError(error)),

@@ -377,7 +377,7 @@ describe('live subscriptions: API keys checked again while open', () => {
     server = await startTestServer({
       strategy,
       middleware: held.middleware,
-      env: { AUTH: 'apikey', API_KEY_CACHE_MS: '100' },
+      env: { AUTH: 'apikey', API_KEY_CACHE_MS: '100', LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: '2' },
     });
     dynamo = createDynamo({ endpoint: server.config.dynamodbEndpoint, region: server.config.region });
     admin = (await createApiKey(dynamo.doc, server.table, 'admin')).key;
@@ -442,6 +442,36 @@ describe('live subscriptions: API keys checked again while open', () => {
       await endOf(again.sub);
       expect(again.sub.errors).toEqual(ended.errors);
       await again.dispose();
+    });
+
+    it(`takes nothing from a caller whose ${transport} stream closes while it authenticates`, async () => {
+      const key = await createApiKey(dynamo.doc, server.table, `gone while authenticating over ${transport}`);
+      const check = held.next(
+        (command, input) => command === 'BatchGetItemCommand' && JSON.stringify(input).includes(key.id),
+      );
+      const gone = openOver(transport, server.url, { 'x-api-key': key.key }, 'k');
+      await check.reached;
+      await gone.dispose();
+      // A request after the close: the server has met the close once it answers this.
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      check.release();
+      // The caller's two subscriptions (LIVE_MAX_SUBSCRIPTIONS_PER_CALLER) are both there to take.
+      await eventually(
+        'the closed connection let go',
+        async () => {
+          const both = [1, 2].map(() => openOver(transport, server.url, { 'x-api-key': key.key }, 'k'));
+          try {
+            await both[0]!.sub.ready('k.m', () => rename('k.m', 'poke'));
+            await both[1]!.sub.ready('k.m', () => rename('k.m', 'poke'));
+            return [...both[0]!.sub.errors, ...both[1]!.sub.errors];
+          } catch (error) {
+            return [error];
+          } finally {
+            for (const open of both) await open.dispose();
+          }
+        },
+        (errors) => errors.length === 0,
+      );
     });
   }
 });
