@@ -3,7 +3,7 @@ import { eventually } from '../../support/eventually.js';
 import { pauseTransaction, pauseWhen } from '../../support/pause.js';
 import { startTestServer, STRATEGIES_UNDER_TEST, uniqueTable, type TestServer } from '../../support/server.js';
 import { loadInto } from '../../support/loadTree.js';
-import { fullTree, okData } from '../../support/tree.js';
+import { expectError, fullTree, okData } from '../../support/tree.js';
 import { traitsOf } from '../../support/traits.js';
 
 /**
@@ -109,6 +109,35 @@ describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
       }
       const m = okData(await creator.gql('{ node(id: "m") { descendants(first: 100) { nodes { id } } } }')).node;
       expect(m.descendants.nodes).toHaveLength(13);
+      expect(await mover.verify()).toEqual([]);
+    });
+
+    it('refuses a small move, read before the move, that would put the new parent below the moved node', async () => {
+      const table = uniqueTable();
+      const mover = await start(table);
+      await loadInto(mover, [
+        {
+          id: 'r',
+          children: [
+            { id: 'src', children: [{ id: 's2', children: [fullTree('m', [3, 3])] }] },
+            { id: 'c', children: [{ id: 'b' }] },
+          ],
+        },
+      ]);
+      // A small move (one transaction on a server with the default budget), held once planned.
+      const held = pauseWhen((command) => command.startsWith('TransactWrite'));
+      const other = await startTestServer({ strategy, table, middleware: held.middleware });
+      servers.push(other);
+      held.arm();
+      const small = other.gql(reparent('c', 'm.0.0'));
+      await held.reached;
+      // The big move, no deeper, within the tree: accepted at once.
+      expect(okData(await mover.gql(reparent('m', 'b'))).reparent.depth).toBe(3);
+      held.release();
+      // Its transaction fails on b, which the move changed (b's copies are its condition); planned
+      // again, it finds m.0.0 below c.
+      expectError(await small, 'CYCLE', { message: 'cannot move "c" under its own descendant "m.0.0"' });
+      await jobsDone(mover);
       expect(await mover.verify()).toEqual([]);
     });
 
