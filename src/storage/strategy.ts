@@ -279,6 +279,8 @@ export interface StoredNode {
   claim?: string;
   /** Until when (epoch ms) a respacing of its children holds the node, if one ever did (respace.ts). */
   respacing?: number;
+  /** Of a node at depth 1: writes that placed a node at the depth limit below it (planDeepPlacement). */
+  deep?: number;
 }
 
 /** A node of a subtree, with its place as the write computed it. */

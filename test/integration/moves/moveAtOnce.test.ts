@@ -26,6 +26,7 @@ const FIXTURE = [
 ];
 
 type Cost = { requests: number; itemsWritten: number };
+type Middleware = ReturnType<typeof pauseWhen>['middleware'];
 
 const reparent = (id: string, parent: string) =>
   `mutation { reparent(id: "${id}", newParentId: "${parent}") { id depth ancestors { id } } }`;
@@ -37,6 +38,32 @@ const jobsDone = (server: TestServer) =>
     async () => okData(await server.gql('{ jobs { nodes { kind status startedAt } } }')).jobs.nodes,
     (nodes: Array<{ kind: string; status: string; startedAt: string }>) => nodes.every((n) => n.status === 'DONE'),
   );
+
+/** What became of each transaction of a server: `committed`, or its error and the items whose condition failed. */
+function transactionOutcomes(): { outcomes: string[]; middleware: Middleware } {
+  const outcomes: string[] = [];
+  const middleware: Middleware = (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        const transaction = String(context.commandName).startsWith('TransactWrite');
+        try {
+          const output = await next(args);
+          if (transaction) outcomes.push('committed');
+          return output;
+        } catch (error) {
+          const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+          const items = ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).map((item) =>
+            JSON.stringify(item),
+          );
+          const failed = items.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+          if (transaction) outcomes.push(`${String((error as Error).name)} ${failed.join(' ')}`);
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'transactionOutcomes' },
+    );
+  return { outcomes, middleware };
+}
 
 describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
   '%s: move jobs accepted at once',
@@ -78,6 +105,121 @@ describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
       const leaf = okData(await server.gql('{ node(id: "big.2.2.2") { depth ancestors { id } } }')).node;
       expect(leaf).toEqual({ depth: 4, ancestors: ['r', 'big', 'big.2', 'big.2.2'].map((id) => ({ id })) });
       expect(await server.verify()).toEqual([]);
+    });
+
+    it('answers a move one level deeper in the same requests whatever the size, keys no longer', async () => {
+      const server = await start(uniqueTable());
+      await loadInto(server, FIXTURE);
+      okData(await server.gql(reparent('w', 'dst')));
+      await jobsDone(server);
+      const costs: Cost[] = [];
+      for (const id of ['m', 'big']) {
+        // Under w, now at its own depth: one level deeper.
+        const response = await server.gql(reparent(id, 'w'));
+        const ancestors = ['r', 'dst', 'w'].map((a) => ({ id: a }));
+        expect(okData(response).reparent).toEqual({ id, depth: 3, ancestors });
+        costs.push(response.body.extensions!.dynamodb as Cost);
+        await jobsDone(server);
+      }
+      // Under nested-set, keys lengthen as nodes go deeper: such a move claims its subtree first.
+      expect(costs[1]!.requests === costs[0]!.requests).toBe(!traitsOf(strategy).keysGrow);
+      const leaf = okData(await server.gql('{ node(id: "big.2.2.2") { depth ancestors { id } } }')).node;
+      expect(leaf).toEqual({ depth: 6, ancestors: ['r', 'dst', 'w', 'big', 'big.2', 'big.2.2'].map((id) => ({ id })) });
+      expect(await server.verify()).toEqual([]);
+    });
+
+    /**
+     * A mover (transactions of 10 items: a move of m is a job) and a writer on one table whose
+     * MAX_TREE_DEPTH is 5: m's leaves (at 4) reach it under w.
+     */
+    async function atTheLimit(middlewares: { mover?: Middleware; creator?: Middleware }) {
+      const table = uniqueTable();
+      const limit = { MAX_TREE_DEPTH: '5' };
+      const mover = await startTestServer({
+        strategy,
+        table,
+        env: { ...SMALL_BUDGET, ...limit },
+        middleware: middlewares.mover,
+      });
+      servers.push(mover);
+      await loadInto(mover, FIXTURE);
+      // The default budget: its writes take one transaction.
+      const creator = await startTestServer({ strategy, table, env: limit, middleware: middlewares.creator });
+      servers.push(creator);
+      return { mover, creator };
+    }
+    const CREATE_AT_THE_LIMIT =
+      'mutation { createNode(input: { id: "late", parentId: "m.0.0", name: "late" }) { id depth } }';
+    const OVER_THE_LIMIT = {
+      message: /^the write would put a node at depth 6; the limit is 5$/,
+      details: { depth: 6, maxDepth: 5 },
+    };
+
+    it.each([
+      ['a create', CREATE_AT_THE_LIMIT],
+      ['a small move', 'mutation { reparent(id: "dst", newParentId: "m.0.0") { id depth } }'],
+    ])('refuses %s at the depth limit, read before a move took its new parent deeper', async (_, write) => {
+      // The mover's job held at its first claims (the transaction after the move's own), when
+      // the move is accepted at once (not under nested-set, where keys lengthen: it claims first).
+      const job = pauseTransaction(2);
+      const held = pauseWhen((command) => command.startsWith('TransactWrite'));
+      const { outcomes, middleware: recording } = transactionOutcomes();
+      const { mover, creator } = await atTheLimit({
+        mover: job.middleware,
+        creator: (stack) => {
+          held.middleware(stack);
+          recording(stack);
+        },
+      });
+      const atOnce = !traitsOf(strategy).keysGrow;
+      held.arm();
+      const written = creator.gql(write);
+      await held.reached;
+      if (atOnce) job.arm();
+      expect(okData(await mover.gql(reparent('m', 'w'))).reparent.depth).toBe(3);
+      if (atOnce) {
+        await job.reached;
+        // m.0.0 is not claimed yet: the write counted itself on src, which the move counted itself on first.
+        held.release();
+        await eventually(
+          "the write's transaction",
+          async () => outcomes,
+          (seen) => seen.length > 0,
+        );
+        try {
+          expect(outcomes[0]).toMatch(/^TransactionCanceledException .*"N#src"/);
+        } finally {
+          job.release();
+        }
+      } else {
+        held.release();
+      }
+      // Planned again (once the job is done), it is at 6.
+      expectError(await written, 'DEPTH_LIMIT', OVER_THE_LIMIT);
+      await jobsDone(mover);
+      expect(okData(await mover.gql('{ node(id: "m.0.0") { depth childCount } }')).node).toEqual({
+        depth: 5,
+        childCount: 0,
+      });
+      expect(await mover.verify()).toEqual([]);
+    });
+
+    it('refuses a deeper move whose subtree a create at the limit deepened since it read its height', async () => {
+      // The move's first transaction (its job's), held once it has read and planned.
+      const moving = pauseWhen(
+        (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('"JOB#'),
+      );
+      const { mover, creator } = await atTheLimit({ mover: moving.middleware });
+      moving.arm();
+      const moved = mover.gql(reparent('m', 'w'));
+      await moving.reached;
+      expect(okData(await creator.gql(CREATE_AT_THE_LIMIT)).createNode).toEqual({ id: 'late', depth: 5 });
+      moving.release();
+      // Its transaction fails on src's count; planned again, it finds late 3 levels below m.
+      expectError(await moved, 'DEPTH_LIMIT', OVER_THE_LIMIT);
+      await jobsDone(mover);
+      expect(okData(await mover.gql('{ node(id: "m") { depth } }')).node).toEqual({ depth: 2 });
+      expect(await mover.verify()).toEqual([]);
     });
 
     it('finds a node added by a write that read before the move and committed before the job got there', async () => {
@@ -150,29 +292,10 @@ describe.each(STRATEGIES_UNDER_TEST.filter((s) => traitsOf(s).keepsPath))(
         (command, input) => command.startsWith('TransactWrite') && JSON.stringify(input).includes('"JOB#'),
       );
       // What became of each of the deleter's transactions.
-      const outcomes: string[] = [];
+      const { outcomes, middleware: recording } = transactionOutcomes();
       const deleter = await start(table, (stack) => {
         deleting.middleware(stack);
-        stack.add(
-          (next, context) => async (args) => {
-            const transaction = String(context.commandName).startsWith('TransactWrite');
-            try {
-              const output = await next(args);
-              if (transaction) outcomes.push('committed');
-              return output;
-            } catch (error) {
-              // The items whose condition failed, as their keys.
-              const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-              const items = ((args.input as { TransactItems?: unknown[] }).TransactItems ?? []).map((item) =>
-                JSON.stringify(item),
-              );
-              const failed = items.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
-              if (transaction) outcomes.push(`${String((error as Error).name)} ${failed.join(' ')}`);
-              throw error;
-            }
-          },
-          { step: 'initialize', name: 'transactionOutcomes' },
-        );
+        recording(stack);
       });
       deleting.arm();
       const deleted = deleter.gql('mutation { deleteNode(id: "m.0") { deletedCount } }');

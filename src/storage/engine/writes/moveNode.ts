@@ -27,7 +27,10 @@ import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
 import {
+  DEEPER_AT_ONCE,
   guardChainNode,
+  movesDeeperAtOnce,
+  planDeepPlacement,
   planMove,
   planMovedCopies,
   planPathKeys,
@@ -289,6 +292,7 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
       ...(p.stored === moving ? { moved: move.moved } : {}),
     }));
     const tx = move.truth.extended((plan) => {
+      place.planDeepest(plan, newPlace.path.length + below.length);
       planProjectionMove(plan, ctx.strategy, levels);
       planNodeUnclaimed(
         plan,
@@ -323,7 +327,7 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
     toKeys: [...newPlace.keys],
   });
   if (acceptsAtOnce(ctx, move)) {
-    const accepted = await acceptAtOnce(ctx, move, job);
+    const accepted = await acceptAtOnce(ctx, move, job, await deepCount(ctx, move));
     if (accepted) return accepted;
   }
   await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
@@ -350,7 +354,8 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
 /**
  * Whether a move job may be accepted before it claims its subtree (acceptAtOnce): within one
  * tree (its changes then go to one log whichever way a concurrent write read the node's tree),
- * no deeper and with no longer keys (so a node that a concurrent write adds below, which the job
+ * at most DEEPER_AT_ONCE levels deeper (then counted against writes at the depth limit:
+ * deepCount) and with no longer keys (so a node that a concurrent write adds below, which the job
  * then finds and rewrites, breaks no limit), and with no open job on its subtree, above it or on
  * its new chain, nor any still claiming, importing or deleting (the jobs its walk could meet).
  */
@@ -359,10 +364,11 @@ function acceptsAtOnce(ctx: EngineContext, move: PlannedMove): boolean {
   const open = place.open;
   const id = moving.node.id;
   const near = new Set([id, ...oldPlace.path, ...newPlace.path]);
+  const deeper = movesDeeperAtOnce(ctx) && oldPlace.path.length > 0 ? DEEPER_AT_ONCE : 0;
   return (
     newPlace.path.length > 0 &&
     newPlace.path[0] === from.rootId &&
-    newPlace.path.length <= oldPlace.path.length &&
+    newPlace.path.length <= oldPlace.path.length + deeper &&
     !ctx.strategy.keysGrow?.(id, oldPlace, newPlace) &&
     open.claiming === 0 &&
     open.deleting.size === 0 &&
@@ -381,7 +387,12 @@ function acceptsAtOnce(ctx: EngineContext, move: PlannedMove): boolean {
  * job's walk, which reads each level once it is claimed, then finds. Undefined when the
  * transaction would not fit DynamoDB's limits: the job then claims first.
  */
-async function acceptAtOnce(ctx: EngineContext, move: PlannedMove, job: JobRecord): Promise<Moved | undefined> {
+async function acceptAtOnce(
+  ctx: EngineContext,
+  move: PlannedMove,
+  job: JobRecord,
+  top: StoredNode | undefined,
+): Promise<Moved | undefined> {
   const { moving, place, newPlace } = move;
   const started: JobRecord = { ...job, claimsToTake: true };
   const lease = newLease(ctx, job.id);
@@ -392,12 +403,28 @@ async function acceptAtOnce(ctx: EngineContext, move: PlannedMove, job: JobRecor
     planClaimNode(plan, moving, job.id);
     planNodeUnclaimed(plan, place.chain);
     for (const chainNode of place.chain) guardChainNode(plan, chainNode, now);
+    if (top) planDeepPlacement(plan, top);
     planJobStart(plan, started, acceptingLease(ctx, lease), now, announced);
   });
   // Like the accepting transaction of a job that claims first, it may hold more than a chunk.
   if (!holdsRecords({ ...ctx, transactionItems: TRANSACTION_LIMIT }, tx, moveChanges(move))) return undefined;
   await commitMove(ctx, move, tx);
   return { node: withPath(move.moved, [...newPlace.path]), job: started, lease };
+}
+
+/**
+ * For a move accepted at once that goes deeper: the node at depth 1 above the moved one (or the
+ * moved node itself), read before the subtree's height is read again, so that a write placing a
+ * node at the depth limit below it since (planDeepPlacement) fails the move's transaction.
+ * Undefined for a move that goes no deeper.
+ */
+async function deepCount(ctx: EngineContext, move: PlannedMove): Promise<StoredNode | undefined> {
+  const { moving, oldPlace, newPlace, place } = move;
+  if (newPlace.path.length <= oldPlace.path.length) return undefined;
+  const topId = oldPlace.path[1];
+  const top = topId === undefined ? moving : existing(await readStored(ctx, [topId]), topId, 'ancestor');
+  await checkMoveDepth(ctx, moving, place.chain, { hold: false });
+  return top;
 }
 
 /** The moved node as the caller gets it. */
