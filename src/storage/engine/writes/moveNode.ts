@@ -28,7 +28,6 @@ import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
 import {
   DEEPER_AT_ONCE,
-  guardChainNode,
   movesDeeperAtOnce,
   planDeepPlacement,
   planMove,
@@ -98,6 +97,8 @@ interface PlannedMove {
   moving: StoredNode;
   /** Its ancestors, root first, where the strategy keeps no path and it leaves its parent. */
   oldAncestors?: string[];
+  /** The parent it leaves (null: it was a root). */
+  oldParent: StoredNode | null;
   slot: Slot;
   oldPlace: Place;
   newPlace: Place;
@@ -174,6 +175,7 @@ async function planMoveOf(
     moving,
     from,
     oldAncestors,
+    oldParent,
     slot,
     oldPlace: placeOf(ctx.strategy, moving),
     newPlace: place.placeAt(slot.position, keyOfIn(ctx)(moving.node)),
@@ -244,7 +246,11 @@ function moveChanges(move: PlannedMove, count?: number): ChangeDraft[] {
 
 /** Commits a move's transaction with its records (recordChanges.ts). */
 const commitMove = (ctx: EngineContext, move: PlannedMove, tx: GuardedTransaction, count?: number) =>
-  commitWrite(ctx, tx, { changes: moveChanges(move, count), slot: move.slot });
+  commitWrite(ctx, tx, {
+    changes: moveChanges(move, count),
+    slot: move.slot,
+    parents: [move.place.parent?.node, move.oldParent?.node],
+  });
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
 async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
@@ -380,9 +386,11 @@ function acceptsAtOnce(ctx: EngineContext, move: PlannedMove): boolean {
 /**
  * A move job accepted at once, in a few requests whatever the subtree's size: one transaction
  * starts the job (its record, its entry, the summary's epoch: openJobs.ts), claims the moved
- * node, commits the truth, and checks that no node of the new parent's chain moved or is claimed
- * (so its `to` stays true; no two moves that go no deeper can make a cycle). The job then claims the
- * rest of the subtree (claimSubtree.ts, takeClaims) and rewrites it. A write that read before
+ * node and commits the truth with the place's guards. Its `to` stays true: a job that moved a
+ * node of the new parent's chain since is seen, or moved the epoch on; a move in one transaction
+ * rewrote the new parent's path, which the place's guard names. It names nothing else above the
+ * new parent, so moves in different branches of a tree share nothing but the epoch. The job then
+ * claims the rest of the subtree (claimSubtree.ts, takeClaims) and rewrites it. A write that read before
  * the job started and commits before the job claims its node adds or changes a node that the
  * job's walk, which reads each level once it is claimed, then finds. Undefined when the
  * transaction would not fit DynamoDB's limits: the job then claims first.
@@ -401,8 +409,6 @@ async function acceptAtOnce(
   const tx = move.truth.extended((plan: TransactionBuilder) => {
     planMovedCopies(plan, moving, move.moved, place.copies);
     planClaimNode(plan, moving, job.id);
-    planNodeUnclaimed(plan, place.chain);
-    for (const chainNode of place.chain) guardChainNode(plan, chainNode, now);
     if (top) planDeepPlacement(plan, top);
     planJobStart(plan, started, acceptingLease(ctx, lease), now, announced);
   });
