@@ -9,14 +9,11 @@
  * subtree is moved under the chain's last node through the storage interface. Reported: the
  * DynamoDB requests and items written by the move (the answer and its job), the minimum items
  * the strategy's layout needs (its formula), the time until the answer and until the job is
- * done, and items written per second. `tree verify` must then find 0 problems. Then the subtree
- * moves ACROSS times within its new tree, each time under a sibling of its parent (no deeper, keys
- * no longer: a job accepted at once, docs/design.md), its answers' p50 and requests reported; then
- * the table is reindexed to the next strategy of the list (a REINDEX job), timed and counted the
- * same way.
+ * done, and items written per second. `tree verify` must then find 0 problems. Then the table is
+ * reindexed to the next strategy of the list (a REINDEX job), timed and counted the same way.
  */
 import { createDynamo } from '../src/dynamodb/client.js';
-import { meteredDoc, newCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
+import { newCost, type DynamoCost } from '../src/dynamodb/costMeter.js';
 import { startDynamoLocal } from '../src/dynamodb/dynamoLocal.js';
 import { ensureTable } from '../src/dynamodb/table.js';
 import { verifyTable } from '../src/storage/maintenance/verifyTable.js';
@@ -36,8 +33,6 @@ const SIZES = process.argv
   .filter((n) => n > 0);
 const FAN_OUT = 10;
 const DESTINATION = ['dst', 'dst.1', 'dst.2'];
-/** How many moves across the tree, each under the next sibling of the chain's last node (dst.3, dst.4, ...). */
-const ACROSS = 5;
 
 interface Row {
   strategy: StrategyName;
@@ -47,8 +42,6 @@ interface Row {
   minimum: number;
   answerMs: number;
   jobMs: number;
-  /** Then ACROSS moves within the tree, no deeper: the requests of one answer, the answers' p50 and slowest. */
-  across: { requests: number; p50Ms: number; maxMs: number };
   /** Then a reindex of the table to the next strategy of the list. */
   reindex: { to: StrategyName; requests: number; itemsWritten: number; ms: number };
 }
@@ -83,12 +76,6 @@ async function main() {
     "\nminimum: the truth's 7 (8 with the hold of a deeper move when nothing is kept), a node item per " +
       'moved descendant whose kept place changes, and each projection item whose key the move changes',
   );
-  console.log(`\n| strategy | nodes | moves within the tree, no deeper | requests (answer) | answer p50 | slowest |`);
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const r of rows) {
-    const { requests, p50Ms, maxMs } = r.across;
-    console.log(`| ${r.strategy} | ${r.nodes} | ${ACROSS} | ${requests} | ${p50Ms} ms | ${maxMs} ms |`);
-  }
   console.log('\n| reindex | nodes | requests | items written | job done | items/s |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
@@ -105,10 +92,8 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   const table = `bench_${strategy}_${size}_${Date.now()}`;
   const { client, doc } = createDynamo({ endpoint, region: 'local' });
   await ensureTable(client, table);
-  // Everything the store sends is metered (its jobs, run in the background, included); the
-  // watcher, which polls the jobs, is not.
-  const total: DynamoCost = newCost();
-  const options = {
+  const store = createStore({
+    doc,
     table,
     strategy,
     maxTreeDepth: 64,
@@ -117,33 +102,28 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
     transactionItems: 100,
     changeRetentionMs: DAY_MS,
     undoRetentionMs: 7 * DAY_MS,
-  };
-  const store = createStore({ ...options, doc: meteredDoc(doc, total) });
-  const watcher = createStore({ ...options, doc });
+  });
   process.stdout.write(`${strategy}, ${size} nodes: loading...`);
   await load(doc, table, strategy, size);
   const before = await verifyTable(doc, table, strategy, 64);
   if (before.problems.length > 0) throw new Error(`the loaded tree has problems: ${firstProblems(before.problems)}`);
 
-  Object.assign(total, newCost());
+  const cost: DynamoCost = newCost();
   const started = Date.now();
-  await store.store.moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
+  // The store's scope for the call meters it, its job included.
+  await store.store.scoped({ cost }).moveNode({ id: 'moved', newParentId: DESTINATION.at(-1)! });
   const answerMs = Date.now() - started;
-  const jobMs = (await waitForJobs(watcher.store)) ? Date.now() - started : 0;
-  const { requests, itemsWritten } = total;
+  const jobMs = (await waitForJobs(store.store)) ? Date.now() - started : 0;
   const after = await verifyTable(doc, table, strategy, 64);
   if (after.problems.length > 0) throw new Error(`verify after the move: ${firstProblems(after.problems)}`);
   process.stdout.write(` moved in ${answerMs} ms, job done after ${jobMs} ms, verify clean`);
-  const across = await moveAcross(store.store, watcher.store);
-  const moved = await verifyTable(doc, table, strategy, 64);
-  if (moved.problems.length > 0) throw new Error(`verify after the moves across: ${firstProblems(moved.problems)}`);
-  process.stdout.write(`; ${ACROSS} moves across: p50 ${across.p50Ms} ms, verify clean`);
 
   const to = STRATEGY_NAMES[(STRATEGY_NAMES.indexOf(strategy) + 1) % STRATEGY_NAMES.length]!;
-  Object.assign(total, newCost());
+  const reindexCost: DynamoCost = newCost();
   const reindexStarted = Date.now();
-  await store.forTenant(null).reindex(to);
-  await waitForJobs(watcher.store);
+  // The job runs in the background of the call, metered with it.
+  await store.forTenant(null, reindexCost).reindex(to);
+  await waitForJobs(store.store);
   const reindexMs = Date.now() - reindexStarted;
   const reindexed = await verifyTable(doc, table, to, 64);
   if (reindexed.problems.length > 0) throw new Error(`verify after the reindex: ${firstProblems(reindexed.problems)}`);
@@ -153,13 +133,12 @@ async function run(endpoint: string, strategy: StrategyName, size: number): Prom
   return {
     strategy,
     nodes: size,
-    requests,
-    itemsWritten,
+    requests: cost.requests,
+    itemsWritten: cost.itemsWritten,
     minimum,
     answerMs,
     jobMs,
-    across,
-    reindex: { to, requests: total.requests, itemsWritten: total.itemsWritten, ms: reindexMs },
+    reindex: { to, requests: reindexCost.requests, itemsWritten: reindexCost.itemsWritten, ms: reindexMs },
   };
 }
 
@@ -198,22 +177,6 @@ function minimumWrites(strategy: TreeStrategy, size: number): number {
   return writes;
 }
 
-/** Moves the subtree ACROSS times under the next sibling of its parent, each once the last job is done. */
-async function moveAcross(store: TreeStore, watcher: TreeStore): Promise<Row['across']> {
-  const answers: number[] = [];
-  let requests = 0;
-  for (let k = 0; k < ACROSS; k++) {
-    const cost: DynamoCost = newCost();
-    const started = Date.now();
-    await store.scoped({ cost }).moveNode({ id: 'moved', newParentId: `dst.${3 + k}` });
-    answers.push(Date.now() - started);
-    requests = cost.requests;
-    await waitForJobs(watcher);
-  }
-  const sorted = [...answers].sort((a, b) => a - b);
-  return { requests, p50Ms: sorted[Math.floor(sorted.length / 2)]!, maxMs: sorted.at(-1)! };
-}
-
 /** Waits until no job runs; true if there was one. */
 async function waitForJobs(store: TreeStore): Promise<boolean> {
   let seen = false;
@@ -225,7 +188,7 @@ async function waitForJobs(store: TreeStore): Promise<boolean> {
   }
 }
 
-/** src ─ moved (size nodes, fan-out 10, breadth first), the chain dst ─ dst.1 ─ dst.2, and dst.2's siblings. */
+/** src ─ moved (size nodes, fan-out 10, breadth first), and the chain dst ─ dst.1 ─ dst.2. */
 async function load(doc: ReturnType<typeof createDynamo>['doc'], table: string, strategy: StrategyName, size: number) {
   // Node k's children are 10k+1 .. 10k+10.
   const specs: TreeSpec[] = Array.from({ length: size }, (_, k) => ({ id: k === 0 ? 'moved' : `n${k}`, children: [] }));
@@ -234,8 +197,6 @@ async function load(doc: ReturnType<typeof createDynamo>['doc'], table: string, 
     (child, id) => ({ id, children: child ? [child] : [] }),
     undefined,
   )!;
-  const siblings = Array.from({ length: ACROSS }, (_, k) => ({ id: `dst.${3 + k}`, children: [] }));
-  chain.children![0]!.children!.push(...siblings);
   await loadTree(doc, table, strategy, [{ id: 'src', children: [specs[0]!] }, chain]);
 }
 

@@ -19,9 +19,6 @@ export const MAX_ITEM_BYTES = 400 * 1024;
  */
 export const TRANSACTION_BYTES = 3_500_000;
 
-/** The actions one TransactWriteItems request may hold (DynamoDB's limit). */
-export const TRANSACTION_LIMIT = 100;
-
 export function itemSize(item: Item): number {
   let size = 0;
   for (const [name, value] of Object.entries(item)) {

@@ -8,11 +8,10 @@ import type { Item, Key } from './keys.js';
 import { ConditionFailed } from './conditionFailed.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { callDynamo } from './serviceErrors.js';
-import { TRANSACTION_LIMIT } from './itemSize.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export { TRANSACTION_LIMIT };
+export const TRANSACTION_LIMIT = 100;
 /** Attempts of a transaction whose conditions keep failing (startReindex) before CONFLICT. */
 export const MAX_CONFLICT_ATTEMPTS = 6;
 /**
@@ -23,7 +22,7 @@ export const MAX_CONFLICT_ATTEMPTS = 6;
  */
 export const CONTENTION_WAIT_MS = 5000;
 /** The backoff between contention attempts: full jitter up to min(cap, base * 2^attempt). */
-export const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
+const CONTENTION_BACKOFF = { baseMs: 10, capMs: 200 };
 
 /** The key of a transaction's action. */
 const keyOfAction = (item: TransactItem): Key => {

@@ -180,13 +180,6 @@ export interface StrategyMembers<Name extends string = string> {
   checkMoveJob?(ctx: StrategyContext, id: string, from: Place, to: Place): Promise<void>;
 
   /**
-   * Optional, pure: whether moving node `id` from `from` to `to` lengthens what the strategy
-   * keeps of its subtree's nodes beyond what their depth bounds (so checkMoveJob must read the
-   * subtree); absent: never. Such a move job claims its subtree before it is accepted.
-   */
-  keysGrow?(id: string, from: Place, to: Place): boolean;
-
-  /**
    * Optional: one page of descendants in document order (PREORDER) from the projection, with
    * the cursors of the engine's walk of the truth (storage/engine/reads/preorderPage.ts), or null when
    * the strategy reads this window no better than the walk. Called only while no open job
@@ -279,8 +272,6 @@ export interface StoredNode {
   claim?: string;
   /** Until when (epoch ms) a respacing of its children holds the node, if one ever did (respace.ts). */
   respacing?: number;
-  /** Of a node at depth 1: writes that placed a node at the depth limit below it (planDeepPlacement). */
-  deep?: number;
 }
 
 /** A node of a subtree, with its place as the write computed it. */

@@ -301,10 +301,7 @@ export interface JobSweeper {
 
 /** Whose store a request has, and what it counts (TreeStore.scoped). */
 export interface StoreScope {
-  /**
-   * Every DynamoDB call the store makes is added to it, those of a job it waits for included; a
-   * job it leaves running in the background counts apart.
-   */
+  /** Every DynamoDB call the store makes (the jobs it starts included) is added to it. */
   cost?: OperationCost;
   /** The tenant (null or absent: the default one): its own keys (dynamodb/tenantDoc.ts) and cursors. */
   tenant?: string | null;

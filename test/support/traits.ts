@@ -18,8 +18,6 @@ export interface Traits {
   windowsInBulk: boolean;
   /** Within one depth, descendants come breadth first: by parent, then in sibling order. */
   breadthFirst: boolean;
-  /** A node's kept keys lengthen with its depth: a big move that goes deeper claims its subtree first. */
-  keysGrow: boolean;
 }
 
 export function traitsOf(name: StrategyName): Traits {
@@ -32,6 +30,5 @@ export function traitsOf(name: StrategyName): Traits {
     preorderFromProjection: strategy.preorder !== undefined,
     windowsInBulk: strategy.descendantsInBulk !== undefined,
     breadthFirst: strategy.keeps === 'nothing' || strategy.descendantsFrom === 'truth',
-    keysGrow: strategy.keysGrow !== undefined,
   };
 }

@@ -16,8 +16,6 @@ export class TransactionsInFlight {
   private readonly items = new Map<string, number>();
   /** Transactions cancelled so far. */
   cancelled = 0;
-  /** For each transaction cancelled, the items (`pk|sk`) another in flight held. */
-  readonly conflicts: string[][] = [];
   /** Transactions let through so far. */
   passed = 0;
 
@@ -30,7 +28,6 @@ export class TransactionsInFlight {
     const keys = actions.map(itemOf);
     if (keys.some((key) => key !== undefined && this.items.has(key))) {
       this.cancelled++;
-      this.conflicts.push(keys.filter((key) => key !== undefined && this.items.has(key)).map(withoutTable));
       return {
         conflict: keys.map((key) =>
           key !== undefined && this.items.has(key)
@@ -91,9 +88,6 @@ export function conflictMiddleware(
     );
   };
 }
-
-/** `table|pk|sk` as `pk|sk`. */
-const withoutTable = (key: string | undefined): string => (key ?? '').split('|').slice(1).join('|');
 
 /** The table and key an action of a TransactItems list names (`table|pk|sk`). */
 function itemOf(action: unknown): string | undefined {

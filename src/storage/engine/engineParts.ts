@@ -51,10 +51,6 @@ export const nodesOfWith =
   async (items, leftOut) =>
     nodesOfItems(strategy, await readOpenJobs(options, scope), items, read, leftOut);
 
-/** The parts of a job started under `options`: its tenant and caller's name, no cost report nor access. */
-const jobParts = (options: EngineParts): EngineParts =>
-  options.scopedTo({ tenant: options.tenant, ...(options.by === undefined ? {} : { by: options.by }) });
-
 /** The context of the engine's reads and writes, over the parts of one tenant. */
 export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: ReadScope | undefined): EngineContext {
   const getNodes = (ids: readonly string[]) => readExistingNodes(options, ids, scope);
@@ -69,7 +65,6 @@ export function contextOf(strategy: TreeStrategy, options: EngineParts, scope: R
     getNodes,
     nodesOf: nodesOfWith(strategy, options, scope, getNodes),
     nodeFromItem,
-    forJob: () => contextOf(strategy, jobParts(options), undefined),
   });
 }
 

@@ -11,12 +11,9 @@ import { nodeKey } from './items.js';
  * is applied: the node item's `claim` names the job (jobs/claimSubtree.ts: level by level from the
  * subtree's root, each level's children read once the level is claimed, so a node added under a
  * node before its claim is read, and one added after cannot be: see below). Only then does the
- * job's accepting transaction apply the change (and the mutation answer), but for a move accepted
- * at once, which claims its root as it is accepted and the rest after (writes/moveNode.ts,
- * acceptAtOnce: it goes no deeper, so what a write adds there first breaks no limit, and its job
- * finds it); the job releases each node when it is done with it (a move rewrites its
- * projection, a delete deletes it), and a job given up before it was accepted releases them all,
- * deepest first.
+ * job's accepting transaction apply the change (and the mutation answer); the job releases each
+ * node when it is done with it (a move rewrites its projection, a delete deletes it), and a job
+ * given up before it was accepted releases them all, deepest first.
  *
  * A claimed node is closed to every write, renames and data updates included (updateNode
  * conditions on no claim, and waits for the job like a structural write): a delete job keeps the

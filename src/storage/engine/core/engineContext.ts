@@ -28,11 +28,6 @@ export interface EngineContext extends StrategyContext {
   /** Runs a job this process started, beside the requests; stopping the jobs waits for it. */
   background(work: Promise<unknown>): void;
   /**
-   * The context a job this request started runs in, in the background: the same tenant and
-   * caller's name, none of the request's cost report, budget or access checks.
-   */
-  forJob?(): EngineContext;
-  /**
    * Whether this process runs the jobs it starts (JOB_RUNNER=process). When not, a job starts
    * with an expired lease, for a worker to take up (JOB_RUNNER=worker).
    */

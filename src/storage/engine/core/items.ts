@@ -117,7 +117,6 @@ export const NODE_INTERNALS = z.object({
   [PENDING]: z.string().optional(),
   respacing: z.number().optional(),
   claim: z.string().optional(),
-  deep: z.number().optional(),
 });
 
 /** A node item or edge copy with every attribute it may hold. */
@@ -218,7 +217,7 @@ export const withPath = (node: TreeNode, path: string[]): TreeNode =>
 /** A node item or an edge copy as a write reads it, the node and its internal attributes; MalformedItem if not one. */
 export function storedFromItem(item: Item): StoredNode {
   const node = nodeFromItem(item);
-  const { rev, deleting, [PENDING]: pending, respacing, claim, deep } = decodeInternals(item);
+  const { rev, deleting, [PENDING]: pending, respacing, claim } = decodeInternals(item);
   return {
     node,
     rev: rev ?? 0,
@@ -226,7 +225,6 @@ export function storedFromItem(item: Item): StoredNode {
     ...(pending !== undefined ? { pending } : {}),
     ...(respacing !== undefined ? { respacing } : {}),
     ...(claim !== undefined ? { claim } : {}),
-    ...(deep !== undefined ? { deep } : {}),
   };
 }
 

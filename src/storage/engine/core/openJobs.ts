@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decoderOf } from '../../../dynamodb/decodeItem.js';
 import { JOBS_PK, OPEN_ENTRY_SK_PREFIX, OPEN_JOBS_SK, sortKeyOf, type Item, type Key } from '../../../dynamodb/keys.js';
-import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
+import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
 
 /**
@@ -12,10 +12,10 @@ import type { Job, JobKind } from '../../treeStore.js';
  * - **The entries.** Each open job has an entry of its own (openEntryKey: pk JOBS, sk
  *   ENTRY#<id>), put by the job's first transaction, changed by an import's join, and deleted by
  *   its last. Two jobs never write one entry, and no write but a job's writes any.
- * - **The summary** (OPEN_JOBS_KEY: pk JOBS, sk OPEN) is written alone, but for its `epoch`,
- *   which every job's first transaction moves on (planEpochBump): writes meet on it only when
- *   jobs start. It says until when reads must look for entries (`activeUntil`): a job about to
- *   start pushes it ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
+ * - **The summary** (OPEN_JOBS_KEY: pk JOBS, sk OPEN) is written alone, never inside a
+ *   transaction, so writers meeting on it are serialized by DynamoDB and cancel nothing. It says
+ *   until when reads must look for entries (`activeUntil`): a job about to start pushes it
+ *   ACTIVE_SPAN_MS ahead when less than ACTIVE_MARGIN_MS is left (jobs/announceJob.ts). A read of
  *   nodes by id fetches the summary in the same BatchGet as the nodes, at no extra request
  *   (reads/visibleNodes.ts), and only while it is active Queries the entries (one more request). It
  *   also holds the reindex that runs (`reindex`, jobs/reindexLock.ts) and the strategy whose
@@ -28,9 +28,7 @@ import type { Job, JobKind } from '../../treeStore.js';
  * - **Fences at commit.** A write that read before a job started must not commit after it where
  *   the job works. What stops it is on the nodes the job works on: a move or delete job claims
  *   every node of its subtree before it is accepted, and an import the nodes it adds (claims.ts);
- *   a write names its new parent and the nodes it moves or deletes, and fails on a claim. A move
- *   accepted at once (writes/moveNode.ts) claims its subtree after: a write that commits there
- *   first is one its job finds; a job that started first is ruled out by the epoch. A
+ *   a write names its new parent and the nodes it moves or deletes, and fails on a claim. A
  *   claiming job's entry says so (`claiming`): until it is accepted, nothing of its change is
  *   applied and reads pass it by. A reindex needs no fence of its own: it places each node on the
  *   condition that what its place was computed from did not change (jobs/reindexJob.ts), and
@@ -108,10 +106,6 @@ export interface OpenJobs {
   importing: Set<string>;
   /** How many jobs are open, of every kind. */
   count: number;
-  /** How many of them are still claiming their subtree (claims.ts): nothing of them is applied yet. */
-  claiming: number;
-  /** How many jobs have started (the summary's `epoch`, planEpochBump). */
-  epoch: number;
   /**
    * The strategy whose projection the table holds, once a reindex named one (absent before the
    * first reindex). A process of another strategy then finds none of its projection's items,
@@ -126,14 +120,10 @@ export const NO_OPEN_JOBS: OpenJobs = {
   moves: [],
   importing: new Set(),
   count: 0,
-  claiming: 0,
-  epoch: 0,
 };
 
 /** The attribute of the summary that holds OpenJobs.projection. */
 export const PROJECTION = 'projection';
-/** The attribute of the summary that holds OpenJobs.epoch. */
-const EPOCH = 'epoch';
 
 /**
  * A job's entry: what reads need of it. A move's (and a joined import's) `from` and `to`; a
@@ -164,7 +154,6 @@ export const OPEN_SUMMARY_ITEM = z.object({
   [PROJECTION]: z.string().optional(),
   reindex: z.string().optional(),
   reindexSince: z.number().optional(),
-  [EPOCH]: z.number().optional(),
 });
 
 /** A job's entry as stored (openEntryKey): what planEntryOpen, planEntryAccept and planEntryJoin write. */
@@ -184,22 +173,6 @@ const decodeEntry = decoderOf(OPEN_ENTRY_ITEM);
 /** The summary as read, decoded (MalformedItem, naming its key, when it is not one); empty when never written. */
 export const openSummaryOf = (item: Item | undefined): z.output<typeof OPEN_SUMMARY_ITEM> =>
   item ? decodeSummary(item) : {};
-
-/**
- * The first transaction of a job moves the summary's epoch on, on the condition that it is still
- * the one its starter read with the open jobs: of two jobs that start together, the second plans
- * again and meets the first's entry. So a move accepted before it claims its subtree
- * (writes/moveNode.ts, acceptAtOnce) knows every job it could overlap, and every later job knows it.
- */
-export function planEpochBump(tx: TransactionBuilder, epoch: number): void {
-  tx.update(OPEN_JOBS_KEY, { add: { [EPOCH]: 1 } }, epochIs(epoch));
-}
-
-/** Whether a write failed because a job started after it read the open jobs (planEpochBump): it plans again. */
-export const jobStartedMeanwhile = (failedKeys: readonly Key[]): boolean =>
-  failedKeys.some((key) => key.pk === OPEN_JOBS_KEY.pk && key.sk === OPEN_JOBS_KEY.sk);
-
-const epochIs = (epoch: number): Condition => (epoch === 0 ? { missing: EPOCH } : { equals: [EPOCH, epoch] });
 
 /** The first transaction of a job puts its entry. */
 export function planEntryOpen(tx: TransactionBuilder, entry: OpenEntry): void {
@@ -262,8 +235,6 @@ export function openJobsOf(summaryItem: Item | undefined, entryItems: readonly I
     activeUntil: summary.activeUntil ?? 0,
     deleting: new Set(entries.flatMap((e) => (e.kind === 'DELETE' && e.nodeId ? [e.nodeId] : []))),
     count: all.length,
-    claiming: all.length - entries.length,
-    epoch: summary[EPOCH] ?? 0,
     moves: entries.flatMap((e) =>
       (e.kind === 'MOVE' || e.kind === 'IMPORT') && e.nodeId && e.from && e.to
         ? [{ id: e.id, nodeId: e.nodeId, from: e.from, to: e.to }]

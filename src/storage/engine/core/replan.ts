@@ -1,7 +1,5 @@
-import { backoffDelay, sleep } from '../../../dynamodb/backoff.js';
 import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
-import { jobStartedMeanwhile } from './openJobs.js';
 
 /**
  * Thrown by a write's attempt that must start again from its reads because what it read changed
@@ -27,13 +25,6 @@ export class Replan extends Error {
 /** Whether an attempt must start again from its reads (Replan, or a condition failed at commit). */
 export const mustReplan = (error: unknown): boolean => error instanceof Replan || error instanceof ConditionFailed;
 
-/** Whether a failed attempt read nothing wrong: it waited for a job that is now done. */
-const waitedFor = (error: unknown): boolean => error instanceof Replan && error.waited;
-
-/** Whether a job's first transaction failed because another job started first (planEpochBump). */
-const anotherJobStarted = (error: unknown): boolean =>
-  error instanceof ConditionFailed && jobStartedMeanwhile(error.failedKeys);
-
 /** How many times a write reads and plans again before it answers CONFLICT. */
 export const MAX_REPLANS = 6;
 /**
@@ -41,34 +32,20 @@ export const MAX_REPLANS = 6;
  * a tree that keeps changing under the write, and each is bounded in time (overlapWait.ts).
  */
 export const MAX_WAITS = 8;
-/**
- * How long a job keeps starting again while other jobs of its tenant start first: each time, one
- * of them did (their first transactions take turns on the open jobs' summary), so it is not
- * counted as a tree changing under the write, but bounded in time, with a jittered pause.
- */
-export const JOB_START_WAIT_MS = 10_000;
 
 /**
  * Runs a write's attempt (read, check, plan, commit) until it commits: again from its reads
  * when what it read changed (mustReplan), at most MAX_REPLANS times, then CONFLICT; after
- * waiting for a job, again without counting it there (at most MAX_WAITS times); after another
- * job started first, again after a jittered pause, for JOB_START_WAIT_MS.
+ * waiting for a job, again without counting it there (at most MAX_WAITS times).
  */
 export async function replanning<T>(attempt: () => Promise<T>): Promise<T> {
   let waits = 0;
-  let startsLost: number | undefined;
-  let lost = 0;
   for (let i = 0; i < MAX_REPLANS; i++) {
     try {
       return await attempt();
     } catch (error) {
       if (!mustReplan(error)) throw error;
-      if (anotherJobStarted(error) && Date.now() - (startsLost ??= Date.now()) < JOB_START_WAIT_MS) {
-        await sleep(backoffDelay(lost++, 10, 200));
-        i--;
-        continue;
-      }
-      if (waitedFor(error) && ++waits <= MAX_WAITS) {
+      if (error instanceof Replan && error.waited && ++waits <= MAX_WAITS) {
         i--;
         continue;
       }

@@ -34,38 +34,6 @@ export function guardChainNode(tx: TransactionBuilder, chainNode: StoredNode, no
   );
 }
 
-/**
- * How many levels deeper than it was a big move may go and still be accepted at once
- * (writes/moveNode.ts, acceptsAtOnce), under a strategy that keeps paths: a write that read
- * before it and commits after it, below the moved node, places its nodes that many levels deeper
- * than it checked, and only a write that places a node at the depth limit could cross it.
- */
-export const DEEPER_AT_ONCE = 1;
-
-/** Whether moves may go deeper at once: a strategy that keeps paths, and room at the depth limit. */
-export const movesDeeperAtOnce = (ctx: Pick<EngineContext, 'strategy' | 'maxTreeDepth'>): boolean =>
-  ctx.strategy.keeps !== 'nothing' && ctx.maxTreeDepth < ctx.strategy.maxDepthLimit;
-
-/**
- * Whether a write that places nodes down to depth `deepest` marks it (planDeepPlacement): within
- * DEEPER_AT_ONCE of MAX_TREE_DEPTH, where moves may go deeper at once (a create at the limit then
- * has room for one more item: the strategy's `maxDepthLimit` is above MAX_TREE_DEPTH).
- */
-export const marksDeepPlacement = (ctx: Pick<EngineContext, 'strategy' | 'maxTreeDepth'>, deepest: number): boolean =>
-  movesDeeperAtOnce(ctx) && deepest > ctx.maxTreeDepth - DEEPER_AT_ONCE;
-
-/**
- * A write placing a node at the depth limit, or a move accepted at once that goes deeper, counts
- * itself on the node at depth 1 above the nodes it places or moves (`top`; the moved node itself
- * at depth 1), on the condition that the count is the one read. Of a move and such a write that
- * each read before the other committed, the later plans again: the move, read again, finds the
- * deeper node (DEPTH_LIMIT, or it claims first); the write finds the node moved, and the limit.
- */
-export function planDeepPlacement(tx: TransactionBuilder, top: StoredNode): void {
-  const seen: Condition = top.deep === undefined ? { missing: 'deep' } : { equals: ['deep', top.deep] };
-  tx.update(nodeKey(top.node.id), { add: { deep: 1 } }, { exists: true }, seen);
-}
-
 /** The truth's guards on chain nodes, as guardChain is handed them. */
 export const CHAIN_GUARDS: ChainGuards = { node: guardChainNode };
 

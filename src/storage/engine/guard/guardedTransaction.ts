@@ -3,12 +3,11 @@ import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import { putAll, transactWrite } from '../../../dynamodb/transactWrite.js';
 import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import type { EngineContext } from '../core/engineContext.js';
-import { edgeKey, nodeKey } from '../core/items.js';
+import { edgeKey } from '../core/items.js';
 import { Replan } from '../core/replan.js';
 import { isPathKeyString, pathKeyTaken } from './pathKeyTaken.js';
 import type { Slot } from '../core/writePlans.js';
 import type { ChangeDraft } from '../changes/changeRecord.js';
-import type { TreeNode } from '../../treeStore.js';
 import { recorded, withRecords } from '../changes/recordChanges.js';
 
 /**
@@ -88,8 +87,6 @@ export interface CommitOptions {
   changes?: readonly ChangeDraft[];
   /** The siblings a new position was computed between (a create's or a move's). */
   slot?: Slot;
-  /** The parents whose `childCount` the write changes (a create's, a move's two). */
-  parents?: ReadonlyArray<TreeNode | null | undefined>;
   /** Items put before the transaction, that nothing reads until it commits (a big delete's packs). */
   ahead?: ReadonlyArray<Item & Key>;
 }
@@ -97,10 +94,10 @@ export interface CommitOptions {
 /**
  * Commits a write: its items put ahead, then its guarded transaction with the records of its
  * changes, renumbered when readers gave their numbers up (recorded). A failed guard is told by
- * its Guard (a job's lost lease); when only the siblings of `slot` or the `parents` failed,
- * another write placed or took a child there and committed first: the write plans again (Replan)
- * without counting it among the re-plans of a tree that keeps changing under it (replan.ts,
- * MAX_WAITS), so that writes crowding one parent take turns instead of answering CONFLICT. A path key claimed by
+ * its Guard (a job's lost lease); when only the siblings of `slot` failed, another write placed
+ * or took a sibling there and committed first: the write plans again (Replan) without counting
+ * it among the re-plans of a tree that keeps changing under it (replan.ts, MAX_WAITS), so that
+ * writes crowding one parent take turns instead of answering CONFLICT. A path key claimed by
  * another child first is ALREADY_EXISTS (pathKeyTaken.ts).
  */
 export async function commitWrite(
@@ -111,9 +108,6 @@ export async function commitWrite(
   const { builder, explain } = sealed.get(tx)!;
   if (options.ahead && options.ahead.length > 0) await putAll(ctx.doc, ctx.table, options.ahead);
   const siblings = new Set(options.slot?.neighbours.map((node) => keyString(edgeKey(node))));
-  for (const parent of options.parents ?? []) {
-    if (parent) siblings.add(keyString(nodeKey(parent.id))).add(keyString(edgeKey(parent)));
-  }
   await recorded(ctx, options.changes ?? [], async (planRecords) => {
     const attempt = withRecords(builder, planRecords);
     const keys = attempt.keys();
@@ -127,7 +121,7 @@ export async function commitWrite(
       const taken = failed.find(isPathKeyString);
       if (taken) throw await pathKeyTaken(ctx, taken);
       if (failed.length > 0 && failed.every((key) => siblings.has(key)))
-        throw new Replan('another write placed or took a child there first', true);
+        throw new Replan('a sibling beside its place moved', true);
       throw error;
     }
   });

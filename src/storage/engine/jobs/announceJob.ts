@@ -18,9 +18,8 @@ import { readSummaryItem } from '../core/reads.js';
  * Before a job's first transaction: lists a tenant among those with open jobs (TENANTS, for
  * every process's sweep), and makes sure that reads look for the job's entry (the summary's
  * `activeUntil`, openJobs.ts), waiting ANNOUNCE_WAIT_MS when reads may have found it inactive.
- * `open`: the open jobs as the starter read them (the summary is read here without); the job's
- * first transaction moves the summary's epoch on from the one they had (planJobStart). Both
- * writes go alone, in no transaction.
+ * `open`: the open jobs as the starter read them (the summary is read here without). Both
+ * writes go alone, in no transaction: jobs starting together meet on no transaction's item.
  */
 export async function announceJob(ctx: EngineContext, open?: OpenJobs): Promise<Announced> {
   const now = Date.now();
@@ -29,7 +28,7 @@ export async function announceJob(ctx: EngineContext, open?: OpenJobs): Promise<
   if (summary.activeUntil < now + ACTIVE_MARGIN_MS) writes.push(activate(ctx, now));
   await Promise.all(writes);
   if (summary.activeUntil < now + CLOCK_SKEW_MS) await sleep(ANNOUNCE_WAIT_MS);
-  return { epoch: summary.epoch } as Announced;
+  return {} as Announced;
 }
 
 /** When this process last pushed the summary of a table's (and tenant's) open jobs ahead. */

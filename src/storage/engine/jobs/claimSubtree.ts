@@ -1,6 +1,4 @@
 import { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { getItem } from '../../../dynamodb/batchGet.js';
-import { sleep } from '../../../dynamodb/backoff.js';
 import { transactWrite } from '../../../dynamodb/transactWrite.js';
 import { ConditionFailed } from '../../../dynamodb/conditionFailed.js';
 import { TreeError } from '../../../errors.js';
@@ -11,8 +9,6 @@ import { readChildren, readStored } from '../core/reads.js';
 import { Replan } from '../core/replan.js';
 import { commitChunk, LeaseLost, passWhileChanging } from './commitChunk.js';
 import {
-  jobFromItem,
-  jobKey,
   planGiveUpLease,
   planJobForget,
   planJobStart,
@@ -78,45 +74,6 @@ export async function forgetClaiming(ctx: EngineContext, lease: Lease, rootId: s
 export async function abandonClaiming(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
   if (job.nodeId !== null) await releaseSubtree(ctx, lease, job.nodeId);
   await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { finish: 'FAILED' });
-}
-
-/**
- * Claims the rest of the subtree of a move accepted at once (its root claimed when it was
- * accepted: writes/moveNode.ts, acceptAtOnce), then says so in its record. A claim of another job
- * met on the way is not given back to: the move is applied already, and that job started before
- * it (the summary's epoch: openJobs.ts); this one waits until it ends, its lease renewed meanwhile,
- * and walks again. Nothing when the root holds no claim of the job's any more.
- */
-export async function takeClaims(ctx: EngineContext, lease: Lease, rootId: string): Promise<void> {
-  for (;;) {
-    const root = (await readStored(ctx, [rootId])).get(rootId);
-    if (root?.claim !== lease.jobId) break;
-    try {
-      await claimSubtree(ctx, lease, root);
-      break;
-    } catch (error) {
-      if (!(error instanceof ClaimedByOther)) throw error;
-      await untilEnded(ctx, lease, error.jobId);
-    }
-  }
-  await commitChunk(ctx, new TransactionBuilder(ctx.table), lease, { record: { claimsToTake: false } });
-}
-
-/** How often a job that waits for another reads its record. */
-const WAIT_POLL_MS = 100;
-
-/**
- * Waits until job `jobId` is no longer running, renewing `lease` every third of its duration
- * (LeaseLost when another process took it).
- */
-async function untilEnded(ctx: EngineContext, lease: Lease, jobId: string): Promise<void> {
-  for (let renewed = Date.now(); ; await sleep(WAIT_POLL_MS)) {
-    const item = await getItem(ctx.doc, ctx.table, jobKey(jobId));
-    if (!item || jobFromItem(item).status !== 'RUNNING') return;
-    if (Date.now() - renewed < lease.durationMs / 3) continue;
-    await commitChunk(ctx, new TransactionBuilder(ctx.table), lease);
-    renewed = Date.now();
-  }
 }
 
 /** The subtree meets another job's claim: the job that claimed first goes first. */

@@ -4,14 +4,7 @@ import { z } from 'zod';
 import { decodeItem } from '../../../dynamodb/decodeItem.js';
 import type { Condition, TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
 import type { Job, JobKind } from '../../treeStore.js';
-import {
-  JOB_KIND,
-  planEntryAccept,
-  planEntryClose,
-  planEntryOpen,
-  planEpochBump,
-  type OpenEntry,
-} from '../core/openJobs.js';
+import { JOB_KIND, planEntryAccept, planEntryClose, planEntryOpen, type OpenEntry } from '../core/openJobs.js';
 
 /**
  * The record of a job (pk JOBS, sk JOB#<id>), and the pure plans of its writes. A running job
@@ -45,11 +38,6 @@ export interface JobRecord extends Job {
    * of its change is applied, and a process that takes it over gives it up.
    */
   claiming?: boolean;
-  /**
-   * A move accepted at once (writes/moveNode.ts, acceptAtOnce): its subtree's root is claimed,
-   * the rest of it is still to claim before the job rewrites it (moveJob.ts).
-   */
-  claimsToTake?: boolean;
   /** The fencing token of the lease; null once the job is finished. */
   leaseToken: string | null;
   /** Epoch milliseconds after which any process may take the job over. */
@@ -87,7 +75,6 @@ export const JOB_ITEM = z.object({
   importPacks: z.number().optional(),
   joined: z.boolean().optional(),
   claiming: z.boolean().optional(),
-  claimsToTake: z.boolean().optional(),
 });
 
 /** A job record as read (decoded by its schema: MalformedItem names a record that is not one). */
@@ -115,7 +102,6 @@ export function jobFromItem(item: Item): JobRecord {
     ...(stored.importPacks !== undefined ? { importPacks: stored.importPacks } : {}),
     ...(stored.imports || stored.importPacks !== undefined ? { joined: stored.joined === true } : {}),
     ...(stored.claiming === true ? { claiming: true } : {}),
-    ...(stored.claimsToTake === true ? { claimsToTake: true } : {}),
   };
 }
 
@@ -133,7 +119,6 @@ export const publicJob = ({
   importPacks: _p,
   joined: _j,
   claiming: _c,
-  claimsToTake: _ct,
   ...job
 }: JobRecord): Job => job;
 
@@ -171,13 +156,9 @@ export interface Lease {
 }
 
 declare const announced: unique symbol;
-/**
- * What planJobStart asks of its caller: the job was announced (announceJob.ts), and the summary's
- * epoch as read with the open jobs its starter planned from (openJobs.ts, planEpochBump).
- */
+/** What planJobStart asks of its caller: the job was announced (announceJob.ts). */
 export interface Announced {
   readonly [announced]: true;
-  readonly epoch: number;
 }
 
 /** The item that tells the job sweep of every process that a tenant has open jobs. */
@@ -211,15 +192,14 @@ export const legacyDeleteOf = (item: Item): z.output<typeof LEGACY_DELETE_ITEM> 
  * Writes the record of a new running job, leased to its starter, and its entry among the open
  * jobs (`entry`: the job's own; a claiming job's says so, and reads pass it by until the job is
  * accepted: planJobAccept). Only a job that announced itself (announceJob.ts) starts: reads then
- * look for its entry. It moves the summary's epoch on from the one its starter read (openJobs.ts,
- * planEpochBump).
+ * look for its entry.
  */
 export function planJobStart(
   tx: TransactionBuilder,
   job: Omit<JobRecord, 'leaseToken' | 'leaseExpiresAt'>,
   lease: Lease,
   now: number,
-  announced: Announced,
+  _announced: Announced,
   entry: OpenEntry = job,
 ): void {
   tx.put(
@@ -232,7 +212,6 @@ export function planJobStart(
     { notExists: true },
   );
   planEntryOpen(tx, entry);
-  planEpochBump(tx, announced.epoch);
 }
 
 /**

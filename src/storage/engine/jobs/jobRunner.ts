@@ -102,7 +102,7 @@ export const acceptingLease = (ctx: EngineContext, lease: Lease): Lease =>
 
 /** Runs a job that this process just started, in its background, when this process runs jobs. */
 export function runStarted(ctx: EngineContext, job: JobRecord, lease: Lease): void {
-  if (ctx.runsJobs) ctx.background(runLeased(ctx.forJob?.() ?? ctx, job, lease));
+  if (ctx.runsJobs) ctx.background(runLeased(ctx, job, lease));
 }
 
 /** Every job record, running and finished, in key order (oldest first: ids sort by time). */

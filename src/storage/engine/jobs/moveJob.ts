@@ -14,7 +14,7 @@ import {
   projectionSteps,
 } from '../core/projectionPlans.js';
 import { readStored } from '../core/reads.js';
-import { existingChildren, takeClaims } from './claimSubtree.js';
+import { existingChildren } from './claimSubtree.js';
 import { planReleaseNode } from '../core/claims.js';
 
 /**
@@ -23,9 +23,8 @@ import { planReleaseNode } from '../core/claims.js';
  * moved node down, level by level. Run under the job's lease by the process that started it, or
  * by any process that took it over; every transaction is fenced by the lease (commitChunk).
  *
- * The job claimed the subtree before it was accepted (claims.ts), or, accepted at once, claims
- * it first (claimSubtree.ts, takeClaims): each node's rewrite releases its claim, in the same
- * transaction, and is conditioned on its kept path being the one read,
+ * The job claimed the subtree before it was accepted (claims.ts): each node's rewrite releases
+ * its claim, in the same transaction, and is conditioned on its kept path being the one read,
  * so it is idempotent (a node already at its new place is skipped) and refused for a node that
  * changed meanwhile (the walk then starts again). A level is rewritten before its children are
  * read: a child added under a node once it is released took the new path from it, and is read.
@@ -39,7 +38,6 @@ interface MovingNode {
 }
 
 export async function runMoveJob(ctx: EngineContext, job: JobRecord, lease: Lease): Promise<void> {
-  if (job.claimsToTake && job.nodeId !== null) await takeClaims(ctx, lease, job.nodeId);
   // A node of the subtree changed while it was read: walk again (done nodes are skipped).
   await passWhileChanging(job.id, () => rewriteSubtree(ctx, job, lease));
 }

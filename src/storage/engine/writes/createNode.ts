@@ -69,7 +69,7 @@ export async function createNode(ctx: EngineContext, args: CreateNodeArgs): Prom
       to: { parentId, path: chain.map((c) => c.node.id) },
       count: 1,
     });
-    await commitWrite(ctx, tx, { changes: [change], slot, parents: [place.parent?.node] });
+    await commitWrite(ctx, tx, { changes: [change], slot });
     return placed(node, chain.length, chain[0]?.node.id);
   });
 }

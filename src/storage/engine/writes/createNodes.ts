@@ -96,7 +96,7 @@ async function writeOrStartImport(
   });
   const changes = createdChanges(place, nodes, as?.kind);
   if (holdsRecords(ctx, tx, changes)) {
-    await commitWrite(ctx, tx, { changes, parents: [place.parent?.node] });
+    await commitWrite(ctx, tx, { changes });
     return { nodes };
   }
   if (options.oneTransaction) throw new TooManyItems(tx.size, ctx.transactionItems);

@@ -1,5 +1,4 @@
 import type { TransactionBuilder } from '../../../dynamodb/transactionBuilder.js';
-import { TRANSACTION_LIMIT } from '../../../dynamodb/itemSize.js';
 import { TreeError } from '../../../errors.js';
 import type { Place, StoredNode } from '../../strategy.js';
 import type { MoveNodeArgs, TreeNode } from '../../treeStore.js';
@@ -13,11 +12,11 @@ import { commitWrite, type GuardedTransaction } from '../guard/guardedTransactio
 import { releaseHold } from '../guard/holds.js';
 import { changeTime } from '../core/changeTime.js';
 import { existing, withPath } from '../core/items.js';
-import { newJob, planJobAccept, planJobStart, type JobRecord, type Lease } from '../jobs/jobRecord.js';
+import { newJob, planJobAccept, type JobRecord, type Lease } from '../jobs/jobRecord.js';
 import { acceptingLease, newLease, runStarted } from '../jobs/jobRunner.js';
 import { announceJob } from '../jobs/announceJob.js';
 import { forgetClaiming, startClaiming } from '../jobs/claimSubtree.js';
-import { planClaimNode, planNodeUnclaimed } from '../core/claims.js';
+import { planNodeUnclaimed } from '../core/claims.js';
 import { checkMoveDepth } from './moveDepth.js';
 import { draft, holdsRecords } from '../changes/recordChanges.js';
 import type { ChangeDraft, ChangeFacts } from '../changes/changeRecord.js';
@@ -26,16 +25,7 @@ import { readStored, readSubtreeWithin } from '../core/reads.js';
 import { Replan, replanning } from '../core/replan.js';
 import { findSlot } from './slot.js';
 import { claimingOrWaiting, committedUnlessClaimed } from './guard/overlapWait.js';
-import {
-  DEEPER_AT_ONCE,
-  movesDeeperAtOnce,
-  planDeepPlacement,
-  planMove,
-  planMovedCopies,
-  planPathKeys,
-  planReleaseHold,
-  type Slot,
-} from '../core/writePlans.js';
+import { planMove, planMovedCopies, planPathKeys, planReleaseHold, type Slot } from '../core/writePlans.js';
 
 /**
  * moveNode (reparent, and a reorder among siblings): reads its place (guardedPlace.ts) and the
@@ -97,8 +87,6 @@ interface PlannedMove {
   moving: StoredNode;
   /** Its ancestors, root first, where the strategy keeps no path and it leaves its parent. */
   oldAncestors?: string[];
-  /** The parent it leaves (null: it was a root). */
-  oldParent: StoredNode | null;
   slot: Slot;
   oldPlace: Place;
   newPlace: Place;
@@ -175,7 +163,6 @@ async function planMoveOf(
     moving,
     from,
     oldAncestors,
-    oldParent,
     slot,
     oldPlace: placeOf(ctx.strategy, moving),
     newPlace: place.placeAt(slot.position, keyOfIn(ctx)(moving.node)),
@@ -246,11 +233,7 @@ function moveChanges(move: PlannedMove, count?: number): ChangeDraft[] {
 
 /** Commits a move's transaction with its records (recordChanges.ts). */
 const commitMove = (ctx: EngineContext, move: PlannedMove, tx: GuardedTransaction, count?: number) =>
-  commitWrite(ctx, tx, {
-    changes: moveChanges(move, count),
-    slot: move.slot,
-    parents: [move.place.parent?.node, move.oldParent?.node],
-  });
+  commitWrite(ctx, tx, { changes: moveChanges(move, count), slot: move.slot });
 
 /** Same parent, same place: the truth, and the moved node's copies where they are. */
 async function reorderInPlace(ctx: EngineContext, move: PlannedMove): Promise<TreeNode> {
@@ -298,7 +281,6 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
       ...(p.stored === moving ? { moved: move.moved } : {}),
     }));
     const tx = move.truth.extended((plan) => {
-      place.planDeepest(plan, newPlace.path.length + below.length);
       planProjectionMove(plan, ctx.strategy, levels);
       planNodeUnclaimed(
         plan,
@@ -318,25 +300,19 @@ async function moveWithProjection(ctx: EngineContext, move: PlannedMove): Promis
 }
 
 /**
- * Too big for one transaction: a move job, which rewrites the projection (moveJob.ts). Accepted
- * at once when nothing a concurrent write adds to its subtree can break a limit (acceptsAtOnce);
- * otherwise, once the strategy has checked that a job can place every node of the subtree, the
- * job claims the subtree (claims.ts), then its accepting transaction commits the truth, checked
- * again against the claimed subtree's height.
+ * Too big for one transaction, once the strategy has checked that a job can place every node of
+ * the subtree: the job claims the subtree (claims.ts), then its accepting transaction commits
+ * the truth, checked again against the claimed subtree's height; the job rewrites the projection.
  */
 async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Moved> {
   const { moving, oldPlace, newPlace, place } = move;
+  await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
   const job = newJob('MOVE', moving.node.id, null, {
     from: [...oldPlace.path],
     to: [...newPlace.path],
     toLineage: [...newPlace.lineage],
     toKeys: [...newPlace.keys],
   });
-  if (acceptsAtOnce(ctx, move)) {
-    const accepted = await acceptAtOnce(ctx, move, job, await deepCount(ctx, move));
-    if (accepted) return accepted;
-  }
-  await ctx.strategy.checkMoveJob?.(ctx, moving.node.id, oldPlace, newPlace);
   const lease = newLease(ctx, job.id);
   const announced = await announceJob(ctx, place.open);
   const doing = `moving "${moving.node.id}"`;
@@ -355,82 +331,6 @@ async function startMoveJob(ctx: EngineContext, move: PlannedMove): Promise<Move
     throw error;
   }
   return { node: withPath(move.moved, [...newPlace.path]), job, lease };
-}
-
-/**
- * Whether a move job may be accepted before it claims its subtree (acceptAtOnce): within one
- * tree (its changes then go to one log whichever way a concurrent write read the node's tree),
- * at most DEEPER_AT_ONCE levels deeper (then counted against writes at the depth limit:
- * deepCount) and with no longer keys (so a node that a concurrent write adds below, which the job
- * then finds and rewrites, breaks no limit), and with no open job on its subtree, above it or on
- * its new chain, nor any still claiming, importing or deleting (the jobs its walk could meet).
- */
-function acceptsAtOnce(ctx: EngineContext, move: PlannedMove): boolean {
-  const { moving, oldPlace, newPlace, place, from } = move;
-  const open = place.open;
-  const id = moving.node.id;
-  const near = new Set([id, ...oldPlace.path, ...newPlace.path]);
-  const deeper = movesDeeperAtOnce(ctx) && oldPlace.path.length > 0 ? DEEPER_AT_ONCE : 0;
-  return (
-    newPlace.path.length > 0 &&
-    newPlace.path[0] === from.rootId &&
-    newPlace.path.length <= oldPlace.path.length + deeper &&
-    !ctx.strategy.keysGrow?.(id, oldPlace, newPlace) &&
-    open.claiming === 0 &&
-    open.deleting.size === 0 &&
-    open.importing.size === 0 &&
-    !open.moves.some((m) => near.has(m.nodeId) || m.from.includes(id) || m.to.includes(id))
-  );
-}
-
-/**
- * A move job accepted at once, in a few requests whatever the subtree's size: one transaction
- * starts the job (its record, its entry, the summary's epoch: openJobs.ts), claims the moved
- * node and commits the truth with the place's guards. Its `to` stays true: a job that moved a
- * node of the new parent's chain since is seen, or moved the epoch on; a move in one transaction
- * rewrote the new parent's path, which the place's guard names. It names nothing else above the
- * new parent, so moves in different branches of a tree share nothing but the epoch. The job then
- * claims the rest of the subtree (claimSubtree.ts, takeClaims) and rewrites it. A write that read before
- * the job started and commits before the job claims its node adds or changes a node that the
- * job's walk, which reads each level once it is claimed, then finds. Undefined when the
- * transaction would not fit DynamoDB's limits: the job then claims first.
- */
-async function acceptAtOnce(
-  ctx: EngineContext,
-  move: PlannedMove,
-  job: JobRecord,
-  top: StoredNode | undefined,
-): Promise<Moved | undefined> {
-  const { moving, place, newPlace } = move;
-  const started: JobRecord = { ...job, claimsToTake: true };
-  const lease = newLease(ctx, job.id);
-  const now = Date.now();
-  const announced = await announceJob(ctx, place.open);
-  const tx = move.truth.extended((plan: TransactionBuilder) => {
-    planMovedCopies(plan, moving, move.moved, place.copies);
-    planClaimNode(plan, moving, job.id);
-    if (top) planDeepPlacement(plan, top);
-    planJobStart(plan, started, acceptingLease(ctx, lease), now, announced);
-  });
-  // Like the accepting transaction of a job that claims first, it may hold more than a chunk.
-  if (!holdsRecords({ ...ctx, transactionItems: TRANSACTION_LIMIT }, tx, moveChanges(move))) return undefined;
-  await commitMove(ctx, move, tx);
-  return { node: withPath(move.moved, [...newPlace.path]), job: started, lease };
-}
-
-/**
- * For a move accepted at once that goes deeper: the node at depth 1 above the moved one (or the
- * moved node itself), read before the subtree's height is read again, so that a write placing a
- * node at the depth limit below it since (planDeepPlacement) fails the move's transaction.
- * Undefined for a move that goes no deeper.
- */
-async function deepCount(ctx: EngineContext, move: PlannedMove): Promise<StoredNode | undefined> {
-  const { moving, oldPlace, newPlace, place } = move;
-  if (newPlace.path.length <= oldPlace.path.length) return undefined;
-  const topId = oldPlace.path[1];
-  const top = topId === undefined ? moving : existing(await readStored(ctx, [topId]), topId, 'ancestor');
-  await checkMoveDepth(ctx, moving, place.chain, { hold: false });
-  return top;
 }
 
 /** The moved node as the caller gets it. */

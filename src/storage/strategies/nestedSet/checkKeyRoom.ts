@@ -14,9 +14,11 @@ import { documentKey, MAX_SORT_KEY_BYTES, subtreeKeys } from './rangeKeys.js';
  * is written.
  */
 export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place, to: Place): Promise<void> {
-  const growth = keyGrowth(id, from, to);
-  if (growth <= 0) return;
   const oldKey = documentKey(id, from) ?? '';
+  const newKey = documentKey(id, to);
+  if (newKey === null) return; // to a root: every key gets shorter
+  const growth = Buffer.byteLength(newKey) - Buffer.byteLength(oldKey);
+  if (growth <= 0) return;
   const longest = Math.max(Buffer.byteLength(oldKey), await longestKey(ctx, id, from));
   if (longest + growth > MAX_SORT_KEY_BYTES) {
     throw new TreeError(
@@ -27,13 +29,6 @@ export async function checkKeyRoom(ctx: StrategyContext, id: string, from: Place
       { depth: to.path.length, keyBytes: longest + growth, maxKeyBytes: MAX_SORT_KEY_BYTES },
     );
   }
-}
-
-/** Pure. The bytes each document key of the subtree of `id` gains moving from `from` to `to` (negative: loses). */
-export function keyGrowth(id: string, from: Place, to: Place): number {
-  const newKey = documentKey(id, to);
-  if (newKey === null) return -1; // to a root: every key gets shorter
-  return Buffer.byteLength(newKey) - Buffer.byteLength(documentKey(id, from) ?? '');
 }
 
 /** The length in bytes of the longest sort key in a subtree's range, its pages read in turn. */

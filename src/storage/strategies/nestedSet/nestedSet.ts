@@ -2,7 +2,7 @@ import { nodeKey } from '../../../dynamodb/keys.js';
 import type { TreeStrategy } from '../../strategy.js';
 import { descendantsByLevels } from '../parts/descendantsByLevels.js';
 import { storedPath } from '../parts/storedPath.js';
-import { checkKeyRoom, keyGrowth } from './checkKeyRoom.js';
+import { checkKeyRoom } from './checkKeyRoom.js';
 import { countByRange } from './countByRange.js';
 import { preorderByRange } from './preorderByRange.js';
 import { RANGE_PK_PREFIX, rangeItems } from './rangeKeys.js';
@@ -56,7 +56,6 @@ export const nestedSet: TreeStrategy<'nested-set'> = {
   subtreeItems: subtreeByRange,
   preorder: preorderByRange,
   checkMoveJob: checkKeyRoom,
-  keysGrow: (id, from, to) => keyGrowth(id, from, to) > 0,
   reaches: reachesDepth,
   countDescendants: countByRange,
 };

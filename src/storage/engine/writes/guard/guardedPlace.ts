@@ -7,14 +7,7 @@ import { NOWHERE } from '../../core/projectionPlans.js';
 import { moveOf, NO_OPEN_JOBS, overlappingMove, type OpenJobs, type OpenMove } from '../../core/openJobs.js';
 import { readVisible, type ReadScope } from '../../reads/visibleNodes.js';
 import { waitForOverlappingJob } from './overlapWait.js';
-import {
-  CHAIN_GUARDS,
-  marksDeepPlacement,
-  planDeepPlacement,
-  planNotRespacing,
-  planRenewHold,
-  type CopiesOf,
-} from '../../core/writePlans.js';
+import { planNotRespacing, planRenewHold, type CopiesOf, CHAIN_GUARDS } from '../../core/writePlans.js';
 import { otherClaim, planParentUnclaimed } from '../../core/claims.js';
 import { Guard } from '../../guard/guardedTransaction.js';
 import { copiesIn, grantLost, settledPlace } from './guardedNode.js';
@@ -70,9 +63,6 @@ export interface RespacingHold {
 }
 
 export class GuardedPlace extends Guard {
-  /** The depth of the deepest node the write places: a child of the parent unless it says more (checkDepthBelow). */
-  private deepest: number;
-
   private constructor(
     private readonly ctx: EngineContext,
     /** The nodes read with the parent (parent included), as writes see them. */
@@ -86,11 +76,8 @@ export class GuardedPlace extends Guard {
     private readonly respacing: RespacingHold | undefined,
     /** Keeps the grant the caller's write under the parent comes from. */
     private readonly keep: GrantGuard | undefined,
-    /** A move's place: the depth it places nodes down to is known once its subtree is read (planDeepest). */
-    private readonly moving: boolean,
   ) {
     super(ctx.table);
-    this.deepest = chain.length;
   }
 
   /** Reads a place under a parent for a structural write (see the module's comment). */
@@ -118,8 +105,7 @@ export class GuardedPlace extends Guard {
       ctx.access && parentId !== null
         ? await ctx.access.require(path, 'write', request.parentLabel, parentId)
         : undefined;
-    const moves = request.movingId !== undefined;
-    return new GuardedPlace(ctx, known, chain, open, copiesIn(ctx, open), request.respacing, keep, moves);
+    return new GuardedPlace(ctx, known, chain, open, copiesIn(ctx, open), request.respacing, keep);
   }
 
   /** The parent, or null for the roots. */
@@ -139,31 +125,15 @@ export class GuardedPlace extends Guard {
     return chainPlace(this.chain.slice(0, -1), parent.node.position, parent.node.keys?.at(-1) ?? '');
   }
 
-  /**
-   * Refuses a node `below` levels below the parent deeper than MAX_TREE_DEPTH (DEPTH_LIMIT);
-   * the write places nodes down to there.
-   */
+  /** Refuses a node `below` levels below the parent deeper than MAX_TREE_DEPTH (DEPTH_LIMIT). */
   checkDepthBelow(below: number): void {
-    const depth = this.chain.length - 1 + below;
-    checkDepth(this.ctx, depth);
-    this.deepest = Math.max(this.deepest, depth);
-  }
-
-  /**
-   * A write that places a node at the depth limit counts itself on the chain's node at depth 1
-   * (planDeepPlacement), for the moves accepted at once that go deeper; a move says how deep it
-   * places its subtree, once read.
-   */
-  planDeepest(tx: TransactionBuilder, deepest: number): void {
-    const top = this.chain[1];
-    if (top && marksDeepPlacement(this.ctx, deepest)) planDeepPlacement(tx, top);
+    checkDepth(this.ctx, this.chain.length - 1 + below);
   }
 
   /** The guards of the place (planPlaceGuards), at the instant of the transaction. */
   protected planGuards(tx: TransactionBuilder): void {
     const { strategy } = this.ctx;
     planPlaceGuards(tx, { strategy, chain: this.chain, respacing: this.respacing, now: Date.now() });
-    if (!this.moving) this.planDeepest(tx, this.deepest);
     this.keep?.(tx);
   }
 
