@@ -48,8 +48,9 @@ export interface DynamoLocalOptions {
    */
   quickStart?: { cacheDir: string };
   /**
-   * How long `stop()` lets Java end on its own (default 10 s; recording the class-data archive
-   * takes a few). Then Java is killed, and its watchdog reaps it.
+   * How long `stop()` lets Java end on its own (default 30 s: recording the class-data archive
+   * takes a few seconds, and several times that on a busy machine). Then Java is killed, and its
+   * watchdog reaps it.
    */
   stopGraceMs?: number;
   /** Java's own options, after those of `quickStart` (a long run's collector, for example). */
@@ -261,7 +262,7 @@ async function run(options: DynamoLocalOptions, launch: JavaLaunch, release: () 
     stopping = true;
     if (child.exitCode === null && child.signalCode === null) {
       child.stdin?.end();
-      const grace = options.stopGraceMs ?? 10_000;
+      const grace = options.stopGraceMs ?? 30_000;
       const kill = setTimeout(() => child.kill('SIGUSR1'), grace);
       const killAll = setTimeout(() => killGroup(child), grace + 5_000);
       await exited;

@@ -14,7 +14,8 @@ import { freePort } from './globalSetup.js';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A start takes 5-10 s on an idle machine; a busy one (parallel test files) can take several times that.
 export const START_TIMEOUT_MS = 90_000;
-export const STOP_TIMEOUT_MS = 15_000;
+// A stop waits for DynamoDB Local to end, which may be writing its class archive (30 s at most).
+export const STOP_TIMEOUT_MS = 45_000;
 
 export interface Started {
   child: ChildProcess;
