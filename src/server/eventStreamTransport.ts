@@ -43,10 +43,15 @@ export function createEventStreamTransport(options: EventStreamOptions): EventSt
         options.closed(req.raw);
       });
       const admitted = await options.admit(req.raw, req.raw.headers, params);
-      if ('errors' in admitted || gone) {
-        if (!('errors' in admitted)) admitted.release();
+      if ('errors' in admitted) {
         options.closed(req.raw);
-        return refusal('errors' in admitted ? admitted.errors : []);
+        return refusal(admitted.errors);
+      }
+      if (gone) {
+        // Closed during the admission: its subscription goes back, and the connection it opened closes.
+        admitted.release();
+        options.closed(req.raw);
+        return refusal([]);
       }
       release = admitted.release;
       return admitted.args as never;

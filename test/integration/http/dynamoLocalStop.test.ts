@@ -2,16 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { startDynamoLocal } from '../../../src/dynamodb/dynamoLocal.js';
 import { freePort } from '../../support/globalSetup.js';
+import { isJava, processTable } from '../../support/npmStart.js';
 
-/** The rows of `ps` for this port's Java: its pid and state (Z: dead, not yet reaped). */
-function javaOnPort(port: number): { pid: number; state: string }[] {
-  const rows = execFileSync('ps', ['-ww', '-eo', 'pid=,stat=,args='], { encoding: 'utf8' }).split('\n');
-  return rows
-    .map((line) => /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .filter((match) => /^(\S*\/)?java\s/.test(match[3] ?? '') && match[3]!.includes(`-port ${port} `))
-    .map((match) => ({ pid: Number(match[1]), state: match[2] ?? '' }));
-}
+/** This port's Java, as `ps` lists it. */
+const javaOnPort = (port: number) => processTable().filter((row) => isJava(row) && row.args.includes(`-port ${port} `));
 
 function processState(pid: number): string {
   try {
