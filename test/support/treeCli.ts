@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import type { TestServer } from './server.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -10,13 +11,16 @@ export interface TreeRun {
   stderr: string;
 }
 
-/** The tree command (what `npm run -s tree` runs) as a process of its own, on the server's table, with `env` on top. */
+/**
+ * The tree command (what `npm run -s tree` runs, transpiled once for the run:
+ * transpiledSources.ts) as a process of its own, on the server's table, with `env` on top.
+ */
 export function spawnTree(
   server: TestServer,
   args: string[],
   env: Record<string, string> = {},
 ): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+  return spawn(process.execPath, [inject('treeScript'), ...args], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

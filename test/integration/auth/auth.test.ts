@@ -139,7 +139,7 @@ describe('AUTH=jwt with a shared secret', () => {
     const run = (env: Record<string, string>, extra: string[] = []) =>
       promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'src/cli/tree.ts', 'token', '--sub', 'dev-1', '--hours', '1', ...extra],
+        [inject('treeScript'), 'token', '--sub', 'dev-1', '--hours', '1', ...extra],
         {
           cwd: fileURLToPath(new URL('../../../', import.meta.url)),
           env: { ...process.env, ...env },
@@ -257,7 +257,7 @@ describe('AUTH=apikey', () => {
   const tree = (...args: string[]) => cli('keys', ...args);
   /** `npm run tree -- ...` on the test table. */
   const cli = (...args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+    promisify(execFile)(process.execPath, [inject('treeScript'), ...args], {
       cwd: root,
       env: {
         ...process.env,

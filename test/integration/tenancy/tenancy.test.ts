@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamo } from '../../../src/dynamodb/client.js';
 import { GLOBAL_PKS, TENANTS_PK } from '../../../src/dynamodb/keys.js';
 import { scanTable } from '../../../src/dynamodb/scan.js';
@@ -310,7 +310,7 @@ describe('maintenance per tenant', () => {
       await buildTree({ ...server, gql: acme }, fullTree('p', [2, 2]));
       await buildTree({ ...server, gql: globex }, fullTree('p', [3]));
       const tree = (...args: string[]) =>
-        promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/tree.ts', ...args], {
+        promisify(execFile)(process.execPath, [inject('treeScript'), ...args], {
           cwd: fileURLToPath(new URL('../../../', import.meta.url)),
           env: {
             ...process.env,
