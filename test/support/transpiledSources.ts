@@ -10,7 +10,7 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * each file transpiled once per run, as tsx transpiles it at every start, into a folder laid
  * out as the package's build (`dist/`: src/, schema/, package.json), inside node_modules so
  * that the packages resolve. Started through tsx, each `tree` process spent about 1.5 s of CPU
- * on its hooks and transforms before its first line; the suite starts about a hundred.
+ * on its hooks and transforms before its first line; the suite starts more than 60.
  * `test/offline/cliHelp.test.ts` still runs the command as `npm run tree` does.
  */
 export function transpileSources(): string {
