@@ -17,12 +17,12 @@ export function transpileSources(): string {
   const parent = join(REPO_ROOT, 'node_modules', '.cache');
   mkdirSync(parent, { recursive: true });
   const out = mkdtempSync(join(parent, 'canopy-test-'));
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
+  // The project's compiler options (decorators, target), emitting ES modules as the package is one.
+  const { config } = ts.readConfigFile(join(REPO_ROOT, 'tsconfig.json'), (path) => ts.sys.readFile(path));
+  const options = {
+    ...ts.convertCompilerOptionsFromJson(config.compilerOptions, REPO_ROOT).options,
     module: ts.ModuleKind.ESNext,
-    experimentalDecorators: true,
-    esModuleInterop: true,
-    isolatedModules: true,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
   };
   for (const file of readdirSync(join(REPO_ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;

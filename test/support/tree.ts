@@ -144,11 +144,11 @@ async function buildChildren(
   ordered: boolean,
 ): Promise<void> {
   if (children.length === 0) return;
-  const size = leavesPerTransaction(server.config.transactionItems, depth);
+  const size = Math.max(leavesPerTransaction(server.config.transactionItems, depth), 1);
   const groups: TreeSpec[][] = [];
-  for (let i = 0; i < children.length; i += Math.max(size, 1)) groups.push(children.slice(i, i + Math.max(size, 1)));
+  for (let i = 0; i < children.length; i += size) groups.push(children.slice(i, i + size));
   const create = async (group: TreeSpec[]) => {
-    if (size < 2) return void (await createNode(server, { ...newNode(group[0]!), parentId }));
+    if (size === 1) return void (await createNode(server, { ...newNode(group[0]!), parentId }));
     const result = okData(await server.gql(CREATE_NODES, { input: { parentId, nodes: group.map(newNode) } }));
     if (result.createNodes.job) throw new Error(`buildTree: ${group.length} children of ${parentId} took a job`);
   };
