@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/globalSetup.js';
 import { outsideAddress, reaches } from '../support/network.js';
 import {
@@ -77,9 +78,14 @@ async function census(started: Started): Promise<TreeCensus> {
   return { roots: rootIds, nodes, maxDepth };
 }
 
-/** Runs a script of the repository (`src/main.ts`, a `tree` command) with `env` to its end: exit code, stderr. */
-async function runToExit(env: NodeJS.ProcessEnv, script: string, ...args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+/**
+ * Runs the server (`main`) or a `tree` command with `env` to its end, from the sources the suite
+ * transpiled (test/support/transpiledSources.ts): exit code, stderr.
+ */
+async function runToExit(env: NodeJS.ProcessEnv, script: 'main' | 'tree', ...args: string[]) {
+  const tree = inject('treeScript');
+  const path = script === 'tree' ? tree : join(dirname(tree), '..', 'main.js');
+  const child = spawn(process.execPath, [path, ...args], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,7 +119,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       SEED_DEMO: 'nope',
       DYNAMODB_ENDPOINT: 'not-a-url',
     };
-    const { code, stderr } = await runToExit(env, 'src/main.ts');
+    const { code, stderr } = await runToExit(env, 'main');
     expect(code).toBe(2);
     for (const name of ['PORT', 'DYNAMODB_ENDPOINT', 'TREE_STRATEGY', 'MAX_TREE_DEPTH', 'SEED_DEMO']) {
       expect(stderr).toMatch(new RegExp(`^  - ${name} must be `, 'm'));
@@ -131,7 +137,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     };
     delete env.AUTH;
     delete env.CURSOR_SECRET;
-    const { code, stderr } = await runToExit(env, 'src/main.ts');
+    const { code, stderr } = await runToExit(env, 'main');
     expect(code).toBe(2);
     expect(stderr).toMatch(/^ {2}- AUTH must be set with NODE_ENV=production: jwt, apikey, or none/m);
     expect(stderr).toMatch(/^ {2}- CURSOR_SECRET must be set with NODE_ENV=production/m);
@@ -140,7 +146,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
   it('without Java, says how to install it or to use DynamoDB Local in Docker, and exits 2', async () => {
     // A PATH with no java on it (node itself is run by its full path).
     const env = { ...process.env, PATH: freshDataDir(), PORT: String(await freePort()), DATA_DIR: freshDataDir() };
-    const runs = [await runToExit(env, 'src/main.ts'), await runToExit(env, 'src/cli/tree.ts', 'verify')];
+    const runs = [await runToExit(env, 'main'), await runToExit(env, 'tree', 'verify')];
     for (const { code, stderr } of runs) {
       expect(code).toBe(2);
       expect(stderr).toMatch(/needs Java 17 or later, and there is no `java` on the PATH/);
@@ -171,7 +177,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
       'AWS_SESSION_TOKEN',
     ])
       delete env[name];
-    const { code, stderr } = await runToExit(env, 'src/main.ts');
+    const { code, stderr } = await runToExit(env, 'main');
     expect(stderr).toMatch(/^no AWS credentials to reach DynamoDB in eu-west-1: give the AWS SDK a profile/m);
     expect(stderr).not.toMatch(/java|DynamoDB Local needs/);
     expect(code).toBe(2);
@@ -236,7 +242,7 @@ describe('npm start, then a restart on the same DATA_DIR', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: server.dataDir, DYNAMODB_LOCAL_PORT: String(port) };
     for (const name of Object.keys(env))
       if (name.startsWith('VITEST') || name === 'DYNAMODB_ENDPOINT') delete env[name];
-    return runToExit(env, 'src/cli/tree.ts', 'verify');
+    return runToExit(env, 'tree', 'verify');
   };
 
   it('keeps a tree command off the data it holds: refused, and told where its DynamoDB Local answers', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startDynamoLocal, type DynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
+import { QUICK_START_JAVA_OPTIONS, startDynamoLocal, type DynamoLocal } from '../../src/dynamodb/dynamoLocal.js';
 import { freePort } from './globalSetup.js';
 import { STRATEGIES_UNDER_TEST, startTestServer, type TestServer } from './server.js';
 import { traitsOf } from './traits.js';
@@ -35,12 +35,14 @@ export function cleanupsAfterEach(): Array<() => unknown> {
 /**
  * A DynamoDB Local of the file's own, started before its tests: the emulator's writes slow down
  * with tables that keep a stream (the jobs suite ran 4 times slower with a stream on every
- * table), and other files share the run's. The returned function gives it once started.
+ * table), and other files share the run's. The returned function gives it once started. It runs
+ * with Java's quick-start options, as `npm start`'s does: it serves too little for the optimizing
+ * compiler to pay for itself (a third less of the stream worker suite's CPU).
  */
 export function streamsLocal(): () => DynamoLocal {
   let local: DynamoLocal | undefined;
   beforeAll(async () => {
-    local = await startDynamoLocal({ port: await freePort() });
+    local = await startDynamoLocal({ port: await freePort(), javaOptions: QUICK_START_JAVA_OPTIONS });
   }, 60_000);
   afterAll(() => local?.stop());
   return () => local!;

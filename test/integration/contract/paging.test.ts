@@ -19,7 +19,6 @@ const CHILDREN = `query($id: ID!, $first: Int, $after: String) {
 const ROOTS = `query($first: Int, $after: String) { roots(first: $first, after: $after) { ${CONNECTION_FIELDS} } }`;
 
 const MANY = 250;
-const LANE = 25;
 const manyIds = Array.from({ length: MANY }, (_, i) => `m-${String(i).padStart(3, '0')}`);
 
 describe.each(STRATEGIES_UNDER_TEST)('%s: children and roots paging', (strategy) => {
@@ -27,18 +26,14 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: children and roots paging', (strategy)
 
   beforeAll(async () => {
     server = await startTestServer({ strategy });
-    // The order must be known, so lanes fill disjoint gaps: ten anchors first (each one last),
-    // then each lane inserts its 24 nodes one by one before the next anchor.
-    await createNode(server, { id: 'many' });
-    const anchors = manyIds.filter((_, i) => i % LANE === 0);
-    for (const id of anchors) await createNode(server, { id, parentId: 'many' });
+    // The order must be known: most children come appended in list order (createNodes), and
+    // every tenth is then inserted before the one after it, so pages cross positions of both kinds.
+    const inserted = (i: number) => i % 10 === 5;
+    await buildTree(server, { id: 'many', children: manyIds.filter((_, i) => !inserted(i)).map((id) => ({ id })) });
     await Promise.all(
-      anchors.map(async (_, lane) => {
-        const next = anchors[lane + 1];
-        for (const id of manyIds.slice(lane * LANE + 1, (lane + 1) * LANE)) {
-          await createNode(server, { id, parentId: 'many', ...(next ? { before: next } : {}) });
-        }
-      }),
+      manyIds.flatMap((id, i) =>
+        inserted(i) ? [createNode(server, { id, parentId: 'many', before: manyIds[i + 1] })] : [],
+      ),
     );
     await buildTree(server, { id: 'few', children: Array.from({ length: 10 }, (_, i) => ({ id: `few-${i}` })) });
   }, 120_000);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, STRATEGIES_UNDER_TEST, type TestServer } from '../../support/server.js';
 import type { GraphQLResponse } from '../../support/server.js';
+import { loadInto } from '../../support/loadTree.js';
 import {
-  buildTree,
   childIds,
   expectConsistent,
   expectError,
@@ -70,16 +70,16 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: reparent', (strategy) => {
       s1: `s${n}-1`,
       s11: `s${n}-11`,
     };
-    await Promise.all([
-      buildTree(server, {
+    await loadInto(server, [
+      {
         id: t.r,
         children: [
           { id: t.a, children: [{ id: t.a1, children: [{ id: t.a11 }] }, { id: t.a2 }] },
           { id: t.b },
           { id: t.c },
         ],
-      }),
-      buildTree(server, { id: t.s, children: [{ id: t.s1, children: [{ id: t.s11 }] }] }),
+      },
+      { id: t.s, children: [{ id: t.s1, children: [{ id: t.s11 }] }] },
     ]);
     return t;
   };
