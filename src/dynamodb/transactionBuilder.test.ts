@@ -282,4 +282,20 @@ describe('TransactionBuilder', () => {
     expect(tx.holds({ size: 0, bytes: 3_500_000 - 36 }, 100)).toBe(true);
     expect(tx.holds({ size: 0, bytes: 3_500_000 - 35 }, 100)).toBe(false);
   });
+
+  it('leaves the builder it was cloned from as it was, whatever the clone adds', () => {
+    const tx = new TransactionBuilder(TABLE)
+      .put({ ...nodeA, name: 'A' }, { notExists: true })
+      .update(nodeB, { set: { name: 'b' } }, { exists: true })
+      .check(edgeA, { exists: true });
+    const before = tx.build();
+    const copy = tx.clone();
+    // Every way a builder changes what it holds: an update merged, conditions added, a check turned into a write.
+    copy.update(nodeB, { set: { data: 'x' } }, { equals: ['version', 2] });
+    copy.check(nodeA, { equals: ['version', 1] });
+    copy.delete(edgeA);
+    expect(tx.build()).toEqual(before);
+    expect(copy.build()).not.toEqual(before);
+    expect(tx.clone().build()).toEqual(before);
+  });
 });

@@ -90,10 +90,14 @@ export class TransactionBuilder {
     return this.write({ kind: 'delete', key, conditions });
   }
 
-  /** A builder with the same actions, to extend without changing this one. */
+  /**
+   * A builder with the same actions, to extend without changing this one. What a builder changes
+   * in place is an action (its merged update) and its list of conditions: those are copied; the
+   * keys, items, updates and conditions themselves are never changed, and are shared.
+   */
   clone(): TransactionBuilder {
     const copy = new TransactionBuilder(this.table);
-    for (const [id, action] of this.actions) copy.actions.set(id, structuredClone(action));
+    for (const [id, action] of this.actions) copy.actions.set(id, { ...action, conditions: [...action.conditions] });
     for (const [id, size] of this.sizes) copy.sizes.set(id, size);
     return copy;
   }

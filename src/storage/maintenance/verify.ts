@@ -17,6 +17,7 @@ import { keyOfIn, projectionItems, type KeyOf } from '../engine/core/projectionP
 import type { TypedData } from '../../nodeTypes/typedData.js';
 import { JOB_ITEM, legacyDeleteOf } from '../engine/jobs/jobRecord.js';
 import { kindOf } from './kindOf.js';
+import { sameJson } from './sameJson.js';
 import { grantProblems } from './verifyGrants.js';
 import type { StoredNode, TreeStrategy } from '../strategy.js';
 import type { TreeNode } from '../treeStore.js';
@@ -33,19 +34,6 @@ export interface Problem {
   nodeId: string;
   problem: string;
 }
-
-/** Equal as JSON values, whatever the order of object keys (DynamoDB keeps none). */
-const canonical = (value: unknown): unknown =>
-  Array.isArray(value)
-    ? value.map(canonical)
-    : value !== null && typeof value === 'object'
-      ? Object.fromEntries(
-          Object.entries(value)
-            .sort(([a], [b]) => (a < b ? -1 : 1))
-            .map(([k, v]) => [k, canonical(v)]),
-        )
-      : value;
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 export function verifyItems(
   items: Array<Item & Key>,
