@@ -4,7 +4,8 @@ import LongestFirst from './test/support/sequencer.js';
 /**
  * The long suite: capabilities `npm test` shows at smaller sizes, here at full scale (copies of
  * 2,041 nodes and of the largest nodes, the deepest trees a strategy accepts, pages of subtrees of
- * 11,110 nodes), moves from many clients at once through two processes, processes dying at every
+ * 11,110 nodes), moves and writes from many clients at once through two processes (rounds of 80
+ * concurrent reparents, creates and deletes too), processes dying at every
  * step of a job (a worker process killed mid-job too), the rest of `npm start`'s life (its
  * production build, its DynamoDB Local dying, stops before it is ready, its class archive), the
  * example app in a browser, and the offline commands of docs/deploy.md, and the packed package
@@ -23,6 +24,7 @@ const LONG = [
   'test/integration/deletes/deleteCrash.test.ts',
   'test/integration/moves/churn.test.ts',
   'test/integration/moves/distinctMoves.test.ts',
+  'test/integration/robustness/concurrency.test.ts',
   'test/integration/robustness/crash.test.ts',
   'test/integration/jobs/workerTakeover.test.ts',
   'test/integration/imports/import.test.ts',
@@ -72,7 +74,7 @@ export default defineConfig({
       { extends: true, test: { ...shared, name: 'size', include: SIZE } },
       {
         // The contract suites of moves and deletes and the model suite again (the concurrency suite
-        // emulates AWS's conflicts in the main project), with transactions of at most 10 items:
+        // emulates AWS's conflicts in the long project), with transactions of at most 10 items:
         // moves and deletes of a few nodes then run as jobs,
         // under every strategy. Reads, creates and updates do not depend on the transaction size;
         // depth limits are checked before a move chooses a transaction or a job; the exact costs

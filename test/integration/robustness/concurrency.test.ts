@@ -16,7 +16,7 @@ const REPARENT = `mutation Reparent($id: ID!, $newParentId: ID, $before: ID, $af
 const CREATE = `mutation Create($input: CreateNodeInput!) { createNode(input: $input) { id parentId depth } }`;
 const DELETE = `mutation Delete($id: ID!) { deleteNode(id: $id) { deletedCount } }`;
 
-/** Rounds of 80 concurrent moves, each from the tree the previous round left (`npm run test:long`: 6). */
+/** Rounds of 80 concurrent moves, each from the tree the previous round left (`npm run test:soak`: 6). */
 const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 1);
 
 const TYPED_CODES = ['CYCLE', 'CONFLICT', 'VERSION_CONFLICT', 'NOT_FOUND', 'BAD_USER_INPUT', 'DEPTH_LIMIT'];
