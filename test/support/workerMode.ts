@@ -37,7 +37,7 @@ export function cleanupsAfterEach(): Array<() => unknown> {
  * with tables that keep a stream (the jobs suite ran 4 times slower with a stream on every
  * table), and other files share the run's. The returned function gives it once started. It runs
  * with Java's quick-start options, as `npm start`'s does: it serves too little for the optimizing
- * compiler to pay for itself (a third less of the stream worker suite's CPU).
+ * compiler to pay for itself (`streamWorker.test.ts` alone: 59 s of CPU before, 42 after).
  */
 export function streamsLocal(): () => DynamoLocal {
   let local: DynamoLocal | undefined;
