@@ -8,6 +8,11 @@ import { awsWriteUnits, ItemImages } from './awsWriteUnits.js';
  */
 export interface DynamoCost {
   requests: number;
+  /**
+   * Of `requests`, those a read made again because it spanned a job's start or close
+   * (repeatedDoc): they depend on how long the read took, not on what it reads.
+   */
+  repeatedRequests: number;
   readUnits: number;
   writeUnits: number;
   /** What the writes would consume on AWS (awsWriteUnits.ts): DynamoDB Local's writeUnits is not the bill. */
@@ -36,7 +41,15 @@ export interface ReadBudget {
 }
 
 export function newCost(): DynamoCost {
-  return { requests: 0, readUnits: 0, writeUnits: 0, awsWriteUnits: 0, itemsWritten: 0, itemsRead: 0 };
+  return {
+    requests: 0,
+    repeatedRequests: 0,
+    readUnits: 0,
+    writeUnits: 0,
+    awsWriteUnits: 0,
+    itemsWritten: 0,
+    itemsRead: 0,
+  };
 }
 
 const WRITE_COMMANDS = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
@@ -91,6 +104,34 @@ export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): Dynam
     }
     if (cost.budget && cost.itemsRead > cost.budget.itemsRead) throw overBudget(cost, 'itemsRead');
     return output;
+  };
+  return new Proxy(doc, {
+    get: (target, property, receiver) =>
+      property === 'send' ? send : property === COST ? cost : (Reflect.get(target, property, receiver) as unknown),
+  });
+}
+
+/** How a metered client hands its cost to the clients wrapped over it (tenantDoc, repeatedDoc). */
+const COST = Symbol('cost');
+
+/**
+ * `doc` for a read made again (engine/reads/visibleNodes.ts): its calls count in the operation's
+ * `repeatedRequests` as well as in its `requests`. `doc` unchanged when it is not metered.
+ */
+export function repeatedDoc(doc: DynamoDBDocumentClient): DynamoDBDocumentClient {
+  const cost = (doc as unknown as Record<symbol, DynamoCost | undefined>)[COST];
+  if (!cost) return doc;
+  const send = async (...args: unknown[]): Promise<unknown> => {
+    let output: Answered | undefined;
+    try {
+      output = (await (doc.send as (...args: unknown[]) => Promise<Answered>)(...args)) ?? {};
+      return output;
+    } catch (error) {
+      output = error as Answered;
+      throw error;
+    } finally {
+      cost.repeatedRequests += 1 + retries(output?.$metadata);
+    }
   };
   return new Proxy(doc, {
     get: (target, property, receiver) =>

@@ -30,6 +30,7 @@ export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost; retu
           const extensions = (result.extensions ??= {});
           extensions.dynamodb = {
             requests: cost.requests,
+            repeatedRequests: cost.repeatedRequests,
             readUnits: round(cost.readUnits),
             writeUnits: round(cost.writeUnits),
             awsWriteUnits: cost.awsWriteUnits,

@@ -16,6 +16,8 @@ export type JsonObject = Record<string, unknown>;
  */
 export interface OperationCost {
   requests: number;
+  /** Of `requests`, those a read made again because it took long around a job's start or close. */
+  repeatedRequests: number;
   readUnits: number;
   writeUnits: number;
   /** What the writes would consume on AWS (DynamoDB Local's writeUnits is not the bill). */

@@ -23,6 +23,7 @@ export interface GraphQLResponse<T = any> {
     extensions?: {
       dynamodb?: {
         requests: number;
+        repeatedRequests: number;
         readUnits: number;
         writeUnits: number;
         awsWriteUnits: number;
@@ -138,4 +139,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       }
     },
   };
+}
+
+/**
+ * The DynamoDB requests an operation made by design: `requests` less those a read made again
+ * because it took long around a job's start or close (`repeatedRequests`), which depend on the
+ * machine's speed.
+ */
+export function plannedRequests(response: GraphQLResponse): number {
+  const cost = response.body.extensions?.dynamodb;
+  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
+  return cost.requests - cost.repeatedRequests;
 }

@@ -11,7 +11,13 @@ import { createDynamo, type Dynamo } from '../../../src/dynamodb/client.js';
 import { createStore } from '../../../src/storage/store/createStore.js';
 import { loadTree } from '../../support/loadTree.js';
 import { pauseTransaction } from '../../support/pause.js';
-import { startTestServer, STRATEGIES_UNDER_TEST, type GraphQLResponse, type TestServer } from '../../support/server.js';
+import {
+  plannedRequests,
+  startTestServer,
+  STRATEGIES_UNDER_TEST,
+  type GraphQLResponse,
+  type TestServer,
+} from '../../support/server.js';
 import { childIds, createNode, createNodeRaw, expectError, okData, type TreeSpec } from '../../support/tree.js';
 import { runTree } from '../../support/treeCli.js';
 import { DAY_MS } from '../../../src/durations.js';
@@ -107,7 +113,7 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: respacing sibling positions', (strateg
         });
         expect(response.body.errors?.[0]?.message).toContain('"held" are being respaced');
         // One request: the parent (a root), read with the open jobs; no transaction is tried.
-        expect(response.body.extensions?.dynamodb?.requests).toBe(1);
+        expect(plannedRequests(response)).toBe(1);
       };
       refused(await createNodeRaw(server, { id: 'held-late', parentId: 'held', name: 'late' }));
       refused(await server.gql(REORDER, { id: 'held-0', to: 'held', before: 'held-first' }));

@@ -1,4 +1,5 @@
 import { batchGetItems } from '../../../dynamodb/batchGet.js';
+import { repeatedDoc } from '../../../dynamodb/costMeter.js';
 import { MalformedItem } from '../../../dynamodb/decodeItem.js';
 import { keyString, nodeIdOf, type Item, type Key } from '../../../dynamodb/keys.js';
 import { walkLimit, type StoredNode, type StrategyContext, type TreeStrategy } from '../../strategy.js';
@@ -98,13 +99,14 @@ async function withOpenJobs(
 ): Promise<{ items: Map<string, Item>; open: OpenJobs }> {
   for (let attempt = 1; ; attempt++) {
     const started = Date.now();
-    let items = await batchGetItems(ctx.doc, ctx.table, [OPEN_JOBS_KEY, ...keys]);
+    const doc = attempt === 1 ? ctx.doc : repeatedDoc(ctx.doc);
+    let items = await batchGetItems(doc, ctx.table, [OPEN_JOBS_KEY, ...keys]);
     const summary = items.get(keyString(OPEN_JOBS_KEY));
     const active = isActive(openJobsOf(summary), started);
-    const open = openJobsOf(summary, active ? await readOpenEntries(ctx) : []);
+    const open = openJobsOf(summary, active ? await readOpenEntries({ ...ctx, doc }) : []);
     const again = keys.length > 0 ? readAgain(open, started, Date.now() - started) : undefined;
     if (again === 'everything' && attempt < READ_AGAIN_ATTEMPTS) continue;
-    if (again === 'nodes') items = await batchGetItems(ctx.doc, ctx.table, keys);
+    if (again === 'nodes') items = await batchGetItems(repeatedDoc(ctx.doc), ctx.table, keys);
     return { items, open };
   }
 }
