@@ -46,7 +46,15 @@ export async function waitForOverlappingJob(ctx: TableContext, jobId: string, do
   );
 }
 
-/** Reads a job's record every 100 ms until `done` holds of it (and answers it), or `ms` passed. */
+/** The first wait between two reads of a job's record; each next one is half as long again. */
+const POLL_FIRST_MS = 100;
+/** The longest wait between two reads of a job's record. */
+const POLL_MAX_MS = 1000;
+
+/**
+ * Reads a job's record until `done` holds of it (and answers it), or `ms` passed: first after
+ * 100 ms, then less and less often, at most a second apart (a 30 s wait reads it 35 times).
+ */
 export async function pollJob(
   ctx: TableContext,
   jobId: string,
@@ -54,12 +62,12 @@ export async function pollJob(
   done: (job: JobRecord | undefined) => boolean,
 ): Promise<JobRecord | undefined | 'timeout'> {
   const deadline = Date.now() + ms;
-  for (;;) {
+  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 1.5)) {
     const item = await getItem(ctx.doc, ctx.table, jobKey(jobId));
     const job = item ? jobFromItem(item) : undefined;
     if (done(job)) return job;
     if (Date.now() > deadline) return 'timeout';
-    await sleep(100);
+    await sleep(wait);
   }
 }
 
