@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { runTree } from '../../src/cli/treeProgram.js';
 
 /**
@@ -8,7 +8,8 @@ import { runTree } from '../../src/cli/treeProgram.js';
  * runs in process (its output captured); a real process checks the command line end to end.
  */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ARGS = ['--import', 'tsx', 'src/cli/tree.ts'];
+/** The command as a process of its own: the suite's transpiled sources (transpiledSources.ts). */
+const args = (...rest: string[]) => [inject('treeScript'), ...rest];
 const OPTIONS = {
   cwd: REPO_ROOT,
   encoding: 'utf8',
@@ -34,12 +35,12 @@ async function tree(...args: string[]): Promise<string> {
 const COMMANDS = ['verify', 'reindex', 'jobs', 'keys', 'token', 'worker', 'export', 'import'];
 
 describe('tree --help', () => {
-  it('lists the commands, as a real process run by npm prints them', async () => {
+  it('lists the commands, as a real process prints them', async () => {
     const help = await tree('--help');
     for (const command of COMMANDS) expect(help).toMatch(new RegExp(`^  ${command} `, 'm'));
     expect(await tree('-h')).toBe(help);
     expect(await tree('help')).toBe(help);
-    expect(execFileSync(process.execPath, [...ARGS, '--help'], OPTIONS)).toBe(help);
+    expect(execFileSync(process.execPath, args('--help'), OPTIONS)).toBe(help);
   });
 
   it('prints the version', async () => {
@@ -69,7 +70,7 @@ describe('tree with a mistake', () => {
     );
     expect((await run('keys', 'crate')).stderr).toContain("unknown command 'crate'\n(Did you mean create?)");
     // The same from a real process, with its exit code.
-    const spawned = spawnSync(process.execPath, [...ARGS, 'imprt'], OPTIONS);
+    const spawned = spawnSync(process.execPath, args('imprt'), OPTIONS);
     expect({ code: spawned.status, stdout: spawned.stdout, stderr: spawned.stderr }).toEqual(refused);
   });
 
