@@ -11,7 +11,7 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * out as the package's build (`dist/`: src/, schema/, package.json), inside node_modules so
  * that the packages resolve. Started through tsx, each `tree` process spent about 1.5 s of CPU
  * on its hooks and transforms before its first line; the suite starts more than 60.
- * `test/offline/cliHelp.test.ts` still runs the command as `npm run tree` does.
+ * `test/integration/maintenance/maintenance.test.ts` still runs one through `npm run tree`.
  */
 export function transpileSources(): string {
   const parent = join(REPO_ROOT, 'node_modules', '.cache');
