@@ -8,12 +8,13 @@ import LongestFirst from './test/support/sequencer.js';
  * concurrent reparents, creates and deletes too), processes dying at every
  * step of a job (a worker process killed mid-job too), the rest of `npm start`'s life (its
  * production build, its DynamoDB Local dying, stops before it is ready, its class archive), the
- * example app in a browser, and the offline commands of docs/deploy.md, and the packed package
- * installed and run.
+ * example app in a browser, the deployable stack synthesized and the offline commands of
+ * docs/deploy.md, and the packed package installed and run.
  */
 const LONG = [
   'test/e2e/startEdges.test.ts',
   'test/e2e/deployPage.test.ts',
+  'test/offline/stack.test.ts',
   'test/e2e/package.test.ts',
   'test/e2e/example.browser.test.ts',
   'test/e2e/explorer.browser.test.ts',
