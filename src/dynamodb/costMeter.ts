@@ -13,6 +13,8 @@ export interface DynamoCost {
    * (repeatedDoc): they depend on how long the read took, not on what it reads.
    */
   repeatedRequests: number;
+  /** Of `itemsRead`, those the repeated requests read. */
+  repeatedItemsRead: number;
   readUnits: number;
   writeUnits: number;
   /** What the writes would consume on AWS (awsWriteUnits.ts): DynamoDB Local's writeUnits is not the bill. */
@@ -44,6 +46,7 @@ export function newCost(): DynamoCost {
   return {
     requests: 0,
     repeatedRequests: 0,
+    repeatedItemsRead: 0,
     readUnits: 0,
     writeUnits: 0,
     awsWriteUnits: 0,
@@ -115,16 +118,18 @@ export function meteredDoc(doc: DynamoDBDocumentClient, cost: DynamoCost): Dynam
 const COST = Symbol('cost');
 
 /**
- * `doc` for a read made again (engine/reads/visibleNodes.ts): its calls count in the operation's
- * `repeatedRequests` as well as in its `requests`. `doc` unchanged when it is not metered.
+ * `doc` for a read made again (engine/reads/visibleNodes.ts): its calls and the items they read
+ * count in the operation's `repeatedRequests` and `repeatedItemsRead` as well as in its
+ * `requests` and `itemsRead`. `doc` unchanged when it is not metered.
  */
 export function repeatedDoc(doc: DynamoDBDocumentClient): DynamoDBDocumentClient {
   const cost = (doc as unknown as Record<symbol, DynamoCost | undefined>)[COST];
   if (!cost) return doc;
   const send = async (...args: unknown[]): Promise<unknown> => {
-    let output: Answered | undefined;
+    let output: (Answered & ReadOutput) | undefined;
     try {
-      output = (await (doc.send as (...args: unknown[]) => Promise<Answered>)(...args)) ?? {};
+      output = (await (doc.send as (...args: unknown[]) => Promise<Answered & ReadOutput>)(...args)) ?? {};
+      cost.repeatedItemsRead += itemsReadBy(output);
       return output;
     } catch (error) {
       output = error as Answered;

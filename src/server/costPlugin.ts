@@ -36,6 +36,7 @@ export function createCostPlugin(): ApolloServerPlugin<{ cost?: DynamoCost; retu
             awsWriteUnits: cost.awsWriteUnits,
             itemsWritten: cost.itemsWritten,
             itemsRead: cost.itemsRead,
+            repeatedItemsRead: cost.repeatedItemsRead,
             itemsReturned: contextValue.returned?.nodes ?? 0,
           };
         },

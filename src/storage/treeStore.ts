@@ -18,6 +18,8 @@ export interface OperationCost {
   requests: number;
   /** Of `requests`, those a read made again because it took long around a job's start or close. */
   repeatedRequests: number;
+  /** Of `itemsRead`, those the repeated requests read. */
+  repeatedItemsRead: number;
   readUnits: number;
   writeUnits: number;
   /** What the writes would consume on AWS (DynamoDB Local's writeUnits is not the bill). */

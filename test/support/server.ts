@@ -29,6 +29,7 @@ export interface GraphQLResponse<T = any> {
         awsWriteUnits: number;
         itemsWritten: number;
         itemsRead: number;
+        repeatedItemsRead: number;
         itemsReturned: number;
       };
     } & Record<string, any>;
@@ -150,4 +151,11 @@ export function plannedRequests(response: GraphQLResponse): number {
   const cost = response.body.extensions?.dynamodb;
   if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
   return cost.requests - cost.repeatedRequests;
+}
+
+/** The items an operation read by design: `itemsRead` less those its repeated reads read. */
+export function plannedItemsRead(response: GraphQLResponse): number {
+  const cost = response.body.extensions?.dynamodb;
+  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
+  return cost.itemsRead - cost.repeatedItemsRead;
 }

@@ -33,6 +33,7 @@ const expectCostShape = (response: GraphQLResponse): void => {
     'itemsReturned',
     'itemsWritten',
     'readUnits',
+    'repeatedItemsRead',
     'repeatedRequests',
     'requests',
     'writeUnits',
@@ -137,6 +138,9 @@ describe.each(STRATEGIES_UNDER_TEST)('%s: cost report', (strategy) => {
     expect(costOf(response).repeatedRequests).toBe(budget.nodeLookup);
     expect(costOf(response).requests).toBe(2 * budget.nodeLookup);
     expect(plannedRequests(response)).toBe(budget.nodeLookup);
+    // The node, read twice.
+    expect(costOf(response).repeatedItemsRead).toBe(1);
+    expect(costOf(response).itemsRead).toBe(2);
   });
 
   it('counts each request on its own, even when requests run in parallel', async () => {
