@@ -142,20 +142,28 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
+/** What an operation cost in DynamoDB: its answer's `extensions.dynamodb`. */
+export type CostReport = NonNullable<NonNullable<GraphQLResponse['body']['extensions']>['dynamodb']>;
+
+/** The cost report of an answer; an error when it has none. */
+export function costOf(response: GraphQLResponse): CostReport {
+  const cost = response.body.extensions?.dynamodb;
+  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
+  return cost;
+}
+
 /**
  * The DynamoDB requests an operation made by design: `requests` less those a read made again
  * because it took long around a job's start or close (`repeatedRequests`), which depend on the
  * machine's speed.
  */
 export function plannedRequests(response: GraphQLResponse): number {
-  const cost = response.body.extensions?.dynamodb;
-  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
+  const cost = costOf(response);
   return cost.requests - cost.repeatedRequests;
 }
 
 /** The items an operation read by design: `itemsRead` less those its repeated reads read. */
 export function plannedItemsRead(response: GraphQLResponse): number {
-  const cost = response.body.extensions?.dynamodb;
-  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
+  const cost = costOf(response);
   return cost.itemsRead - cost.repeatedItemsRead;
 }

@@ -3,6 +3,7 @@ import { ANNOUNCE_WAIT_MS } from '../../../src/storage/engine/core/openJobs.js';
 import { contractCostsOf } from '../../support/contractCosts.js';
 import { pauseWhen } from '../../support/pause.js';
 import {
+  costOf,
   plannedRequests,
   startTestServer,
   STRATEGIES_UNDER_TEST,
@@ -16,14 +17,6 @@ import { buildChain, buildTree, createNodeRaw, expectError, fullTree, okData, sp
  * (`contractCosts.ts`, `requests`), from the strategies' table in docs/design.md. Exact where the
  * design fixes the number, upper bounds where batching may do better.
  */
-
-type Cost = NonNullable<NonNullable<GraphQLResponse['body']['extensions']>['dynamodb']>;
-
-const costOf = (response: GraphQLResponse): Cost => {
-  const cost = response.body.extensions?.dynamodb;
-  if (!cost) throw new Error(`no extensions.dynamodb in ${JSON.stringify(response.body)}`);
-  return cost;
-};
 
 const expectCostShape = (response: GraphQLResponse): void => {
   const cost = costOf(response);
